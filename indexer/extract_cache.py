@@ -35,8 +35,8 @@ SIZE_LIMIT = 2 << 30
 about 32 MB)."""
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
-_VERSIONED = ("languages/**/*.py", "languages/**/*.scm", "frameworks/*.py", "content/*.py", "model.py", "packed.py",
-              "typetext.py", "chunking.py", "chunk_context.py", "symbols.py")
+_VERSIONED = ("languages/**/*.py", "languages/**/*.scm", "frameworks/*.py", "content/*.py", "model*.py", "string_templates.py",
+              "packed.py", "typetext.py", "chunking.py", "chunk_context.py", "symbols.py")
 _PARSER_PACKAGES = ("tree-sitter", "tree-sitter-language-pack")
 
 

@@ -63,19 +63,21 @@ An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns
 the views it routes; the file registering an app-wide filter owns its WRAPS edges, so it is produced
 again whenever the linked endpoints may change: see :mod:`indexer.resolve.repository`). Endpoint and Topic nodes are shared (``stores.contracts.SHARED_LABELS``).
 Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, never raised.
+
+This module is the orchestration (the run over every file's facts, router prefixes, constant lookup and
+rendering, node and edge emission, entries, topics); route linking is :mod:`indexer.frameworks.route_links`,
+wrapper linking :mod:`indexer.frameworks.wrapper_links`, HTTP client linking :mod:`indexer.frameworks.clients`
+(mixins of the one linker, with the framework-specific ones beside them).
 """
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
-from indexer.frameworks.auth_guards import (
-    DEFAULT_STRATEGY, GUARD_CALLBACK, base_callbacks, factory_callbacks, guard_callbacks,
-)
+from indexer.frameworks.auth_guards import DEFAULT_STRATEGY
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -88,36 +90,34 @@ from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
 from indexer.frameworks.paths import join_paths as _join, path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
+from indexer.frameworks.route_links import LinkedRoute, RouteLinks
+from indexer.frameworks.wrapper_links import WRAPPER_METHODS, WrapperLinks, decorator_refs
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.mounts import mount_ends
-from indexer.frameworks.router_classes import borrowed_router, module_routers
-from indexer.frameworks.test_apps import owned_by_test, owning_test, scoped_key
-from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, RegistrationOrder, runs_on_errors
+from indexer.frameworks.router_classes import module_routers
+from indexer.frameworks.test_apps import owned_by_test, scoped_key
+from indexer.frameworks.wrap_order import RegistrationOrder
 from indexer.frameworks.scopes import Scopes
 from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
-from indexer.frameworks.drf_defaults import DRF_DEFAULTS, DrfDefaultLinks
+from indexer.frameworks.drf_defaults import DrfDefaultLinks
 from indexer.frameworks.class_views import ClassViewLinks
-from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
-from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, EntryRegistration, HttpCall, Import, Route, Template, TopicUse, Wrapper
+from indexer.model import EntryRegistration, HttpCall, Import, Template, TopicUse
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.symbols import CONFIG_KEY, file_id
-from stores.contracts import GRAPHQL_OPERATIONS, Edge, Node, declared_route, endpoint_id, graphql_operation, topic_id
+from stores.contracts import Edge, Node, endpoint_id, topic_id
 
 __all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
            "split_url", "path_under"]
 
 MAX_DEPTH = 8
 """Imports of imports, and mounts of mounts, are followed at most this deep."""
-_INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
-"""A ``WrapperRef.expr`` that no expression spells: the qualname, in the route's file, of an inline
-function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
 MAX_CONSTANT_DEPTH = 128
 """Constants referring to constants are followed at most this deep; a deeper one is unknown."""
 MAX_RENDERED = 2_048
@@ -130,23 +130,7 @@ MAX_PREFIX_STEPS = 10_000
 """At most this many routers are visited to work out one router's prefixes (a lattice of mounts);
 what lies beyond is not followed."""
 
-WRAPPER_METHODS = (
-    "doFilter", "doFilterInternal", "filter", "preHandle", "postHandle", "afterCompletion", "canActivate",
-    "intercept", "transform", "use", "catch", "__call__", "process_request", "process_view", "process_response",
-    "process_exception", "dispatch",
-)
-"""The methods a framework calls on a wrapper given as a class: servlet / Spring filters (``doFilter``,
-``doFilterInternal``), JAX-RS ``ContainerRequestFilter`` / ``ContainerResponseFilter`` (``filter``),
-Spring ``HandlerInterceptor`` (``preHandle``, ``postHandle``, ``afterCompletion``), Nest guards
-(``canActivate``), interceptors (``intercept``), pipes (``transform``), middleware (``use``) and
-exception filters (``catch``), Django middleware (``__call__``, ``process_request``, ``process_view``,
-``process_response``, ``process_exception``), Starlette ``BaseHTTPMiddleware`` (``dispatch``)."""
-
-_HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 _REQUIRE = re.compile(r"""^require\(\s*["'`]([^"'`]+)["'`]\s*\)$""")
-_AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
-_FACTORY_KINDS = frozenset({"decorator", "middleware"})
-"""Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
 
 
 @dataclass(slots=True)
@@ -161,7 +145,7 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
+class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
               ClassViewLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
@@ -180,7 +164,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         self._prefixes: dict[tuple[str, str], list[str]] = {}  # router -> its full prefixes
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
         self._steps = 0
-        self._linked: list[_Linked] = []  # every route linked, with its endpoints
+        self._linked: list[LinkedRoute] = []  # every route linked, with its endpoints
         self._schema_types: dict[str, set[str]] | None = None  # GraphQL schema type names by lower case
         self._schemas: list[str] = []  # the schema files' paths
         self.scopes = Scopes()  # the innermost definition at a position, per file
@@ -471,147 +455,6 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
         rd = fc.def_at(qualname, line) if qualname else None
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
 
-    def route(self, fc: FileCtx, route: Route) -> None:
-        if route.methods and all(m in GRAPHQL_OPERATIONS for m in route.methods):
-            return self.graphql_route(fc, route)
-        if route.operation is not None:
-            return self._linked.append(_Linked(fc, None, *self.api_route(fc, route)))
-        if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
-            return self._linked.append(_Linked(fc, None, *self.exchange_route(fc, route), framework="spring"))
-        handlers: list = []  # (node id, methods[, path below the route's own: a DRF viewset action])
-        scope = route.handler.rpartition(".")[0] or None if route.handler else None
-        if route.handler is not None:
-            rd = fc.def_at(route.handler, route.line)
-            if rd is not None:  # an inline handler's name may hold dots (`GET /a.json`): ask its parent
-                scope = rd.parent
-            handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
-        elif route.handler_ref is not None:
-            handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope, route.framework)
-            if not handlers:
-                self.result.outcomes["unlinked_handler"] += 1
-                return
-        else:
-            handlers.append((file_id(fc.repo, fc.path), route.methods))
-        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django").replace(_HOLE, "{}")
-        props = self.options.properties_for(fc.path)
-        router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
-        if router_key is not None and (*router_key, route.framework) in self.refused:
-            return  # a name built by a class that is no router of the framework (indexer.frameworks.router_classes)
-        if router_key not in self.routers and borrowed_router(fc, route):
-            self.result.outcomes["unconfirmed_router"] += 1  # `@bus.route(...)` on some other `.route`
-            return
-        if router_key is not None:
-            bases = self.prefixes(router_key)
-        else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
-            base = _join(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))
-            bases = [_join(base, version) for version in self.uri_versions(fc, route)]
-        service = self.options.service_for(fc.path)
-        linked = _Linked(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route),
-                         at=(fc.path, route.line, route.col, 0))
-        for base in bases:
-            for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
-                full = _join(_join(base, own), tail[0] if tail else "").replace(_HOLE, "{}")
-                for method in methods:
-                    eid = self._endpoint(fc, method, full)
-                    self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
-                               service=service, route=declared_route(full))
-                    self.result.outcomes["exposes"] += 1
-                    linked.endpoints.append((eid, method, full))
-        self._linked.append(linked)
-        at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
-        for ref in route.wrappers:
-            inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
-            if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
-                continue  # a parameter's type naming no dependency alias (a model class, a library type)
-            if inline is not None and inline.is_callable:  # an inline function a detector named
-                srcs = [inline.id]
-            else:
-                srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            guards = [] if srcs else (guard_callbacks(self.r, fc, ref.expr) if ref.kind == "decorator"
-                                        else factory_callbacks(self.r, fc, ref.expr, self.default_strategies))
-            if not srcs and not guards:
-                self.result.outcomes["unlinked_wrapper"] += 1
-                continue
-            srcs = srcs or guards  # a library guard: the application's callbacks it runs
-            sure = {"match": "inferred"} if guards or self._chosen_at_run_time(fc, at, ref.expr) else {}
-            self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
-                        kind=GUARD_CALLBACK if guards else ref.kind, scope="route", **sure)
-        if route.handler is None and route.handler_ref is not None and fc.lang == "python":
-            self._handler_decorators(fc, route, linked)
-        self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
-
-    def _handler_decorators(self, fc: FileCtx, route: Route, linked: _Linked) -> None:
-        """WRAPS from the view decorators of a Python handler defined in another file (a Django view
-        in ``views.py`` routed from ``urls.py``; the detectors list those of a handler of the route's
-        own file in :attr:`Route.wrappers`): every decorator of a function, resolved in the handler's
-        file; for a class-based view the ``method_decorator(...)`` decorators of the class and the
-        decorators of its ``dispatch``. The route's file owns the edges and depends on the handler's."""
-        v = self.r.resolve_expr(fc, None, _AS_VIEW.sub("", route.handler_ref or ""))
-        if isinstance(v, FuncV):
-            decorated = [(v.f, False)]
-        elif isinstance(v, ClassV):
-            decorated = [(v.c, True), *((m, False) for m in self._members(v.c, "dispatch"))]
-        else:
-            return
-        for rd, class_level in decorated:
-            if rd.file is fc or rd.file.repo != self.r.repo:
-                continue
-            self.r.use(("file", rd.file.path, ""))  # its decorators
-            for text in rd.d.decorators:
-                for expr in decorator_refs(text, class_level):
-                    srcs = self._wrapper_callables(rd.file, rd.parent, expr, kind="decorator")
-                    guards = [] if srcs else guard_callbacks(self.r, rd.file, expr)
-                    if not srcs and not guards:
-                        self.result.outcomes["unlinked_wrapper"] += 1
-                        continue
-                    self._wraps(fc, srcs or guards, [linked], route.line, route.col, framework=route.framework,
-                                kind=GUARD_CALLBACK if guards else "decorator", scope="route",
-                                **({"match": "inferred"} if guards else {}))
-
-    def graphql_route(self, fc: FileCtx, route: Route) -> None:
-        """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
-        scope = route.handler.rpartition(".")[0] or None if route.handler else None
-        if route.handler is not None:
-            rd = fc.def_at(route.handler, route.line)
-            scope = rd.parent if rd is not None else scope
-            handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
-        elif route.handler_ref is not None:
-            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
-        else:
-            handlers = [file_id(fc.repo, fc.path)]
-        text = self._graphql_text(fc, scope, route.path)
-        type_name, _, field_name = (text or "").partition(".")
-        if type_name and route.framework != GRAPHQL_SCHEMA:
-            type_name = self._schema_type(type_name)
-            text = f"{type_name}.{field_name}"
-        if not handlers or not type_name or not field_name:
-            self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
-            return
-        method = graphql_operation(type_name)
-        eid = self._endpoint(fc, method, text)  # type: ignore[arg-type]
-        kind = "DECLARES" if route.framework == GRAPHQL_SCHEMA else "EXPOSES"
-        for handler in handlers:
-            self._edge(fc, kind, handler, eid, route.line, route.col, framework=route.framework)
-            self.result.outcomes["declares" if kind == "DECLARES" else "exposes"] += 1
-        if kind == "EXPOSES":  # an app-wide wrapper without a path limit runs for every operation too
-            service = self.options.service_for(fc.path)
-            self._linked.append(_Linked(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
-                                        framework=route.framework))
-
-    def _schema_type(self, name: str) -> str:
-        """``name`` as the repository's GraphQL schema spells it when only the case differs and one
-        schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
-        is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
-        if self._schema_types is None:
-            self._schemas = [c.path for c in self.ctxs if c.ex.language == "graphql"]
-            self._schema_types = defaultdict(set)
-            for d in (d for c in self.ctxs if c.ex.language == "graphql" for d in c.ex.definitions if d.parent is None):
-                self._schema_types[d.name.lower()].add(d.name)
-        for path in self._schemas:  # every time: the reads are recorded for the file being linked
-            self.r.use(("file", path, ""))
-        found = self._schema_types.get(name.lower(), set())
-        return next(iter(found)) if len(found) == 1 and name not in found else name
-
     def _graphql_text(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
         """``Type.field`` of a GraphQL route's template: constants the repository defines are
         substituted, others read by :func:`graphql_constant_name`; ``None`` when a piece is unknown."""
@@ -660,202 +503,7 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
                     return [m.f.id]
         return []
 
-    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str], scope: str | None = None,
-                         framework: str = "") -> list[tuple[str, list[str]]] | list[tuple[str, list[str], str]]:
-        is_view = bool(_AS_VIEW.search(ref))
-        expr = _AS_VIEW.sub("", ref)
-        v = self.r.resolve_expr(fc, scope, expr)
-        if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
-            return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
-        if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
-            return self.viewset_handlers(v.c)
-        if isinstance(v, ClassV):
-            c = v.c
-            verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
-            verbs += self.generic_view_verbs(c, {m[0] for _, m in verbs}) if fc.lang == "python" else []
-            if verbs and (is_view or methods == ["*"]):
-                return verbs
-            return [(c.id, methods)]
-        return []
-
-    def _members(self, c: Def, name: str) -> list[Def]:
-        found, _ = self.r.lookup(c, name)
-        return [m for m in found if m.is_callable and m.file.repo == self.r.repo]
-
-    # -- wrappers ----------------------------------------------------------------------------------
-
-    def wrapper(self, fc: FileCtx, w: Wrapper) -> None:
-        """WRAPS edges of one router- or app-wide registration (see the module docstring)."""
-        if w.framework in DRF_DEFAULTS:  # REST_FRAMEWORK's default classes: indexer.frameworks.drf_defaults
-            srcs, attribute = self.drf_default_guards(fc, w)
-            module, ns = self._module_of(fc.path), fc.rules.namespace
-            views = [rt for rt in self._linked if rt.view is not None and rt.fc.rules.namespace == ns
-                     and self._module_of(rt.fc.path) == module and self.keeps_drf_default(rt.view, attribute)]
-            if not srcs:  # a library class (IsAuthenticated), or a path naming nothing
-                self.result.outcomes["unlinked_wrapper"] += 1
-            return self._wraps(fc, srcs, views, w.line, w.col, framework=DRF_ROUTE, kind=w.kind, scope="app")
-        srcs: list[str] = []
-        if w.owner is not None:
-            rd = fc.def_at(w.owner, w.line)
-            if rd is not None and rd.is_callable:
-                srcs = [rd.id]
-            elif rd is not None and rd.is_type:
-                srcs = self._framework_methods(rd)
-        elif w.owner_ref is not None:
-            dotted = w.framework == "django"  # a settings string: an absolute import path
-            srcs = self._wrapper_callables(fc, self.scopes.at(fc, w.line, w.col), w.owner_ref, dotted, w.kind)
-        if not srcs:
-            self.result.outcomes["unlinked_wrapper"] += 1
-            return
-        limit = self.render(fc, None, w.path).replace(_HOLE, "{}") if w.path.parts else ""
-        if w.router is not None:
-            key = self._router_key(fc, w.router, w.line, w.col)
-            errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, self.scopes.at(fc, w.line, w.col), w)
-            reach = self.order.reach(key, (fc.path, w.line, w.col, w.order), errors) \
-                if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
-            keys = reach.keys() if reach is not None else self.order.everything(key)
-            routes = [rt for rt in self._linked if rt.router in keys and (reach is None or reach.runs_for(rt.router, rt.at))]
-            # what goes through the router: its own full paths (a child router also mounted elsewhere
-            # is not wrapped there; a Go function handed two routers, only under the one that has it)
-            prefixes = [_join(p, limit).replace(_HOLE, "{}") for p in self.prefixes(key)]
-            scope = "router"
-        else:
-            module, ns = self._module_of(fc.path), fc.rules.namespace
-            test = owning_test(fc.lang, fc.path, self.scopes.at(fc, w.line, w.col))  # a test's: its apps only
-            routes = [rt for rt in self._linked
-                      if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module
-                      and same_application_kind(w.framework, rt.framework)
-                      and (test is None or rt.router is not None and rt.router[0] == fc.path and rt.router[1].startswith(f"{test}#"))]
-            props = self.options.properties_for(fc.path)
-            base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
-            base = _join(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
-            prefixes = [_join(base, limit)] if limit else []
-            scope = "app"
-        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=w.kind,
-                    scope=scope, path=limit or None)
-
-    def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[_Linked], line: int, col: int,
-               prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:
-        """WRAPS edges, owned by ``fc``, from each of ``srcs`` to each endpoint of ``routes`` under one of ``prefixes``
-        (a ``path`` limit is written as the full prefix it is under) and of one of ``methods`` or any (``*``) (none: no
-        limit); the endpoints' nodes are emitted in ``fc`` too, so the edges never dangle whichever file goes first.
-
-        Volume: one edge per (callable that runs, endpoint), i.e. wrappers x endpoints, not more: an
-        app-wide filter of one method on a 1,000-endpoint application is 1,000 edges. Measured:
-        spring-petclinic gains 38 WRAPS (controller ``@ModelAttribute`` / ``@InitBinder`` methods x their
-        controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
-        registered twice, an interceptor of two methods, two exception handlers); 200 generated Spring
-        controllers of 5 routes with 3 filter beans, 3,000 for 1,000 endpoints (the whole index in
-        1.7 s; the blast radius of a method the three filters call, 0.18 s)."""
-        seen = self._wrapped[fc.path]
-        for rt in routes:
-            for eid, method, full in rt.endpoints:
-                under = next((p for p in prefixes if path_under(full, p)), None)
-                if prefixes and under is None or methods and method not in (*methods, "*"):
-                    continue
-                full_limit = "/" + under.strip("/") if props.get("path") and under else None  # `/api/x`
-                shown = {**props, "path": full_limit} if full_limit else props
-                for src in srcs:
-                    if (src, eid, line, col) in seen:
-                        continue
-                    seen.add((src, eid, line, col))
-                    self._endpoint(fc, method, full)
-                    self._edge(fc, "WRAPS", src, eid, line, col, **shown, service=rt.service)
-                    self.result.outcomes["wraps"] += 1
-
-    def _wrapper_callables(self, fc: FileCtx, scope: str | None, expr: str, dotted: bool = False,
-                           kind: str = "") -> list[str]:
-        """Ids of what runs when the wrapper ``expr`` (resolved like a callee in ``scope``) wraps a
-        request: a function or method itself; a class's (or an instance's class's) framework methods.
-        A class given as a ``dependency`` (FastAPI ``Depends(Params)``) is built: its constructor.
-        A call (``jwtFilter()``, ``authenticate({ secret })``) is what it returns: an instance's
-        framework methods; when the resolver cannot type the result (no return type, no inferred
-        return: a JavaScript or Python factory returning a closure), the function called itself, which
-        owns the returned closure's calls (calls in anonymous functions belong to the named function
-        around them, :mod:`indexer.model`); a factory that returns functions of this repository by name
-        (``return _strict if required else _lenient``: :attr:`indexer.model.Definition.returned_refs`)
-        stands for those, whatever its declared type; a library type (``localeChangeInterceptor()`` returning
-        Spring's ``LocaleChangeInterceptor``) is nothing. A Python ``decorator`` or ``middleware``
-        function is a factory too: the functions nested in it (``login_required``'s ``wrapped``, a
-        Django middleware factory's ``middleware(request)``) are what runs per request, so they count.
-        ``dotted``: ``expr`` may also be an absolute ``module.name`` path, imported from its module
-        when no name of the file binds it (Django settings). Empty when it resolves to nothing of this
-        repository."""
-        expr = expr.strip()
-        if expr.startswith("new "):  # Java / TypeScript ``new JwtFilter(...)``: the class
-            expr = expr[4:].split("(", 1)[0].strip()
-        callee = _callee(expr)
-        v = self.r.resolve_expr(fc, scope, expr if callee is None else callee + "()")
-        if v is None and dotted and callee is None and "." in expr:
-            module, _, name = expr.rpartition(".")
-            v = self.r.resolve_import(fc, Import(name, module, name))
-        if isinstance(v, ModuleV):  # `app.use(errorHandler())` of a required `module.exports = () => ...`
-            v = self.r.module_member(v.ns, v.key, "default")
-        if isinstance(v, FuncV):
-            if (v.f.file.path, f"{v.f.qualname}#return") in self.routers:
-                return []  # `app.use("/api", routes())`: a router the function returns is mounted, no middleware
-            return self._function_ids(v.f, kind) if v.f.file.repo == self.r.repo else []
-        if isinstance(v, ClassV) and kind == "dependency":  # FastAPI builds a class dependency
-            built = self._members(v.c, v.c.file.rules.constructor_name or v.c.name)
-            if built:
-                return [m.id for m in built]
-        if isinstance(v, (ClassV, InstV)):  # and what a library base it extends runs (passport's AuthGuard("jwt"))
-            return list(dict.fromkeys(self._framework_methods(v.c) + base_callbacks(self.r, v.c, self.default_strategies)))
-        if callee is not None:
-            f = self.r.resolve_expr(fc, scope, callee)
-            if isinstance(f, FuncV) and f.f.file.repo == self.r.repo:
-                returned = self._returned_functions(f.f)
-                if returned:  # a factory returning functions of this repository by name: those run
-                    return returned
-                if v is None:  # an untyped result: the factory (a library object: nothing)
-                    return self._function_ids(f.f, kind)
-        return []
-
-    def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
-        """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions
-        (``authorizer(required=False)`` returning ``_strict if required else _lenient``): which one runs
-        depends on the arguments, so its WRAPS edges say ``match: inferred``."""
-        callee = _callee(expr.strip())
-        if callee is None:
-            return False
-        f = self.r.resolve_expr(fc, scope, callee)
-        return isinstance(f, FuncV) and len(f.f.d.returned_refs) > 1
-
-    def _returned_functions(self, f: Def) -> list[str]:
-        """Ids of the functions of this repository factory ``f`` returns uncalled
-        (:attr:`indexer.model.Definition.returned_refs`, resolved in ``f``'s own scope): a FastAPI
-        ``Depends(get_current_user_authorizer())`` runs ``_get_current_user``, which the factory
-        returns, not the factory's body; ``return Repo`` the constructor of ``Repo``."""
-        out: list[str] = []
-        for g in self.r.returned_values(f):  # a class returned is built: its constructor runs
-            if isinstance(g, FuncV) and g.f.file.repo == self.r.repo:
-                out.append(g.f.id)
-            elif isinstance(g, ClassV) and g.c.file.repo == self.r.repo:
-                out += [m.id for m in self._members(g.c, g.c.file.rules.constructor_name or g.c.name)]
-        return out
-
-    def _function_ids(self, f: Def, kind: str) -> list[str]:
-        """``f`` and, for a Python ``decorator`` / ``middleware`` factory, every function nested in it (in
-        other languages, the nested ones it returns: an Express ``errorHandler()``'s ``error_handler``)."""
-        if kind not in _FACTORY_KINDS:
-            return [f.id]
-        self.r.use(("file", f.file.path, ""))  # its nested definitions
-        inner, returned = f.qualname + ".", {f"{f.qualname}.{n}" for n in f.d.returned_refs}
-        return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.qualname.startswith(inner)
-                        and (f.file.lang == "python" or rd.qualname in returned))]
-
-    def _framework_methods(self, c: Def) -> list[str]:
-        """The :data:`WRAPPER_METHODS` class ``c`` has (its own or inherited from a class of this
-        repository), in that order."""
-        return list(dict.fromkeys(m.id for name in WRAPPER_METHODS for m in self._members(c, name)))
-
-    def _module_of(self, path: str) -> str | None:
-        """The innermost folder of :attr:`LinkOptions.modules` (Spring modules) or
-        :attr:`LinkOptions.units` (service units of any language) holding ``path`` (``None``: none)."""
-        if path not in self._modules:
-            folders = (*self.options.modules, *self.options.units)
-            self._modules[path] = max((m for m in folders if not m or path.startswith(m + "/")), key=len, default=None)
-        return self._modules[path]
+    # -- HTTP clients, topics and queues -----------------------------------------------------------
 
     def http_call(self, fc: FileCtx, call: HttpCall) -> None:
         if call.operation is not None:
@@ -898,92 +546,8 @@ class _Linker(ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSet
             self.result.outcomes[use.role if d.broker == "kafka" else f"{use.role}_{d.broker}"] += 1
 
 
-@dataclass(slots=True)
-class _Linked:
-    """A route as linked: its file, its router's key (``None``: an absolute route), the service
-    exposing it, and its endpoints as ``(endpoint id, method, full path)``."""
-
-    fc: FileCtx
-    router: tuple[str, str] | None
-    service: str | None
-    endpoints: list[tuple[str, str, str]] = field(default_factory=list)
-    framework: str = ""
-    view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
-    at: tuple[str, int, int, int] = ("", 0, 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
-
-
-def _application_base(props: Mapping[str, str], framework: str) -> str:
-    """The path an application serves its absolute routes under: ``server.servlet.context-path`` (or
-    WebFlux's ``spring.webflux.base-path``), then, for Spring MVC routes (``framework`` ``spring``),
-    the DispatcherServlet's ``spring.mvc.servlet.path`` (``/shop`` + ``/api``); ``""``: none."""
-    base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
-    servlet = props.get("spring.mvc.servlet.path") or ""
-    if framework == "spring" and servlet.strip("/"):
-        base = _join(base, servlet)
-    return base
-
-
-def _callee(expr: str) -> str | None:
-    """``a.make`` of a call expression ``a.make(x, (y))`` (its last, balanced argument list cut off),
-    ``None`` when ``expr`` is no call."""
-    if not expr.endswith(")"):
-        return None
-    depth = 0
-    for i in range(len(expr) - 1, -1, -1):
-        ch = expr[i]
-        if ch == ")":
-            depth += 1
-        elif ch == "(":
-            depth -= 1
-            if depth == 0:
-                head = expr[:i].strip()
-                return head or None
-    return None
-
-
 class _Unknown(Exception):
     """A constant whose value depends on itself (or lies too deep): it has no known value."""
-
-
-_NOT_WRAPPING = frozenset({"staticmethod", "classmethod", "property", "abstractmethod", "overload", "override"})
-
-
-def decorator_refs(text: str, class_level: bool = False) -> list[str]:
-    """The callee names a Python decorator's text stands for, as wrappers of the view it decorates:
-    ``login_required`` -> ``login_required``, ``permission_required("x")`` -> ``permission_required``,
-    ``method_decorator([a, b], name="dispatch")`` -> ``a``, ``b``; none for ``staticmethod`` and the
-    like, for anything but ``method_decorator`` on a class (``class_level``), and for text that does
-    not parse as an expression."""
-    try:
-        node = ast.parse(text.strip(), mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    name = _dotted(node.func if isinstance(node, ast.Call) else node)
-    if name is None:
-        return []
-    last = name.rsplit(".", 1)[-1]
-    if last == "method_decorator":
-        if not isinstance(node, ast.Call) or not node.args:
-            return []
-        inner = node.args[0]
-        items = inner.elts if isinstance(inner, (ast.List, ast.Tuple)) else [inner]
-        names = (_dotted(i.func if isinstance(i, ast.Call) else i) for i in items)
-        return [n for n in names if n is not None]
-    if class_level or last in _NOT_WRAPPING:
-        return []
-    return [name]
-
-
-def _dotted(node: ast.expr) -> str | None:
-    """``a.b.c`` for a name or attribute chain, else ``None``."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions | None = None,

@@ -35,6 +35,9 @@ known never falls back to a name match: when its class lacks the method the call
 Every lookup is memoised and records what it read (:mod:`indexer.resolve.tracking`), so that
 :class:`~indexer.resolve.repository.RepositoryResolver` can keep one :class:`Resolver` across
 incremental updates and redo only what a change touched.
+
+The :class:`Resolver` keeps expression evaluation, types and attributes; name and scope lookup is
+:mod:`indexer.resolve.scope_lookup`, return inference :mod:`indexer.resolve.return_inference` (mixins).
 """
 
 from __future__ import annotations
@@ -43,20 +46,21 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, TYPE_ALIAS, Binding, CallSite, Import, base_type
+from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, CallSite, Import, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.container_bases import container_element
-from indexer.resolve.generic_calls import generic_binding
 from indexer.resolve.generics import declared_instance, generic_attribute, member_result
 from indexer.resolve.hierarchy import ClassHierarchy
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.output import file_output
 from indexer.resolve.reads import is_getter
+from indexer.resolve.return_inference import MAX_RETURNED_VALUES, ReturnInference
+from indexer.resolve.scope_lookup import ScopeLookup
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
-from indexer.resolve.values import (BUILTIN, EXTERNAL, MAP, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
+from indexer.resolve.values import (BUILTIN, EXTERNAL, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
                                     QueryV, Token, TupleV, Value, element, element_of, nested, CLASSES)
 from stores.contracts import IndexedFile
 
@@ -65,21 +69,13 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_RETURNED_VALUES", "Resolver"]
 
-MAX_RETURNED_VALUES = 64
-"""Functions and classes returned uncalled that :meth:`Resolver.returned_values` gives of one function
-at most: the first ones in source order. A call of the function's result binds each one given
-(``pick(c)(1)``), so a dispatcher returning thousands of functions, called thousands of times, made
-the CALLS edges grow with the product (brk43: 1,000 of each, a million edges, 212 s). What is lost:
-calls of such a result miss the functions returned after the 64th. 64 as :data:`MAX_NAMESAKES
-<indexer.resolve.context.MAX_NAMESAKES>`: above what a real dispatcher returns."""
-
 _NEW = re.compile(r"new ([\w$.]+)\(\)")
 """A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
 _CAST = re.compile(r"\(([\w$.]+)\)")
 """A receiver written for a cast (``(Foo)``, ``(a.b.Foo)``): its type text."""
 
 
-class Resolver:
+class Resolver(ScopeLookup, ReturnInference):
     """Evaluates the names and expressions of one repository's files to values.
 
     ``systems`` maps each language name to its module system. Implements
@@ -275,227 +271,6 @@ class Resolver:
             return FuncV(rd)
         if rd.kind == "field" and rd.d.field_type:
             return self.typed_value(rd.file, rd.parent, rd.d.field_type, "exact")
-        return None
-
-    def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
-        """The value ``name`` has in ``scope`` (a qualname; ``None``: top level) of ``fc``."""
-        return self._memoised((id(fc), scope, name, "name"), lambda: self._resolve_name(fc, scope, name))
-
-    def _resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
-        use = self.use
-        use(("name", fc.path, name))
-        class_body_hidden = fc.rules.class_body_hidden
-        s = scope
-        while True:
-            if s is not None:  # the scopes' own definitions: their kinds and nesting decide
-                use(("name", fc.path, s.rpartition(".")[2]))
-            # Python: a class body's names are not visible from the functions nested in it (a bare
-            # ``tuple(...)`` in method ``tuple`` is the builtin); its nested types stay visible, as
-            # annotations in a method's signature are evaluated in the class body.
-            hidden_class = class_body_hidden and s != scope and s is not None and fc.is_class_scope(s)
-            bindings = None if hidden_class else fc.bindings.get((s, name))
-            if bindings:
-                v = self.binding_value(fc, bindings)
-                if v is not None:
-                    return v
-                if s is not None and any(b.how == "item" for b in bindings) and not entries(fc.by_qualname, f"{s}.{name}"):
-                    return None  # unpacked or subscripted in a function: a local, unknown
-            if s is None:
-                defs = entries(fc.top, name)
-            else:
-                defs = entries(fc.by_qualname, f"{s}.{name}")
-                if defs and hidden_class:
-                    defs = [rd for rd in defs if rd.is_type]
-                if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
-                    defs = [rd for rd in defs if rd.kind != "constructor"]
-            if defs:
-                return self.def_value(defs[-1])
-            if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
-                inherited = self._inherited_field(entries(fc.by_qualname, s)[0], name)
-                if inherited is not None:
-                    return inherited
-            if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
-                param = fc.parameter(s, name)
-                if param is not None:  # an untyped parameter shadows the enclosing scopes' names; a variadic one
-                    # (`*args`, `...rest`) is the language's tuple, dict or array; the optional `injected`: pytest's
-                    injected = None if param.variadic else getattr(fc.rules, "injected", None)
-                    return injected(self, fc, s, name) if injected else BUILTIN if param.variadic else None
-            if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
-                q = name if s is None else f"{s}.{name}"
-                if q in fc.owners or q in fc.bindings.objects:
-                    return ObjV(fc.path, q)
-            if s is None:
-                break
-            s = fc.parent_scope(s)
-        imps = entries(fc.imports, name)
-        if imps:
-            return self.resolve_import(fc, imps[-1])
-        use(("name", fc.path, "*"))
-        return fc.rules.resolve_unbound(self, fc, name)
-
-    def _inherited_field(self, cls: Def, name: str) -> Value:
-        """A field ``name`` a base of ``cls`` declares (Java: used without ``this.`` in a subclass),
-        from the bases' class-scope bindings, nearest first; ``None`` when none declares it."""
-        for c in self.classes.mro(cls)[1:]:
-            self.use(("name", c.file.path, name))
-            bindings = c.file.bindings.get((c.qualname, name))
-            if bindings:
-                v = self.binding_value(c.file, bindings)
-                if v is not None:
-                    return v
-        return None
-
-    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
-        """:meth:`resolve_expr` at ``line``: a type test guarding ``line`` narrows the head name
-        (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
-        ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
-        decides (statement order; a binding in a loop body after the use is not seen); when its value
-        is unknown, the others written before it, never one written after (``None``; a text repeated: a join). A call
-        expression bound as a whole on ``line`` (``db.get_or_404()`` of ``db.get_or_404(User,
-        id).to_dict()``, see :mod:`indexer.languages.python.frameworks.orm_results`) is that binding's value."""
-        if text.endswith("()"):
-            whole = fc.bindings.get((scope, text))
-            here = [b for b in whole if b.line == line] if whole else None
-            if here:
-                v = self.binding_value(fc, here)
-                if v is not None:
-                    return v
-        segments = split_dotted(text)
-        head = segments[0] if segments else ""
-        called = head.endswith("()")
-        name = head[:-2] if called else head
-        bindings = fc.bindings.get((scope, name))
-        if bindings and any(b.how == NARROWED for b in bindings):
-            plain = [b for b in bindings if b.how != NARROWED]
-            narrowed = None if called or not narrowing else self._narrowed(fc, scope, name, bindings, plain, line)
-            if narrowed is not None:
-                return self.follow(narrowed, segments[1:])
-            bindings = plain
-        if bindings and any(b.how == "item" for b in bindings):  # `a, b = f()` of an unknown f: as if unbound
-            bindings = [b for b in bindings if b.how != "item" or self.binding_value(fc, [b]) is not None]
-        if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
-            return self.resolve_expr(fc, scope, text)
-        before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
-        if not before:
-            return self.resolve_expr(fc, scope, text)
-        # `c = Context()` in one branch, `c = {}` in another: the literal decides only when nothing
-        # else may be bound (a literal's methods are never the repository's)
-        before = [b for b in before if b.type != LITERAL_RECEIVER] or before
-        last = max(b.line for b in before)
-        v = self.binding_value(fc, [b for b in before if b.line == last])
-        if v is None:  # unknown: a binding of another branch written before may hold, never one written after
-            v = self.binding_value(fc, before)
-        if v is None:  # unknown here, one written after known (`t = get(n); t.render()` ... `except: t = E()`)
-            after = [b for b in bindings if b.line > line and all(x.type != b.type or x.line >= line for x in bindings)]
-            if not after or self.binding_value(fc, after) is None:
-                return self.resolve_expr(fc, scope, text)
-        if called:
-            v = self.call_result(v, "exact")
-        return self.follow(v, segments[1:])
-
-    def _narrowed(self, fc: FileCtx, scope: str | None, name: str, bindings: list[Binding], plain: list[Binding],
-                  line: int) -> InstV | None:
-        """The instance ``name`` is at ``line`` of ``scope`` where a type test guards it (a
-        :data:`~indexer.model.NARROWED` binding of ``bindings`` holding there, the innermost if
-        several), ``inferred``; ``None`` when none holds, when the type tested is no class of the
-        repository, or when it is no subclass of the class the name is otherwise known as (its
-        ``plain`` binding written last up to ``line``, else its value in the scopes: ``Circle c``
-        tested against an interface stays a ``Circle``). A name declared with the type tested (a
-        pattern variable, ``case Circle c``) keeps its declaration's ``exact``."""
-        held = [b for b in bindings if b.how == NARROWED and b.line <= line <= b.end]
-        if not held:
-            return None
-        b = max(held, key=lambda b: (b.line, -b.end))
-        t = self.resolve_type(fc, b.scope, b.type)
-        if not isinstance(t, ClassV):
-            return None
-        before = [p for p in plain if p.line <= line]
-        known = self.binding_value(fc, [before[-1]]) if before else self.resolve_expr(fc, scope, name)
-        if isinstance(known, InstV):
-            if known.c is t.c:
-                return known
-            if not any(c is known.c for c in self.classes.mro(t.c)):
-                return None
-        return InstV(t.c, "inferred")
-
-    def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
-        """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin
-        container (``copy``: ``list(q)``) beats a constructor call beats an alias beats an element of
-        what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
-        an external value); a declared top type is no declaration. ``instance``: the name is read on an instance, where a relation field
-        (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
-        instance); read on the class it is not read (the field's own binding is)."""
-        for tier in _INSTANCE_TIERS if instance else _TIERS:
-            for b in bindings:
-                literal = b.type == LITERAL_RECEIVER
-                if literal != (tier == "literal") or (not literal and b.how != tier):
-                    continue
-                how = b.how
-                if how == "declared":  # a top type (optional `top_types`: `x: Any = make()`) says nothing
-                    v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
-                elif how == "constructed":
-                    v = self.called(fc, b.scope, b.type)
-                    if v is None or v is EXTERNAL:  # `u = first(users)`: a generic function's result
-                        v = generic_binding(self, fc, b.scope, b.type, b.line) or v
-                elif how == "element":
-                    v = self.iterated(fc, b.scope, b.type)
-                elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
-                    head = b.type[:len(b.name) + 1]  # `v = v[1:]`, `a, v = v.split()`: nothing new of v
-                    v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
-                elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
-                    v = self.resolve_expr(fc, b.scope, b.type)
-                    v = QueryV(v.c, view=v.view, inner=v.inner) if isinstance(v, QueryV) and not v.method and v.view != MAP \
-                        else None
-                elif how == "related":
-                    related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
-                    v = related(self, fc, b) if related is not None else None
-                else:
-                    v = self.resolve_expr(fc, b.scope, b.type)
-                if v is not None:
-                    return v
-        return None
-
-    def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
-        """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
-        = function () {}``: a method whose parent is a function), or ``None``."""
-        defs = entries(fc.by_qualname, scope) if scope is not None else ()
-        if not defs or defs[0].kind != "method" or not defs[0].parent:
-            return None
-        self.use(("name", fc.path, defs[0].parent.rpartition(".")[2]))
-        owners = entries(fc.by_qualname, defs[0].parent)
-        return owners[0] if owners and owners[0].kind == "function" else None
-
-    def _constructor_function(self, fc: FileCtx, scope: str | None) -> Def | None:
-        """The function ``scope`` itself when it is a JavaScript constructor (:meth:`is_constructor`:
-        ``function View() { this.render(); }`` with ``View.prototype.render = ...``), whose ``this``
-        is the instance ``new View()`` builds; else ``None``. A function nested in it has its own
-        ``this`` (an arrow's calls belong to the constructor already)."""
-        defs = entries(fc.by_qualname, scope) if scope is not None else ()
-        return defs[0] if len(defs) == 1 and self.is_constructor(defs[0]) else None
-
-    def _property_owner(self, fc: FileCtx, scope: str | None) -> ObjV | None:
-        """The plain object a function was assigned to as a property (JS ``app.enabled = function
-        () { return this.set(...) }``: ``this`` is ``app`` when called as ``app.enabled()``, the way
-        such functions are called), or ``None``."""
-        defs = entries(fc.by_qualname, scope) if scope is not None else ()
-        if not defs or defs[0].kind != "function" or not defs[0].parent:
-            return None
-        parent = defs[0].parent
-        self.use(("name", fc.path, parent.rpartition(".")[2]))
-        owners = entries(fc.by_qualname, parent)
-        if parent not in fc.owners and (not owners or owners[0].is_type):  # a class's: enclosing_class's
-            return None
-        return ObjV(fc.path, parent)
-
-    def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
-        """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
-        s = scope
-        while s is not None:
-            self.use(("name", fc.path, s.rpartition(".")[2]))
-            rd = entries(fc.by_qualname, s)
-            if rd and rd[0].is_type:
-                return rd[0]
-            s = fc.parent_scope(s)
         return None
 
     def resolve_type(self, fc: FileCtx, scope: str | None, text: str | None) -> Value:
@@ -726,10 +501,6 @@ class Resolver:
             return v
         return None
 
-    def _inferred_return(self, f: Def, ir: str) -> Value:
-        """What calling ``f`` yields by its inferred return ``ir`` (a callee text resolved in its body)."""
-        return self.called(f.file, f.qualname, ir)
-
     def called(self, fc: FileCtx, scope: str | None, callee: str) -> Value:
         """What calling the callee text ``callee`` in ``scope`` of ``fc`` yields (``inferred``): a
         classmethod read on a class (``User.get_by_id``) as :meth:`own_class` says."""
@@ -793,130 +564,6 @@ class Resolver:
             if isinstance(gen, FuncV) and not gen.f.d.return_type and gen.f.d.yielded_refs:
                 return self.yielded(gen.f)
         return self.subscripted(self.resolve_expr(fc, scope, text), "*")
-
-    def yielded(self, f: Def) -> Value:
-        """What the generator ``f`` yields when its ``yield`` statements hand out one name
-        (:attr:`indexer.model.Definition.yielded_refs`) resolved in its body to a function, class or
-        instance of the repository: that value, ``inferred``; ``None`` otherwise (several names, as a
-        value stands for one thing). Memoised."""
-        self.use(("name", f.file.path, f.name))
-        refs = f.d.yielded_refs
-        if len(refs) != 1:
-            return None
-        ref = refs[0]
-        v = self._memoised((id(f), f.qualname, ref, "yielded"), lambda: self.resolve_expr(f.file, f.qualname, ref))
-        if isinstance(v, FuncV):
-            return FuncV(v.f, "inferred")
-        if isinstance(v, ClassV | InstV):
-            return v
-        return None
-
-    def _protocol_element(self, c: Def) -> Value:
-        """What iterating an instance of the class ``c`` yields (Python's iteration protocol): a
-        generator ``__iter__``'s yielded value; else, when ``__iter__`` returns no other instance
-        of the repository (``return self``), what the class's ``__next__`` returns, or that other
-        instance's class's. ``None`` when ``c`` (with its bases) defines no ``__iter__``."""
-        iters, _ = self.classes.lookup(c, "__iter__")
-        it = iters[-1] if iters else None
-        if it is None or not it.is_callable:
-            return None
-        self.use(("name", it.file.path, it.name))
-        if it.d.yielded_refs:
-            return self.yielded(it)
-        result = self.call_result(FuncV(it), "inferred")
-        owner = result.c if isinstance(result, InstV) else c if result is None else None
-        if owner is None:
-            return None
-        nexts, _ = self.classes.lookup(owner, "__next__")
-        if not nexts or not nexts[-1].is_callable:
-            return None
-        return self.call_result(FuncV(nexts[-1], "inferred"), "inferred")
-
-    def _returned_function(self, f: Def) -> Value:
-        """What calling ``f`` yields when its only ``return`` hands back a function of the repository
-        uncalled (a closure, ``return handler``): that function, ``inferred``; else what the module
-        system's optional ``opaque_return`` says (Django: a queryset class's method), or ``None``."""
-        refs = f.d.returned_refs
-        target = self._memoised((id(f), f.qualname, refs[0], "returned"),
-                                lambda: self.resolve_expr(f.file, f.qualname, refs[0])) if len(refs) == 1 else None
-        if isinstance(target, FuncV):
-            return FuncV(target.f, "inferred")
-        opaque = getattr(f.file.rules, "opaque_return", None)
-        return opaque(self, f) if opaque is not None else None
-
-    def returned_values(self, f: Def) -> list[Value]:
-        """What ``f`` returns uncalled, one value per name of :attr:`indexer.model.Definition.returned_refs`
-        (resolved in ``f``'s own body, in order): a function (``return inner``, a closure) or a class
-        (``return Repo``); names that resolve to neither are left out; at most the first
-        :data:`MAX_RETURNED_VALUES`. A factory's caller calls these
-        (FastAPI's ``Depends(factory(...))``)."""
-        out: list[Value] = []
-        for ref in f.d.returned_refs:
-            if len(out) == MAX_RETURNED_VALUES:
-                break
-            v = self._memoised((id(f), f.qualname, ref, "returned"),
-                               lambda ref=ref: self.resolve_expr(f.file, f.qualname, ref))
-            if isinstance(v, FuncV | ClassV):
-                out.append(v)
-        return out
-
-    def decorated_value(self, rd: Def, decorators: Sequence[str]) -> Value:
-        """What applying ``decorators`` (texts of ``rd``'s, in source order: the nearest to the
-        result first) to ``rd`` yields: the wrapper the first one of the repository that returns a
-        function returns on every path (``def dec(f): ... return inner``: ``inner``,
-        :meth:`only_returned`); ``None`` when that one may return something else too (``return
-        inner if c else f``); ``rd`` itself when none returns a function (it hands its argument on,
-        or is a library's or unknown: called through, as callers of a decorated name are linked to
-        it). A decorator written as a call (``@factory(x)``) is what the factory returns on every
-        path but those applying it (``return dec(f)``: ``@factory`` written bare), else unknown."""
-        for text in decorators:
-            head, paren, _ = text.partition("(")
-            if paren and not text.endswith(")"):
-                continue
-            dec = self.resolve_expr(rd.file, rd.parent, head.strip())
-            if isinstance(dec, FuncV) and paren:
-                dec = self.only_returned(dec.f, None, applied=True)
-            if isinstance(dec, FuncV) and any(isinstance(v, FuncV) for v in self.returned_values(dec.f)):
-                return self.only_returned(dec.f, rd)
-        return self.def_value(rd)
-
-    def only_returned(self, f: Def, like: Def | None, applied: bool = False) -> Value:
-        """The one function of the repository ``f`` returns uncalled whatever the path (``FuncV``):
-        ``f`` has a single returned name, returns nothing else (``returns_other``; with ``applied``,
-        but calls of it: the optional-argument idiom ``return dec if f is None else dec(f)``, whose
-        other path a call with no function does not take) and the name is one definition; of an
-        ``async def`` and a ``def`` of that name, the one of ``like``'s kind; a name also assigned
-        in ``f`` (``wrapper = func`` in one branch) is no one function. ``None`` otherwise."""
-        self.use(("name", f.file.path, f.name))
-        d = f.d
-        if len(d.returned_refs) != 1 or (d.returns_other and not (applied and d.applies_refs)):
-            return None
-        if (f.qualname, d.returned_refs[0]) in f.file.bindings:  # `wrapper = f` on another path
-            return None
-        v = self.returned_values(f)
-        if len(v) != 1 or not isinstance(v[0], FuncV):
-            return None
-        w = v[0].f
-        self.use(("name", w.file.path, w.name))
-        same = [x for x in entries(w.file.by_qualname, w.qualname) if x.is_callable]
-        if len(same) > 1 and like is not None:
-            wanted = "async" in like.d.modifiers
-            same = [x for x in same if ("async" in x.d.modifiers) == wanted]
-        return FuncV(same[0], "inferred") if len(same) == 1 else None
-
-    def wrapper(self, f: Def) -> Value:
-        """What a call of the decorated callable ``f`` by its name runs first (``FuncV``): the
-        wrapper its decorators return when that is another function of the repository
-        (:meth:`decorated_value`); ``None`` otherwise. Memoised."""
-        return self._memoised((id(f), f.qualname, "", "wrapper"), lambda: self._wrapper(f))
-
-    def _wrapper(self, f: Def) -> Value:
-        self.use(("name", f.file.path, f.name))
-        decorators = f.d.decorators
-        if not decorators:
-            return None
-        v = self.decorated_value(f, decorators)
-        return v if isinstance(v, FuncV) and v.f is not f else None
 
     def attr(self, v: Value, name: str) -> Value:
         """Member ``name`` of ``v``: a module's export, a class's or instance's attribute (its
@@ -988,11 +635,6 @@ class Resolver:
             return EXTERNAL if self.classes.has_external_ancestor(cls) else None
         return None
 
-
-_TIERS = ("declared", "copy", "constructed", "alias", "item", "element", "literal")
-"""The kinds of :class:`~indexer.model.Binding` :meth:`Resolver.binding_value` reads, strongest first."""
-_INSTANCE_TIERS = ("related", *_TIERS)
-"""The same read on an instance (:meth:`Resolver.binding_value`)."""
 
 DATA_MODEL_ATTRIBUTES = frozenset({"__dict__", "__name__", "__qualname__", "__module__", "__doc__",
                                    "__annotations__", "__mro__", "__bases__"})

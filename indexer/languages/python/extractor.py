@@ -6,19 +6,22 @@ rule, and says so where it does:
 
 * nesting (qualname, parent, ``method`` vs ``function``, the caller of a call, the scope of a
   binding) comes from the *body ranges* of the definitions: sorted once, then looked up by bisection
-  (:class:`_Scopes`), never by walking parents per capture;
+  (:class:`~indexer.languages.python.scopes.Scopes`), never by walking parents per capture;
 * a call's receiver text and arity and the type names inside an annotation are read from small
   subtrees (a chain of attributes / calls, an argument list, an annotation).
 
 Scoping follows :mod:`indexer.model`: a definition's *body* is its scope, so decorators, default
 values and annotations of a method belong to the class, those of a top-level function to the module.
+
+This module assembles a file's extraction (the walks in order, then the framework detectors) and walks
+definitions, returns, type uses and calls; the assignment walk is
+:mod:`indexer.languages.python.assignments`, the import walk :mod:`indexer.languages.python.imports`,
+nesting :mod:`indexer.languages.python.scopes`, shared lexical helpers :mod:`indexer.languages.python.syntax`.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-import warnings
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
@@ -32,33 +35,24 @@ from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
 from indexer.languages.python.frameworks.common import known_calls
 from indexer.languages.python.typenames import is_user_type
-from indexer.languages.python.implied import CALL_THROUGH, ITEM_SOURCE, ImpliedFacts
+from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
 from indexer.languages.python.indentation import cut_deep_blocks
-from indexer.languages.python.operands import either_bindings, is_either
+from indexer.languages.python.assignments import Assignments
 from indexer.languages.python.branches import branch_joins
 from indexer.languages.python.getattr_calls import getattr_calls
-from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, storable
+from indexer.languages.python.imports import ImportStatements
+from indexer.languages.python.scopes import Scope, Scopes
+from indexer.languages.python.syntax import DOTTED, GRAMMAR, LITERAL_NODES, STATEMENT_PARENTS, WS, collapse, literal_string
+from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass
 from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition,
-                           FileExtraction, Import, NamedArgument, Param, TypeUse)
+                           FileExtraction, NamedArgument, Param, TypeUse)
 
 __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
-_GRAMMAR = "python"
-_OBJECT, _ATTRIBUTE, _FUNCTION, _NAME, _VALUE = (language(_GRAMMAR).field_id_for_name(f) for f in (
+_OBJECT, _ATTRIBUTE, _FUNCTION, _NAME, _VALUE = (language(GRAMMAR).field_id_for_name(f) for f in (
     "object", "attribute", "function", "name", "value"))
 """Field ids of the hottest look-ups (``child_by_field_id``: no search of the field's name per call)."""
-_WS = re.compile(r"\s+")
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-_CHAIN = re.compile(r"[A-Za-z_]\w*(?:\(\))?(?:\.[A-Za-z_]\w*(?:\(\))?)*")
-"""A callee's normalised text that a binding may hold: names, attributes and calls (``a.b().c``)."""
-_COPIES = frozenset({"list", "sorted", "tuple"})
-"""Builtins building a container of an iterable's elements, in order (``x = list(q)``: a ``copy`` binding)."""
-_LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "true", "false", "list", "dictionary",
-                       "set", "tuple", "list_comprehension", "dictionary_comprehension", "set_comprehension",
-                       "generator_expression"})
-"""Expressions whose value is a builtin object (``str``, ``int``, ``list``, ``dict``, ...): a receiver
-or a binding of one is :data:`~indexer.model.LITERAL_RECEIVER`."""
 _TRAILING_COMMA = re.compile(r",\s+\)")  # `def f(\n  a,\n)`: the comma before a closing line
 
 _MODIFIER_DECORATORS = {  # decorators that become modifiers
@@ -84,27 +78,6 @@ SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignme
 the detectors that run only when a file names their library run their own queries."""
 
 
-def _collapse(text: str) -> str:
-    """Collapse runs of whitespace to one space and drop it just inside brackets."""
-    text = _WS.sub(" ", text).strip()
-    return text.replace("( ", "(").replace(" )", ")").replace("[ ", "[").replace(" ]", "]")
-
-
-def _literal_string(text: str) -> str | None:
-    """The value of a Python string literal text, or ``None`` (bytes, f-strings, bad escapes)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            value = ast.literal_eval(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
-    return storable(value) if isinstance(value, str) else None
-
-
-_STATEMENT_PARENTS = frozenset({"module", "block", "expression_statement"})
-"""Parents of an assignment that is a statement of its own (a named lambda's)."""
-
-
 @dataclass(slots=True)
 class _DefMatch:
     """Captures of one class / function definition, gathered from several query matches."""
@@ -124,68 +97,14 @@ class _DefMatch:
     """The ``lambda`` of ``name = lambda ...: body`` (``node`` is the assignment), or ``None``."""
 
 
-@dataclass(slots=True)
-class _FieldCandidate:
-    """An assignment that may declare a field of the class at scope index ``class_index``."""
-
-    class_index: int
-    in_class_body: bool  # False: a `self.<attr>` assignment in a method
-    statement: Node
-    name: Node
-    annotation: Node | None
-
-
-@dataclass(slots=True)
-class _Scope:
-    """A definition body: the scope of the calls, bindings and nested definitions inside it."""
-
-    start: int
-    end: int
-    qualname: str
-    kind: str
-    parent: int  # index of the enclosing scope, -1 at module level
-    param_types: dict[str, str] = field(default_factory=dict)
-    definition: Definition | None = None
-
-
-class _Scopes:
-    """Definition bodies in source order, for "innermost enclosing definition" look-ups.
-
-    Bodies nest properly, so the innermost body containing an offset is the last body starting at or
-    before it, or one of that body's ancestors: a bisection plus a walk of a few nesting levels.
-    """
-
-    def __init__(self) -> None:
-        self.items: list[_Scope] = []
-        self._starts: list[int] = []
-
-    def add(self, scope: _Scope) -> int:
-        """Append a scope (callers add them in source order) and return its index."""
-        self.items.append(scope)
-        self._starts.append(scope.start)
-        return len(self.items) - 1
-
-    def at(self, offset: int) -> int:
-        """Index of the innermost scope whose body contains byte ``offset``, or -1 (module level)."""
-        i = bisect_right(self._starts, offset) - 1
-        items = self.items
-        while i >= 0 and items[i].end <= offset:
-            i = items[i].parent
-        return i
-
-    def qualname(self, index: int) -> str | None:
-        """The qualname of scope ``index`` (``None`` for -1, the module)."""
-        return self.items[index].qualname if index >= 0 else None
-
-
-class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
+class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls, ValueReads):
     """Extraction state for one file: the source, the scopes found so far and the output."""
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
         self.root = root
         self.src = src
         self.out = out
-        self.scopes = _Scopes()
+        self.scopes = Scopes()
         self.decorated: list[tuple[int, int, str, int, Node]] = []
         """``(start, end, qualname, below, expression)`` of every decorator (``below``: how many
         decorators of the definition are written under it): calls inside it are the decorated
@@ -220,7 +139,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
     def definitions(self) -> None:
         """Classes, functions, methods and constructors, with their parameters and type uses."""
         by_node: dict[int, _DefMatch] = {}
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "definitions"), self.root):
+        for _, caps in run_query(query(GRAMMAR, "python/queries", "definitions"), self.root):
             self._collect_def(caps, by_node)
         defs = [d for d in by_node.values() if d.node is not None and d.name is not None]
         defs.sort(key=lambda d: d.node.start_byte)
@@ -281,7 +200,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             return
         if "lambda" in caps:
             statement = caps["lambda"][0]
-            if statement.parent is None or statement.parent.type not in _STATEMENT_PARENTS:
+            if statement.parent is None or statement.parent.type not in STATEMENT_PARENTS:
                 return  # `a = b = lambda: 0`, or inside an expression: no definition
             d = by_node.setdefault(statement.id, _DefMatch())
             d.node, d.name, d.lambda_value = statement, caps["lambda.name"][0], caps["lambda.value"][0]
@@ -334,7 +253,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             return -1  # a lambda named in a function body stays part of it (its calls are the function's)
         parent_qual = parent_scope.qualname if parent_scope else None
         qualname = f"{parent_qual}.{name}" if parent_qual else name
-        decorators = [_collapse(src.text(n)) for n in d.decorators]
+        decorators = [collapse(src.text(n)) for n in d.decorators]
         modifiers = (["async"] if d.is_async else []) + [
             _MODIFIER_DECORATORS.get(t, "property") for t in decorators if t in _MODIFIER_DECORATORS or t in _DESCRIPTORS
         ] + (["lambda"] if d.lambda_value is not None else [])
@@ -360,10 +279,10 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             name_col=src.col(d.name),
             signature=self._signature(d),
             params=params,
-            return_type=_collapse(src.text(d.return_type)) if d.return_type else None,
+            return_type=collapse(src.text(d.return_type)) if d.return_type else None,
             modifiers=modifiers,
             decorators=decorators,
-            bases=[_collapse(src.text(b)) for b in d.bases],
+            bases=[collapse(src.text(b)) for b in d.bases],
             docstring=self._docstring(d.docstring) if d.docstring else None,
         )
         self.out.definitions.append(definition)
@@ -375,7 +294,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         body = (d.lambda_value or d.node).child_by_field_name("body") or d.node
         if d.lambda_value is not None:
             self._lambda_bodies.append((len(self.scopes.items), body))
-        return self.scopes.add(_Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types, definition))
+        return self.scopes.add(Scope(body.start_byte, body.end_byte, qualname, kind, parent, param_types, definition))
 
     def _params(self, d: _DefMatch, drop_first: bool) -> list[Param]:
         """The formal parameters in order; a method's first (``self`` / ``cls``) is dropped."""
@@ -387,7 +306,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             params.append(
                 Param(
                     name=self.src.text(caps["param.name"][0]),
-                    type=_collapse(self.src.text(type_node[0])) if type_node else None,
+                    type=collapse(self.src.text(type_node[0])) if type_node else None,
                     has_default="param.default" in caps,
                     variadic=variadic,
                 )
@@ -407,7 +326,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             if "param.star" in caps or "param.starstar" in caps:
                 continue  # `*args: T` binds a tuple of T, not a T
             name_node = caps["param.name"][0]
-            name, type_text = self.src.text(name_node), _collapse(self.src.text(type_node[0]))
+            name, type_text = self.src.text(name_node), collapse(self.src.text(type_node[0]))
             types[name] = type_text
             self.out.bindings.append(Binding(qualname, name, type_text, "declared", self.src.line(name_node)))
         return types
@@ -425,7 +344,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             if child is not None and child.end_byte > end:
                 end = child.end_byte
         header = self.src.data[start.start_byte : end].decode("utf-8", "replace")
-        return _collapse(_TRAILING_COMMA.sub(")", header))
+        return collapse(_TRAILING_COMMA.sub(")", header))
 
     def _docstring(self, node: Node) -> str | None:
         """The decoded, stripped value of a docstring literal (``None`` for f-strings / bytes)."""
@@ -439,7 +358,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             body = self.src.data[start.end_byte : end.start_byte].decode("utf-8", "replace")
             if "\\" not in body or "r" in prefix:
                 return body.strip()
-        value = _literal_string(text)
+        value = literal_string(text)
         return value.strip() if value is not None else None
 
     def returns(self) -> None:
@@ -454,22 +373,22 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         generators: set[int] = set()
         other: dict[int, list[str | None]] = defaultdict(list)  # scope index -> what returns no plain name call
         returned: list[tuple[int, Node]] = list(self._lambda_bodies)  # a named lambda returns its body
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "returns"), self.root):
+        for _, caps in run_query(query(GRAMMAR, "python/queries", "returns"), self.root):
             if "yield" in caps:
                 node = caps["yield"][0]
                 index = scopes.at(node.start_byte)
                 generators.add(index)
                 value = node.named_children[-1] if node.named_child_count else None
                 if value is not None and not any(c.type == "from" for c in node.children):  # `yield X(...)`: "X()"
-                    called = _WS.sub("", src.text(value.child_by_field_name("function"))) if value.type == "call" else ""
-                    yielded[index].extend(self._returned_names(value) or ([called + "()"] if _DOTTED.fullmatch(called) else []))
+                    called = WS.sub("", src.text(value.child_by_field_name("function"))) if value.type == "call" else ""
+                    yielded[index].extend(self._returned_names(value) or ([called + "()"] if DOTTED.fullmatch(called) else []))
             elif caps["return.value"][0].type != "comment":
                 returned.append((scopes.at(caps["return"][0].start_byte), caps["return.value"][0]))
         for index, value in returned:
             callee = None
             if value.type == "call":
-                text = _WS.sub("", src.text(value.child_by_field_name("function")))
-                callee = text if _DOTTED.fullmatch(text) else None
+                text = WS.sub("", src.text(value.child_by_field_name("function")))
+                callee = text if DOTTED.fullmatch(text) else None
             callees[index] = callee if callees.get(index, callee) == callee else None
             names = self._returned_names(value)
             refs[index].extend(names)
@@ -539,8 +458,8 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         if depth > 8:
             return []
         if value.type in ("identifier", "attribute"):
-            text = _WS.sub("", self.src.text(value))
-            return [text] if _DOTTED.fullmatch(text) and text not in ("None", "True", "False") else []
+            text = WS.sub("", self.src.text(value))
+            return [text] if DOTTED.fullmatch(text) and text not in ("None", "True", "False") else []
         if value.type == "parenthesized_expression" and value.named_child_count == 1:
             return self._returned_names(value.named_children[0], depth + 1)
         if value.type == "conditional_expression" and value.named_child_count == 3:
@@ -554,7 +473,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
         """One TypeUse per user type name inside an annotation (``Optional[Foo]`` -> ``Foo``)."""
         src = self.src
         for node in self._type_names(annotation):
-            text = _WS.sub("", src.text(node))
+            text = WS.sub("", src.text(node))
             if is_user_type(text):
                 self.out.type_uses.append(TypeUse(owner, text, *src.line_col(node)))
 
@@ -575,7 +494,7 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 # A forward reference "Foo": the text between the quotes, if it is a dotted name.
                 content = node.named_children[1] if node.named_child_count == 3 else None
                 if content is not None and content.type == "string_content":
-                    if _DOTTED.fullmatch(content.text.decode("utf-8", "replace")):
+                    if DOTTED.fullmatch(content.text.decode("utf-8", "replace")):
                         yield content
             elif kind == "generic_type" and node.named_child_count and node.named_children[0].text in (
                 b"Literal",
@@ -606,15 +525,15 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
             if expr.type == "call":  # `@factory(x)`: what the call returns is the decorator
                 via, expr = "result", expr.child_by_field_name("function")
             if expr is not None and expr.type in ("identifier", "attribute"):
-                text = _WS.sub("", src.text(expr))
-                if _DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
+                text = WS.sub("", src.text(expr))
+                if DOTTED.fullmatch(text) and text not in _MODIFIER_DECORATORS and text not in _TYPING_DECORATORS:
                     receiver, _, name = text.rpartition(".")
                     at = expr.child_by_field_name("attribute") if expr.type == "attribute" else expr
                     line, col = src.line(at), src.col(at)
                     handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
         located = self.located
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "calls"), self.root):
+        for _, caps in run_query(query(GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, (line, col) = src.text(node), src.line_col(node)
             receiver = self.receiver_text(caps["receiver"][0]) if "receiver" in caps else None
@@ -671,10 +590,10 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 continue
             if kind == "parenthesized_expression" and node.named_child_count == 1:
                 inner = node.named_children[0]
-                if inner.type in _LITERALS or inner.type in ("identifier", "attribute", "call"):
+                if inner.type in LITERAL_NODES or inner.type in ("identifier", "attribute", "call"):
                     node = inner  # `("a" "b").join(x)`, `(self.repo).save()`: what is inside
                     continue
-            parts.append(LITERAL_RECEIVER if kind in _LITERALS else _WS.sub("", self.src.text(node)))
+            parts.append(LITERAL_RECEIVER if kind in LITERAL_NODES else WS.sub("", self.src.text(node)))
             break
         else:
             return LONG_RECEIVER
@@ -719,253 +638,9 @@ class _FileExtractor(ImpliedFacts, ContainerCalls, ValueReads):
                 called, child = "()", child.child_by_field_id(_FUNCTION)
             if child is not None and child.type in ("identifier", "attribute"):
                 text = self.src.text(child)
-                if text not in ("self", "cls") and _DOTTED.fullmatch(text):
+                if text not in ("self", "cls") and DOTTED.fullmatch(text):
                     out.append(NamedArgument(key, text + called, *self.src.line_col(child)))
         return tuple(out)
-
-    # ------------------------------------------------------------------ assignments
-
-    def assignments(self) -> None:
-        """Bindings of names and ``self.<attr>`` (assignments and ``with ... as``), class fields and
-        annotation type uses."""
-        fields: list[_FieldCandidate] = []
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "assignments"), self.root):
-            if "with" in caps:
-                self._with_binding(caps)
-                continue
-            candidate = self._assignment(caps)
-            if candidate is not None:
-                fields.append(candidate)
-        self._fields(fields)
-
-    def _assignment(self, caps: dict[str, list[Node]]) -> _FieldCandidate | None:
-        """Record the binding and type uses of one assignment; return the field it declares, if any
-        (a name assigned in a class body, or ``self.<attr>`` assigned directly in a method)."""
-        src, scopes = self.src, self.scopes
-        assign = caps["assign"][0]
-        type_node = caps["type"][0] if "type" in caps else None
-        index = scopes.at(assign.start_byte)
-        scope = scopes.items[index] if index >= 0 else None
-        method: _Scope | None = None
-        if "attr" in caps:
-            if scope is None or scope.kind not in ("method", "constructor"):
-                return None  # self.x outside a method (e.g. in a nested function): not a field
-            if src.text(caps["self"][0]) == "cls" and (
-                    scope.definition is None or "classmethod" not in scope.definition.modifiers):
-                return None  # `cls.x = ...` sets a class attribute only in a classmethod
-            # `cls.x = ...` in a classmethod (Django's `_pre_setup`, `setUpTestData`) sets a class
-            # attribute, which every instance reads as `self.x`: bound under that name, but no field
-            # node (a field whose value is unknown would hide that the class has outside ancestors).
-            method, name_node = scope, caps["attr"][0]
-            bound = "self." + src.text(name_node)
-            candidate = _FieldCandidate(scope.parent, False, assign, name_node, type_node)
-            if src.text(caps["self"][0]) == "cls":
-                class_scope = scopes.qualname(scope.parent)
-                binding = self.binding_type(type_node, caps["value"][0] if "value" in caps else None, method)
-                if binding is not None:
-                    line = src.line(name_node)
-                    self.out.bindings.append(Binding(class_scope, bound, binding[0], binding[1], line))
-                    # and as `cls.x`: the class itself has it too (`cls.x` / `Car.x` read elsewhere)
-                    self.out.bindings.append(Binding(class_scope, "cls." + src.text(name_node), binding[0], binding[1], line))
-                return None
-        else:
-            if "value" in caps and self._dynamically_imported(caps["value"][0]) is not None:
-                return None  # `mod = import_module("a.b")` binds an import (imports.scm), no value
-            if "value" in caps and caps["value"][0].type == "lambda" and assign.parent is not None \
-                    and assign.parent.type in _STATEMENT_PARENTS and (scope is None or scope.kind == "class"):
-                return None  # `key = lambda x: ...` is a function definition (definitions.scm), no binding
-            name_node = caps["target"][0]
-            bound = src.text(name_node)
-            in_class = scope is not None and scope.kind == "class"
-            candidate = _FieldCandidate(index, True, assign, name_node, type_node) if in_class else None
-        if candidate is not None:
-            binding_scope = scopes.qualname(candidate.class_index)
-            owner = f"{binding_scope}.{src.text(name_node)}"
-        else:
-            binding_scope = owner = scopes.qualname(index)
-        if type_node is not None:
-            self._type_uses(type_node, owner)
-        value = caps["value"][0] if "value" in caps else None
-        binding = self.binding_type(type_node, value, method)
-        if binding is not None and binding == (bound, "alias"):
-            binding = None  # `f = partial(f, x=1)`: calling f still calls the f from before (the import)
-        if binding is not None:
-            type_text, how = binding
-            line = src.line(name_node)
-            self.out.bindings.append(Binding(binding_scope, bound, type_text, how, line))
-            if candidate is not None and candidate.in_class_body and how == "declared":
-                # an annotated class-body field is also self.<name> (as Java / TS fields are this.<name>)
-                self.out.bindings.append(Binding(binding_scope, "self." + bound, type_text, how, line))
-            elif candidate is None and how == "constructed" and type_text in _COPIES and value is not None:
-                copied = self._copied(value)
-                if copied is not None:
-                    self.out.bindings.append(Binding(binding_scope, bound, copied, "copy", line))
-        if type_node is None and is_either(value):  # `x = a or B()`: each operand
-            self.out.bindings.extend(either_bindings(self, binding_scope, bound, value, method, src.line(name_node)))
-        return candidate
-
-    def _copied(self, value: Node) -> str | None:
-        """``q`` of ``list(q)`` / ``sorted(q[:n], key=k)``: the iterable a builtin container is built
-        from, when it is a name, attribute or call chain (a slice of one counts as it); ``None``
-        otherwise. The resolver keeps a query's rows through it (``copy`` binding)."""
-        while value.type == "assignment":
-            value = value.child_by_field_name("right")
-        args = value.child_by_field_name("arguments") if value.type == "call" else None
-        first = args.named_children[0] if args is not None and args.named_child_count else None
-        if first is not None and first.type == "subscript" and first.child_by_field_name("subscript") is not None \
-                and first.child_by_field_name("subscript").type == "slice":
-            first = first.child_by_field_name("value")
-        if first is None or first.type not in ("identifier", "attribute", "call"):
-            return None
-        text = self.receiver_text(first)
-        return text if _CHAIN.fullmatch(text) else None
-
-    def _with_binding(self, caps: dict[str, list[Node]]) -> None:
-        """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
-        src = self.src
-        callee = _WS.sub("", src.text(caps["with.callee"][0]))
-        if not _DOTTED.fullmatch(callee):
-            return  # `with a[0]() as y` / `with f()() as y`: no type to name
-        target = caps["with.target"][0]
-        scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
-        self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
-
-    def binding_type(
-        self, type_node: Node | None, value: Node | None, method: _Scope | None
-    ) -> tuple[str, str] | None:
-        """``(type, how)`` of a binding: an annotation, a constructor-style call or the last call of a
-        chain (``a.b().c``; also the call in
-        ``a or Foo()`` / ``Foo() if c else y``), an annotated parameter (``self.x = p`` in ``method``),
-        an alias of a dotted name or of a literal (:data:`~indexer.model.LITERAL_RECEIVER`); ``None``
-        otherwise."""
-        if type_node is not None:
-            return _collapse(self.src.text(type_node)), "declared"
-        # `x = y = Foo()`: the value of the innermost assignment (a few levels at most).
-        while value is not None and value.type == "assignment":
-            value = value.child_by_field_name("right")
-        if value is not None and value.type in ("boolean_operator", "conditional_expression"):
-            value = self._call_operand(value)
-        if value is None:
-            return None
-        if value.type == "call":
-            callee = _WS.sub("", self.src.text(value.child_by_field_name("function")))
-            if callee in CALL_THROUGH:  # `g = partial(f, 1)`, `g = sync_to_async(f)`: calling g calls f
-                args = value.child_by_field_name("arguments")
-                first = args.named_children[0] if args is not None and args.named_child_count else None
-                if first is not None and first.type in ("identifier", "attribute"):
-                    target = _WS.sub("", self.src.text(first))
-                    return (target, "alias") if _DOTTED.fullmatch(target) else None
-                return None
-            if _DOTTED.fullmatch(callee):
-                return callee, "constructed"
-            # `q = Flip.objects.filter(owner=c).order_by("-id")`: what the chain's last call returns
-            chain = self.receiver_text(value.child_by_field_name("function"))
-            return (chain, "constructed") if _CHAIN.fullmatch(chain) else None
-        if value.type == "subscript":  # `u = users[0]`, `c = pair()[0]`: what the subscript gives
-            text = self.receiver_text(value)
-            return (text, "item") if text.endswith("]") and ITEM_SOURCE.fullmatch(text) else None
-        if value.type in _LITERALS:  # `opts = {}`, `sep = ", "`: a builtin object, whose methods are no repository's
-            return LITERAL_RECEIVER, "alias"
-        if value.type in ("identifier", "attribute"):
-            text = _WS.sub("", self.src.text(value))
-            if method is not None and value.type == "identifier" and text in method.param_types:
-                return method.param_types[text], "declared"
-            return (text, "alias") if _DOTTED.fullmatch(text) else None
-        return None
-
-    @staticmethod
-    def _call_operand(value: Node) -> Node | None:
-        """The call a value may evaluate to: the right operand of ``a or Foo()``, else its left one
-        (``d.get(k) or Default``: either is the value), else the first branch of ``Foo() if c else y`` /
-        ``y if c else Foo()`` that is a call; ``None`` otherwise. Reads the operator's own children."""
-        if value.type == "boolean_operator":
-            operator, operands = value.child_by_field_name("operator"), (value.child_by_field_name("right"), value.child_by_field_name("left"))
-            return next((o for o in operands if o is not None and o.type == "call"), None) if operator is not None and operator.type == "or" else None
-        parts = [c for c in value.named_children if c.type != "comment"]  # body, condition, alternative
-        if len(parts) == 3:
-            for branch in (parts[0], parts[2]):
-                if branch.type == "call":
-                    return branch
-        return None
-
-    def _fields(self, candidates: list[_FieldCandidate]) -> None:
-        """Field definitions: class-body assignments first, then ``self.x`` ones; one per name."""
-        seen: set[tuple[int, str]] = set()
-        candidates.sort(key=lambda c: not c.in_class_body)  # stable: source order kept within
-        src = self.src
-        for c in candidates:
-            name = src.text(c.name)
-            if c.class_index < 0 or (c.class_index, name) in seen:
-                continue
-            seen.add((c.class_index, name))
-            class_qual = self.scopes.items[c.class_index].qualname
-            self.out.definitions.append(
-                Definition(
-                    kind="field",
-                    name=name,
-                    qualname=f"{class_qual}.{name}",
-                    parent=class_qual,
-                    start_line=src.line(c.statement),
-                    start_col=src.col(c.statement),
-                    end_line=c.statement.end_point[0] + 1,
-                    end_col=src.end_col(c.statement),
-                    name_line=src.line(c.name),
-                    name_col=src.col(c.name),
-                    field_type=_collapse(src.text(c.annotation)) if c.annotation is not None else None,
-                    shadowed=self.scopes.items[c.class_index].definition.shadowed,
-                )
-            )
-
-    # ------------------------------------------------------------------ imports
-
-    def imports(self) -> None:
-        """Every name bound by an import statement, wherever it is in the file."""
-        src, out = self.src, self.out.imports
-        for _, caps in run_query(query(_GRAMMAR, "python/queries", "imports"), self.root):
-            if "dynamic.local" in caps:
-                self._dynamic_import(caps)
-                continue
-            local = src.text(caps["local"][0]) if "local" in caps else None
-            if "prefix" not in caps and "from" not in caps:  # import a.b / import a.b as c
-                module = caps["module"][0]
-                text = _WS.sub("", src.text(module))
-                out.append(Import(local or text, text, None, 0, src.line(module)))
-                continue
-            from_module = _WS.sub("", src.text(caps["from"][0])) if "from" in caps else ""
-            level = src.text(caps["prefix"][0]).count(".") if "prefix" in caps else 0
-            if "star" in caps:
-                out.append(Import("*", from_module, None, level, src.line(caps["star"][0])))
-                continue
-            name_node = caps["name"][0]
-            name = _WS.sub("", src.text(name_node))
-            out.append(Import(local or name, from_module, name, level, src.line(name_node)))
-
-
-    def _dynamic_import(self, caps: dict[str, list[Node]]) -> None:
-        """Record the import :meth:`_dynamically_imported` finds in ``mod = <call>``."""
-        module = self._dynamically_imported(caps["dynamic.local"][0].parent.child_by_field_name("right"))
-        if module is not None:
-            local = caps["dynamic.local"][0]
-            self.out.imports.append(Import(self.src.text(local), module, None, 0, self.src.line(local)))
-
-    def _dynamically_imported(self, value: Node | None) -> str | None:
-        """The module ``value`` imports at run time, bound as an import would bind it:
-        ``importlib.import_module("a.b")`` / ``import_module("a.b")`` -> ``a.b`` (``import a.b as
-        mod``); ``__import__("a.b")`` -> ``a`` (it returns the top package). Only an absolute
-        dotted name written as a literal first argument; ``None`` for anything else (a relative
-        name, ``import_module(".x", pkg)``, or one built at run time)."""
-        if value is None or value.type != "call":
-            return None
-        function, args = value.child_by_field_name("function"), value.child_by_field_name("arguments")
-        text = _WS.sub("", self.src.text(function)) if function is not None else ""
-        if text not in ("importlib.import_module", "import_module", "__import__") or args is None:
-            return None
-        first = next((a for a in args.named_children if a.type != "comment"), None)
-        name = _literal_string(self.src.text(first)) if first is not None and first.type == "string" else None
-        if name is None or not _DOTTED.fullmatch(name):
-            return None
-        return name.split(".", 1)[0] if text == "__import__" else name
-
 
 class PythonExtractor:
     """Extracts :class:`~indexer.model.FileExtraction` records from Python source (``.py``, ``.pyi``)."""
@@ -978,12 +653,12 @@ class PythonExtractor:
         are reported in ``errors`` and whatever was extracted is kept."""
         out = FileExtraction(path=path, language=self.language)
         try:
-            tree = parser(_GRAMMAR).parse(source)
+            tree = parser(GRAMMAR).parse(source)
             if tree.root_node.has_error and (cut := cut_deep_blocks(source)) is not None:  # nested past Python's limit
-                source, tree, out.partial = cut, parser(_GRAMMAR).parse(cut), "too_deep"
+                source, tree, out.partial = cut, parser(GRAMMAR).parse(cut), "too_deep"
             src = SourceText(source)
             shared = SHARED_QUERIES + shared_queries(self.language, source)
-            with shared_pass(_GRAMMAR, "python/queries", shared, tree.root_node):
+            with shared_pass(GRAMMAR, "python/queries", shared, tree.root_node):
                 extractor = _FileExtractor(tree.root_node, src, out)
                 extractor.run()
                 with known_calls(src, extractor.located):

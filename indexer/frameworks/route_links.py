@@ -1,0 +1,234 @@
+"""Route linking of the framework linker: ``EXPOSES`` handler -> ``Endpoint`` edges.
+
+Mixed into the linker of :mod:`indexer.frameworks.link` (which provides ``r``, ``ctxs``, ``options``,
+``result``, ``routers``, ``refused``, ``scopes``, ``_linked``, ``render``, ``_graphql_text``,
+``prefixes``, ``_router_key``, ``_endpoint``, ``_edge`` and the other mixins' methods). A route's
+handler is named in its file or resolved like a callee (a Django view, ``DetailView.as_view()``, a
+class-based view's ``get`` / ``post`` methods, a DRF viewset's actions); its full paths are its
+router's full prefixes (or the application's context path, global prefix and URI versions for an
+absolute route) joined with its own path; the wrappers written on the route and, for a Python handler
+defined in another file, the handler's own decorators, WRAP its endpoints. GraphQL resolvers expose
+(schema fields declare) ``<OPERATION> Type.field``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, factory_callbacks, guard_callbacks
+from indexer.frameworks.clients import HOLE
+from indexer.frameworks.django_methods import required_methods
+from indexer.frameworks.paths import join_paths, unglue_holes
+from indexer.frameworks.router_classes import borrowed_router
+from indexer.frameworks.wrapper_links import decorator_refs
+from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
+from indexer.resolve.context import FileCtx
+from indexer.resolve.values import ClassV, Def, FuncV
+from indexer.symbols import file_id
+from stores.contracts import GRAPHQL_OPERATIONS, declared_route, graphql_operation
+
+__all__ = ["LinkedRoute", "RouteLinks"]
+
+_INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
+"""A ``WrapperRef.expr`` that no expression spells: the qualname, in the route's file, of an inline
+function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
+_HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
+_AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
+
+
+@dataclass(slots=True)
+class LinkedRoute:
+    """A route as linked: its file, its router's key (``None``: an absolute route), the service
+    exposing it, and its endpoints as ``(endpoint id, method, full path)``."""
+
+    fc: FileCtx
+    router: tuple[str, str] | None
+    service: str | None
+    endpoints: list[tuple[str, str, str]] = field(default_factory=list)
+    framework: str = ""
+    view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
+    at: tuple[str, int, int, int] = ("", 0, 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
+
+
+def _application_base(props: Mapping[str, str], framework: str) -> str:
+    """The path an application serves its absolute routes under: ``server.servlet.context-path`` (or
+    WebFlux's ``spring.webflux.base-path``), then, for Spring MVC routes (``framework`` ``spring``),
+    the DispatcherServlet's ``spring.mvc.servlet.path`` (``/shop`` + ``/api``); ``""``: none."""
+    base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""
+    servlet = props.get("spring.mvc.servlet.path") or ""
+    if framework == "spring" and servlet.strip("/"):
+        base = join_paths(base, servlet)
+    return base
+
+
+class RouteLinks:
+    """Mixin of the framework linker: EXPOSES / DECLARES edges of routes (see the module's docstring)."""
+
+    def route(self, fc: FileCtx, route: Route) -> None:
+        """EXPOSES edges of ``route`` (a GraphQL resolver's: :meth:`graphql_route`), the WRAPS edges of the
+        wrappers written on it, counted in ``result.outcomes`` (``unlinked_handler`` when its handler
+        resolves to nothing)."""
+        if route.methods and all(m in GRAPHQL_OPERATIONS for m in route.methods):
+            return self.graphql_route(fc, route)
+        if route.operation is not None:
+            return self._linked.append(LinkedRoute(fc, None, *self.api_route(fc, route)))
+        if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
+            return self._linked.append(LinkedRoute(fc, None, *self.exchange_route(fc, route), framework="spring"))
+        handlers: list = []  # (node id, methods[, path below the route's own: a DRF viewset action])
+        scope = route.handler.rpartition(".")[0] or None if route.handler else None
+        if route.handler is not None:
+            rd = fc.def_at(route.handler, route.line)
+            if rd is not None:  # an inline handler's name may hold dots (`GET /a.json`): ask its parent
+                scope = rd.parent
+            handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
+        elif route.handler_ref is not None:
+            handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope, route.framework)
+            if not handlers:
+                self.result.outcomes["unlinked_handler"] += 1
+                return
+        else:
+            handlers.append((file_id(fc.repo, fc.path), route.methods))
+        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django").replace(HOLE, "{}")
+        props = self.options.properties_for(fc.path)
+        router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
+        if router_key is not None and (*router_key, route.framework) in self.refused:
+            return  # a name built by a class that is no router of the framework (indexer.frameworks.router_classes)
+        if router_key not in self.routers and borrowed_router(fc, route):
+            self.result.outcomes["unconfirmed_router"] += 1  # `@bus.route(...)` on some other `.route`
+            return
+        if router_key is not None:
+            bases = self.prefixes(router_key)
+        else:  # Spring / JAX-RS / servlet / Nest: absolute, under the application's context path
+            base = join_paths(_application_base(props, route.framework), self.global_prefix(fc, route.framework, own))
+            bases = [join_paths(base, version) for version in self.uri_versions(fc, route)]
+        service = self.options.service_for(fc.path)
+        linked = LinkedRoute(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route),
+                         at=(fc.path, route.line, route.col, 0))
+        for base in bases:
+            for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
+                full = join_paths(join_paths(base, own), tail[0] if tail else "").replace(HOLE, "{}")
+                for method in methods:
+                    eid = self._endpoint(fc, method, full)
+                    self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
+                               service=service, route=declared_route(full))
+                    self.result.outcomes["exposes"] += 1
+                    linked.endpoints.append((eid, method, full))
+        self._linked.append(linked)
+        at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
+        for ref in route.wrappers:
+            inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
+            if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
+                continue  # a parameter's type naming no dependency alias (a model class, a library type)
+            if inline is not None and inline.is_callable:  # an inline function a detector named
+                srcs = [inline.id]
+            else:
+                srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
+            guards = [] if srcs else (guard_callbacks(self.r, fc, ref.expr) if ref.kind == "decorator"
+                                        else factory_callbacks(self.r, fc, ref.expr, self.default_strategies))
+            if not srcs and not guards:
+                self.result.outcomes["unlinked_wrapper"] += 1
+                continue
+            srcs = srcs or guards  # a library guard: the application's callbacks it runs
+            sure = {"match": "inferred"} if guards or self._chosen_at_run_time(fc, at, ref.expr) else {}
+            self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
+                        kind=GUARD_CALLBACK if guards else ref.kind, scope="route", **sure)
+        if route.handler is None and route.handler_ref is not None and fc.lang == "python":
+            self._handler_decorators(fc, route, linked)
+        self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
+
+    def _handler_decorators(self, fc: FileCtx, route: Route, linked: LinkedRoute) -> None:
+        """WRAPS from the view decorators of a Python handler defined in another file (a Django view
+        in ``views.py`` routed from ``urls.py``; the detectors list those of a handler of the route's
+        own file in :attr:`Route.wrappers`): every decorator of a function, resolved in the handler's
+        file; for a class-based view the ``method_decorator(...)`` decorators of the class and the
+        decorators of its ``dispatch``. The route's file owns the edges and depends on the handler's."""
+        v = self.r.resolve_expr(fc, None, _AS_VIEW.sub("", route.handler_ref or ""))
+        if isinstance(v, FuncV):
+            decorated = [(v.f, False)]
+        elif isinstance(v, ClassV):
+            decorated = [(v.c, True), *((m, False) for m in self._members(v.c, "dispatch"))]
+        else:
+            return
+        for rd, class_level in decorated:
+            if rd.file is fc or rd.file.repo != self.r.repo:
+                continue
+            self.r.use(("file", rd.file.path, ""))  # its decorators
+            for text in rd.d.decorators:
+                for expr in decorator_refs(text, class_level):
+                    srcs = self._wrapper_callables(rd.file, rd.parent, expr, kind="decorator")
+                    guards = [] if srcs else guard_callbacks(self.r, rd.file, expr)
+                    if not srcs and not guards:
+                        self.result.outcomes["unlinked_wrapper"] += 1
+                        continue
+                    self._wraps(fc, srcs or guards, [linked], route.line, route.col, framework=route.framework,
+                                kind=GUARD_CALLBACK if guards else "decorator", scope="route",
+                                **({"match": "inferred"} if guards else {}))
+
+    def graphql_route(self, fc: FileCtx, route: Route) -> None:
+        """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""
+        scope = route.handler.rpartition(".")[0] or None if route.handler else None
+        if route.handler is not None:
+            rd = fc.def_at(route.handler, route.line)
+            scope = rd.parent if rd is not None else scope
+            handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
+        elif route.handler_ref is not None:
+            handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
+        else:
+            handlers = [file_id(fc.repo, fc.path)]
+        text = self._graphql_text(fc, scope, route.path)
+        type_name, _, field_name = (text or "").partition(".")
+        if type_name and route.framework != GRAPHQL_SCHEMA:
+            type_name = self._schema_type(type_name)
+            text = f"{type_name}.{field_name}"
+        if not handlers or not type_name or not field_name:
+            self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
+            return
+        method = graphql_operation(type_name)
+        eid = self._endpoint(fc, method, text)  # type: ignore[arg-type]
+        kind = "DECLARES" if route.framework == GRAPHQL_SCHEMA else "EXPOSES"
+        for handler in handlers:
+            self._edge(fc, kind, handler, eid, route.line, route.col, framework=route.framework)
+            self.result.outcomes["declares" if kind == "DECLARES" else "exposes"] += 1
+        if kind == "EXPOSES":  # an app-wide wrapper without a path limit runs for every operation too
+            service = self.options.service_for(fc.path)
+            self._linked.append(LinkedRoute(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
+                                        framework=route.framework))
+
+    def _schema_type(self, name: str) -> str:
+        """``name`` as the repository's GraphQL schema spells it when only the case differs and one
+        schema type matches (DGS's generated ``ARTICLEPAYLOAD`` constant read as ``Articlepayload``
+        is the schema's ``ArticlePayload``); else ``name``. Records the schema files read."""
+        if self._schema_types is None:
+            self._schemas = [c.path for c in self.ctxs if c.ex.language == "graphql"]
+            self._schema_types = defaultdict(set)
+            for d in (d for c in self.ctxs if c.ex.language == "graphql" for d in c.ex.definitions if d.parent is None):
+                self._schema_types[d.name.lower()].add(d.name)
+        for path in self._schemas:  # every time: the reads are recorded for the file being linked
+            self.r.use(("file", path, ""))
+        found = self._schema_types.get(name.lower(), set())
+        return next(iter(found)) if len(found) == 1 and name not in found else name
+
+    def _resolve_handler(self, fc: FileCtx, ref: str, methods: list[str], scope: str | None = None,
+                         framework: str = "") -> list[tuple[str, list[str]]] | list[tuple[str, list[str], str]]:
+        is_view = bool(_AS_VIEW.search(ref))
+        expr = _AS_VIEW.sub("", ref)
+        v = self.r.resolve_expr(fc, scope, expr)
+        if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
+            return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
+        if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
+            return self.viewset_handlers(v.c)
+        if isinstance(v, ClassV):
+            c = v.c
+            verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
+            verbs += self.generic_view_verbs(c, {m[0] for _, m in verbs}) if fc.lang == "python" else []
+            if verbs and (is_view or methods == ["*"]):
+                return verbs
+            return [(c.id, methods)]
+        return []
+
+    def _members(self, c: Def, name: str) -> list[Def]:
+        found, _ = self.r.lookup(c, name)
+        return [m for m in found if m.is_callable and m.file.repo == self.r.repo]

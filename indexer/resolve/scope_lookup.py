@@ -1,0 +1,252 @@
+"""Name and scope lookup of the resolver core: what a name means where it is read.
+
+Mixed into :class:`~indexer.resolve.interpreter.Resolver` (which provides ``use``, ``_memoised``,
+``classes``, ``def_value``, ``resolve_import``, ``resolve_expr``, ``resolve_type``, ``typed_value``,
+``follow``, ``call_result``, ``called``, ``iterated`` and ``is_constructor``). Lexical scope first (the
+enclosing function's bindings and nested definitions, then its enclosing scopes, the file's top level
+and its imports, then what the language adds), a name bound several ways deciding by statement order
+and type tests (:meth:`ScopeLookup.resolve_expr_at`), a binding's kinds ranked by strength
+(:meth:`ScopeLookup.binding_value`), and the owner ``this`` / ``self`` stands for in a scope.
+"""
+
+from __future__ import annotations
+
+from indexer.model import LITERAL_RECEIVER, NARROWED, Binding
+from indexer.resolve.context import FileCtx
+from indexer.resolve.dotted import split_dotted
+from indexer.resolve.generic_calls import generic_binding
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, ClassV, Def, InstV, ObjV, QueryV, Value
+
+__all__ = ["ScopeLookup"]
+
+_TIERS = ("declared", "copy", "constructed", "alias", "item", "element", "literal")
+"""The kinds of :class:`~indexer.model.Binding` :meth:`ScopeLookup.binding_value` reads, strongest first."""
+_INSTANCE_TIERS = ("related", *_TIERS)
+"""The same read on an instance (:meth:`ScopeLookup.binding_value`)."""
+
+
+class ScopeLookup:
+    """Mixin of :class:`~indexer.resolve.interpreter.Resolver`: names to values through scopes and
+    bindings (see the module's docstring for what the host provides)."""
+
+    def resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
+        """The value ``name`` has in ``scope`` (a qualname; ``None``: top level) of ``fc``."""
+        return self._memoised((id(fc), scope, name, "name"), lambda: self._resolve_name(fc, scope, name))
+
+    def _resolve_name(self, fc: FileCtx, scope: str | None, name: str) -> Value:
+        use = self.use
+        use(("name", fc.path, name))
+        class_body_hidden = fc.rules.class_body_hidden
+        s = scope
+        while True:
+            if s is not None:  # the scopes' own definitions: their kinds and nesting decide
+                use(("name", fc.path, s.rpartition(".")[2]))
+            # Python: a class body's names are not visible from the functions nested in it (a bare
+            # ``tuple(...)`` in method ``tuple`` is the builtin); its nested types stay visible, as
+            # annotations in a method's signature are evaluated in the class body.
+            hidden_class = class_body_hidden and s != scope and s is not None and fc.is_class_scope(s)
+            bindings = None if hidden_class else fc.bindings.get((s, name))
+            if bindings:
+                v = self.binding_value(fc, bindings)
+                if v is not None:
+                    return v
+                if s is not None and any(b.how == "item" for b in bindings) and not entries(fc.by_qualname, f"{s}.{name}"):
+                    return None  # unpacked or subscripted in a function: a local, unknown
+            if s is None:
+                defs = entries(fc.top, name)
+            else:
+                defs = entries(fc.by_qualname, f"{s}.{name}")
+                if defs and hidden_class:
+                    defs = [rd for rd in defs if rd.is_type]
+                if defs:  # Java's constructor ``C.C`` is no name: ``C`` inside class C is the class
+                    defs = [rd for rd in defs if rd.kind != "constructor"]
+            if defs:
+                return self.def_value(defs[-1])
+            if fc.rules.implicit_this and s is not None and fc.is_class_scope(s):
+                inherited = self._inherited_field(entries(fc.by_qualname, s)[0], name)
+                if inherited is not None:
+                    return inherited
+            if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
+                param = fc.parameter(s, name)
+                if param is not None:  # an untyped parameter shadows the enclosing scopes' names; a variadic one
+                    # (`*args`, `...rest`) is the language's tuple, dict or array; the optional `injected`: pytest's
+                    injected = None if param.variadic else getattr(fc.rules, "injected", None)
+                    return injected(self, fc, s, name) if injected else BUILTIN if param.variadic else None
+            if bindings and any(b.how == "object" for b in bindings):  # `const api = { list() {} }`
+                q = name if s is None else f"{s}.{name}"
+                if q in fc.owners or q in fc.bindings.objects:
+                    return ObjV(fc.path, q)
+            if s is None:
+                break
+            s = fc.parent_scope(s)
+        imps = entries(fc.imports, name)
+        if imps:
+            return self.resolve_import(fc, imps[-1])
+        use(("name", fc.path, "*"))
+        return fc.rules.resolve_unbound(self, fc, name)
+
+    def _inherited_field(self, cls: Def, name: str) -> Value:
+        """A field ``name`` a base of ``cls`` declares (Java: used without ``this.`` in a subclass),
+        from the bases' class-scope bindings, nearest first; ``None`` when none declares it."""
+        for c in self.classes.mro(cls)[1:]:
+            self.use(("name", c.file.path, name))
+            bindings = c.file.bindings.get((c.qualname, name))
+            if bindings:
+                v = self.binding_value(c.file, bindings)
+                if v is not None:
+                    return v
+        return None
+
+    def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
+        """:meth:`resolve_expr` at ``line``: a type test guarding ``line`` narrows the head name
+        (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
+        ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
+        decides (statement order; a binding in a loop body after the use is not seen); when its value
+        is unknown, the others written before it, never one written after (``None``; a text repeated: a join). A call
+        expression bound as a whole on ``line`` (``db.get_or_404()`` of ``db.get_or_404(User,
+        id).to_dict()``, see :mod:`indexer.languages.python.frameworks.orm_results`) is that binding's value."""
+        if text.endswith("()"):
+            whole = fc.bindings.get((scope, text))
+            here = [b for b in whole if b.line == line] if whole else None
+            if here:
+                v = self.binding_value(fc, here)
+                if v is not None:
+                    return v
+        segments = split_dotted(text)
+        head = segments[0] if segments else ""
+        called = head.endswith("()")
+        name = head[:-2] if called else head
+        bindings = fc.bindings.get((scope, name))
+        if bindings and any(b.how == NARROWED for b in bindings):
+            plain = [b for b in bindings if b.how != NARROWED]
+            narrowed = None if called or not narrowing else self._narrowed(fc, scope, name, bindings, plain, line)
+            if narrowed is not None:
+                return self.follow(narrowed, segments[1:])
+            bindings = plain
+        if bindings and any(b.how == "item" for b in bindings):  # `a, b = f()` of an unknown f: as if unbound
+            bindings = [b for b in bindings if b.how != "item" or self.binding_value(fc, [b]) is not None]
+        if not bindings or len({(b.type, b.how) for b in bindings}) < 2:
+            return self.resolve_expr(fc, scope, text)
+        before = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
+        if not before:
+            return self.resolve_expr(fc, scope, text)
+        # `c = Context()` in one branch, `c = {}` in another: the literal decides only when nothing
+        # else may be bound (a literal's methods are never the repository's)
+        before = [b for b in before if b.type != LITERAL_RECEIVER] or before
+        last = max(b.line for b in before)
+        v = self.binding_value(fc, [b for b in before if b.line == last])
+        if v is None:  # unknown: a binding of another branch written before may hold, never one written after
+            v = self.binding_value(fc, before)
+        if v is None:  # unknown here, one written after known (`t = get(n); t.render()` ... `except: t = E()`)
+            after = [b for b in bindings if b.line > line and all(x.type != b.type or x.line >= line for x in bindings)]
+            if not after or self.binding_value(fc, after) is None:
+                return self.resolve_expr(fc, scope, text)
+        if called:
+            v = self.call_result(v, "exact")
+        return self.follow(v, segments[1:])
+
+    def _narrowed(self, fc: FileCtx, scope: str | None, name: str, bindings: list[Binding], plain: list[Binding],
+                  line: int) -> InstV | None:
+        """The instance ``name`` is at ``line`` of ``scope`` where a type test guards it (a
+        :data:`~indexer.model.NARROWED` binding of ``bindings`` holding there, the innermost if
+        several), ``inferred``; ``None`` when none holds, when the type tested is no class of the
+        repository, or when it is no subclass of the class the name is otherwise known as (its
+        ``plain`` binding written last up to ``line``, else its value in the scopes: ``Circle c``
+        tested against an interface stays a ``Circle``). A name declared with the type tested (a
+        pattern variable, ``case Circle c``) keeps its declaration's ``exact``."""
+        held = [b for b in bindings if b.how == NARROWED and b.line <= line <= b.end]
+        if not held:
+            return None
+        b = max(held, key=lambda b: (b.line, -b.end))
+        t = self.resolve_type(fc, b.scope, b.type)
+        if not isinstance(t, ClassV):
+            return None
+        before = [p for p in plain if p.line <= line]
+        known = self.binding_value(fc, [before[-1]]) if before else self.resolve_expr(fc, scope, name)
+        if isinstance(known, InstV):
+            if known.c is t.c:
+                return known
+            if not any(c is known.c for c in self.classes.mro(t.c)):
+                return None
+        return InstV(t.c, "inferred")
+
+    def binding_value(self, fc: FileCtx, bindings: list[Binding], instance: bool = True) -> Value:
+        """Value of a name from its bindings: a declared type beats a query's rows copied into a builtin
+        container (``copy``: ``list(q)``) beats a constructor call beats an alias beats an element of
+        what a loop iterates beats a literal (:data:`~indexer.model.LITERAL_RECEIVER`,
+        an external value); a declared top type is no declaration. ``instance``: the name is read on an instance, where a relation field
+        (``related``: Django's ``owner = ForeignKey(Check)``) beats them all (the related model's
+        instance); read on the class it is not read (the field's own binding is)."""
+        for tier in _INSTANCE_TIERS if instance else _TIERS:
+            for b in bindings:
+                literal = b.type == LITERAL_RECEIVER
+                if literal != (tier == "literal") or (not literal and b.how != tier):
+                    continue
+                how = b.how
+                if how == "declared":  # a top type (optional `top_types`: `x: Any = make()`) says nothing
+                    v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
+                elif how == "constructed":
+                    v = self.called(fc, b.scope, b.type)
+                    if v is None or v is EXTERNAL:  # `u = first(users)`: a generic function's result
+                        v = generic_binding(self, fc, b.scope, b.type, b.line) or v
+                elif how == "element":
+                    v = self.iterated(fc, b.scope, b.type)
+                elif how == "item":  # `a, b = f()` -> `f()[0]`; `for k, v in d.items()` -> `d.items()[*][1]`
+                    head = b.type[:len(b.name) + 1]  # `v = v[1:]`, `a, v = v.split()`: nothing new of v
+                    v = None if head in (b.name + "[", b.name + ".") else self.resolve_expr(fc, b.scope, b.type)
+                elif how == "copy":  # `list(q)`: a query's rows stay them; anything else is the builtin's
+                    v = self.resolve_expr(fc, b.scope, b.type)
+                    v = QueryV(v.c, view=v.view, inner=v.inner) if isinstance(v, QueryV) and not v.method and v.view != MAP \
+                        else None
+                elif how == "related":
+                    related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
+                    v = related(self, fc, b) if related is not None else None
+                else:
+                    v = self.resolve_expr(fc, b.scope, b.type)
+                if v is not None:
+                    return v
+        return None
+
+    def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render
+        = function () {}``: a method whose parent is a function), or ``None``."""
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
+        if not defs or defs[0].kind != "method" or not defs[0].parent:
+            return None
+        self.use(("name", fc.path, defs[0].parent.rpartition(".")[2]))
+        owners = entries(fc.by_qualname, defs[0].parent)
+        return owners[0] if owners and owners[0].kind == "function" else None
+
+    def _constructor_function(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The function ``scope`` itself when it is a JavaScript constructor (:meth:`is_constructor`:
+        ``function View() { this.render(); }`` with ``View.prototype.render = ...``), whose ``this``
+        is the instance ``new View()`` builds; else ``None``. A function nested in it has its own
+        ``this`` (an arrow's calls belong to the constructor already)."""
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
+        return defs[0] if len(defs) == 1 and self.is_constructor(defs[0]) else None
+
+    def _property_owner(self, fc: FileCtx, scope: str | None) -> ObjV | None:
+        """The plain object a function was assigned to as a property (JS ``app.enabled = function
+        () { return this.set(...) }``: ``this`` is ``app`` when called as ``app.enabled()``, the way
+        such functions are called), or ``None``."""
+        defs = entries(fc.by_qualname, scope) if scope is not None else ()
+        if not defs or defs[0].kind != "function" or not defs[0].parent:
+            return None
+        parent = defs[0].parent
+        self.use(("name", fc.path, parent.rpartition(".")[2]))
+        owners = entries(fc.by_qualname, parent)
+        if parent not in fc.owners and (not owners or owners[0].is_type):  # a class's: enclosing_class's
+            return None
+        return ObjV(fc.path, parent)
+
+    def enclosing_class(self, fc: FileCtx, scope: str | None) -> Def | None:
+        """The innermost class lexically enclosing ``scope`` (itself included), or ``None``."""
+        s = scope
+        while s is not None:
+            self.use(("name", fc.path, s.rpartition(".")[2]))
+            rd = entries(fc.by_qualname, s)
+            if rd and rd[0].is_type:
+                return rd[0]
+            s = fc.parent_scope(s)
+        return None

@@ -1,0 +1,72 @@
+"""Strings as the code builds them: the :class:`Template` of a URL, topic, SQL text or constant, in
+literal, constant-reference and unknown pieces, and the :class:`StringConstant` records a reference
+piece is resolved through across files (part of the extraction IR; :mod:`indexer.model` re-exports
+both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from indexer.model_pickling import pickle_records
+
+__all__ = ["StringConstant", "Template"]
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A string as the code builds it, in pieces. ``parts`` is a tuple of ``(kind, text)``:
+
+    * ``("lit", "/owners/")``: literal text;
+    * ``("ref", "Paths.OWNERS")``: a constant named by an expression, resolved across files through
+      :class:`StringConstant` (Java ``static final`` fields, Python / JS module-level constants);
+    * ``("hole", "ownerId")``: a value not known statically (a variable, a call); in a URL path it
+      becomes a path variable ``{}``; the text is the expression, for display only.
+
+    Spring ``${a.b:default}`` placeholders stay inside ``lit`` text; the linker resolves them from
+    ``application.yml`` / ``.properties``. ``Template.of("/x")`` builds a literal-only template.
+    """
+
+    parts: tuple[tuple[str, str], ...] = ()
+
+    @staticmethod
+    def of(*literals: str) -> Template:
+        """A template of literal pieces only."""
+        return Template(tuple(("lit", t) for t in literals if t))
+
+    @staticmethod
+    def merged(parts: Iterable[tuple[str, str]]) -> Template:
+        """A template of ``parts`` with adjacent literal pieces joined and empty literals dropped
+        (the one normal form every detector builds)."""
+        out: list[tuple[str, str]] = []
+        for kind, text in parts:
+            if kind == "lit":
+                if not text:
+                    continue
+                if out and out[-1][0] == "lit":
+                    out[-1] = ("lit", out[-1][1] + text)
+                    continue
+            out.append((kind, text))
+        return Template(tuple(out))
+
+    def __add__(self, other: Template) -> Template:
+        return Template.merged(self.parts + other.parts)
+
+    def literal(self) -> str | None:
+        """The whole text when every part is literal, else ``None``."""
+        if all(k == "lit" for k, _ in self.parts):
+            return "".join(t for _, t in self.parts)
+        return None
+
+
+@dataclass(slots=True)
+class StringConstant:
+    """A string constant other files may name: ``qualname`` is ``Class.NAME`` (Java ``static final``
+    fields, class attributes) or ``NAME`` (module-level Python / JS / TS constants)."""
+
+    qualname: str
+    value: Template
+
+
+pickle_records(globals(), __name__)
