@@ -15,7 +15,7 @@ from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 
-__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "edge_rows", "index_fixture"]
+__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "edge_rows", "edges_of_kinds", "index_files", "index_fixture"]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -49,6 +49,19 @@ def edge_rows(root: Path, files: Mapping[str, str], kind: str, repo: str = "app"
             return db.execute("SELECT src, dst, line, props FROM edges WHERE kind = ?", (kind,)).fetchall()
     finally:
         store.close()
+
+def edges_of_kinds(root: Path, files: Mapping[str, str], kinds: tuple[str, ...],
+                   repo: str = "app") -> list[tuple[str, str, str, int, str]]:
+    """Write and index ``files`` (:func:`index_files`) and return the ``(kind, src, dst, line, props)``
+    rows of its edges of any of ``kinds``, in the store's order (ids as stored; ``props`` the JSON text)."""
+    store = index_files(root, files, repo)
+    try:
+        with sqlite3.connect(store.path) as db:
+            marks = ", ".join("?" * len(kinds))
+            return db.execute(f"SELECT kind, src, dst, line, props FROM edges WHERE kind IN ({marks})", kinds).fetchall()
+    finally:
+        store.close()
+
 
 def check_snapshot(name: str, markdown: str) -> None:
     """Assert ``markdown`` (step times masked) equals ``snapshots/<name>.md``; with

@@ -8,10 +8,9 @@ and the same variable name in another function."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edges_of_kinds
 
 ENTITIES = """\
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
@@ -89,16 +88,7 @@ export class UserService {
 
 
 def test_builders_take_the_entity_their_chain_names_and_a_kept_builder_its_later_write(tmp_path: Path) -> None:
-    root = tmp_path / "app"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "entities.ts").write_text(ENTITIES, encoding="utf-8")
-    (root / "src" / "user.service.ts").write_text(SERVICE, encoding="utf-8")
-    store = index_fixture(root, tmp_path / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
-    finally:
-        store.close()
+    rows = edges_of_kinds(tmp_path / "app", {"src/entities.ts": ENTITIES, "src/user.service.ts": SERVICE}, ("READS", "WRITES"))
     got = sorted((kind, src.split(":", 1)[1].split(".", 2)[-1], dst, line, json.loads(props)["resolution"])
                  for kind, src, dst, line, props in rows)
     assert got == [
@@ -140,16 +130,7 @@ export class PhotoService {
 
 
 def test_the_entities_a_builder_joins_are_read(tmp_path: Path) -> None:
-    root = tmp_path / "app"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "entities.ts").write_text(ENTITIES, encoding="utf-8")
-    (root / "src" / "photo.service.ts").write_text(JOINS, encoding="utf-8")
-    store = index_fixture(root, tmp_path / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
-    finally:
-        store.close()
+    rows = edges_of_kinds(tmp_path / "app", {"src/entities.ts": ENTITIES, "src/photo.service.ts": JOINS}, ("READS", "WRITES"))
     got = sorted((kind, src.split(":", 1)[1].split(".", 2)[-1], dst, line)
                  for kind, src, dst, line, props in rows)
     assert got == [

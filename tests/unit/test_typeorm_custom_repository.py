@@ -8,10 +8,9 @@ method names that is no repository."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edges_of_kinds
 
 ENTITY = """\
 import { Column, Entity, PrimaryColumn } from 'typeorm';
@@ -68,17 +67,7 @@ export class UserService {
 
 
 def test_custom_repository_calls_read_and_write_the_entity_table(tmp_path: Path) -> None:
-    root = tmp_path / "app"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "User.ts").write_text(ENTITY, encoding="utf-8")
-    (root / "src" / "UserRepository.ts").write_text(REPOSITORY, encoding="utf-8")
-    (root / "src" / "UserService.ts").write_text(SERVICE, encoding="utf-8")
-    store = index_fixture(root, tmp_path / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
-    finally:
-        store.close()
+    rows = edges_of_kinds(tmp_path / "app", {"src/User.ts": ENTITY, "src/UserRepository.ts": REPOSITORY, "src/UserService.ts": SERVICE}, ("READS", "WRITES"))
     got = sorted((kind, src.split(":", 1)[1], dst, line, json.loads(props)["resolution"])
                  for kind, src, dst, line, props in rows)
     assert got == [

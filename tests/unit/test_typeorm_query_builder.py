@@ -8,10 +8,9 @@ an unrelated class's method of that name."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
-from tests.golden.harness import index_fixture
+from tests.golden.harness import edges_of_kinds
 
 ENTITY = """\
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
@@ -69,16 +68,7 @@ export class ArticleService {
 
 
 def test_query_builders_of_repositories_read_or_write_the_entity_table(tmp_path: Path) -> None:
-    root = tmp_path / "app"
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "article.entity.ts").write_text(ENTITY, encoding="utf-8")
-    (root / "src" / "article.service.ts").write_text(SERVICE, encoding="utf-8")
-    store = index_fixture(root, tmp_path / "i.db", "app")
-    try:
-        with sqlite3.connect(store.path) as db:
-            rows = db.execute("SELECT kind, src, dst, line, props FROM edges WHERE kind IN ('READS', 'WRITES')").fetchall()
-    finally:
-        store.close()
+    rows = edges_of_kinds(tmp_path / "app", {"src/article.entity.ts": ENTITY, "src/article.service.ts": SERVICE}, ("READS", "WRITES"))
     got = sorted((kind, src.split(":", 1)[1], dst, line, json.loads(props)["resolution"])
                  for kind, src, dst, line, props in rows)
     assert got == [
