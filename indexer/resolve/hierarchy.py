@@ -4,7 +4,7 @@ and the overrides a call can reach by dynamic dispatch. Language-neutral."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from indexer.model import base_type, drop_generics
 from indexer.resolve.context import FileCtx, namesakes, overload_candidates
@@ -13,7 +13,7 @@ from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "base_tokens", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
@@ -347,13 +347,9 @@ class ClassHierarchy:
             by_signature = getattr(m.file.rules, "overloads_by_signature", False)
             if getattr(below.file.rules, "structural_interfaces", False):  # an implementer may come
                 use(("n", below.file.rules.namespace, m.name))
-            seen: set[int] = set()
-            stack = [(s, 1) for s in below.subclasses]
-            while stack:
-                s, level = stack.pop()
-                if id(s) in seen:
-                    continue
-                seen.add(id(s))
+            met = False
+            for s in descendants(below):
+                met = True
                 use(("name", s.file.path, s.name))
                 use(("name", s.file.path, m.name))
                 # a language overloading by signature: every overload (a visitor's 100-odd `visit`),
@@ -370,9 +366,7 @@ class ClassHierarchy:
                 if len(out) >= MAX_OVERRIDERS:
                     del out[MAX_OVERRIDERS:]
                     break
-                if level < MAX_HIERARCHY_DEPTH:
-                    stack.extend((x, level + 1) for x in s.subclasses)
-            return bool(seen)
+            return met
         return False
 
     def provided_below(self, c: Def, name: str) -> Sequence[tuple[Def, list[Def]]]:
@@ -489,6 +483,22 @@ def base_tokens(rd: Def) -> list[tuple[str, str, str]]:
             if alias.how == "alias" and alias.type:
                 out.append(("n", ns, "^" + drop_generics(alias.type).rsplit(".", 1)[-1]))
     return out
+
+
+def descendants(c: Def) -> Iterator[Def]:
+    """The subclasses of ``c``, transitively, each once, depth first (the last direct subclass's line
+    first), at most :data:`MAX_HIERARCHY_DEPTH` levels below ``c``; lazy: a caller that stops early
+    walks no further."""
+    seen: set[int] = set()
+    stack = [(s, 1) for s in c.subclasses]
+    while stack:
+        s, level = stack.pop()
+        if id(s) in seen:
+            continue
+        seen.add(id(s))
+        yield s
+        if level < MAX_HIERARCHY_DEPTH:
+            stack.extend((x, level + 1) for x in s.subclasses)
 
 
 def _link(base: Def, sub: Def) -> None:

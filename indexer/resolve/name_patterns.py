@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.resolve.hierarchy import MAX_HIERARCHY_DEPTH
+from indexer.resolve.hierarchy import descendants
 from indexer.resolve.multimap import every
 from indexer.resolve.values import ClassV, Def, InstV
 
@@ -58,16 +58,8 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
     classes = list(r.classes.mro(cls))
     n_mro = len(classes)
     if below:
-        seen = {id(c) for c in classes}
-        stack = [(s, 1) for s in cls.subclasses]
-        while stack:
-            s, level = stack.pop()
-            if id(s) in seen:
-                continue
-            seen.add(id(s))
-            classes.append(s)
-            if level < MAX_HIERARCHY_DEPTH:
-                stack.extend((x, level + 1) for x in s.subclasses)
+        in_mro = {id(c) for c in classes}
+        classes.extend(s for s in descendants(cls) if id(s) not in in_mro)
     out: list[tuple[Def, str]] = []
     seen_names: set[str] = set()  # in the MRO, the nearest definition of a name hides the others
     for i, c in enumerate(classes):
