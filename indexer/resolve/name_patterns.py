@@ -17,28 +17,85 @@ from typing import TYPE_CHECKING
 
 from indexer.resolve.hierarchy import descendants
 from indexer.resolve.multimap import every
-from indexer.resolve.values import ClassV, Def, InstV
+from indexer.resolve.values import ClassV, Def, InstV, ModuleV
 
 if TYPE_CHECKING:
     from indexer.model import CallSite
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["MAX_PATTERN_TARGETS", "pattern_targets", "pattern_regex"]
+__all__ = ["MAX_PATTERN_TARGETS", "pattern_regex", "pattern_targets", "read_references"]
 
 MAX_PATTERN_TARGETS = 64
 """Methods one pattern call binds at most (a visitor of a large grammar has a few dozen)."""
 
 
+_GROUP = re.compile(r"<([^<>]*)>")
+_STRINGS = "strings"  # the ``how`` of a module's constant strings (indexer.languages.python.name_values)
+_STRINGS_SCOPE = "<strings>"
+_CASES = {"lower": str.lower, "upper": str.upper, "casefold": str.casefold}
+
+
 def pattern_regex(pattern: str) -> re.Pattern[str]:
-    """The regular expression of ``pattern`` (``render_*``: ``*`` any identifier characters)."""
-    return re.compile(r"\w*".join(re.escape(p) for p in pattern.split("*")))
+    """The regular expression of ``pattern``: ``render_*``, ``*`` any identifier characters;
+    ``add_<get|post>``, one of the alternatives; a reference left in a group (``<=m.X>``, not
+    read: :func:`pattern_targets` reads it first) is ``*``."""
+    out: list[str] = []
+    pos = 0
+    for m in _GROUP.finditer(pattern):
+        out.append(_wild(pattern[pos:m.start()]))
+        alts = m.group(1)
+        out.append(r"\w*" if alts.startswith("=") else "(?:" + "|".join(re.escape(a) for a in alts.split("|")) + ")")
+        pos = m.end()
+    out.append(_wild(pattern[pos:]))
+    return re.compile("".join(out))
+
+
+def _wild(part: str) -> str:
+    """``part`` of a pattern as a regular expression (``*``: any identifier characters)."""
+    return r"\w*".join(re.escape(p) for p in part.split("*"))
+
+
+def read_references(r: Resolver, fc: FileCtx, scope: str | None, pattern: str, line: int) -> str:
+    """``pattern`` with each reference group ``<=hdrs.METH_ALL:lower>`` replaced by the strings that
+    module constant holds (its ``strings`` binding, written by the Python extractor for a module-level
+    collection of string literals), through the case calls named; a reference not read so stays ``*``.
+    Shape: ``add_<get|post>``; a group left empty (no value is an identifier) matches nothing."""
+    def one(m: re.Match[str]) -> str:
+        body = m.group(1)
+        if not body.startswith("="):
+            return m.group(0)
+        ref, *cases = body[1:].split(":")
+        head, _, name = ref.rpartition(".")
+        v = r.resolve_expr_at(fc, scope, head, line) if head else None
+        if not isinstance(v, ModuleV):
+            return "*"
+        for mf in r.module_files(v.ns, v.key):
+            r.use(("file", mf.path, ""))
+            found = mf.bindings.get((_STRINGS_SCOPE, name))
+            held = [b for b in found if b.how == _STRINGS] if found else []
+            if held:
+                values = []
+                for s in held[-1].type.split("|"):
+                    for c in cases:
+                        s = _CASES[c](s) if c in _CASES else s
+                    if re.fullmatch(r"\w+", s) and s not in values:
+                        values.append(s)
+                return "<" + "|".join(values) + ">"
+        return "*"
+    return _GROUP.sub(one, pattern) if "<=" in pattern else pattern
 
 
 def _fits(d: Def, arity: int) -> bool:
-    """Whether a call of ``arity`` arguments (negative: unknown) fits ``d``'s parameters (the call
-    binder's rule, :func:`indexer.resolve.calls.arity_ok`, which imports this module)."""
+    """Whether a call of ``arity`` arguments (``-1``: unknown) fits ``d``'s parameters (the call
+    binder's rule, :func:`indexer.resolve.calls.arity_ok`, which imports this module). Below ``-1``,
+    ``-2 - n``: ``n`` positional arguments and a ``**kwargs`` spread
+    (:func:`indexer.languages.python.getattr_calls.keyword_spread`): ``d`` takes ``n`` positional
+    arguments and needs no more than ``n`` (a spread passes options: aiohttp's ``reg(path, handler,
+    **kwargs)`` is no ``add_route(method, path, handler)``)."""
     hi = d.shape.max_arity
+    if arity < -1:
+        arity = -2 - arity
     return arity < 0 or (d.shape.min_arity <= arity and (hi is None or arity <= hi))
 
 
@@ -54,7 +111,7 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
         cls, below = v.c, v.dynamic
     else:
         return None
-    match = pattern_regex(cs.name).fullmatch
+    match = pattern_regex(read_references(r, fc, scope, cs.name, cs.line)).fullmatch
     classes = list(r.classes.mro(cls))
     n_mro = len(classes)
     if below:
