@@ -57,12 +57,16 @@ __all__ = [
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
-    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED",
+    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED", "STRINGS",
     "EXCHANGE_ROUTE", "DRF_ROUTE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE",
 ]
 
 NARROWED = "narrowed"  # the Binding.how of a name a type test guards over lines
+STRINGS = "strings"
+"""The :attr:`Binding.how` of a module-level name bound to a collection of string literals (Python's
+``METH_ALL = {"GET", "POST"}``): ``type`` holds the strings joined by ``|``. Read by a ``getattr``
+name pattern naming the collection (:mod:`indexer.resolve.name_patterns`), no value otherwise."""
 MAX_RECEIVER_LINKS = 16
 """Receivers are normalised through at most this many attribute / call links; a longer chain (a
 generated builder, minified code) is written :data:`LONG_RECEIVER`. Bounds extraction time, which

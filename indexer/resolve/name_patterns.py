@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexer.model import STRINGS
 from indexer.resolve.hierarchy import descendants
 from indexer.resolve.multimap import every
 from indexer.resolve.values import ClassV, Def, InstV, ModuleV
@@ -31,8 +32,6 @@ MAX_PATTERN_TARGETS = 64
 
 
 _GROUP = re.compile(r"<([^<>]*)>")
-_STRINGS = "strings"  # the ``how`` of a module's constant strings (indexer.languages.python.name_values)
-_STRINGS_SCOPE = "<strings>"
 _CASES = {"lower": str.lower, "upper": str.upper, "casefold": str.casefold}
 
 
@@ -72,8 +71,8 @@ def read_references(r: Resolver, fc: FileCtx, scope: str | None, pattern: str, l
             return "*"
         for mf in r.module_files(v.ns, v.key):
             r.use(("file", mf.path, ""))
-            found = mf.bindings.get((_STRINGS_SCOPE, name))
-            held = [b for b in found if b.how == _STRINGS] if found else []
+            found = mf.bindings.get((None, name))
+            held = [b for b in found if b.how == STRINGS] if found else []
             if held:
                 values = []
                 for s in held[-1].type.split("|"):

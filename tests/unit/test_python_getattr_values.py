@@ -1,7 +1,8 @@
 """The variable part of a ``getattr`` name pattern narrowed by what the code says it takes
 (indexer/languages/python/name_values.py, indexer/resolve/name_patterns.py): a loop over a literal
 collection or a class-level tuple, an ``in`` / ``==`` guard, ``.lower()`` of such a value, a module
-constant of another file, ``http.HTTPMethod``; and the arguments a kept lookup is called with. Exact
+constant of another file (imported from a package whose ``__init__`` re-exports it: ``from . import
+hdrs as hdrs``, aiohttp's), ``http.HTTPMethod``; and the arguments a kept lookup is called with. Exact
 callees; negatives: the same class's methods sharing the literal part whose variable part is none of
 those values (``add_route``, ``as_sql``-style), a method needing more arguments than given."""
 
@@ -12,6 +13,7 @@ from tests.resolution_harness import resolve_fixture
 
 SRC = '''
 # --- path: web/__init__.py ---
+from . import hdrs as hdrs
 # --- path: web/hdrs.py ---
 METH_GET = "GET"
 METH_POST = "POST"
@@ -37,7 +39,7 @@ class Router:
     def add_put(self, path, handler, **kwargs):
         return 6
 # --- path: web/defs.py ---
-from web import hdrs
+from . import hdrs
 from web.router import Router
 
 
@@ -120,4 +122,4 @@ def test_the_patterns_written() -> None:
         ("do_<connect|delete|get|head|options|patch|post|put|trace>", -3, 12),
         ("on_<A|B>", 0, 10), ("render_<css|js>", 0, 8), ("x_<=mod.CHOICES>", 0, 15), ("z_*", -1, 18)]
     strings = [(b.scope, b.name, b.type, b.how, b.line) for b in out.bindings if b.how == "strings"]
-    assert strings == [("<strings>", "KINDS", "css|js", "strings", 3)]
+    assert strings == [(None, "KINDS", "css|js", "strings", 3)]

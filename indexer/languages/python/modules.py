@@ -558,7 +558,9 @@ class PythonModuleSystem:
 
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
         """A module-level definition, import or binding of the module's file, else its submodule
-        ``key.name``, else what its star imports bring."""
+        ``key.name``, else what its star imports bring. An import of the package's own submodule
+        that resolves to nothing (the package's ``__init__`` re-exporting it, ``from . import hdrs as
+        hdrs``: the lookup comes back to this package, a cycle) is that submodule."""
         return self.member_of(r, key, name, r.module_files("python", key))
 
     def member_of(self, r: Lookup, key: str, name: str, files: list[FileCtx]) -> Value:
@@ -570,8 +572,11 @@ class PythonModuleSystem:
             defs = entries(fc.top, name)
             if defs:
                 return r.def_value(defs[-1])
-            if name in fc.imports:
-                return r.resolve_import(fc, entries(fc.imports, name)[-1])
+            sub = f"{key}.{name}" if key else name
+            if name in fc.imports:  # a package importing its own submodule (`from . import hdrs as hdrs`
+                # in aiohttp/__init__.py) is the import cycle member_of -> resolve_import -> member_of: the submodule
+                v = r.resolve_import(fc, entries(fc.imports, name)[-1])
+                return ModuleV("python", sub) if v is None and r.has_package("python", sub) else v
             if (None, name) in fc.bindings:
                 return r.binding_value(fc, fc.bindings[(None, name)])
         sub = f"{key}.{name}" if key else name

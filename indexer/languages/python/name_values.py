@@ -16,7 +16,7 @@ The variable part's values are known from the code enclosing the lookup, inside 
 
 A collection named by a dotted name this file does not bind (``hdrs.METH_ALL``, a constant of another
 module) is left to the resolver as a reference (:data:`REF`): the resolver reads that module's
-:data:`STRINGS` bindings (:func:`string_constants`). Values that are no identifier characters
+:data:`~indexer.model.STRINGS` bindings (:func:`string_constants`). Values that are no identifier characters
 (``"*"``) name no method and are dropped.
 """
 
@@ -27,14 +27,10 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from indexer.model import Binding
+from indexer.model import STRINGS, Binding
 
-__all__ = ["HTTP_METHODS", "REF", "STRINGS", "STRINGS_SCOPE", "part_values", "string_constants"]
+__all__ = ["HTTP_METHODS", "REF", "apply_cases", "part_values", "string_constants"]
 
-STRINGS = "strings"
-"""``how`` of a binding holding a module constant's strings (``type``: the strings joined by ``|``)."""
-STRINGS_SCOPE = "<strings>"
-"""The scope of :data:`STRINGS` bindings: no lookup of a name in a real scope meets them."""
 REF = "="
 """First character of a reference alternative: ``<=hdrs.METH_ALL:lower>``."""
 HTTP_METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
@@ -222,9 +218,9 @@ def apply_cases(values: list[str], cases: list[str]) -> list[str]:
 
 
 def string_constants(root: Node, text: Text) -> list[Binding]:
-    """:data:`STRINGS` bindings of the module-level names bound to a collection of strings in
-    ``root`` (``METH_ALL = {METH_GET, ...}`` with ``METH_GET = "GET"``): scope
-    :data:`STRINGS_SCOPE`, ``type`` the strings joined by ``|``, each on its line."""
+    """:data:`~indexer.model.STRINGS` bindings of the module-level names bound to a collection of
+    strings in ``root`` (``METH_ALL = {METH_GET, ...}`` with ``METH_GET = "GET"``): module scope
+    (``None``, which other files read), ``type`` the strings joined by ``|``, each on its line."""
     out: list[Binding] = []
     for st in root.named_children:
         a = _assignment(st)
@@ -235,5 +231,5 @@ def string_constants(root: Node, text: Text) -> list[Binding]:
             continue
         v = _strings(right, text, root, None, 1)
         if isinstance(v, list) and v and all("|" not in s for s in v):
-            out.append(Binding(STRINGS_SCOPE, text(left), "|".join(v), STRINGS, a.start_point[0] + 1))
+            out.append(Binding(None, text(left), "|".join(v), STRINGS, a.start_point[0] + 1))
     return out
