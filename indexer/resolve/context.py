@@ -285,6 +285,8 @@ class FileCtx:
         for c in self.ex.constants:  # module-level string constants (Django's ``AUTH_USER_MODEL``)
             if "." not in c.qualname:
                 groups[c.qualname].append(("constant", c.value))
+            else:  # a class's (``vendor = "mysql"``), read by attribute name: ``"=." + attribute``
+                groups["=." + c.qualname.rpartition(".")[2]].append(("constant", c.qualname, c.value))
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property

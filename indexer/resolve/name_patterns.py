@@ -62,6 +62,8 @@ def read_references(r: Resolver, fc: FileCtx, scope: str | None, pattern: str, l
     Shape: ``add_<get|post>``; a group left empty (no value is an identifier) matches nothing."""
     def one(m: re.Match[str]) -> str:
         body = m.group(1)
+        if body.startswith("."):
+            return _attribute_values(r, fc, body)
         if not body.startswith("="):
             return m.group(0)
         ref, *cases = body[1:].split(":")
@@ -74,15 +76,35 @@ def read_references(r: Resolver, fc: FileCtx, scope: str | None, pattern: str, l
             found = mf.bindings.get((None, name))
             held = [b for b in found if b.how == STRINGS] if found else []
             if held:
-                values = []
-                for s in held[-1].type.split("|"):
-                    for c in cases:
-                        s = _CASES[c](s) if c in _CASES else s
-                    if re.fullmatch(r"\w+", s) and s not in values:
-                        values.append(s)
-                return "<" + "|".join(values) + ">"
+                return "<" + "|".join(_cased(held[-1].type.split("|"), cases)) + ">"
         return "*"
-    return _GROUP.sub(one, pattern) if "<=" in pattern else pattern
+    return _GROUP.sub(one, pattern) if "<=" in pattern or "<." in pattern else pattern
+
+
+def _cased(values: list[str], cases: list[str]) -> list[str]:
+    """``values`` through the case calls ``cases`` (``lower`` ...), those of identifier characters, each once."""
+    out: list[str] = []
+    for s in values:
+        for c in cases:
+            s = _CASES[c](s) if c in _CASES else s
+        if re.fullmatch(r"\w+", s) and s not in out:
+            out.append(s)
+    return out
+
+
+def _attribute_values(r: Resolver, fc: FileCtx, body: str) -> str:
+    """The group of an attribute alternative ``.vendor[:case...]``: the literal strings the
+    repository's classes set ``vendor`` to in their bodies (their string constants ``C.vendor``,
+    found through :meth:`~indexer.resolve.interpreter.Resolver.constant_files` by ``.vendor``), as
+    ``<mysql|sqlite>``; none: ``*``."""
+    attr, *cases = body[1:].split(":")
+    values: list[str] = []
+    for cf in r.constant_files(fc.rules.namespace, "." + attr):
+        for k in cf.ex.constants:
+            if k.qualname.rpartition(".")[2] == attr and "." in k.qualname and all(kind == "lit" for kind, _ in k.value.parts):
+                values.append("".join(t for _, t in k.value.parts))
+    found = _cased(values, cases)
+    return "<" + "|".join(found) + ">" if found else "*"
 
 
 def _fits(d: Def, arity: int) -> bool:
@@ -110,7 +132,22 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
         cls, below = v.c, v.dynamic
     else:
         return None
-    match = pattern_regex(read_references(r, fc, scope, cs.name, cs.line)).fullmatch
+    read = read_references(r, fc, scope, cs.name, cs.line)
+    out = _matching(r, cls, below, pattern_regex(read).fullmatch, cs.arity)
+    if not out and "<." in cs.name:  # the attribute's strings name none of the methods: not its values
+        out = _matching(r, cls, below, pattern_regex(_GROUP.sub(_loose, cs.name)).fullmatch, cs.arity)
+    return out or None
+
+
+def _loose(m: re.Match[str]) -> str:
+    """An attribute alternative read as ``*``, the others kept."""
+    return "*" if m.group(1).startswith(".") else m.group(0)
+
+
+def _matching(r: Resolver, cls: Def, below: bool, match, arity: int) -> list[tuple[Def, str]]:
+    """The methods of ``cls``'s MRO (and, ``below``, its subclasses) whose names ``match`` and that
+    take ``arity`` arguments (:func:`_fits`), nearest definition of a name first, each ``inferred``;
+    at most :data:`MAX_PATTERN_TARGETS`."""
     classes = list(r.classes.mro(cls))
     n_mro = len(classes)
     if below:
@@ -122,7 +159,7 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
         r.use(("file", c.file.path, ""))
         r.use(("n", c.file.rules.namespace, "^" + c.name))
         for d in every(c.members) if c.members else ():
-            if not d.is_callable or not match(d.name) or not _fits(d, cs.arity):
+            if not d.is_callable or not match(d.name) or not _fits(d, arity):
                 continue
             if i < n_mro:
                 if d.name in seen_names:
@@ -131,4 +168,4 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
             out.append((d, "inferred"))
             if len(out) >= MAX_PATTERN_TARGETS:
                 return out
-    return out or None
+    return out

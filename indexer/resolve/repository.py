@@ -411,6 +411,7 @@ class RepositoryResolver:
                     tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
+                tokens.update(("n", ns, n) for n in changed if n.startswith("=."))  # a class's string attribute
                 for rd in fc.types:  # a subclass came, went or changed: dispatch below its bases
                     if rd.name in changed:
                         tokens.update(base_tokens(rd))

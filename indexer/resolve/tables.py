@@ -16,7 +16,7 @@ from indexer.resolve.values import Def
 if TYPE_CHECKING:
     from indexer.model import Binding
 
-__all__ = ["ModuleTables", "decorator_names"]
+__all__ = ["ModuleTables", "constant_key", "decorator_names"]
 
 
 def decorator_names(rd: Def) -> set[str]:
@@ -50,7 +50,9 @@ class ModuleTables:
         self.types_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
         """Classes, interfaces and enums per (namespace, short name), in path order."""
         self.constant_files: dict[tuple[str, str], list[FileCtx]] = defaultdict(list)
-        """Files per (namespace, module-level string constant name) (Django's ``AUTH_USER_MODEL``), in path order."""
+        """Files per (namespace, module-level string constant name) (Django's ``AUTH_USER_MODEL``), in path order;
+        per (namespace, ``"." + attribute``) the files of the classes setting that attribute to a string
+        (``vendor = "mysql"``: ``.vendor``), which a ``getattr`` name pattern reads (:mod:`indexer.resolve.name_patterns`)."""
         self.reverse_members: dict[tuple[str, str], list[tuple[Def, str]]] = defaultdict(list)
         """Per (namespace, attribute name), the classes whose ``reverse`` bindings give instances of
         another class that attribute (:attr:`indexer.model.Binding.how`), with the binding's type text."""
@@ -89,9 +91,8 @@ class ModuleTables:
             named = self.decorated[key]
             if len(named) > 1:
                 named.sort(key=lambda x: (x.file.path, x.line))
-        for c in fc.ex.constants:
-            if "." not in c.qualname:
-                _insert(self.constant_files[(ns, c.qualname)], fc, fc.path)
+        for key in dict.fromkeys(constant_key(c.qualname) for c in fc.ex.constants):  # each once per file
+            _insert(self.constant_files[(ns, key)], fc, fc.path)
         for b in fc.bindings.visible:
             if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
                 _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (entries(fc.by_qualname, b.scope)[0], b.type), fc.path)
@@ -131,10 +132,9 @@ class ModuleTables:
             items = tables[table][(ns, name)]
             ids = {id(rd) for rd in defs}
             items[:] = [x for x in items if id(x) not in ids]
-        for c in fc.ex.constants:
-            if "." not in c.qualname:
-                files = self.constant_files[(ns, c.qualname)]
-                files[:] = [x for x in files if x is not fc]
+        for key in dict.fromkeys(constant_key(c.qualname) for c in fc.ex.constants):
+            files = self.constant_files[(ns, key)]
+            files[:] = [x for x in files if x is not fc]
         for b in fc.bindings.visible:
             if b.how == "reverse":
                 # by the class :meth:`add` entered, not by its file: a Def the next version took
@@ -145,6 +145,12 @@ class ModuleTables:
             elif b.how == REGISTERS:
                 calls = self.registrations[(ns, decorator_name(b.name[1:]))]
                 calls[:] = [x for x in calls if x[0] is not fc]
+
+
+def constant_key(qualname: str) -> str:
+    """The key a string constant is found by: a module-level one's name (``AUTH_USER_MODEL``), a
+    class's ``"." + attribute`` (``Wrapper.vendor`` -> ``.vendor``)."""
+    return qualname if "." not in qualname else "." + qualname.rpartition(".")[2]
 
 
 def _insert(items: list, item: object, path: str) -> None:

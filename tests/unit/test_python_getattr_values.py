@@ -1,6 +1,6 @@
 """The variable part of a ``getattr`` name pattern narrowed by what the code says it takes
 (indexer/languages/python/name_values.py, indexer/resolve/name_patterns.py): a loop over a literal
-collection or a class-level tuple, an ``in`` / ``==`` guard, ``.lower()`` of such a value, a module
+collection or a class-level tuple, an ``in`` / ``==`` guard, the strings classes set an attribute to, ``.lower()`` of such a value, a module
 constant of another file (imported from a package whose ``__init__`` re-exports it: ``from . import
 hdrs as hdrs``, aiohttp's), ``http.HTTPMethod``; and the arguments a kept lookup is called with. Exact
 callees; negatives: the same class's methods sharing the literal part whose variable part is none of
@@ -83,6 +83,26 @@ class Expr:
             getattr(self, "as_" + vendor)(None, None)
         for vendor in ["mysql", "*"]:
             getattr(self, f"as_{vendor}")(None, None)
+# --- path: web/backends.py ---
+from web.expr import Expr
+
+
+class BaseWrapper:
+    vendor = "unknown"
+    display = "x"
+
+
+class SqliteWrapper(BaseWrapper):
+    vendor = "sqlite"
+
+
+class OracleWrapper(BaseWrapper):
+    vendor = "oracle"
+
+
+def compile_for(connection, node: Expr):
+    getattr(node, "as_" + connection.vendor)(None, None)
+    getattr(node, "as_" + connection.display)(None, None)
 '''
 
 
@@ -104,6 +124,11 @@ def test_only_the_values_the_code_states_are_called() -> None:
         # a class-level tuple, then a literal list: never as_sql
         ("Expr.compile_all", 18, "Expr.as_sqlite"), ("Expr.compile_all", 18, "Expr.as_oracle"),
         ("Expr.compile_all", 20, "Expr.as_mysql"),
+        # the strings classes set `vendor` to: never as_sql / as_mysql
+        ("compile_for", 18, "Expr.as_sqlite"), ("compile_for", 18, "Expr.as_oracle"),
+        # `display`'s one string names no method: every as_* taking two arguments
+        ("compile_for", 19, "Expr.as_sql"), ("compile_for", 19, "Expr.as_sqlite"),
+        ("compile_for", 19, "Expr.as_oracle"), ("compile_for", 19, "Expr.as_mysql"),
     ])
 
 
@@ -116,10 +141,10 @@ def test_the_patterns_written() -> None:
            b"        for m in HTTPMethod:\n            h = getattr(self, 'do_' + m.lower())\n            h(1, **k)\n"
            b"        if k in mod.CHOICES:\n            getattr(self, 'x_' + k)()\n"
            b"        if k in ('*', '-'):\n            getattr(self, 'y_' + k)()\n"
-           b"        getattr(self, 'z_' + k)(*k)\n")
+           b"        getattr(self, 'z_' + self.kind)(*k)\n        getattr(self, 'w_' + k)()\n")
     out = extractor_for_path("m.py").extract("m.py", src)
     assert sorted((c.name, c.arity, c.line) for c in out.calls if c.via == "pattern") == [
         ("do_<connect|delete|get|head|options|patch|post|put|trace>", -3, 12),
-        ("on_<A|B>", 0, 10), ("render_<css|js>", 0, 8), ("x_<=mod.CHOICES>", 0, 15), ("z_*", -1, 18)]
+        ("on_<A|B>", 0, 10), ("render_<css|js>", 0, 8), ("w_*", 0, 19), ("x_<=mod.CHOICES>", 0, 15), ("z_<.kind>", -1, 18)]
     strings = [(b.scope, b.name, b.type, b.how, b.line) for b in out.bindings if b.how == "strings"]
     assert strings == [(None, "KINDS", "css|js", "strings", 3)]

@@ -16,7 +16,12 @@ The variable part's values are known from the code enclosing the lookup, inside 
 
 A collection named by a dotted name this file does not bind (``hdrs.METH_ALL``, a constant of another
 module) is left to the resolver as a reference (:data:`REF`): the resolver reads that module's
-:data:`~indexer.model.STRINGS` bindings (:func:`string_constants`). Values that are no identifier characters
+:data:`~indexer.model.STRINGS` bindings (:func:`string_constants`). Nothing of the above, and the part
+reads an attribute (``"as_" + connection.vendor``): the strings the repository's classes set that
+attribute to in their bodies (:data:`ATTR`; Django's backends' ``vendor = "sqlite"`` ...), a
+field-based reading (one value set per attribute name, as Feldthaus et al., "Efficient construction
+of approximate call graphs for JavaScript IDE services", ICSE 2013, take properties), which the
+resolver applies only when one of the methods the pattern matches is named by such a value. Values that are no identifier characters
 (``"*"``) name no method and are dropped.
 """
 
@@ -29,10 +34,13 @@ from tree_sitter import Node
 
 from indexer.model import STRINGS, Binding
 
-__all__ = ["HTTP_METHODS", "REF", "apply_cases", "part_values", "string_constants"]
+__all__ = ["ATTR", "HTTP_METHODS", "REF", "apply_cases", "part_values", "string_constants"]
 
 REF = "="
 """First character of a reference alternative: ``<=hdrs.METH_ALL:lower>``."""
+ATTR = "."
+"""First character of an attribute alternative: ``<.vendor>``, the strings the repository's classes
+set the attribute read to (``vendor = "mysql"``, field-based: every class's ``vendor`` is one field)."""
 HTTP_METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
 """``http.HTTPMethod``'s members (RFC 9110 section 9, RFC 5789 for PATCH)."""
 _KNOWN = {"http.HTTPMethod": HTTP_METHODS, "HTTPMethod": HTTP_METHODS}
@@ -198,8 +206,9 @@ def part_values(part: Node, at: Node, text: Text, root: Node) -> list[str] | str
             test = node.child_by_field_name("condition")
             found = _guard(test, key, text, root, cls) if test is not None else None
         node, child = node.parent, node
-    if found is None:
-        return None
+    if found is None:  # `"as_" + connection.vendor`: the strings classes set `vendor` to, if any
+        attr = inner.child_by_field_name("attribute") if inner.type == "attribute" else None
+        return ATTR + text(attr) + "".join(":" + c for c in cases) if attr is not None else None
     if isinstance(found, str):
         return REF + found + "".join(":" + c for c in cases)
     return apply_cases(found, cases)
