@@ -129,8 +129,8 @@ class CallBinder:
                 if t:
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
-        union = self._union(either_values(r, fc, scope, recv, cs.line),
-                            lambda v: self._receiver_targets(fc, cs, scope, recv, v))
+        union = self._union(either_values(r, fc, scope, recv, cs.line),  # a type test already narrowed it
+                            lambda v: self._receiver_targets(fc, cs, scope, recv, v, narrowing=False))
         if union:  # `const s = a ?? new B(); s.run()`: the method of either value may run
             return union
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
@@ -229,9 +229,11 @@ class CallBinder:
         built = "()" if bound[0].how == "constructed" else ""
         return ".".join([text + built + "()" * calls, *segments[1:]])
 
-    def _receiver_targets(self, fc: FileCtx, cs: CallSite, scope: str | None, recv: str | None, rv: Value) -> Targets:
+    def _receiver_targets(self, fc: FileCtx, cs: CallSite, scope: str | None, recv: str | None, rv: Value,
+                          narrowing: bool = True) -> Targets:
         """Targets of a call ``recv.name(...)`` whose receiver ``recv`` (its text; ``None``: a
-        value that no text of the file names) evaluated to ``rv``."""
+        value that no text of the file names) evaluated to ``rv``; ``narrowing``: where a type test
+        guards ``recv``, add what its value without the test binds (:meth:`_narrowed_targets`)."""
         r, rules = self.r, fc.rules
         if isinstance(rv, QueryV) and rv.manager is not None and not rv.method:
             t = self._method_targets(rv.manager, cs, fc=fc)  # `Profile.objects.for_user(u)`: the manager's own
@@ -242,7 +244,7 @@ class CallBinder:
         if rv is None:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
-            narrowed = recv is not None and _narrowed(fc, scope, recv)
+            narrowed = narrowing and recv is not None and _narrowed(fc, scope, recv)
             return self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None

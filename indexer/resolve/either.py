@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.model import NARROWED
 from indexer.resolve.dotted import calls_off, split_dotted
+from indexer.resolve.values import ClassV, InstV
 
 if TYPE_CHECKING:
     from indexer.model import Binding
@@ -42,7 +44,7 @@ def _deciding(fc: FileCtx, scope: str | None, name: str, line: int) -> list[Bind
     ``scope`` itself, the last in an enclosing one; ``None`` when no scope binds it."""
     s = scope
     while True:
-        bindings = fc.bindings.get((s, name))
+        bindings = [b for b in fc.bindings.get((s, name), ()) if b.how != NARROWED]
         if bindings:
             if s == scope:
                 bindings = [b for b in bindings if b.line < line] or [b for b in bindings if b.line <= line]
@@ -80,7 +82,43 @@ def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: 
     ``y``. Each (file, scope, name, line) is expanded once per call (a chain of aliases, or unions of
     unions sharing operands, ``u2 = c ? u1 : u0``, stay linear), at most :data:`MAX_ALIAS_DEPTH` deep."""
     out = _values(r, fc, scope, text, line, set(), 0)
-    return out if out is not None and len(out) >= 2 else None
+    if out is None:
+        return None
+    narrowed = _narrowed(r, fc, scope, text, line, out)
+    if narrowed is not None:
+        return narrowed or None
+    return out if len(out) >= 2 else None
+
+
+def _narrowed(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int, values: list[Value]) -> list[Value] | None:
+    """``values`` where a type test guards ``text``'s head name at ``line`` (a
+    :data:`~indexer.model.NARROWED` binding holding there, the innermost): an instance of the class
+    tested or of a subclass stays, one of a base class becomes an instance of the class tested
+    (``inferred``), any other goes (it is no instance of that class); ``None`` when no test holds or the
+    class tested is no repository class."""
+    segments = split_dotted(text)
+    name = calls_off(segments[0])[0] if segments else ""
+    held = [b for b in fc.bindings.get((scope, name), ()) if b.how == NARROWED and b.line <= line <= b.end] \
+        if len(segments) == 1 else []
+    if not held:
+        return None
+    b = max(held, key=lambda b: (b.line, -b.end))
+    t = r.resolve_type(fc, b.scope, b.type)
+    if not isinstance(t, ClassV):
+        return None
+    out: list[Value] = []
+    for v in values:
+        if not isinstance(v, InstV):
+            continue
+        if any(c is t.c for c in r.mro(v.c)):
+            kept: Value = v
+        elif any(c is v.c for c in r.mro(t.c)):
+            kept = InstV(t.c, "inferred")
+        else:
+            continue
+        if kept not in out:
+            out.append(kept)
+    return out
 
 
 def _values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int,

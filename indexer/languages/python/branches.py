@@ -16,7 +16,11 @@ as before (the last branch's). A path reaching the end is a branch whose suite d
 before the statement (the last binding written above it, if any). Only plain names, and only when every
 binding reaching the end is ``constructed`` or ``alias`` (a declared type decides alone, as in the
 union); nothing is written when the union is what the nearest binding already says. Statements are
-read innermost first, so a nested statement's join is its branch's last binding.
+read innermost first, so a nested statement's join is its branch's last binding, and statements in a
+row in order, so the second's "no suite ran" path holds the first's join. ``if not isinstance(x, A):``
+without ``else``: where no suite ran, ``x`` is an ``A`` (the test was false), written as an instance of
+``A`` in place of the value from before (Django's ``if not isinstance(field, OrderBy): field =
+field.asc()``, ``sql/compiler.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from indexer.languages.base import query, run_query
+from indexer.languages.python.narrowing import isinstance_test
 from indexer.model import Binding
 
 __all__ = ["JOINED_HOWS", "MAX_JOINED", "branch_joins"]
@@ -121,19 +126,20 @@ def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], 
     for group in by_name.values():
         group.sort(key=lambda b: b.line)
     out: list[Binding] = []
-    for stmt in sorted(stmts, key=lambda n: -n.start_byte):  # innermost first
+    for stmt in sorted(stmts, key=lambda n: (n.end_byte, -n.start_byte)):  # innermost first, then in order
         found = _paths(stmt)
         names = by_scope.get(scope := scope_at(stmt.start_byte))
         if found is None or not names:
             continue
         paths, end = found
         start = stmt.start_point[0] + 1
+        guard = _negated_guard(stmt)
         for name in sorted(names):
             group = by_name[(scope, name)]
             lines = [b.line for b in group]
             if bisect_right(lines, end) == bisect_left(lines, start):
                 continue  # not bound in the statement
-            joined = _join(group, lines, paths, start)
+            joined = _join(group, lines, paths, start, guard[1] if guard is not None and guard[0] == name else None)
             if joined is None:
                 continue
             nearest = {(b.type, b.how) for b in _group_before(lines, group, 0, end)}
@@ -147,13 +153,30 @@ def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], 
     return out
 
 
-def _join(group: list[Binding], lines: list[int], paths: list[_Path | None], start: int) -> list[tuple[str, str]] | None:
+def _negated_guard(stmt: Node) -> tuple[str, str] | None:
+    """``(name, class text)`` when ``stmt`` is ``if not isinstance(name, Class):`` (no ``else``): where
+    no suite ran, the test was false, so ``name`` is a ``Class``."""
+    test = stmt.child_by_field_name("condition") if stmt.type == "if_statement" else None
+    if test is None or any(c.type == "else_clause" for c in stmt.children_by_field_name("alternative")):
+        return None
+    found = isinstance_test(test, lambda n: n.text.decode("utf-8", "replace"))
+    return (found[0], found[1]) if found is not None and found[2] else None
+
+
+def _join(group: list[Binding], lines: list[int], paths: list[_Path | None], start: int,
+          narrowed: str | None = None) -> list[tuple[str, str]] | None:
     """The distinct ``(type, how)`` values reaching the statement's end, last path first; ``None`` when
-    one is not ``constructed`` / ``alias`` or none is known."""
+    one is not ``constructed`` / ``alias`` or none is known. ``narrowed``: the class the name is where
+    no suite ran (``if not isinstance(x, A): x = A(x)``), written as an instance of it (``constructed``)
+    in place of the value from before."""
     before = _group_before(lines, group, 0, start - 1)
     values: list[tuple[str, str]] = []
     for path in reversed(paths):
         if path is None:
+            continue
+        if not path and narrowed is not None:
+            if (narrowed, "constructed") not in values:
+                values.append((narrowed, "constructed"))
             continue
         reached: list[Binding] = []
         for lo, hi in reversed(path):

@@ -42,6 +42,7 @@ from indexer.languages.python.assignments import Assignments
 from indexer.languages.python.branches import branch_joins
 from indexer.languages.python.getattr_calls import getattr_calls
 from indexer.languages.python.name_values import string_constants
+from indexer.languages.python.narrowing import isinstance_narrowings
 from indexer.languages.python.imports import ImportStatements
 from indexer.languages.python.scopes import Scope, Scopes
 from indexer.languages.python.syntax import DOTTED, GRAMMAR, LITERAL_NODES, STATEMENT_PARENTS, WS, collapse, literal_string
@@ -130,6 +131,7 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         self.out.calls.extend(getattr_calls(self))
         self.out.bindings.extend(string_constants(self.root, self.src.text))
         self.out.bindings.extend(branch_joins(self.root, self.out.bindings, lambda at: self.scopes.qualname(self.scopes.at(at))))
+        self.out.bindings.extend(isinstance_narrowings(self.root, self.src.text, lambda at: self.scopes.qualname(self.scopes.at(at))))
         self.imports()
         self.value_reads()
         self.function_refs()
