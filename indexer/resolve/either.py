@@ -17,19 +17,21 @@ or more of them have a value. Anything else is no union (``None``): the call bin
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED
 from indexer.resolve.dotted import calls_off, split_dotted
+from indexer.resolve.multimap import every
 from indexer.resolve.values import ClassV, InstV
 
 if TYPE_CHECKING:
     from indexer.model import Binding
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
-    from indexer.resolve.values import Value
+    from indexer.resolve.values import Def, Value
 
-__all__ = ["MAX_ALIAS_DEPTH", "MAX_VALUES", "either_values"]
+__all__ = ["MAX_ALIAS_DEPTH", "MAX_VALUES", "either_values", "methods_last"]
 
 MAX_VALUES = 8
 """Values of one union read (as many as :data:`indexer.languages.ecmascript.operands.MAX_OPERANDS`)."""
@@ -59,15 +61,38 @@ def _deciding(fc: FileCtx, scope: str | None, name: str, line: int) -> list[Bind
 
 def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> tuple[list[Binding] | None, FileCtx]:
     """The bindings of ``member`` (``self.pager``) in the nearest class of the MRO of the class enclosing
-    ``scope`` that binds it, with that class's file, when all are written on one line (an attribute
-    assigned once, ``self.pager = pager or SystemPager()``); ``(None, fc)`` otherwise."""
+    ``scope`` that binds it, with that class's file: those written on one line (an attribute assigned
+    once, ``self.pager = pager or SystemPager()``), or, when several methods assign it, each method's
+    last line (its statements' order decides within it: ``self.x = A(); self.x = B()`` is ``B``; a
+    branch join written on the statement's last line, ``if c: self.x = A() else: self.x = B()``, is
+    both), together: which method ran last is not known (an attribute's value is any of the values its
+    class's methods leave, as a flow-insensitive points-to analysis takes a field); ``(None, fc)`` when
+    no class binds it."""
     cls = r.enclosing_class(fc, scope)
     for c in r.mro(cls) if cls is not None else ():
         r.use(("name", c.file.path, member))
         bindings = c.file.bindings.get((c.qualname, member))
         if bindings:
-            return (bindings if len({b.line for b in bindings}) == 1 else None), c.file
+            if len({b.line for b in bindings}) == 1:
+                return bindings, c.file
+            return methods_last(c, bindings), c.file
     return None, fc
+
+
+def methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
+    """Of ``bindings`` (of one attribute, in class ``c``'s scope), those on each method's last line
+    binding it (a binding outside any method counts as one more method), in their order: what the
+    attribute may hold once any method ran (:func:`_member_group`)."""
+    if len({b.line for b in bindings}) == 1:
+        return bindings
+    starts = sorted(d.line for d in (every(c.members) if c.members else ()) if d.is_callable)
+    last: dict[int, int] = {}  # a method's first line -> its last line binding the attribute
+    for b in bindings:
+        i = bisect_right(starts, b.line)
+        owner = starts[i - 1] if i else 0
+        last[owner] = max(last.get(owner, 0), b.line)
+    kept = set(last.values())
+    return [b for b in bindings if b.line in kept]
 
 
 def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int) -> list[Value] | None:

@@ -13,7 +13,9 @@ branch's first: the resolver reads a group of bindings on one line as a union
 (:mod:`indexer.resolve.either`, shared with ``x = a or B()``), and a single value read takes the first,
 as before (the last branch's). A path reaching the end is a branch whose suite does not end in
 ``return`` / ``raise`` / ``continue`` / ``break``; one binding nothing keeps the name's value from
-before the statement (the last binding written above it, if any). Only plain names, and only when every
+before the statement (the last binding written above it, if any). Plain names, and instance attributes
+``self.x`` (bound in the class's scope; a statement of a method joins that method's bindings of it, and
+the resolver takes each method's last: :mod:`indexer.resolve.either`), and only when every
 binding reaching the end is ``constructed`` or ``alias`` (a declared type decides alone, as in the
 union); nothing is written when the union is what the nearest binding already says. Statements are
 read innermost first, so a nested statement's join is its branch's last binding, and statements in a
@@ -42,6 +44,8 @@ JOINED_HOWS = frozenset({"constructed", "alias"})
 MAX_JOINED = 8
 """Values written for one name at one statement (as many as the union reads)."""
 _EXITS = frozenset({"return_statement", "raise_statement", "continue_statement", "break_statement"})
+_SELF = "self."
+"""An instance attribute's binding name prefix (``self.x``, bound in the class's scope)."""
 _Path = list[tuple[int, int]]  # the line ranges of one path through the statement, in order
 
 
@@ -118,7 +122,7 @@ def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], 
         return []
     by_name: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
     for b in bindings:
-        if "." not in b.name:
+        if "." not in b.name or (b.name.startswith(_SELF) and "." not in b.name[len(_SELF):]):
             by_name[(b.scope, b.name)].append(b)
     by_scope: dict[str | None, set[str]] = defaultdict(set)
     for scope, name in by_name:
@@ -128,14 +132,21 @@ def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], 
     out: list[Binding] = []
     for stmt in sorted(stmts, key=lambda n: (n.end_byte, -n.start_byte)):  # innermost first, then in order
         found = _paths(stmt)
-        names = by_scope.get(scope := scope_at(stmt.start_byte))
+        scope = scope_at(stmt.start_byte)
+        owner = scope.rpartition(".")[0] if scope else None  # a method's class: where `self.x` is bound
+        names = [(scope, n) for n in sorted(by_scope.get(scope, ()))]
+        fn = _function(stmt) if owner else None
+        if fn is not None:
+            names += [(owner, n) for n in sorted(by_scope.get(owner, ())) if n.startswith(_SELF)]
         if found is None or not names:
             continue
         paths, end = found
         start = stmt.start_point[0] + 1
         guard = _negated_guard(stmt)
-        for name in sorted(names):
-            group = by_name[(scope, name)]
+        for bound_in, name in names:
+            master = by_name[(bound_in, name)]
+            group = master if bound_in == scope else \
+                [b for b in master if fn.start_point[0] < b.line <= fn.end_point[0] + 1]  # this method's
             lines = [b.line for b in group]
             if bisect_right(lines, end) == bisect_left(lines, start):
                 continue  # not bound in the statement
@@ -146,11 +157,19 @@ def branch_joins(root: Node, bindings: list[Binding], scope_at: Callable[[int], 
             if {(t, h) for t, h in joined} == nearest:
                 continue
             there = {(b.type, b.how) for b in group if b.line == end}
-            new = [Binding(scope, name, t, h, end) for t, h in joined[:MAX_JOINED] if (t, h) not in there]
+            new = [Binding(bound_in, name, t, h, end) for t, h in joined[:MAX_JOINED] if (t, h) not in there]
             for b in new:
-                insort(group, b, key=lambda x: x.line)
+                insort(master, b, key=lambda x: x.line)
             out.extend(new)
     return out
+
+
+def _function(node: Node) -> Node | None:
+    """The function definition whose body holds ``node`` (the innermost), or ``None``."""
+    n = node.parent
+    while n is not None and n.type != "function_definition":
+        n = n.parent
+    return n
 
 
 def _negated_guard(stmt: Node) -> tuple[str, str] | None:

@@ -1,0 +1,71 @@
+"""An instance attribute assigned one of several classes (indexer/languages/python/branches.py joins
+``self.x`` in a method's branches; indexer/resolve/either.py takes each method's last binding of it):
+``self.x = A()`` in one branch and ``self.x = B()`` in another, or in two methods, makes a later
+``self.x.m()`` reach A.m and B.m. Negatives: straight-line reassignment is the last value only; a
+method's binding before its last is not a value the attribute keeps."""
+
+from __future__ import annotations
+
+from tests.resolution_harness import resolve_fixture
+
+SRC = '''
+# --- path: app/__init__.py ---
+# --- path: app/svc.py ---
+class A:
+    def m(self):
+        return 1
+
+
+class B:
+    def m(self):
+        return 2
+
+
+class C:
+    def m(self):
+        return 3
+
+
+class Branches:
+    def __init__(self, flag):
+        if flag:
+            self.x = A()
+        else:
+            self.x = B()
+
+    def run(self):
+        return self.x.m()
+
+
+class Methods:
+    def __init__(self):
+        self.x = C()
+        self.x = A()
+
+    def reset(self):
+        self.x = B()
+
+    def run(self):
+        return self.x.m()
+
+
+class Straight:
+    def __init__(self):
+        self.x = A()
+        self.x = B()
+
+    def run(self):
+        return self.x.m()
+'''
+
+
+def _callees(resolved, caller: str) -> list[str]:
+    return sorted(e.dst.split(".", 1)[1].split("(")[0] for f in resolved.files for e in f.edges
+                  if e.kind == "CALLS" and e.src.split(".", 1)[1].split("(")[0] == caller)
+
+
+def test_an_attribute_holds_the_values_its_methods_leave() -> None:
+    resolved = resolve_fixture(SRC)
+    assert _callees(resolved, "Branches.run") == ["A.m", "B.m"]
+    assert _callees(resolved, "Methods.run") == ["A.m", "B.m"]  # never C.m: __init__ replaced it
+    assert _callees(resolved, "Straight.run") == ["B.m"]
