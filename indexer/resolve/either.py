@@ -82,8 +82,9 @@ def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> t
 def methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
     """Of ``bindings`` (of one attribute, in class ``c``'s scope), those on each method's last line
     binding it (a binding outside any method counts as one more method), in their order: what the
-    attribute may hold once any method ran (:func:`_member_group`)."""
-    if len({b.line for b in bindings}) == 1:
+    attribute may hold once any method ran (:func:`_member_group`). An attribute with a declared
+    type (``self._body: Optional[bytes] = None``) keeps all: the declaration decides, as before."""
+    if len({b.line for b in bindings}) == 1 or any(b.how == "declared" for b in bindings):
         return bindings
     starts = sorted(d.line for d in (every(c.members) if c.members else ()) if d.is_callable)
     last: dict[int, int] = {}  # a method's first line -> its last line binding the attribute

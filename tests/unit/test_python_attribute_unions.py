@@ -69,3 +69,30 @@ def test_an_attribute_holds_the_values_its_methods_leave() -> None:
     assert _callees(resolved, "Branches.run") == ["A.m", "B.m"]
     assert _callees(resolved, "Methods.run") == ["A.m", "B.m"]  # never C.m: __init__ replaced it
     assert _callees(resolved, "Straight.run") == ["B.m"]
+
+
+DECLARED = '''
+# --- path: app/__init__.py ---
+# --- path: app/svc.py ---
+class A:
+    def m(self):
+        return 1
+
+
+class B:
+    def m(self):
+        return 2
+
+
+class Declared:
+    def __init__(self, flag):
+        self.x: A = A()
+        self.x = B()
+
+    def run(self):
+        return self.x.m()
+'''
+
+
+def test_a_declared_attribute_keeps_its_declaration() -> None:
+    assert _callees(resolve_fixture(DECLARED), "Declared.run") == ["A.m"]
