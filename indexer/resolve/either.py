@@ -82,18 +82,22 @@ def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> t
 def methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
     """Of ``bindings`` (of one attribute, in class ``c``'s scope), those on each method's last line
     binding it (a binding outside any method counts as one more method), in their order: what the
-    attribute may hold once any method ran (:func:`_member_group`). An attribute with a declared
+    attribute may hold once any method ran (:func:`_member_group`). A method binding it otherwise
+    than ``constructed`` / ``alias`` keeps all its bindings (no join of its branches is written for
+    those: Django's ``Lookup.set_source_expressions`` sets ``self.lhs`` in both branches of an ``if``). An attribute with a declared
     type (``self._body: Optional[bytes] = None``) keeps all: the declaration decides, as before."""
     if len({b.line for b in bindings}) == 1 or any(b.how == "declared" for b in bindings):
         return bindings
     starts = sorted(d.line for d in (every(c.members) if c.members else ()) if d.is_callable)
     last: dict[int, int] = {}  # a method's first line -> its last line binding the attribute
+    joinable: dict[int, bool] = {}  # whether a join of its branches was written (constructed / alias only)
     for b in bindings:
         i = bisect_right(starts, b.line)
         owner = starts[i - 1] if i else 0
         last[owner] = max(last.get(owner, 0), b.line)
-    kept = set(last.values())
-    return [b for b in bindings if b.line in kept]
+        joinable[owner] = joinable.get(owner, True) and b.how in _EITHER_HOWS
+    owners = [starts[i - 1] if (i := bisect_right(starts, b.line)) else 0 for b in bindings]
+    return [b for b, o in zip(bindings, owners) if not joinable[o] or b.line == last[o]]
 
 
 def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int) -> list[Value] | None:

@@ -96,3 +96,34 @@ class Declared:
 
 def test_a_declared_attribute_keeps_its_declaration() -> None:
     assert _callees(resolve_fixture(DECLARED), "Declared.run") == ["A.m"]
+
+
+UNJOINED = '''
+# --- path: app/__init__.py ---
+# --- path: app/svc.py ---
+class A:
+    def m(self):
+        return 1
+
+
+class B:
+    def m(self):
+        return 2
+
+
+class Unjoined:
+    def set(self, items, flag):
+        if flag:
+            self.x = A()
+        else:
+            self.x, self.y = B(), items
+
+    def run(self):
+        return self.x.m()
+'''
+
+
+def test_a_method_whose_branches_are_not_joined_keeps_each_binding() -> None:
+    # an unpacking is no value a join is written for: the if branch's A is not dropped as if the
+    # else branch's line overwrote it (the read takes the first of the method's values, as before)
+    assert _callees(resolve_fixture(UNJOINED), "Unjoined.run") == ["A.m"]
