@@ -57,6 +57,7 @@ export class UserService {
             .leftJoinAndSelect('u.photos', 'p')
             .innerJoin('p.tags', 't')
             .where('p.isRemoved = :r AND t.label = :l', { r: false, l: 'x' })
+            .loadRelationIdAndMap('p.tagIds', 'p.tags')
             .getMany();
     }
 
@@ -85,11 +86,11 @@ def test_relation_paths_read_the_related_entity_table(tmp_path: Path) -> None:
     got = sorted((kind, src.split(":", 1)[1].split(".", 2)[-1], dst, line, tuple(json.loads(props or "{}").get("columns") or ()))
                  for kind, src, dst, line, props in rows)
     assert got == [
-        ("READS", "UserService.fromManager(0)", "table:app:.photos", 16, ()),  # the builder's own
-        ("READS", "UserService.fromManager(0)", "table:app:.users", 16, ("name",)),  # ph.user: a User
-        ("READS", "UserService.notRelations(1)", "table:app:.users", 21, ()),  # u.name is a column; z unknown
-        ("READS", "UserService.withPhotos(0)", "table:app:.photos", 9, ("isremoved",)),  # u.photos: Photo[]
+        ("READS", "UserService.fromManager(0)", "table:app:.photos", 17, ()),  # the builder's own
+        ("READS", "UserService.fromManager(0)", "table:app:.users", 17, ("name",)),  # ph.user: a User
+        ("READS", "UserService.notRelations(1)", "table:app:.users", 22, ()),  # u.name is a column; z unknown
+        ("READS", "UserService.withPhotos(0)", "table:app:.photos", 9, ("isremoved",)),  # u.photos: Photo[]; not `tagIds`
         ("READS", "UserService.withPhotos(0)", "table:app:.tags", 10, ("label",)),  # p.tags: the decorator's Tag
         ("READS", "UserService.withPhotos(0)", "table:app:.users", 8, ()),
-        # unknown(repo: any): no entity for `u`, nothing read (line 29)
+        # unknown(repo: any): no entity for `u`, nothing read (line 30)
     ]

@@ -33,6 +33,8 @@ CLASS_JOINS = {**dict.fromkeys(("innerJoin", "leftJoin", "innerJoinAndSelect", "
 the alias follows it."""
 _ENTITY_ARGUMENT = frozenset(("from",))
 """Builder methods whose arguments are ``(entity, alias)`` (``.from(User, "u")``)."""
+_PROPERTY_PATHS = frozenset(("loadRelationIdAndMap", "loadRelationCountAndMap", "loadAllRelationIds"))
+"""Builder methods whose strings are property paths (``"category.imageIds"``), no columns."""
 _QUALIFIED = re.compile(r"(?<![\w.$:])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\b(?!\s*\()")
 MAX_RELATION_DEPTH = 8
 """Relation paths followed past this many properties (``u.a``, ``a.b``, ...) are dropped."""
@@ -68,7 +70,7 @@ def builder_joins(jf: JsFile, methods: list[tuple[str, list[Node]]], root: tuple
     strings: list[str] = []
     for m, args in methods:
         at = CLASS_JOINS.get(m)
-        for a in args[at + 2:] if at is not None else args:  # a join's condition, not its path or alias
+        for a in args[at + 2:] if at is not None else () if m in _PROPERTY_PATHS else args:  # a join's condition
             s = jf.string(a)
             if s is not None:
                 strings.append(s)
