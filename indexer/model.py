@@ -57,7 +57,8 @@ __all__ = [
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
-    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LITERAL_RECEIVER", "NARROWED", "STRINGS",
+    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
+    "STRINGS",
     "EXCHANGE_ROUTE", "DRF_ROUTE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE",
 ]
@@ -74,6 +75,10 @@ would otherwise grow with the square of the chain length."""
 
 LONG_RECEIVER = "…"
 """Receiver text of a chain longer than :data:`MAX_RECEIVER_LINKS`: the resolver cannot bind it."""
+LONG_CHAIN = "long_chain"
+""":attr:`FileExtraction.partial` of a file with calls of calls (``f()()...()``) past
+:data:`MAX_RECEIVER_LINKS` links: what such a call calls has no name the resolver can follow, so it is
+not kept; the calls within the bound are."""
 
 LITERAL_RECEIVER = "<literal>"
 """Head of a receiver that is a literal (``", ".join(x)``, ``{}.get(k)``) and type of a name bound to
@@ -382,6 +387,7 @@ class FileExtraction:
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),
     ``time_budget`` (the file's time budget ran out); see :class:`indexer.languages.base.Budget`;
+    ``long_chain`` (calls of calls past the receiver bound, :data:`LONG_CHAIN`);
     ``chunk_cap`` (a documentation, configuration or SQL file with more chunks than
     :data:`indexer.content.MAX_CHUNKS`: the content extractor's); the pipeline sets the others."""
     id_path: str | None = None

@@ -312,6 +312,10 @@ class TableUse:
     """A Spring Data call (``owners.findById(id)``): the receiver expression, resolved in ``owner``'s
     scope; when it is an instance of a repository interface (a ``repository`` use), the access is to
     that repository's entity's table (inherited CRUD methods nobody declares in the code)."""
+    relation: str | None = None
+    """A TypeORM relation path from ``entity`` (``photos``, ``photos.tags``: ``.leftJoinAndSelect("u.photos",
+    "p")``): the access is to the table of the entity the last relation property's declared type names,
+    each property looked up on the previous one's entity class."""
 
 
 pickle_records(globals(), __name__)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.link_memo import LinkMemo, Recorded, RecordedPass
+from indexer.frameworks.relation_paths import related_class
 from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
@@ -371,6 +372,9 @@ class _TableLinker:
             v = self.r.resolve_expr(fc, u.owner, u.entity)  # an instance: `User.email = x` patches the class
             self._attribute(fc, u, self._class_table(v.c) if isinstance(v, InstV) else None)
             return
+        elif u.entity is not None and u.relation:  # TypeORM `.leftJoinAndSelect("u.photos", "p")`: Photo's
+            c = related_class(self.r, fc, u.owner, u.entity, u.relation)
+            tid = self._class_table(c) if c is not None else None
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, CallSite, Import, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
+from indexer.resolve.ambient import ambient_type
 from indexer.resolve.either import methods_last
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
@@ -327,6 +328,8 @@ class Resolver(ScopeLookup, ReturnInference):
                 names = getattr(rules, "tuple_names", None)  # optional: C#'s `t.Item1`, `t.order`
                 return TupleV(values, names(text) if names is not None else ())
         t = self.resolve_type(fc, scope, text)
+        if t is None and ambient_type(self, fc, scope, text):  # `s: NodeJS.ReadableStream`: the library's
+            return EXTERNAL
         return declared_instance(self, fc, scope, text, t.c, how) if isinstance(t, ClassV) else t
 
     def _container(self, fc: FileCtx, scope: str | None, text: str, levels: int) -> QueryV | None:

@@ -158,3 +158,71 @@ def test_nested_branches_keep_the_earlier_value_and_a_returning_branch_leaves_no
         (19, "n.uncaught(1)", "n.Runnable", "exact"),
         (22, "n.uncaught(1)", "n.Fallback.clearTimeout(0)", "inferred"),  # the branch returned: not Runnable's
     ]
+
+
+LOOPS = """
+// --- path: l.js ---
+function a() {}
+function f() {}
+function g() {}
+function r() {}
+function main(k, c, xs) {
+  let h;
+  switch (k) {
+    case "a": h = f; break;
+    case "b": h = g; break;
+  }
+  h();
+  let s = a;
+  switch (k) {
+    case "x":
+    case "y":
+      s = f;
+      break;
+    case "z":
+      s = r;
+      return;
+    default:
+      s = g;
+  }
+  s();
+  let l = a;
+  for (const x of xs) {
+    if (c) l = f;
+    l();
+  }
+  l();
+  let b = a;
+  for (const x of xs) {
+    if (x) { b = f; break; }
+    b = g;
+  }
+  b();
+  let d = a;
+  do { d = f; } while (c);
+  d();
+  let z = a;
+  z = f;
+  z = g;
+  z();
+}
+module.exports = { main };
+"""
+
+
+def test_switch_and_loops_join_and_straight_line_still_replaces() -> None:
+    assert _sites(LOOPS) == [
+        (11, "l.main(3)", "l.f(0)", "inferred"),  # no default: f or g (`let h;` held nothing)
+        (11, "l.main(3)", "l.g(0)", "inferred"),
+        (24, "l.main(3)", "l.f(0)", "inferred"),  # "x" falls through to "y": f; default: g
+        (24, "l.main(3)", "l.g(0)", "inferred"),  # never r (that case returns), never a (a default)
+        (28, "l.main(3)", "l.a(0)", "inferred"),  # inside the loop: its `if`'s join
+        (28, "l.main(3)", "l.f(0)", "inferred"),
+        (30, "l.main(3)", "l.a(0)", "inferred"),  # after it: no iteration (a) or one that set f
+        (30, "l.main(3)", "l.f(0)", "inferred"),
+        (36, "l.main(3)", "l.a(0)", "inferred"),  # no iteration, the body's end (g), the `break` (f)
+        (36, "l.main(3)", "l.f(0)", "inferred"),
+        (36, "l.main(3)", "l.g(0)", "inferred"),
+        (39, "l.main(3)", "l.f(0)", "exact"),  # a `do` body runs once: never a
+        (43, "l.main(3)", "l.g(0)", "exact"),  # straight-line reassignment replaces: never a nor f
+    ]

@@ -18,6 +18,15 @@ branch assigning nothing and for a chain without a final ``else``, nothing for a
 line (inner chains first, so an outer chain sees an inner one's join), so that the name has one group
 of bindings there and a call after the chain reads their union (:mod:`indexer.resolve.either`); a call
 inside a branch still reads its own branch's.
+
+``switch`` and loops join the same way, on their last line. A ``switch`` leaves, for each case, the last
+bindings of the run starting there (falling through cases without ``break`` to the one ending in
+``break`` or the last case; none for a run ending in ``return`` / ``throw`` / ``continue``), and the value
+before it when there is no ``default`` (ECMA-262 14.12.4). A loop (``for``, ``for ... in`` / ``of``,
+``while``) leaves the value before it (the body may run no time), the last bindings of its body, and the
+last bindings before each of its own unlabelled ``break`` / ``continue``; a ``do ... while`` body runs at
+least once, so the value before counts only when the body assigns nothing. A call at the top of a loop
+body does not read the values a later iteration's assignments leave (only the code after the loop does).
 """
 
 from __future__ import annotations
@@ -145,14 +154,81 @@ def _exits(branch: Node) -> bool:
     return branch.type in _EXITS
 
 
-def _chain_tops(assign: Node) -> list[Node]:
-    """The first ``if`` of every ``if`` chain around ``assign`` within its function, innermost first."""
+LOOP_TYPES = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
+"""Loops (``for``, ``for ... in`` / ``of``, ``while``, ``do ... while``): after one, a name holds the value
+written before it or one its body leaves."""
+
+
+def _join_tops(assign: Node) -> list[Node]:
+    """The statements after which ``assign``'s name may hold one of several values, within its function,
+    innermost first: the first ``if`` of every ``if`` chain, every ``switch`` and every loop around it."""
     out: list[Node] = []
     n = assign.parent
     while n is not None and n.type not in FUNCTION_TYPES and n.type != "program":
-        if n.type == "if_statement" and not (n.parent is not None and n.parent.type == "else_clause"):
+        if (n.type == "if_statement" and not (n.parent is not None and n.parent.type == "else_clause")) \
+                or n.type == "switch_statement" or n.type in LOOP_TYPES:
             out.append(n)
         n = n.parent
+    return out
+
+
+def _last_statement(case: Node) -> Node | None:
+    """The last statement of a ``switch`` case (``case v: ...`` / ``default: ...``), or ``None``."""
+    body = [c for c in case.children_by_field_name("body") if c.type != "comment"]
+    return body[-1] if body else None
+
+
+def _case_spans(switch: Node) -> tuple[list[tuple[Node, Node | None]], bool]:
+    """The paths through a ``switch``'s cases: for each case, it and the case its run ends in (falling
+    through cases without ``break``; the last case ends the run), or ``None`` when the run leaves by
+    ``return`` / ``throw`` / ``continue``; and whether the ``switch`` has a ``default`` (ECMA-262 14.12.4:
+    without one, no case may run and the value before stays)."""
+    body = switch.child_by_field_name("body")
+    cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")] if body is not None else []
+    out: list[tuple[Node, Node | None]] = []
+    for i, case in enumerate(cases):
+        end: Node | None = cases[-1]
+        for later in cases[i:]:
+            last = _last_statement(later)
+            if last is not None and last.type in _EXITS:
+                end = later if last.type == "break_statement" else None
+                break
+        out.append((case, end))
+    return out, any(c.type == "switch_default" for c in cases)
+
+
+def _loop_leaves(loop: Node) -> list[Node]:
+    """The unlabelled ``break`` and ``continue`` statements of ``loop``'s body that leave or restart this
+    loop (not one of a nested loop, nor a ``break`` of a nested ``switch``, nor in a nested function)."""
+    body = loop.child_by_field_name("body")
+    out: list[Node] = []
+    todo = [body] if body is not None else []
+    while todo:
+        n = todo.pop()
+        if n.type in ("break_statement", "continue_statement"):
+            if n.child_by_field_name("label") is None:
+                out.append(n)
+            continue
+        for c in n.named_children:
+            if c.type in FUNCTION_TYPES or c.type in LOOP_TYPES or c.type in ("class_declaration", "class"):
+                continue
+            if c.type == "switch_statement":  # its `continue`s are this loop's, its `break`s its own
+                todo.extend(d for d in _switch_continues(c))
+                continue
+            todo.append(c)
+    return out
+
+
+def _switch_continues(switch: Node) -> list[Node]:
+    """The ``continue`` statements inside ``switch`` (not in a nested loop or function)."""
+    out: list[Node] = []
+    todo = list(switch.named_children)
+    while todo:
+        n = todo.pop()
+        if n.type == "continue_statement":
+            out.append(n)
+        elif n.type not in FUNCTION_TYPES and n.type not in LOOP_TYPES:
+            todo.extend(n.named_children)
     return out
 
 
@@ -169,25 +245,51 @@ def _last_group(bindings: list[Binding], lo: int, hi: int) -> list[Binding]:
     return [b for b in inside if b.line == last]
 
 
+def _values(top: Node, mine: list[Binding], before: list[Binding]) -> list[Binding]:
+    """The bindings ``mine`` (one name's, in one scope) may leave after the statement ``top`` (an ``if``
+    chain, a ``switch`` or a loop; see the module docstring), ``before`` being the last ones before it."""
+    if top.type == "switch_statement":
+        spans, closed = _case_spans(top)
+        values = [] if closed else list(before)
+        for case, end in spans:
+            if end is not None:
+                values.extend(_last_group(mine, _lines(case)[0], _lines(end)[1]) or before)
+        return values
+    if top.type in LOOP_TYPES:
+        body = top.child_by_field_name("body")
+        start = _lines(top)[0]
+        inside = _last_group(mine, *_lines(body)) if body is not None else []
+        values = [] if top.type == "do_statement" and inside else list(before)  # a `do` body runs once
+        values.extend(inside)
+        for leave in _loop_leaves(top):  # `if (ok) { h = f; break; }`: the value written before it
+            values.extend(_last_group(mine, start, _lines(leave)[0]))
+        return values
+    branches, closed = _branches(top)
+    values = [] if closed else list(before)
+    for branch in branches:
+        if not _exits(branch):
+            values.extend(_last_group(mine, *_lines(branch)) or before)
+    return values
+
+
 class BranchJoin:
-    """Joins the values a name may hold after each ``if`` chain assigning it (see the module docstring):
-    on the chain's last line, the values each branch leaves (its last bindings; a branch assigning
-    nothing, or a chain without ``else``, leaves the value written before the chain; a branch ending in
-    ``return`` / ``throw`` / ``break`` / ``continue`` leaves none)."""
+    """Joins the values a name may hold after each ``if`` chain, ``switch`` and loop assigning it (see the
+    module docstring): on the statement's last line, the values each path through it leaves."""
 
     def __init__(self) -> None:
         self._chains: dict[tuple[int, str | None, str], Node] = {}
 
     def add(self, assign: Node, made: list[Binding]) -> None:
-        """Record the ``if`` chains around the assignment expression ``assign``, whose bindings are ``made``."""
+        """Record the ``if`` chains, ``switch`` statements and loops around the assignment expression
+        ``assign``, whose bindings are ``made``."""
         if made:
-            for top in _chain_tops(assign):
+            for top in _join_tops(assign):
                 self._chains.setdefault((top.id, made[0].scope, made[0].name), top)
 
     def joined(self, bindings: list[Binding]) -> list[Binding]:
-        """The bindings to write on each recorded chain's last line, given the file's ``bindings``;
-        inner chains first, each join seen by the chains around it; none repeating a value already
-        written on that line."""
+        """The bindings to write on each recorded statement's last line, given the file's ``bindings``;
+        inner statements first, each join seen by the statements around it; none repeating a value
+        already written on that line."""
         by_name: dict[tuple[str | None, str], list[Binding]] = defaultdict(list)
         for b in bindings:
             by_name[(b.scope, b.name)].append(b)
@@ -196,14 +298,8 @@ class BranchJoin:
             mine = by_name[(scope, name)]
             start, end = _lines(top)
             before = _last_group([b for b in mine if b.line < start], 0, start)
-            branches, closed = _branches(top)
-            values: list[Binding] = [] if closed else list(before)
-            for branch in branches:
-                if _exits(branch):
-                    continue
-                values.extend(_last_group(mine, *_lines(branch)) or before)
             have = {(b.how, b.type) for b in mine if b.line == end}
-            for b in values:
+            for b in _values(top, mine, before):
                 if (b.how, b.type) not in have:
                     have.add((b.how, b.type))
                     j = replace(b, line=end)

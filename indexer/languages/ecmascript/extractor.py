@@ -96,6 +96,7 @@ from indexer.languages.ecmascript.syntax import (
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages import base
 from indexer.model import (
+    LONG_CHAIN,
     LONG_RECEIVER,
     MAX_RECEIVER_LINKS,
     Binding,
@@ -789,8 +790,10 @@ class _FileRun:
     def _calls(self, matches: list[dict[str, list[Node]]]) -> None:
         calls = self.out.calls
         for caps in matches:
-            if "chain" in caps:
-                calls.append(self._chain_call(caps["chain"][0], caps["args"][0], caps["result"][0]))
+            if "chain" in caps:  # `f()()...()` past the receiver bound: no name to bind, not kept (LONG_CHAIN)
+                site = self._chain_call(caps["chain"][0], caps["args"][0], caps["result"][0])
+                calls.extend([site] if site.name != LONG_RECEIVER else ())
+                self.out.partial = self.out.partial or (LONG_CHAIN if site.name == LONG_RECEIVER else None)
                 continue
             name = caps["name"][0]
             receiver = caps.get("receiver")

@@ -89,6 +89,10 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"string", "number", "bigint", "boolean", "any", "unknown", "never", "undefined",
                             "null", "object", "symbol", "void"})
+    ambient_types_external = True
+    """A declared type no file declares nor imports (``NodeJS.ReadableStream``, ``HTMLElement``) is one of
+    the ``lib`` / ``@types`` declarations the compiler sees: its value is the library's (an optional
+    attribute of a module system, :mod:`indexer.resolve.ambient`)."""
     constructor_name = "constructor"
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None

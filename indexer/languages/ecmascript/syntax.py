@@ -131,6 +131,26 @@ _ARRAYS = re.compile(r"^(?:Array|ReadonlyArray|Set|ReadonlySet|Iterable|Iterable
 _PROMISE = re.compile(r"^(?:Promise|PromiseLike|Awaited)<(.+)>$")
 
 
+_CARRIERS = re.compile(r"^(?:Partial|Required|Readonly|NonNullable|Pick|Omit|NoInfer)<(.+)>$")
+"""TypeScript's utility types whose values have (some of) the members of their first argument
+(TypeScript handbook, "Utility Types"): ``Partial<User>``, ``Pick<User, "id">`` hold a ``User``'s methods."""
+
+
+def carried(type_text: str | None) -> str | None:
+    """The type whose members a utility type's value has (:data:`_CARRIERS`, nested at once):
+    ``Readonly<Partial<User>>`` -> ``User``, ``Omit<User, "pw">`` -> ``User``; other texts unchanged."""
+    if type_text is None:
+        return None
+    t = re.sub(r"\s+", "", type_text)
+    m = _CARRIERS.match(t)
+    if m is None:
+        return type_text
+    while m is not None:
+        t = split_top_level(m.group(1))[0]
+        m = _CARRIERS.match(t)
+    return t
+
+
 def awaited(type_text: str | None) -> str | None:
     """What awaiting a value of ``type_text`` gives: ``Promise<User>`` -> ``User`` (a function's
     return type as its callers read it, as C# reads ``Task<T>``), as TypeScript's ``Awaited<T>``
@@ -160,7 +180,7 @@ def bindable(type_text: str | None) -> str | None:
         return element + "[]"
     if map_value(type_text) is not None or tuple_items(type_text) is not None:  # `Map<string,User>`, `[User,boolean]`
         return re.sub(r"\s+", "", type_text or "")
-    name = base_type(awaited(type_text))  # `p: Promise<User>`: what `await p` gives (receivers look through await)
+    name = base_type(awaited(carried(type_text)))  # `p: Promise<User>`: what `await p` gives (receivers look through await)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
         return None
     return name

@@ -40,7 +40,9 @@ Read from the extractor's call sites, each located in the tree by its position (
   of a receiver naming no entity (``dataSource.createQueryBuilder()``) takes the one its chain names
   (``.from(User, "u")``, ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``), an
   entity class it joins is read too (``.innerJoin(Photo, "p", ...)``, ``.leftJoinAndMapMany("u.pics",
-  Photo, "p", ...)``; a relation path ``.leftJoinAndSelect("u.photos", "p")`` is not), and a
+  Photo, "p", ...)``), and so is a relation path of an alias of known entity
+  (``.leftJoinAndSelect("u.photos", "p")``: the linker follows ``User.photos``'s declared type), with
+  the columns the chain's strings name on the joined alias (:mod:`.typeorm_joins`), and a
   builder kept in a variable (``const qb = repo.createQueryBuilder()``) is read with the chains on
   that variable in the same block (``qb.delete().execute()`` writes). The linker
   resolves ``E`` to its ``@Entity`` class; what does not resolve links nothing. A custom repository
@@ -57,6 +59,7 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks import looks_like_sql
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
+from indexer.languages.ecmascript.frameworks.typeorm_joins import builder_joins
 from indexer.model import FileExtraction, TableUse
 
 if TYPE_CHECKING:
@@ -108,12 +111,6 @@ _BUILDER_WRITES = frozenset(("insert", "update", "delete", "softDelete", "restor
 _BUILDER_ENTITY = frozenset(("from", "into", "update"))
 """The query-builder methods whose first argument names the entity (``.from(User, "u")``,
 ``.insert().into(User)``, ``.update(User)``, ``.delete().from(User)``)."""
-_BUILDER_JOINS = {**dict.fromkeys(("innerJoin", "leftJoin", "innerJoinAndSelect", "leftJoinAndSelect"), 0),
-                  **dict.fromkeys(("innerJoinAndMapOne", "innerJoinAndMapMany", "leftJoinAndMapOne",
-                                   "leftJoinAndMapMany"), 1)}
-"""The query-builder joins and the position of the argument naming what they join (TypeORM's
-``SelectQueryBuilder``: ``innerJoin(entity, alias, condition)``, ``leftJoinAndMapOne(mapTo, entity,
-alias, condition)``); an entity class there is read as well as the builder's own."""
 _REPO_TYPE = re.compile(r"^(?:Repository|MongoRepository|TreeRepository)<\s*([\w.]+)\s*>$")
 _INJECT = re.compile(r"^InjectRepository\(\s*([\w.]+)\s*[,)]")
 _ENTITY_REPOSITORY = re.compile(r"^EntityRepository\(\s*([\w.]+)\s*\)$")
@@ -429,41 +426,42 @@ class _Detector:
                        and self.jf.text(args[0]).rsplit(".", 1)[-1][:1].isupper()), None)
         return role, entity
 
-    def _joined(self, call: Node, owner: str | None) -> None:
-        """A ``reads`` use (``inferred``) of each entity class a ``createQueryBuilder(...)`` call's
-        builder joins (:data:`_BUILDER_JOINS`: ``.innerJoin(Photo, "p", "p.userId = u.id")``), at the
-        class's argument. A relation path (``.leftJoinAndSelect("u.photos", "p")``) or a lower-case
-        value names no class here and is not read."""
-        for m, args in self._builder_chains(call):
-            at = _BUILDER_JOINS.get(m)
-            if at is None or len(args) <= at:
-                continue
-            arg = unwrap(args[at])
-            text = self.jf.text(arg) if arg.type in ("identifier", "member_expression") else ""
-            if text and text.rsplit(".", 1)[-1][:1].isupper():
-                self._use("typeorm", "reads", owner, self.src.line(arg), self.src.col(arg), entity=text,
-                          resolution="inferred")
+    def _joined(self, call: Node, owner: str | None, entity: str | None, args: list[Node]) -> None:
+        """A ``reads`` use (``inferred``) of each entity a ``createQueryBuilder(...)`` call's builder joins
+        (:func:`~indexer.languages.ecmascript.frameworks.typeorm_joins.builder_joins`), at the argument
+        naming it: an entity class (``.innerJoin(Photo, "p", "p.userId = u.id")``), or a relation path
+        of an alias of known entity (``.leftJoinAndSelect("u.photos", "p")`` on the builder of ``User``
+        aliased ``u``: ``User`` and relation ``photos``), with the columns the chain's strings name on
+        the joined alias. ``entity`` and ``args`` are the builder's own entity and the call's arguments
+        after it (the first, a string, is the builder's alias). A lower-case value is no join."""
+        alias = self.jf.string(args[0]) if args else None
+        root = (alias, entity) if alias and entity else None
+        for j in builder_joins(self.jf, self._builder_chains(call), root):
+            self._use("typeorm", "reads", owner, self.src.line(j.node), self.src.col(j.node), entity=j.entity,
+                      columns=j.columns, resolution="inferred", relation=j.relation or None)
 
     def _typeorm(self, node: Node, name: str, receiver: str, owner: str | None, line: int, col: int) -> None:
-        if name == _QUERY_BUILDER:
-            self._joined(node, owner)
         role, named = self._builder_use(node) if name == _QUERY_BUILDER else (TYPEORM_ROLES[name], None)
         fn = node.child_by_field_name("function")
         obj = unwrap(fn.child_by_field_name("object")) if fn is not None and fn.type == "member_expression" else None
-        if obj is None:
-            return
         args = arguments(node.child_by_field_name("arguments"))
         entity = None
-        if obj.type == "call_expression":
+        if obj is None:
+            pass
+        elif obj.type == "call_expression":
             entity = self._get_repository_entity(obj)
         elif receiver.startswith("this.") and receiver.count(".") == 1 and owner:
             cls = owner.rsplit(".", 1)[0] if "." in owner else owner
             entity = self.fields.get(f"{cls}.{receiver[5:]}")
         elif "." not in receiver:
             entity = self.repo_vars.get((owner, receiver)) or self.repo_vars.get((None, receiver))
-        if entity is None and receiver.rsplit(".", 1)[-1].lower().endswith("manager") and args \
+        if obj is not None and entity is None and receiver.rsplit(".", 1)[-1].lower().endswith("manager") and args \
                 and args[0].type == "identifier" and self.jf.text(args[0])[:1].isupper():
             entity, args = self.jf.text(args[0]), args[1:]
+        if name == _QUERY_BUILDER:
+            self._joined(node, owner, entity or named, args)
+        if obj is None:
+            return
         entity = entity or named
         if entity is None:
             # maybe an instance of a custom repository class (``@EntityRepository(User) class UserRepository``),
