@@ -375,6 +375,8 @@ class _TableLinker:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":
                 tid = self._by_entity_name(u.entity)
+            if tid is None and u.framework == "sequelize":
+                return  # a query method's name on no model (`list.update()`): nothing here
         if tid is None:
             self.result.outcomes["unlinked_table_use"] += 1
             return
@@ -393,6 +395,9 @@ class _TableLinker:
             self.result.outcomes["unlinked_sql"] += 1
             return
         for a in found:
+            if "?" in a.name:  # `alter table "${tableName}"`: a table the code names at run time, unknown here
+                self.result.outcomes["unlinked_sql"] += 1
+                continue
             if u.role == "jpql":
                 tid = self._by_entity_name(a.name)
                 if tid is None and u.entity is not None and a.name.lower() == u.entity.rsplit(".", 1)[-1].lower():
