@@ -83,3 +83,40 @@ def test_only_an_exported_module_level_koa_app_is_a_router() -> None:
     src = b'import Koa from "koa";\nconst api = new Koa();\nconst inner = new Koa();\nexport default api;\n'
     ex = extractor_for_path("a.ts").extract("a.ts", src)
     assert [r.name for r in ex.routers] == ["api"]  # not `inner`: nothing can mount it from elsewhere
+
+
+WRAPPED = """
+// --- path: server/commands/documentMover.ts ---
+import { traceFunction } from "../logging/tracing";
+async function documentMover(ctx, props) { return props; }
+export default traceFunction({ spanName: "documentMover" })(documentMover);
+// --- path: server/commands/index.ts ---
+export { default as documentMover } from "./documentMover";
+// --- path: server/logging/tracing.ts ---
+export function traceFunction(options) { return (f) => f; }
+// --- path: server/store.ts ---
+import reducer from "./reducer";
+export default makeStore(reducer);
+// --- path: server/reducer.ts ---
+export default function reducer(state) { return state; }
+// --- path: server/tasks/DetachTask.ts ---
+import documentMover from "../commands/documentMover";
+import { documentMover as moved } from "../commands";
+import store from "../store";
+export async function perform(ctx) {
+  await documentMover(ctx, {});
+  await moved(ctx, {});
+  store(ctx);
+}
+"""
+
+
+def test_a_default_export_wrapping_a_function_of_the_file_is_that_function() -> None:
+    r = resolve_fixture(WRAPPED)
+    calls = [e for e in edges(r, "CALLS") if e.startswith("server/tasks/")]
+    assert calls == [
+        "server/tasks/DetachTask.perform(1) -> server/commands/documentMover.documentMover(2) [exact]",
+    ]
+    lines = sorted(e.line for f in r.files for e in f.edges if e.kind == "CALLS" and e.dst.endswith("documentMover(2)"))
+    assert lines == [5, 6]  # both imports (direct, and through the barrel); not `store(ctx)` -> reducer: `makeStore(reducer)`
+    # wraps an imported name, no function of its file
