@@ -109,3 +109,53 @@ const Task = sequelize.define("Task", { title: DataTypes.STRING }, { freezeTable
     ]
     assert [pluralize(w) for w in ("user", "category", "key", "address", "match", "person")] == [
         "users", "categories", "keys", "addresses", "matches", "people"]
+
+
+PROCESSORS = {
+    "server/models/Star.ts": """import { Column, Table, Model } from "sequelize-typescript";
+@Table({ tableName: "stars" })
+export default class Star extends Model {
+  @Column
+  index: string;
+}
+""",
+    "server/queues/BaseProcessor.ts": """export default abstract class BaseProcessor {
+  abstract perform(event: unknown): Promise<void>;
+}
+""",
+    "server/queues/StarsProcessor.ts": """import BaseProcessor from "./BaseProcessor";
+import Star from "../models/Star";
+export default class StarsProcessor extends BaseProcessor {
+  async perform(event) { await Star.destroy({ where: { index: event.index } }); }
+}
+""",
+    "server/queues/MailProcessor.ts": """import BaseProcessor from "./BaseProcessor";
+export default class MailProcessor extends BaseProcessor {
+  async perform(event) { send(event); }
+}
+function send(e) {}
+""",
+    "server/queues/run.ts": """import BaseProcessor from "./BaseProcessor";
+export async function runAll(processors: BaseProcessor[], event) {
+  for (const p of processors) { await p.perform(event); }
+}
+""",
+}
+
+
+def test_a_tables_accessors_are_targets_not_the_other_implementations_of_their_interface(tmp_path) -> None:
+    from analysis.impact import SymbolQuery, blast_radius
+    from tests.golden.harness import index_fixture
+
+    root = tmp_path / "src"
+    for rel, text in PROCESSORS.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    store = index_fixture(root, tmp_path / "i.db", "r")
+    report = blast_radius(store, SymbolQuery("table:stars"))
+    store.close()
+    assert [(t.node.qualname, t.role) for t in report.targets] == [
+        ("StarsProcessor.perform", "selected"),
+        ("BaseProcessor.perform", "declaration"),  # its callers dispatch to the accessor
+    ]  # not MailProcessor.perform: another implementation, which touches no star
+    assert [c.node.qualname for c in report.callers] == ["runAll"]
