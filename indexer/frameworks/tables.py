@@ -376,7 +376,12 @@ class _TableLinker:
             if tid is None and u.framework == "jpa":
                 tid = self._by_entity_name(u.entity)
             if tid is None and u.framework == "sequelize":
-                return  # a query method's name on no model (`list.update()`): nothing here
+                head, _, model = u.entity.rpartition(".")
+                if head.rpartition(".")[2] not in ("models", "db"):
+                    return  # a query method's name on no model (`list.update()`): nothing here
+                tid = self._by_entity_name(model)  # Sequelize's registry: `sequelize.models.user`, `db.User`
+                if tid is None:
+                    return
         if tid is None:
             self.result.outcomes["unlinked_table_use"] += 1
             return

@@ -159,3 +159,31 @@ def test_a_tables_accessors_are_targets_not_the_other_implementations_of_their_i
         ("BaseProcessor.perform", "declaration"),  # its callers dispatch to the accessor
     ]  # not MailProcessor.perform: another implementation, which touches no star
     assert [c.node.qualname for c in report.callers] == ["runAll"]
+
+
+REGISTRY = """
+// --- path: sequelize/models/user.model.js ---
+const { DataTypes } = require("sequelize");
+module.exports = (sequelize) => {
+  sequelize.define("user", { username: { type: DataTypes.STRING } });
+};
+// --- path: sequelize/index.js ---
+const { Sequelize } = require("sequelize");
+const sequelize = new Sequelize({});
+require("./models/user.model")(sequelize);
+module.exports = sequelize;
+// --- path: express/routes/users.js ---
+const { models } = require("../../sequelize");
+async function getAll(req, res) { res.json(await models.user.findAll()); }
+async function create(req, res) { await models.user.create(req.body); }
+async function other(req, res) { await models.cache.findAll(); await req.user.save(); }
+module.exports = { getAll, create, other };
+"""
+
+
+def test_a_model_definers_model_is_reached_through_the_registry() -> None:
+    r = resolve_fixture(REGISTRY)
+    assert edges(r, "DECLARES") == ["sequelize/models/user.model.js -> table:t:.users"]
+    assert edges(r, "READS") == ["express/routes/users.getAll(2) -> table:t:.users"]
+    assert edges(r, "WRITES") == ["express/routes/users.create(2) -> table:t:.users"]
+    # not `other`: `models.cache` names no model, `req.user` is no registry read

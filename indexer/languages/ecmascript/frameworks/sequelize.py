@@ -14,14 +14,18 @@ Tables (in a file importing ``sequelize`` or ``sequelize-typescript``):
   Model``) is ``abstract``: its columns are its subclasses'.
 * ``class User extends Model {}; User.init({ ...attributes }, { sequelize, tableName: "users" })`` and
   ``const User = sequelize.define("user", { ...attributes }, { tableName })`` at module level: the
-  same naming, the attribute keys as columns (``field`` of an attribute object renames it).
+  same naming, the attribute keys as columns (``field`` of an attribute object renames it). A
+  ``define`` elsewhere (a model definer, ``module.exports = (sequelize) => { sequelize.define("user",
+  ...) }``) maps the model name, which Sequelize's registry ``sequelize.models.user`` gives.
 
 Accesses (any file): a call of a Sequelize ``Model`` query method on a receiver that is a name, a
 property chain, ``this`` or ``super`` (``Star.findAll({ where })``, ``Document.scope("x").findOne()``,
 ``user.save()``, ``this.reload()``): :data:`SEQUELIZE_ROLES` says whether it reads or writes. The
 entity is the receiver (``scope()`` / ``unscoped()`` / ``schema()`` calls looked through; ``super`` is
 ``this``), resolved by the linker to a mapped class or an instance of one; a receiver that is neither
-links nothing, silently (``list.update()`` is no query). Columns: the keys of ``where`` (read), of the
+links nothing, silently (``list.update()`` is no query). A receiver read from a model registry,
+``sequelize.models.user`` / ``models.user`` / ``db.User`` (sequelize-cli's ``models/index.js``), goes by
+the model's name when it resolves to no class (the linker's ``registry`` rule). Columns: the keys of ``where`` (read), of the
 values of ``create`` / ``update`` / ``upsert`` / ``bulkCreate`` (written). ``resolution``: ``exact`` for a
 class name (``Star.findAll``), ``inferred`` for an instance or ``this``.
 """
@@ -167,14 +171,16 @@ class _Detector:
             entity, model, attrs, opts = receiver, receiver, args[0], args[1] if len(args) > 1 else None
         else:
             model_name = self.jf.string(args[0]) if len(args) >= 2 else None
+            if model_name is None:
+                return
             p = node.parent
-            if model_name is None or p is None or p.type != "variable_declarator" or p.parent is None \
-                    or p.parent.parent is None or p.parent.parent.type != "program":
-                return
-            target = p.child_by_field_name("name")
-            if target is None or target.type != "identifier":
-                return
-            entity, model, attrs, opts = self.jf.text(target), model_name, args[1], args[2] if len(args) > 2 else None
+            target = p.child_by_field_name("name") if p is not None and p.type == "variable_declarator" else None
+            if target is not None and target.type == "identifier" and p.parent is not None \
+                    and p.parent.parent is not None and p.parent.parent.type == "program":
+                entity = self.jf.text(target)  # `const User = sequelize.define("user", ...)`
+            else:  # a definer function's `sequelize.define("user", ...)`: the model registry's name
+                entity = model_name
+            model, attrs, opts = model_name, args[1], args[2] if len(args) > 2 else None
         pairs = self.jf.object_pairs(attrs)
         if not pairs:
             return
