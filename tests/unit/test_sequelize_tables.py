@@ -178,12 +178,32 @@ async function getAll(req, res) { res.json(await models.user.findAll()); }
 async function create(req, res) { await models.user.create(req.body); }
 async function other(req, res) { await models.cache.findAll(); await req.user.save(); }
 module.exports = { getAll, create, other };
+// --- path: sequelize/models/band.model.js ---
+const { DataTypes } = require("sequelize");
+module.exports = (sequelize) => {
+  sequelize.define("band", { name: { type: DataTypes.STRING } });
+  sequelize.define("instrument", { kind: { type: DataTypes.STRING } });
+};
+// --- path: express/routes/bands.js ---
+const { models } = require("../../sequelize");
+async function withMembers(req, res) {
+  await models.band.findAll({ include: [{ model: models.instrument }, "author"] });
+}
+module.exports = { withMembers };
 """
 
 
 def test_a_model_definers_model_is_reached_through_the_registry() -> None:
     r = resolve_fixture(REGISTRY)
-    assert edges(r, "DECLARES") == ["sequelize/models/user.model.js -> table:t:.users"]
-    assert edges(r, "READS") == ["express/routes/users.getAll(2) -> table:t:.users"]
+    assert edges(r, "DECLARES") == [
+        "sequelize/models/band.model.js -> table:t:.bands",
+        "sequelize/models/band.model.js -> table:t:.instruments",
+        "sequelize/models/user.model.js -> table:t:.users",
+    ]
+    assert edges(r, "READS") == [
+        "express/routes/bands.withMembers(2) -> table:t:.bands",
+        "express/routes/bands.withMembers(2) -> table:t:.instruments",  # included; "author" names no model
+        "express/routes/users.getAll(2) -> table:t:.users",
+    ]
     assert edges(r, "WRITES") == ["express/routes/users.create(2) -> table:t:.users"]
     # not `other`: `models.cache` names no model, `req.user` is no registry read

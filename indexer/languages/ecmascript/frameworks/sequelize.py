@@ -20,7 +20,8 @@ Tables (in a file importing ``sequelize`` or ``sequelize-typescript``):
 
 Accesses (any file): a call of a Sequelize ``Model`` query method on a receiver that is a name, a
 property chain, ``this`` or ``super`` (``Star.findAll({ where })``, ``Document.scope("x").findOne()``,
-``user.save()``, ``this.reload()``): :data:`SEQUELIZE_ROLES` says whether it reads or writes. The
+``user.save()``, ``this.reload()``): :data:`SEQUELIZE_ROLES` says whether it reads or writes; a read's
+``include`` (``include: [Instrument, { model: Orchestra, include: [...] }]``) reads those models too. The
 entity is the receiver (``scope()`` / ``unscoped()`` / ``schema()`` calls looked through; ``super`` is
 ``this``), resolved by the linker to a mapped class or an instance of one; a receiver that is neither
 links nothing, silently (``list.update()`` is no query). A receiver read from a model registry,
@@ -254,6 +255,29 @@ class _Detector:
                 self._use("reads", owner, line, col, entity, where, resolution)
         else:
             self._use(role, owner, line, col, entity, where, resolution)
+            for included in self._included(self.jf.object_pairs(options).get("include"), 0):
+                self._use("reads", owner, line, col, included, [], "inferred")
+
+    def _included(self, node: Node | None, depth: int) -> list[str]:
+        """The models a read's ``include`` option eager-loads (Sequelize joins their tables): ``include:
+        Instrument``, ``include: [A, { model: B, include: [C] }]``, nested at most three deep; an
+        association name (``include: "author"``, ``{ association: ... }``) names no model here."""
+        node = unwrap(node)
+        if node is None or depth > 2:
+            return []
+        items = node.named_children if node.type == "array" else [node]
+        out: list[str] = []
+        for item in (unwrap(i) for i in items):
+            if item is None:
+                continue
+            if item.type == "object":
+                pairs = self.jf.object_pairs(item)
+                model = self._entity(pairs.get("model")) if "model" in pairs else None
+                out += ([model] if model else []) + self._included(pairs.get("include"), depth + 1)
+            elif item.type in ("identifier", "member_expression"):
+                model = self._entity(item)
+                out += [model] if model else []
+        return out
 
     def _use(self, role: str, owner: str | None, line: int, col: int, entity: str, columns: list[str],
              resolution: str) -> None:
