@@ -243,8 +243,10 @@ def _stem(node_id: str) -> str:
     return node_id[:cut] if cut > 0 else node_id
 
 
-def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
-    """Seeds plus overloads, overridden declarations, their other implementations, constructors (of
+def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> list[Target]:
+    """Seeds plus overloads, overridden declarations, their other implementations (not when
+    ``siblings`` is false: a table's accessors are what a change of the table touches, and another
+    implementation of the interface method one of them implements reads nothing of it), constructors (of
     a selected type), methods (of a selected interface) and handlers (the methods exposing a selected
     Endpoint: ``ripple impact "GET /owners/{ownerId}"`` reaches the endpoint through its handler, and
     the clients requesting it).
@@ -273,7 +275,8 @@ def _expand(graph: GraphStore, seeds: Sequence[Node]) -> list[Target]:
     base = seed_ids + overloads + declarations
     overriders = graph.incoming(base, ["OVERRIDES"])
     known = set(base)
-    implementations = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known))
+    implementations = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known)) \
+        if siblings else []
     wanted = list(dict.fromkeys(overloads + declarations + implementations + members))
     nodes = graph.get_nodes(wanted) if wanted else {}
     for role, group in (("overload", overloads), ("declaration", declarations), ("implementation", implementations)):
@@ -826,7 +829,7 @@ def blast_radius(
     counted = CountingGraph(graph)
     clock = _Clock(counted)
     seeds, searches = _seeds(counted, query, engine, tests)
-    targets = _expand(counted, seeds)
+    targets = _expand(counted, seeds, siblings=not (isinstance(query, SymbolQuery) and is_table_target(query.text)))
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
     clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
               searches)

@@ -364,6 +364,14 @@ def _statement_access(sql: str, dialect: str | None) -> tuple[Access, ...] | Non
 _kept_access = functools.lru_cache(maxsize=PARSED_TEXTS)(_statement_access)
 
 
+def _dropped_name(t: exp.Table) -> bool:
+    """Whether ``t`` is the name a ``DROP`` of something other than a table or view drops: sqlglot
+    parses ``ALTER TABLE documents DROP CONSTRAINT "x_fkey"`` and ``DROP INDEX x_idx`` with the
+    constraint's or index's name as a ``Table``, which is no table the statement touches."""
+    p = t.parent
+    return isinstance(p, exp.Drop) and str(p.args.get("kind") or "").upper() not in ("TABLE", "VIEW", "")
+
+
 def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]]) -> None:
     ctes = {c.alias_or_name.lower() for c in e.find_all(exp.CTE)}
     written: exp.Table | None = None
@@ -385,7 +393,7 @@ def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]
     aliases: dict[str, tuple[str, str | None]] = {}
     reads: list[exp.Table] = []
     for t in e.find_all(exp.Table):
-        if t is written or not t.name or t.name.lower() in ctes:
+        if t is written or not t.name or t.name.lower() in ctes or _dropped_name(t):
             continue
         reads.append(t)
         aliases[(t.alias or t.name).lower()] = (t.name, t.db or None)

@@ -379,6 +379,13 @@ class _TableLinker:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":
                 tid = self._by_entity_name(u.entity)
+            if tid is None and u.framework == "sequelize":
+                head, _, model = u.entity.rpartition(".")
+                if head.rpartition(".")[2] not in ("models", "db"):
+                    return  # a query method's name on no model (`list.update()`): nothing here
+                tid = self._by_entity_name(model)  # Sequelize's registry: `sequelize.models.user`, `db.User`
+                if tid is None:
+                    return
         if tid is None:
             self.result.outcomes["unlinked_table_use"] += 1
             return
@@ -397,6 +404,9 @@ class _TableLinker:
             self.result.outcomes["unlinked_sql"] += 1
             return
         for a in found:
+            if "?" in a.name:  # `alter table "${tableName}"`: a table the code names at run time, unknown here
+                self.result.outcomes["unlinked_sql"] += 1
+                continue
             if u.role == "jpql":
                 tid = self._by_entity_name(a.name)
                 if tid is None and u.entity is not None and a.name.lower() == u.entity.rsplit(".", 1)[-1].lower():

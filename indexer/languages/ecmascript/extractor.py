@@ -904,6 +904,9 @@ class _FileRun:
                 exports.append(Export("*", module=self.text(caps["module"][0])))
             elif "default_local" in caps:
                 exports.append(Export("default", local=self.text(caps["default_local"][0])))
+            elif "wrapped_local" in caps:  # `export default trace(opts)(f)`: `f`, a function or class of this file
+                if any(d.parent is None and d.name == (local := self.text(caps["wrapped_local"][0])) and d.kind in ("function", "class") for d in self.out.definitions):
+                    exports.append(Export("default", local=local))
             elif "var" in caps:
                 var = caps["var"][0]
                 # A declarator the definitions query matched is exported as a definition. A value made a

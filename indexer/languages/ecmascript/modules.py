@@ -24,7 +24,7 @@ from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 from indexer.symbols import module_path
 
-__all__ = ["APEX_SPECIFIER", "MODULE_SYSTEM", "EcmaScriptModuleSystem", "apex_method", "resolve_specifier"]
+__all__ = ["APEX_SPECIFIER", "MODULE_SYSTEM", "EcmaScriptModuleSystem", "apex_method", "reexported", "resolve_specifier"]
 
 _SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".vue")
 
@@ -45,6 +45,50 @@ def resolve_specifier(r: Lookup, fc: FileCtx, spec: str) -> str | None:
                 return key
         return None
     return _existing(r, posixpath.normpath(posixpath.join(posixpath.dirname(fc.path), spec)))
+
+
+MAX_REEXPORT_HOPS = 8
+"""How many barrel modules :func:`reexported` follows for one import (``index.ts`` re-exporting a
+re-export...); a cycle of ``export * from`` stops there too."""
+
+
+def reexported(r: Lookup, files: list[FileCtx], name: str | None) -> ImportTarget:
+    """What an import of ``name`` (``"default"``, a member, ``None``: the module) from the module of
+    ``files`` names for the framework linker, following re-exports: a barrel module (``index.ts``
+    with ``export { default } from "./stars"``, ``export { a as b } from "./m"``, ``export * as ns
+    from "./m"``, or ``export * from "./m"`` when the module has no ``name`` of its own) gives way to
+    the module it re-exports from, at most :data:`MAX_REEXPORT_HOPS` times (ECMAScript's
+    ResolveExport, ECMA-262 16.2.1.6.3, for the explicit and star forms). The result's ``member`` is
+    the local name a default export exports (``export default api`` -> ``api``), else ``name``; a
+    ``default`` declared in place (``export default function f``) or not found is ``None``."""
+    for _ in range(MAX_REEXPORT_HOPS):
+        if name is None:
+            return ImportTarget(files, None)
+        nxt: tuple[list[FileCtx], str | None] | None = None
+        for fc in files:
+            r.use(("name", fc.path, name))
+            own = any(ex.exported == name and ex.module is None for ex in fc.ex.exports) or \
+                (name != "default" and bool(entries(fc.top, name)))
+            if own:
+                break
+            ex = next((e for e in fc.ex.exports if e.exported == name and e.module is not None), None)
+            if ex is None and name != "default":
+                r.use(("name", fc.path, "*"))
+                for star in (e for e in fc.ex.exports if e.exported == "*" and e.module is not None):
+                    key = resolve_specifier(r, fc, star.module or "")
+                    there = r.module_files("ecmascript", key) if key is not None else []
+                    if any(entries(t.top, name) or any(e.exported == name for e in t.ex.exports) for t in there):
+                        nxt = (there, name)
+                        break
+            elif ex is not None:
+                key = resolve_specifier(r, fc, ex.module or "")
+                nxt = (r.module_files("ecmascript", key), ex.name) if key is not None else None
+            if nxt is not None:
+                break
+        if nxt is None or not nxt[0]:
+            break
+        files, name = nxt
+    return ImportTarget(files, default_export(files) if name == "default" else name)
 
 
 def _existing(r: Lookup, target: str) -> str | None:
@@ -205,7 +249,7 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
         if key is None:
             return ImportTarget()
         files = r.module_files(fc.lang, key)
-        return ImportTarget(files, default_export(files) if imp.name == "default" else imp.name)
+        return reexported(r, files, imp.name)
 
     def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
         """ECMAScript names modules by specifiers only."""

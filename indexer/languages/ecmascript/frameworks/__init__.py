@@ -39,6 +39,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "js_constants",
     "typeorm",
     "js_data",
+    "sequelize",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -12,7 +12,7 @@ Facts, from ``indexer/languages/ecmascript/queries/express.scm`` and the rules b
   ``this.router = new Router({ prefix })`` in a class: the router ``this.router``) of
   koa-router / @koa/router (``prefix`` its ``prefix`` option, or the path of a
   ``router.prefix("/api")``, the last written; ``require("koa-router")()`` too; Koa routes are read as Express's) and
-  ``new express.Router()``.
+  ``new express.Router()``; koa-mount's ``app.use(mount("/api", api))`` reads as ``app.use("/api", api)``.
 * A chain built on a factory call, ``const api = Router().use(a).get("/x", h)``, is the router
   ``api``; ``export default Router().use("/api", api)`` (or ``module.exports = ...``) the router
   ``default`` (a ``Router`` record either way, at module level).
@@ -147,6 +147,8 @@ class _Detector:
         # Koa applications: `new Koa()`, and `this` in a class extending Koa (`class Server extends Koa`)
         self.koa_apps = {k for k, v in jf.import_locals("koa").items() if v in (None, "default", "Koa")}
         self.koa_classes = {d.qualname for d in out.definitions if any(b in self.koa_apps for b in d.bases)}
+        # koa-mount: `app.use(mount("/api", api))` mounts `api` (a Koa application or router) under `/api`
+        self.koa_mounts = {k for k, v in jf.import_locals("koa-mount").items() if v in (None, "default")}
         self.objects: set[str] = set()  # receivers known to be Express applications / routers
         self.routers: set[str] = set()  # names of the Router records emitted
         # routers of a function (router keys, indexer/frameworks/mounts.py): a parameter's position per
@@ -217,9 +219,9 @@ class _Detector:
         name = self.jf.receiver(caps["name"][0])
         self.objects.add(name)
         decl = caps.get("declarator")
-        if self.jf.receiver(factory) in self.koa_apps:
+        if self.jf.receiver(factory) in self.koa_apps and not (decl and _module_level(decl[0]) and self._exported(name)):
             return  # a Koa application: an object whose `use` and routes count, no router of its own
-        if decl and _module_level(decl[0]):
+        if decl and _module_level(decl[0]):  # an exported module-level Koa application too: koa-mount mounts it
             self._router(name, decl[0], self._prefix_option(caps["factory"][0]))
         elif decl:
             self._local(name, decl[0])
@@ -227,6 +229,12 @@ class _Detector:
             prefix = self._prefix_option(caps["factory"][0])
             if prefix.parts:
                 self._router(name, caps["name"][0], prefix)
+
+    def _exported(self, name: str) -> bool:
+        """Whether the module exports its top-level ``name`` (``export default api``, ``module.exports
+        = app``, ``export { api }``, ``export const api = ...``): another module may mount it."""
+        return any(ex.local == name for ex in self.out.exports) or any(
+            d.parent is None and d.name == name and d.exported for d in self.out.definitions)
 
     def _prefix_option(self, factory: Node) -> Template:
         """A koa-router's own prefix: ``new Router({ prefix: "/api" })``; else empty."""
@@ -544,6 +552,8 @@ class _Detector:
         """The mounts and wrappers of one ``X.use(...)`` call's arguments (see :meth:`_mounts`)."""
         jf = self.jf
         written, parent = parent, self._key(parent, call)
+        if len(args) == 1:
+            args = self._koa_mounted(args[0]) or args
         prefixes = [Template()]
         if len(args) > 1 and self._is_path(args[0]):
             prefixes = self._paths(args[0])
@@ -567,6 +577,19 @@ class _Detector:
                     self.out.wrappers.append(
                         Wrapper(self.framework, kind, owner, line, col, ref, parent, prefix, order=order)
                     )
+
+    def _koa_mounted(self, node: Node) -> list[Node] | None:
+        """The arguments of a koa-mount call ``mount([prefix,] app)`` given as a ``use`` call's only
+        argument (``app.use(mount("/api", api))``: koa-mount runs ``api`` for the requests under
+        ``/api``, the prefix stripped, so it reads as ``app.use("/api", api)``); ``None`` for any
+        other argument."""
+        inner = unwrap(node) or node
+        if inner.type != "call_expression" or not self.koa_mounts:
+            return None
+        fn = inner.child_by_field_name("function")
+        if fn is None or fn.type != "identifier" or self.jf.text(fn) not in self.koa_mounts:
+            return None
+        return arguments(inner.child_by_field_name("arguments")) or None
 
     def _looped(self, node: Node) -> list[Node]:
         """The elements a ``use`` argument stands for when it is the variable of a loop over a list

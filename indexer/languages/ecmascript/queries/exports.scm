@@ -27,6 +27,18 @@
 ; export default f
 (export_statement value: (identifier) @default_local)
 
+; export default wrap(f) / export default trace({ name })(f) / module.exports = wrap(f): the one argument
+; of a wrapper call (a higher-order function: memo, observer, traceFunction) is exported as default
+; when it names a function or class of the file (checked by the extractor)
+(export_statement value: (call_expression arguments: (arguments . (identifier) @wrapped_local .)))
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: (call_expression arguments: (arguments . (identifier) @wrapped_local .))
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
+
 ; export default class Foo {} / export default function foo() {}: the definition is exported; the
 ; name it is imported by is "default".
 (export_statement
