@@ -206,7 +206,9 @@ class Watcher:
                 self._release.clear()
                 try:
                     with self.lock():
-                        self.index.release_state()
+                        if self.index.holds_state:  # the page cache first: the release then trims the heap
+                            self._shrink_stores()
+                            self.index.release_state()
                 except Exception:  # the state is kept (or rebuilt by the next change): the watch goes on
                     log.warning("releasing the resolver state of %s failed", self.index.root, exc_info=True)
             elif self._unrecorded and self._record_due():  # a quiet moment after throttled updates
@@ -230,6 +232,15 @@ class Watcher:
             except OSError:
                 out.add(abs_path)
         return out
+
+    def _shrink_stores(self) -> None:
+        """With a release: the stores' caches of what this watcher wrote go too (a store with a
+        ``release_memory()``, the embedded one's SQLite page cache, up to 64 MiB each), before the
+        release hands the freed heap back to the system."""
+        for store in {id(s): s for s in (self.index.graph, self.index.search)}.values():
+            shrink = getattr(store, "release_memory", None)
+            if callable(shrink):
+                shrink()
 
     def _update(self, paths: list[str]) -> None:
         """Apply ``paths``; when the index gave its state back, with :attr:`rebuild_progress`'s sink."""
