@@ -171,7 +171,8 @@ def test_no_budget_and_an_unknown_resident_set_ask_nothing() -> None:
     assert w.asked == 0
 
 
-def test_the_watcher_releases_in_its_thread_and_rebuilds_at_the_next_save(tmp_path: Path) -> None:
+def test_the_watcher_releases_in_its_thread_and_rebuilds_at_the_next_save(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     src = tmp_path / "src"
     (src / "app").mkdir(parents=True)
     (src / "app" / "__init__.py").write_text("", encoding="utf-8")
@@ -180,6 +181,9 @@ def test_the_watcher_releases_in_its_thread_and_rebuilds_at_the_next_save(tmp_pa
     store = EmbeddedStore(tmp_path / "index.db")
     index = RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "state")))
     phases: list[str] = []
+    shrunk: list[str] = []
+    original = EmbeddedStore.release_memory
+    monkeypatch.setattr(EmbeddedStore, "release_memory", lambda self: (shrunk.append("shrink"), original(self)))
 
     class Sink:
         def start(self, phase: str, total: int | None) -> None:
@@ -213,6 +217,7 @@ def test_the_watcher_releases_in_its_thread_and_rebuilds_at_the_next_save(tmp_pa
         assert budget.check() is watcher
         wait_for(lambda: index.released is not None)
         assert not watcher.holds_state() and budget.check() is None
+        assert shrunk == ["shrink"]  # one store (graph and search): its page cache given back once
         (src / "app" / "a.py").write_text("def f():\n    pass\n\n\ndef h():\n    f()\n", encoding="utf-8")
         wait_for(lambda: "app/a.h(0) -> app/a.f(0) [exact]" in calls(tmp_path / "index.db"))
         assert index.released is None and watcher.holds_state()
