@@ -97,9 +97,9 @@ def load_bind_state(path: Path) -> BindState | None:
     return BindState(key, checksums, deps, set(link_deps), link_shares)
 
 
-def save_bind_state(path: Path, state: BindState) -> None:
-    """Write ``state`` to ``path`` atomically (temporary file, then rename). A failure is logged:
-    the index is written; only the next run's shortcut is lost."""
+def save_bind_state(path: Path, state: BindState) -> bool:
+    """Write ``state`` to ``path`` atomically (temporary file, then rename); whether it was saved. A
+    failure is logged: the index is written; only the next run's shortcut is lost."""
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -111,6 +111,8 @@ def save_bind_state(path: Path, state: BindState) -> None:
     except OSError as exc:
         log.warning("could not save %s: %s", path, exc)
         tmp.unlink(missing_ok=True)
+        return False
+    return True
 
 
 def discard_bind_state(path: Path) -> None:

@@ -27,6 +27,10 @@ re-doing only the work a change needs, and never leaving a file half-written.
     dispatch can reach the override; which classes derive from which is global, no lookup records
     it).
 
+* :meth:`RepositoryIndex.release_state` gives a watcher's resolver state back between updates (its
+  records saved to the state folder); the next update rebuilds it from them first
+  (:mod:`indexer.state_budget` decides when, for a process that watches many repositories).
+
 A file whose re-bound output equals what the index holds (a digest kept in its File node's props,
 ``digest``: :func:`indexer.writer.output_digest`) is not written again.
 
@@ -174,6 +178,28 @@ def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
         gc.set_threshold(*old)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Released:
+    """What :meth:`RepositoryIndex.release_state` keeps of the state it gives back: the link options
+    (read from the tree by the last sync, changed by template edits since), and each file's checksum
+    and size (what the records and the cached extractions rebuild it from)."""
+
+    link: LinkOptions | None
+    checksums: dict[str, str]
+    sizes: dict[str, int]
+
+
+def _link_digests(link: LinkOptions | None) -> tuple[str, str]:
+    """``(records' key digest, full digest)`` of the link options: the first leaves the component
+    templates out (only the link reads them, so a template edit keeps the records valid), the second
+    holds them all (the link stamp)."""
+    if link is None:
+        return "", ""
+    full = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
+    keyed = hashlib.sha256(repr(dataclasses.replace(link, templates={})).encode("utf-8", "surrogatepass")).hexdigest()
+    return keyed, full
+
+
 def _chunked(item: Extracted | None, fc: FileCtx) -> bool:
     """Whether the writer takes ``fc``'s chunks as the worker cut them (``item``, this run's
     extraction of the same bytes and node ids: :meth:`IndexWriter._attach`), needing no extraction."""
@@ -219,6 +245,9 @@ class RepositoryIndex:
         self.link_applications: dict[str, str] | None = None
         """The folders naming the repository's applications, read by the last sync (what the registry
         entry records; a one-shot run lets its resolver, and so its link options, go)."""
+        self.released: _Released | None = None
+        """What :meth:`release_state` kept of a resolver it gave back (``None``: the resolver holds its
+        state, or no sync ran yet): the next update rebuilds the state from the records on disk."""
         self.skip_unchanged = False
         """A one-shot run (``ripple index``) stops after hashing when the index already holds exactly
         the tree; a watcher must not (its first sync builds the resolver, from the records of the run
@@ -240,6 +269,7 @@ class RepositoryIndex:
 
     def _sync(self, progress: ProgressSink | None) -> IndexReport:
         progress = progress or NoProgress()
+        self.released = None  # a whole-tree run: the records path below or every file bound
         report = IndexReport(self.repo, str(self.root))
         t0 = time.perf_counter()
         progress.start("discover", None)
@@ -258,10 +288,9 @@ class RepositoryIndex:
         link = LinkOptions.for_repository(self.root, self.options.http_services)
         self.resolver.set_link(link)
         self.link_applications = link.applications()
-        link_digest = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
         # The resolver's records hold for link inputs but the component templates, which only the
         # link reads: a one-shot run after a template edit links again instead (:meth:`_sync_known`).
-        bind_digest = hashlib.sha256(repr(dataclasses.replace(link, templates={})).encode("utf-8", "surrogatepass")).hexdigest()
+        bind_digest, link_digest = _link_digests(link)
         stored = self.graph.file_checksums(self.repo)
         trusted = self._written_here()
         self.writer.trusted = trusted
@@ -379,12 +408,23 @@ class RepositoryIndex:
         """Re-index the files at ``paths`` (absolute, or relative to the root; edited, added, deleted
         or renamed: a rename is its old path and its new one) and re-bind what they affect. The first
         call, a batch of more than :data:`RESCAN_THRESHOLD` paths, a directory and a ``.gitignore``
-        run :meth:`sync` instead. Paths outside the root are ignored."""
+        run :meth:`sync` instead. Paths outside the root are ignored. After :meth:`release_state`, the
+        resolver state is first rebuilt from the records (a whole-tree sync when they no longer hold)."""
         rels = sorted({r for r in (self._relative(p) for p in paths) if r is not None})
-        if not self.synced or len(rels) > RESCAN_THRESHOLD or any(self._needs_rescan(r) for r in rels):
+        rescan = len(rels) > RESCAN_THRESHOLD or any(self._needs_rescan(r) for r in rels)
+        restored: float | None = None
+        if self.released is not None and not rescan:
+            if not rels:  # nothing to apply: the state stays given back
+                report = IndexReport(self.repo, str(self.root))
+                report.files_indexed = len(self.released.checksums)
+                return report
+            restored = self._restore_state(progress or NoProgress())
+        if not self.synced or rescan:
             return self.sync(progress)
         progress = progress or NoProgress()
         report = IndexReport(self.repo, str(self.root))
+        if restored is not None:
+            report.phases["restore"] = restored
         if not rels:
             self._summarise(report)
             return report
@@ -472,17 +512,11 @@ class RepositoryIndex:
         version = indexer_version()
         if len(nodes) != len(stored) or any(n.props.get("indexer") != version for n in nodes.values()):
             return False  # another indexer wrote some file since
-        base: list[tuple[FileExtraction, str, int]] = []
-        for path, checksum in stored.items():
-            ex = self.extraction.cached(path, checksum)
-            if ex is None:  # culled from the cache: the whole tree is bound
-                return False
-            base.append((ex, checksum, by_path[path][1] if path in by_path else 0))
-        self.resolver.update(base, track=False)
-        self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        if not self._rebuild(stored, {p: size for p, (_, size, _) in by_path.items()}, state):
+            return False  # an extraction culled from the cache: the whole tree is bound
         if full_digest != self._link_stamp():  # a template changed since (not in the records' key): links may differ
             self.resolver.relink()
-        del base, state
+        del state
         loaded: list[tuple[FileExtraction, str, int]] = []
         texts: dict[str, str] = {}
         to_extract: list[SourceFile] = []
@@ -523,6 +557,85 @@ class RepositoryIndex:
         self._summarise(report)
         return True
 
+    def _rebuild(self, checksums: dict[str, str], sizes: dict[str, int], state: BindState) -> bool:
+        """Build the (empty) resolver on the cached extractions of ``checksums`` (``{path:
+        checksum}``, what the index holds; ``sizes``: the files' sizes, 0 when unknown) and take
+        ``state``'s records over. ``False``, the resolver untouched, when an extraction is not cached."""
+        base: list[tuple[FileExtraction, str, int]] = []
+        for path, checksum in checksums.items():
+            ex = self.extraction.cached(path, checksum)
+            if ex is None:
+                return False
+            base.append((ex, checksum, sizes.get(path, 0)))
+        self.resolver.update(base, track=False)
+        self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        return True
+
+    # ------------------------------------------------------------------ resolver state given back
+
+    @property
+    def holds_state(self) -> bool:
+        """Whether the resolver holds a synced tree's state (what :meth:`release_state` gives back)."""
+        return self.synced and self.released is None and bool(self.resolver.files)
+
+    def paths(self) -> set[str]:
+        """The repository's indexed files (relative paths) as the last run left them, whether the
+        resolver holds its state or gave it back."""
+        return set(self.released.checksums) if self.released is not None else set(self.resolver.files)
+
+    def release_state(self) -> bool:
+        """Give back the resolver's state between updates (every file's context, the memo, the
+        lookup tables: most of a watcher's resident set), keeping what rebuilds it exactly: the
+        resolver's records are saved to the state folder (:mod:`indexer.bind_state`, as a whole-tree
+        run saves them) and the next :meth:`update` rebuilds the resolver from them and the cached
+        extractions before it applies its changes (:meth:`_restore_state`), so its index is the one
+        it would have been without the release. ``False``, nothing given back, when no synced state is
+        held, there is no state folder, a run left files to write (the journal) or the records could
+        not be saved. Call it from the thread that runs the updates, between two of them."""
+        if not self.holds_state or self.bind_path is None or any(self.journal.read()):
+            return False
+        link = self.resolver.link
+        keyed, full = _link_digests(link)
+        if not self._save_bind_state(keyed):  # not saved (logged): keep the state
+            return False
+        self._save_link_stamp(full)
+        files = self.resolver.files
+        self.released = _Released(link, {p: fc.checksum for p, fc in files.items()},
+                                  {p: fc.size for p, fc in files.items()})
+        self.extraction.park = spill_file(self.options.state_dir)  # the old one holds the released files' lists
+        self.resolver = RepositoryResolver(self.repo, link, park=self.extraction.park)
+        self.synced = False
+        _release_memory()
+        log.info("%s: resolver state of %d files released (rebuilt from the records at the next change)",
+                 self.repo, len(self.released.checksums))
+        return True
+
+    def _restore_state(self, progress: ProgressSink) -> float | None:
+        """Rebuild the resolver :meth:`release_state` gave back, from the records it saved and the
+        cached extractions of the files the index holds; the seconds it took. ``None`` (the caller
+        syncs the whole tree, which takes the records when they hold) when the index or the records
+        changed since (another process wrote them), the journal names files to write or an
+        extraction left the cache."""
+        released, self.released = self.released, None
+        if released is None or self.bind_path is None:
+            return None
+        t0 = time.perf_counter()
+        progress.start("restore", None)
+        state = load_bind_state(self.bind_path)
+        keyed, _ = _link_digests(released.link)
+        ok = (state is not None and state.key == self._bind_key(keyed) and state.checksums == released.checksums
+              and not any(self.journal.read()) and self._written_here()
+              and self.graph.file_checksums(self.repo) == released.checksums)
+        self.resolver.memo_budget = MEMO_BUDGET
+        ok = ok and state is not None and self._rebuild(released.checksums, released.sizes, state)
+        del state
+        self.synced = ok
+        progress.done("restore")
+        took = time.perf_counter() - t0
+        log.info("%s: resolver state of %d files %s in %.2f s", self.repo, len(released.checksums),
+                 "rebuilt from the records" if ok else "not rebuilt (the records changed): whole-tree sync", took)
+        return took if ok else None
+
     def _prune_cache(self) -> None:
         """After a whole-tree run: keep only the cached extractions some repository of the index
         still references (this indexer's version; the cache folder is shared by the index's
@@ -536,23 +649,23 @@ class RepositoryIndex:
         """What the resolver's records hold under: this indexer, the product, the link inputs."""
         return f"{indexer_version()}\0{self.product}\0{link_digest}"
 
-    def _save_bind_state(self, link_digest: str) -> None:
+    def _save_bind_state(self, link_digest: str) -> bool:
         """Keep the resolver's records for the next one-shot run, when the index now holds exactly
-        what the resolver produced (no file left to write); otherwise drop stale ones."""
+        what the resolver produced (no file left to write); otherwise drop stale ones. Whether saved."""
         if self.bind_path is None:
-            return
+            return False
         if any(self.journal.read()):
             discard_bind_state(self.bind_path)
-            return
+            return False
         try:
             deps, link_deps, link_shares = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
             discard_bind_state(self.bind_path)
-            return
+            return False
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
-        save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                        link_shares))
+        return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
+                                                         link_shares))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -621,7 +734,7 @@ class RepositoryIndex:
         if (self.root / rel).is_dir():
             return True
         prefix = rel + "/"
-        return any(p.startswith(prefix) for p in self.resolver.files)
+        return any(p.startswith(prefix) for p in self.paths())
 
     def applications(self) -> dict[str, str] | None:
         """The folders naming the repository's applications as the last sync read them

@@ -112,6 +112,21 @@ class Watcher:
         self._resync_done: Callable[[IndexReport | None], None] | None = None
         self._recorded_at: float | None = None  # time.monotonic() of the last registry entry written
         self._unrecorded = False  # an update wrote something since then
+        self.changed_at = time.monotonic()
+        """``time.monotonic()`` of the last sync or update that applied changes (:mod:`indexer.state_budget`)."""
+        self._release = threading.Event()
+        self.rebuild_progress: Callable[[], AbstractContextManager[ProgressSink]] | None = None
+        """Makes the progress sink of an update that first rebuilds released resolver state (the
+        language server: a ``window/workDoneProgress``); ``None``: no progress."""
+
+    def holds_state(self) -> bool:
+        """Whether the index holds resolver state it could give back (:mod:`indexer.state_budget`)."""
+        return self.index.holds_state
+
+    def request_release(self) -> None:
+        """Ask for :meth:`RepositoryIndex.release_state` at the next wake-up with no change to apply
+        (the watcher's thread runs it, under the lock); a change applied first cancels the request."""
+        self._release.set()
 
     def request_sync(self, progress: ProgressSink | None = None,
                      done: Callable[[IndexReport | None], None] | None = None) -> None:
@@ -137,6 +152,7 @@ class Watcher:
         with self.lock():
             report = self.index.sync(progress)
             self._record()
+        self.changed_at = time.monotonic()
         self._notify(report, always=True)
         polling = False
         catch_up: float | None = started
@@ -181,10 +197,20 @@ class Watcher:
                 progress, done = self._resync_progress, self._resync_done
                 self._resync_progress = self._resync_done = None
                 report = self._apply(lambda: self.index.sync(progress), record=True)  # noqa: B023 - called at once
+                self.changed_at = time.monotonic()
                 if done is not None:
                     done(report)
             elif paths:
-                self._apply(lambda: self.index.update(paths))  # noqa: B023 - called at once
+                self._update(paths)
+            elif self._release.is_set():
+                self._release.clear()
+                try:
+                    with self.lock():
+                        if self.index.holds_state:  # the page cache first: the release then trims the heap
+                            self._shrink_stores()
+                            self.index.release_state()
+                except Exception:  # the state is kept (or rebuilt by the next change): the watch goes on
+                    log.warning("releasing the resolver state of %s failed", self.index.root, exc_info=True)
             elif self._unrecorded and self._record_due():  # a quiet moment after throttled updates
                 try:
                     with self.lock():
@@ -198,7 +224,7 @@ class Watcher:
         found = discover(self.index.root, self.index.options.max_file_bytes,
                          self.index.options.follow_external_symlinks, self.index.options.doc_folders)
         on_disk = {sf.path: sf.abs_path for sf in found.files}
-        out = {str(self.index.root / p) for p in set(self.index.resolver.files) ^ set(on_disk)}
+        out = {str(self.index.root / p) for p in self.index.paths() ^ set(on_disk)}
         for abs_path in on_disk.values():
             try:
                 if os.stat(abs_path).st_mtime >= since - 1.0:
@@ -206,6 +232,26 @@ class Watcher:
             except OSError:
                 out.add(abs_path)
         return out
+
+    def _shrink_stores(self) -> None:
+        """With a release: the stores' caches of what this watcher wrote go too (a store with a
+        ``release_memory()``, the embedded one's SQLite page cache, up to 64 MiB each), before the
+        release hands the freed heap back to the system."""
+        for store in {id(s): s for s in (self.index.graph, self.index.search)}.values():
+            shrink = getattr(store, "release_memory", None)
+            if callable(shrink):
+                shrink()
+
+    def _update(self, paths: list[str]) -> None:
+        """Apply ``paths``; when the index gave its state back, with :attr:`rebuild_progress`'s sink."""
+        self._release.clear()
+        self.changed_at = time.monotonic()
+        if self.index.released is None or self.rebuild_progress is None:
+            self._apply(lambda: self.index.update(paths))
+            return
+        with self.rebuild_progress() as sink:
+            self._apply(lambda: self.index.update(paths, sink))
+        self.changed_at = time.monotonic()
 
     def _apply(self, work: Callable[[], IndexReport], record: bool = False) -> IndexReport | None:
         try:

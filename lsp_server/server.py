@@ -47,10 +47,12 @@ from indexer.embedding import DEFAULT_BATCH, embed_pending
 from indexer.fsguard import SkipFile, inside_root, read_regular
 from indexer.incremental import RepositoryIndex
 from indexer.run import IndexOptions, IndexReport
+from indexer.state_budget import StateBudget
 from indexer.watch import Watcher
 from lsp_server.ensemble_support import ExtraModels
 from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, ripple_uri
 from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
+from lsp_server.state_support import budget_for, rebuild_progress
 from lsp_server.team import StoreSession
 from stores.contracts import GraphStore, Node, SearchIndex
 from stores.embedded import EmbeddedStore
@@ -213,6 +215,8 @@ class RippleServer(LanguageServer):
         self._poller: threading.Thread | None = None
         self.session: StoreSession | None = None
         """The configured stores (:mod:`lsp_server.team`), made when the first folder opens."""
+        self.state_budget: StateBudget | None = None
+        """The memory budget over the folders' resolver state (:mod:`lsp_server.state_support`)."""
 
     # -------------------------------------------------------------------------------- lifecycle
 
@@ -325,6 +329,8 @@ class RippleServer(LanguageServer):
         deadline = time.monotonic() + timeout
         for folder in self.folders:
             folder.stop.set()
+        if self.state_budget is not None:
+            self.state_budget.stop()
         if self.session is not None:
             self.session.close()
         for folder in list(self.folders):
@@ -562,13 +568,17 @@ class RippleServer(LanguageServer):
             if not stop.is_set():  # a thread being replaced says nothing more about the folder
                 self._updated(folder, sink, report)
 
-        folder.watcher = Watcher(index, lock=locked, on_update=updated)
+        folder.watcher = watcher = Watcher(index, lock=locked, on_update=updated)
+        watcher.rebuild_progress = rebuild_progress(lambda: _WorkDoneProgress(self, folder))
+        budget = self.state_budget = self.state_budget or budget_for(self.session.config)
+        budget.add(watcher)  # idle folders give their resolver state back above the budget
         try:
-            folder.watcher.run(stop, sink)
+            watcher.run(stop, sink)
         except Exception as exc:  # the first run failed: this folder's index, never the server
             if not stop.is_set():
                 self._failed(folder, sink, exc)
         finally:
+            budget.remove(watcher)
             index.close()
             writers.close()
 

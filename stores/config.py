@@ -79,6 +79,10 @@ The file (every key optional)::
     [server]                          # the language server (`ripple serve`)
     index_workspace = true            # index and watch the open folders into the stores; false: read
                                       # only (a central indexer owns the index)
+    memory_budget = 320               # MiB: above it, folders unchanged for `release_after` seconds give
+                                      # their resolver state back, least recently changed first; their
+                                      # next change rebuilds it from the records on disk (0: never)
+    release_after = 60                # seconds without a change before a folder may give it back
 
     [docs]
     folders = ["wiki-export"]         # repository folders read as documentation even when gitignored
@@ -171,8 +175,16 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_SEARCH_MODELS": "search.models",
     "RIPPLE_API_KEY": "api.key",
     "RIPPLE_SERVER_INDEX_WORKSPACE": "server.index_workspace",
+    "RIPPLE_SERVER_MEMORY_BUDGET": "server.memory_budget",
 }
 """Environment variable -> configuration key."""
+
+SERVER_MEMORY_BUDGET_MIB = 320
+"""``[server] memory_budget``'s default: :data:`indexer.state_budget.DEFAULT_STATE_BUDGET_MIB`."""
+SERVER_RELEASE_AFTER_S = 60
+"""``[server] release_after``'s default: :data:`indexer.state_budget.IDLE_S`."""
+MAX_SERVER_BUDGET_MIB = 1 << 22
+MAX_RELEASE_AFTER_S = 7 * 24 * 3600
 
 # key -> (type, default); "products" is a table of strings.
 _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
@@ -192,7 +204,8 @@ _SCHEMA: dict[str, dict[str, tuple[type, Any]]] = {
     "embedding": {"model": (str, None), "models_dir": (str, None)},
     "http": {"services": (dict, {})},
     "api": {"key": (str, None)},
-    "server": {"index_workspace": (bool, True)},
+    "server": {"index_workspace": (bool, True), "memory_budget": (int, SERVER_MEMORY_BUDGET_MIB),
+               "release_after": (int, SERVER_RELEASE_AFTER_S)},
     "trust": {"workspaces": (list, [])},
     "docs": {"folders": (tuple, ())},
 }
@@ -301,6 +314,12 @@ class Config:
     """How the approximate search is built and searched (``[embedded] ann_connectivity``,
     ``ann_expansion_add``, ``ann_expansion_search`` or ``$RIPPLE_ANN_EXPANSION_SEARCH``,
     ``ann_candidates``, ``ann_dtype``; :class:`stores.vector_index.AnnParams`)."""
+    memory_budget: int = SERVER_MEMORY_BUDGET_MIB
+    """``[server] memory_budget`` (or ``$RIPPLE_SERVER_MEMORY_BUDGET``): the resident set (MiB) above which
+    the language server's idle folders give their resolver state back (:mod:`indexer.state_budget`;
+    0: never)."""
+    release_after: int = SERVER_RELEASE_AFTER_S
+    """``[server] release_after``: seconds a folder must have been unchanged before it may give its state back."""
     doc_folders: tuple[str, ...] = ()
     """``[docs] folders``: repository-relative folders (a wiki export) whose Markdown, AsciiDoc and
     reStructuredText files are indexed as ``doc`` chunks even when ``.gitignore`` or the pruned folder
@@ -710,12 +729,14 @@ def _build(values: dict[str, Any], origin: dict[str, str], files: tuple[Path, ..
         raise ConfigError(f"{origin['embedding.models_dir']}: embedding.models_dir must be an absolute path, not "
                           f"{values['embedding.models_dir']!r}")
     ann_threshold = between("embedded.ann_threshold", 0, MAX_ANN_THRESHOLD)  # before the warnings are taken
+    memory_budget = between("server.memory_budget", 0, MAX_SERVER_BUDGET_MIB)
+    release_after = between("server.release_after", 0, MAX_RELEASE_AFTER_S)
     ann_params = AnnParams(**{name: between(f"embedded.ann_{name}", *PARAM_RANGES[name]) for name in PARAM_RANGES},
                            dtype=choice("embedded.ann_dtype", DTYPES))
     return Config(graph, search, db, get("embedding.model"), files, dict(origin), tuple(warnings), get("http.services"),
                   workspace, trusted, ignored, get("api.key"), get("server.index_workspace"),
                   ann_threshold=ann_threshold, doc_folders=get("docs.folders"), models_dir=models_dir,
-                  ann_params=ann_params)
+                  ann_params=ann_params, memory_budget=memory_budget, release_after=release_after)
 
 
 def doc_folders_of(root: Path) -> tuple[str, ...]:

@@ -860,6 +860,13 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         return str(self._db.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()[0])
 
     @_guarded
+    def release_memory(self) -> None:
+        """Give back what SQLite's page cache of this connection holds (``PRAGMA shrink_memory``; up
+        to ``cache_size``, 64 MiB): a watcher whose resolver state went (:mod:`indexer.state_budget`)
+        writes nothing until its next change, which reads the pages it needs again."""
+        self._db.execute("PRAGMA shrink_memory")
+
+    @_guarded
     def version_token(self) -> str | None:
         """``"<data_version>:<generation>"``: SQLite's ``PRAGMA data_version`` moves when another
         connection commits, the generation when this instance writes."""
