@@ -17,7 +17,7 @@ Python looks at the tree itself only where a query cannot express the rule, each
 
 * the enclosing definition of a node (qualnames, ``CallSite.caller``, ``Binding.scope``,
   ``TypeUse.owner``): "innermost enclosing match" is not a query predicate. Definitions are kept as
-  nested byte ranges (:class:`_ScopeIndex`) and looked up by bisection rather than by walking parents;
+  nested byte ranges (:class:`ScopeIndex`) and looked up by bisection rather than by walking parents;
 * a definition's details (parameters, modifiers, decorators, signature, bases) are read from the
   matched node's own fields and children; its JSDoc and, in TypeScript, a class member's decorators
   from the siblings before it (the grammar puts them there);
@@ -58,10 +58,8 @@ expression or object method. The callee must be a plain or dotted name (a builde
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from tree_sitter import Node, Query
@@ -94,6 +92,7 @@ from indexer.languages.ecmascript.syntax import (
     unquote,
 )
 from indexer.languages.ecmascript.frameworks.common import unwrap
+from indexer.languages.ecmascript.scope_index import Scope, ScopeIndex
 from indexer.languages import base
 from indexer.model import (
     LONG_CHAIN,
@@ -137,52 +136,6 @@ _WS = re.compile(r"\s+")
 _OBJECT_READS = {"Object.values": "$values", "Object.entries": "$entries"}
 """``Object.values(x)`` / ``Object.entries(x)`` in a receiver: written ``x.$values()`` / ``x.$entries()``."""
 _JSDOC_LINE = re.compile(r"^\s*\*? ?")
-
-
-@dataclass(slots=True, frozen=True)
-class _Scope:
-    """A definition seen as a scope: what code inside it is attributed to."""
-
-    qualname: str
-    kind: str
-    code_scope: str  # caller / binding scope of code inside it (a field's initialiser -> its class)
-    class_qualname: str | None  # nearest enclosing class-like definition, for ``this.x`` bindings
-
-
-class _ScopeIndex:
-    """Definitions as properly nested byte ranges, for "innermost definition around byte ``pos``".
-
-    Definitions are added in document order (parents first). The innermost definition containing a
-    position is the last one starting at or before it, or one of that one's ancestors. A definition's
-    own decorators (and its parameters' decorators) are excluded from its range: code in a decorator
-    runs in the scope around the decorated definition.
-    """
-
-    __slots__ = ("starts", "ends", "parents", "excluded", "scopes")
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-        self.parents: list[int] = []
-        self.excluded: list[tuple[tuple[int, int], ...]] = []
-        self.scopes: list[_Scope] = []
-
-    def add(self, node: Node, scope: _Scope, parent: int, excluded: tuple[tuple[int, int], ...]) -> int:
-        self.starts.append(node.start_byte)
-        self.ends.append(node.end_byte)
-        self.parents.append(parent)
-        self.excluded.append(excluded)
-        self.scopes.append(scope)
-        return len(self.scopes) - 1
-
-    def find(self, pos: int) -> int:
-        """Index of the innermost definition containing ``pos``, or ``-1``."""
-        i = bisect.bisect_right(self.starts, pos) - 1
-        while i >= 0:
-            if pos < self.ends[i] and not any(s <= pos < e for s, e in self.excluded[i]):
-                return i
-            i = self.parents[i]
-        return -1
 
 
 def _combined_query(grammar: str, folder: str, names: tuple[str, ...]) -> tuple[Query, tuple[str, ...]]:
@@ -248,7 +201,7 @@ class _FileRun:
         self.src = base.SourceText(source)
         self.out = out
         self.root = base.parser(grammar).parse(source).root_node
-        self.index = _ScopeIndex()
+        self.index = ScopeIndex()
         self.def_ids: set[int] = set()  # ids of the nodes the definitions query matched
         self.objects: set[tuple[str | None, str]] = set()  # (scope, name) bound as `object`
         self.value_ids: set[int] = set()  # ids of the declarators of values made definitions (values.scm)
@@ -294,7 +247,7 @@ class _FileRun:
         """The node's text with whitespace runs collapsed to one space."""
         return _WS.sub(" ", self.text(node)).strip()
 
-    def scope_of(self, node: Node) -> _Scope | None:
+    def scope_of(self, node: Node) -> Scope | None:
         """The innermost definition around ``node``'s start (a definition added later: not itself)."""
         i = self.index.find(node.start_byte)
         return self.index.scopes[i] if i >= 0 else None
@@ -421,7 +374,7 @@ class _FileRun:
         else:
             class_qualname = parent.class_qualname if parent else None
         code_scope = parent.code_scope if (kind == "field" and parent) else qualname
-        scope = _Scope(qualname, kind, code_scope, class_qualname)
+        scope = Scope(qualname, kind, code_scope, class_qualname)
         self.index.add(node, scope, parent_index, own_decorator_ranges(node, fn))
         self.qualnames.add(qualname)
         self.out.definitions.append(d)
@@ -572,7 +525,7 @@ class _FileRun:
         # Its scope is the value expression: the name and a declared type stay at module level (a
         # binding `X: T` of the declarator is the module's, as before).
         value = caps["call"][0]
-        self.index.add(value, _Scope(qualname, "function", qualname, None), self.index.find(value.start_byte), ())
+        self.index.add(value, Scope(qualname, "function", qualname, None), self.index.find(value.start_byte), ())
         self.qualnames.add(qualname)
         for h in caps["handed"]:
             if h.type == "member_expression":
@@ -587,7 +540,7 @@ class _FileRun:
         """Bind ``owner`` as an ``object`` in the scope around it, once (:meth:`_object_binding`)."""
         self._object_binding(owner, self.scope_of(owner))
 
-    def _object_binding(self, owner: Node, scope: _Scope | None) -> None:
+    def _object_binding(self, owner: Node, scope: Scope | None) -> None:
         """Bind ``owner`` (the name of an object literal whose properties are definitions) as an
         ``object`` in the scope around it, once: the resolver's :class:`~indexer.resolve.values.ObjV`."""
         scope_name = scope.code_scope if scope else None
@@ -664,7 +617,7 @@ class _FileRun:
         text = self.flat(node)
         return base_type(text) or text
 
-    def _params(self, fn: Node, qualname: str, is_ctor: bool, parent: _Scope | None) -> list[Param]:
+    def _params(self, fn: Node, qualname: str, is_ctor: bool, parent: Scope | None) -> list[Param]:
         params_node = fn.child_by_field_name("parameters")
         if params_node is None:
             single = fn.child_by_field_name("parameter")  # `x => ...`
