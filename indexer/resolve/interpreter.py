@@ -49,7 +49,6 @@ from typing import TYPE_CHECKING
 from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, CallSite, Import, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.ambient import ambient_type
-from indexer.resolve.either import methods_last
 from indexer.resolve.calls import CallBinder
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.container_bases import container_element
@@ -623,10 +622,8 @@ class Resolver(ScopeLookup, ReturnInference):
                 on_class = (name, f"{rules.class_receiver}.{name}") if rules.class_receiver else (name,)
                 for bound in ((rules.instance_prefix + name, name) if isinstance(v, InstV) else on_class):
                     bindings = c.file.bindings.get((c.qualname, bound))
-                    if bindings:  # `self.x = A()` then `self.x = B()` in one method: B (unknown: any)
-                        bv = self.binding_value(c.file, methods_last(c, bindings), isinstance(v, InstV)) \
-                            if bound != name else None
-                        bv = bv if bv is not None else self.binding_value(c.file, bindings, isinstance(v, InstV))
+                    if bindings:
+                        bv = self.binding_value(c.file, bindings, isinstance(v, InstV))
                         if bv is not None:
                             return bv
             members, _ = self.classes.lookup(cls, name)
