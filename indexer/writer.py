@@ -233,6 +233,7 @@ class IndexWriter:
         for i in range(len(outputs)):
             summary = spilled.summary(i) if spilled is not None else None
             ref: SpillRef | None = None
+            read_here = False
             grown = spilled.extended(i) if spilled is not None and summary is None else None
             digest: str | None
             if grown is not None and (paths[i] in forced or grown[0][0][1] not in stored):  # type: ignore[index]
@@ -242,8 +243,8 @@ class IndexWriter:
                 (_, node_id), base_keys = grown[0]  # type: ignore[misc]
                 digest = None
                 ref = _grown_keys(spilled.spill, base_keys, grown[1])  # type: ignore[union-attr]
-            elif summary is None:
-                out = outputs[i]
+            elif summary is None:  # read here (a grown output the index holds too): its keys are made below
+                out, read_here = outputs[i], True
                 digest = output_digest(out, self.product)
                 self._stamp(out, digest, version, files)
                 node_id = out.nodes[0].id
@@ -255,7 +256,8 @@ class IndexWriter:
                 digests[i] = digest
                 if spilled is None:
                     continue
-                if summary is None and grown is None:
+                if read_here:  # ``out`` was read above, grown or not (a grown one was left without keys, so
+                    # that the docs written with it missed its nodes: another version over a trusted index)
                     keys_blob = _mention_keys(out)
                     ref = spilled.spill.put(keys_blob) if keys_blob is not None else None
                 if ref is not None:

@@ -12,6 +12,7 @@ targets. A receiver that is a class (``getattr(cls, "on_" + k)``) reads the same
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from typing import TYPE_CHECKING
 
@@ -25,34 +26,43 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["MAX_PATTERN_TARGETS", "pattern_regex", "pattern_targets", "read_references"]
+__all__ = ["MAX_EXPANDED", "MAX_PATTERN_TARGETS", "pattern_regex", "pattern_targets", "read_references"]
 
 MAX_PATTERN_TARGETS = 64
 """Methods one pattern call binds at most (a visitor of a large grammar has a few dozen)."""
 
+
+MAX_EXPANDED = 256
+"""Glob patterns one name pattern expands into at most (:func:`pattern_regex`)."""
 
 _GROUP = re.compile(r"<([^<>]*)>")
 _CASES = {"lower": str.lower, "upper": str.upper, "casefold": str.casefold}
 
 
 def pattern_regex(pattern: str) -> re.Pattern[str]:
-    """The regular expression of ``pattern``: ``render_*``, ``*`` any identifier characters;
-    ``add_<get|post>``, one of the alternatives; a reference left in a group (``<=m.X>``, not
-    read: :func:`pattern_targets` reads it first) is ``*``."""
-    out: list[str] = []
+    """The regular expression of ``pattern``, to be matched against a method's name with ``fullmatch``:
+    ``render_*``, ``*`` any text (method names are identifiers); ``add_<get|post>``, one of the
+    alternatives; a reference left in a group (``<=m.X>``, not read: :func:`pattern_targets` reads it
+    first) is ``*``; an empty group ``<>`` matches nothing. The alternatives are expanded into plain
+    glob patterns (at most :data:`MAX_EXPANDED`; past that every group reads as ``*``), each translated
+    by :func:`fnmatch.translate`, whose wildcards cannot backtrack into each other (CPython bpo-40480):
+    ``"a*" * 12 + "a"`` against ``"a" * 36 + "b"`` took 61 s as ``a\\w*a\\w*...`` (exponential in the
+    wildcards), microseconds so."""
+    choices: list[list[str]] = []
     pos = 0
     for m in _GROUP.finditer(pattern):
-        out.append(_wild(pattern[pos:m.start()]))
+        choices.append([pattern[pos:m.start()]])
         alts = m.group(1)
-        out.append(r"\w*" if alts.startswith("=") else "(?:" + "|".join(re.escape(a) for a in alts.split("|")) + ")")
+        choices.append(["*"] if alts.startswith("=") else list(dict.fromkeys(a for a in alts.split("|") if a)))
         pos = m.end()
-    out.append(_wild(pattern[pos:]))
-    return re.compile("".join(out))
-
-
-def _wild(part: str) -> str:
-    """``part`` of a pattern as a regular expression (``*``: any identifier characters)."""
-    return r"\w*".join(re.escape(p) for p in part.split("*"))
+    choices.append([pattern[pos:]])
+    globs = [""]
+    for options in choices:
+        globs = [g + o for g in globs for o in options]
+        if len(globs) > MAX_EXPANDED:
+            globs = [_GROUP.sub("*", pattern)]
+            break
+    return re.compile("|".join(fnmatch.translate(g) for g in globs) if globs else "(?!)")
 
 
 def read_references(r: Resolver, fc: FileCtx, scope: str | None, pattern: str, line: int) -> str:

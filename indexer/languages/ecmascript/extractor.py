@@ -72,7 +72,7 @@ from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.returns import factories, returned_refs
-from indexer.languages.ecmascript.assignments import BranchJoin, declared_here, own_target
+from indexer.languages.ecmascript.assignments import BranchJoin, own_target
 from indexer.languages.ecmascript.elements import element_bindings
 from indexer.languages.ecmascript.operands import either_bindings
 from indexer.languages.ecmascript.syntax import (
@@ -889,7 +889,6 @@ class _FileRun:
 
     def _bindings(self, matches: list[dict[str, list[Node]]]) -> None:
         bindings = self.out.bindings
-        declared: dict[int, set[str]] = {}  # function node id -> the names it declares (assignments.py)
         joins = BranchJoin()
         for caps in matches:
             name = caps["name"][0]
@@ -902,7 +901,7 @@ class _FileRun:
                 continue
             scope_name, local = self.code_scope(name), self.text(name)
             assign = name.parent if name.parent is not None and name.parent.type == "assignment_expression" else None
-            if assign is not None and not declared_here(name, declared):  # `x = ...` of a name not its function's
+            if assign is not None and not joins.declared_here(name):  # `x = ...` of a name not its function's
                 continue
             start = len(bindings)
             if "declared" in caps:
