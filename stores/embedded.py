@@ -86,6 +86,7 @@ from stores.embedded_tx import EmbeddedTransactions
 from stores.model_vectors import EmbeddedModelVectors
 from stores.read_cache import StampedCache
 from stores.embedded_migrate import ensure_current
+from stores.embedded_symbols import symbol_keys
 from stores.embedded_schema import MIGRATABLE_VERSIONS, SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
@@ -526,13 +527,14 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         self, keys: Sequence[tuple[str, str]], labels: Sequence[str] | None = None, *, limit: int | None = None,
         skip_repo: str = "", skip_files: Iterable[str] = (),
     ) -> dict[tuple[str, str], list[SymbolKey]]:
-        """The contract's selection in SQL, one indexed query per key (two with a ``limit``): the
-        tail and the labels filter the rows by name in SQLite, ``module`` is read out of the
-        props with ``json_extract``, and with a ``limit`` the other repositories' rows are cut there;
-        the rows of ``skip_repo`` (one repository's) are read whole and skipped here. First one query
+        """The contract's selection in SQL, every key in one query
+        (:func:`stores.embedded_symbols.symbol_keys`): the tail and the labels filter the rows by
+        name in SQLite, ``module`` is read out of the props with ``json_extract``, and with a
+        ``limit`` the other repositories' rows are cut there; the rows of ``skip_repo`` (one
+        repository's) are read whole and skipped here. First one query
         asks whether any node of those ``labels`` lies outside the skipped files at all (none does
         while a repository is first indexed into a store of its own: each write batch's mention
-        lookup would otherwise run one or two queries per key, ~20,000 on Django, to find nothing)."""
+        lookup would otherwise look its keys up to find nothing)."""
         result: dict[tuple[str, str], list[SymbolKey]] = {k: [] for k in keys}
         if not result or (labels is not None and not labels):
             return result
@@ -544,27 +546,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
                 " (SELECT tid FROM terms WHERE term IN (SELECT value FROM json_each(?3))))) LIMIT 1",
                 (skip_repo, json.dumps(sorted(skip)), kinds)).fetchone() is None:
             return result  # every row the queries below could find is one they skip
-        sql = ("SELECT i.id, l.term, n.name, n.qualname, p.repo, p.path, json_extract(n.props, '$.module')"
-               " FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label"
-               " JOIN paths p ON p.fid = n.fid WHERE n.name = ?1 AND (?2 = '' OR n.qualname = ?2"
-               " OR substr(?2, -length(n.qualname) - 1) = '.' || n.qualname"
-               " OR substr(n.qualname, -length(?2) - 1) = '.' || ?2)"
-               " AND (?3 IS NULL OR n.label IN (SELECT tid FROM terms WHERE term IN (SELECT value FROM json_each(?3))))")
-        for name, tail in result:
-            if limit is None:
-                rows = self._db.execute(sql + " ORDER BY i.id", (name, tail, kinds)).fetchall()
-            else:
-                rows = self._db.execute(sql + " AND p.repo <> ?4 ORDER BY i.id LIMIT ?5",
-                                        (name, tail, kinds, skip_repo, limit)).fetchall()
-                rows += self._db.execute(sql + " AND p.repo = ?4", (name, tail, kinds, skip_repo)).fetchall()
-                rows.sort()
-            hits = result[(name, tail)]
-            for row in rows:
-                if not (skip and row[4] == skip_repo and row[5] in skip):
-                    hits.append(SymbolKey(*row[:6], str(row[6]) if row[6] else ""))
-            if limit is not None:
-                del hits[limit:]
-        return result
+        return symbol_keys(self._db, result, kinds, limit, skip_repo, skip)
 
     @_guarded
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:

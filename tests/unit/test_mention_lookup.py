@@ -175,7 +175,7 @@ def test_a_store_holding_only_the_skipped_files_answers_in_one_query(tmp_path):
     """A repository's first index into a store of its own: every node the per-key queries could find
     is in a file the write replaces, so one query answers (empty) for every key; a node of those
     labels anywhere else (another repository, a file of the same one not replaced, a shared node)
-    makes the keys queried one by one, as the contract's default answers."""
+    makes the keys queried, all in one more query, as the contract's default answers."""
     store = EmbeddedStore(tmp_path / "index.db")
     store.replace_files([_file("app", "src/core.py", "app.core", ("Class", "OrderService"), ("Function", "compute_total")),
                          _file("app", "src/util.py", "app.util", ("Function", "compute_total"))])
@@ -189,9 +189,9 @@ def test_a_store_holding_only_the_skipped_files_answers_in_one_query(tmp_path):
         assert store.find_symbol_keys(keys, labels, limit=MAX_TARGETS + 1, **skip) == {k: [] for k in keys}
         assert len(statements) == 1
         statements.clear()
-        # src/util.py not replaced: its compute_total is found, the keys are queried one by one (two each)
+        # src/util.py not replaced: its compute_total is found, every key in one more query
         got = store.find_symbol_keys(keys, labels, limit=MAX_TARGETS + 1, skip_repo="app", skip_files=["src/core.py"])
-        assert len(statements) == 1 + 2 * len(keys)
+        assert len(statements) == 2
         assert got == {("OrderService", ""): [],
                        ("compute_total", ""): [SymbolKey("app:src/util.compute_total(1)", "Function", "compute_total",
                                                          "compute_total", "app", "src/util.py", "app.util")],
@@ -204,7 +204,7 @@ def test_a_store_holding_only_the_skipped_files_answers_in_one_query(tmp_path):
         # no skip_repo: nothing is skipped, every stored node counts
         statements.clear()
         got = store.find_symbol_keys(keys, labels, skip_files=["src/core.py", "src/util.py"])
-        assert [len(got[k]) for k in keys] == [1, 2, 2] and len(statements) == 1 + len(keys)  # (the tail agrees with both)
+        assert [len(got[k]) for k in keys] == [1, 2, 2] and len(statements) == 2  # (the tail agrees with both)
         # another repository's node of the name: queried, found, and the same as the contract's default
         store.replace_files([_file("lib", "src/core.py", "lib.core", ("Class", "OrderService"))])
         for kwargs in (skip, {"limit": 1, **skip}, {}):
