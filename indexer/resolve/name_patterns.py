@@ -65,7 +65,7 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
     for i, c in enumerate(classes):
         r.use(("file", c.file.path, ""))
         r.use(("n", c.file.rules.namespace, "^" + c.name))
-        for d in every(c.members) if c.members else ():
+        for d in every(c.members):
             if not d.is_callable or not match(d.name) or not _fits(d, cs.arity):
                 continue
             if i < n_mro:
