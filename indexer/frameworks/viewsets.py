@@ -124,8 +124,9 @@ class ViewSetLinks:
         members: dict[str, Def] = {}
         for k in self.r.mro(c):
             self.r.use(("file", k.file.path, ""))  # its members and decorators
-            for name in k.members:
-                callables = [m for m in entries(k.members, name) if m.is_callable]
+            table = k.members
+            for name in table:
+                callables = [m for m in entries(table, name) if m.is_callable]
                 if callables and name not in members:
                     members[name] = callables[-1]
         provided = {a for base in self._library_bases(c) for a in LIBRARY_ACTIONS.get(base, ())}

@@ -123,7 +123,7 @@ class CallBinder:
                 return None
             for base in classes.mro(cls)[1:]:
                 r.use(("name", base.file.path, cs.name))
-                if not base.members.get(cs.name):
+                if not base.member(cs.name):
                     continue
                 t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False, fc=fc)
                 if t:
@@ -163,7 +163,7 @@ class CallBinder:
                     for d, _ in t if isinstance(t, list) else ():
                         out.setdefault(id(d), (d, "inferred"))
                 return list(out.values()) or None
-            if entries(c.members, cs.name) or c.file.bindings.get((c.qualname, member)):
+            if c.member(cs.name) or c.file.bindings.get((c.qualname, member)):
                 return None  # the nearest class giving it a value gives no display of names
         return None
 

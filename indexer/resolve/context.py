@@ -106,6 +106,10 @@ class FileCtx:
 
     unpacked: UnpackedLists | None = None
     """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
+    _members: dict[str, MultiMap[str, Def]] | None = None
+    """The members per parent qualname, held only for a file where some definition's qualname is not
+    its parent's qualname and its name (see :meth:`members_of`); ``None``: derived from
+    :attr:`by_qualname`."""
     _def_spans: dict[str, tuple[list[int], list[int]] | None] | None = None
     """:meth:`def_at`'s line index per qualname defined more than ``_SCAN_LIMIT`` times (made when
     first asked; dropped whenever the definitions change)."""
@@ -165,11 +169,43 @@ class FileCtx:
                                 if rd.parent is not None and rd.parent not in self.by_qualname) or _NO_OWNERS
         """Qualnames that are parents of definitions without being definitions: plain objects whose
         properties are definitions (:class:`~indexer.resolve.values.ObjV`)."""
-        children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
-        for qualname, kids in children.items():
-            members = freeze(_held(group((rd.name, rd) for rd in kids)))
-            for parent in entries(self.by_qualname, qualname):
-                parent.members = members
+        # A member's qualname is its parent's and its name (``C.m``) in almost every file: then its
+        # members are read out of by_qualname (:meth:`member`) and no table per class is held.
+        # Only a file breaking that rule holds the tables, per parent qualname.
+        self._members = None
+        if any(rd.qualname != (rd.name if rd.parent is None else f"{rd.parent}.{rd.name}") or "." in rd.name
+               for rd in self.defs):
+            children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
+            self._members = {q: freeze(_held(group((rd.name, rd) for rd in kids)))
+                             for q, kids in children.items() if q in self.by_qualname}
+
+    def member(self, qualname: str, name: str) -> tuple[Def, ...]:
+        """The members named ``name`` of the definitions of ``qualname`` (a class, a function with
+        nested or prototype definitions), in source order: those no later definition replaces, at most
+        the last :data:`MAX_NAMESAKES` (:func:`namesakes`); ``()`` when none. What a per-class table
+        held; read out of :attr:`by_qualname` under ``qualname.name``, which holds exactly a
+        member's definitions when every qualname of the file is its parent's and its name."""
+        tables = self._members
+        if tables is not None:
+            return entries(tables.get(qualname, EMPTY_TABLE), name)
+        defs = entries(self.by_qualname, f"{qualname}.{name}")
+        if len(defs) == 1:
+            return () if defs[0].shape.shadowed else defs
+        return tuple(namesakes(defs)) if defs else ()
+
+    def members_of(self, qualname: str) -> MultiMap[str, Def]:
+        """Every member of the definitions of ``qualname`` per name (read with
+        :func:`~indexer.resolve.multimap.entries` and :func:`~indexer.resolve.multimap.every`: names
+        in the order of their first definition, each name's as :meth:`member` gives them), built
+        when asked from the file's definitions (the shared empty table when there are none); the
+        class-level readers iterate it, the lookups by name ask :meth:`member`."""
+        tables = self._members
+        if tables is not None:
+            return tables.get(qualname, EMPTY_TABLE)
+        if qualname not in self.by_qualname:
+            return EMPTY_TABLE
+        kids = [rd for rd in self.defs if rd.parent == qualname]
+        return freeze(_held(group((rd.name, rd) for rd in kids))) if kids else EMPTY_TABLE
 
     def held(self) -> set[int] | None:
         """The ids of the definitions lookups by name may reach (:func:`namesakes` of each qualname),
@@ -190,11 +226,9 @@ class FileCtx:
             od = olds.get(key)
             if od is not None and od.id == rd.id and rd.name in names:
                 od.take(rd)
-                od.file, od.members = self, EMPTY_TABLE
+                od.file = self
                 self.defs[i] = od
                 kept.add(id(od))
-        for rd in self.defs:
-            rd.members = EMPTY_TABLE
         self._index_defs()
         return [rd for rd in old.defs if id(rd) not in kept]
 

@@ -294,7 +294,7 @@ class ClassHierarchy:
         keep = True
         for x in self.mro(c):
             use(("name", x.file.path, name))
-            members = entries(x.members, name)
+            members = x.member(name)
             if not members and x.file.rules.open_types:
                 members = self.open_members(x, name)
                 keep = False
@@ -355,7 +355,7 @@ class ClassHierarchy:
                 # a language overloading by signature: every overload (a visitor's 100-odd `visit`),
                 # then the one override repeating m's parameter types (JLS 8.4.8.1), not any of the arity
                 found = [o for o in overload_candidates(s, m.name) if o.parent == s.qualname] if by_signature \
-                    else entries(s.members, m.name)
+                    else s.member(m.name)
                 if not found and s.file.rules.open_types:  # another file of the package, or promoted
                     found = self.lookup(s, m.name)[0]
                 elif not found:

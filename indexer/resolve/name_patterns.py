@@ -168,7 +168,7 @@ def _matching(r: Resolver, cls: Def, below: bool, match, arity: int) -> list[tup
     for i, c in enumerate(classes):
         r.use(("file", c.file.path, ""))
         r.use(("n", c.file.rules.namespace, "^" + c.name))
-        for d in every(c.members) if c.members else ():
+        for d in every(c.members):
             if not d.is_callable or not match(d.name) or not _fits(d, arity):
                 continue
             if i < n_mro:

@@ -366,9 +366,10 @@ def _functional(r: Resolver, p: Def, fn: str) -> bool:
         return False
     if fn == "::":
         return True
-    for name in p.members:
+    table = p.members
+    for name in table:
         r.use(("name", p.file.path, name))
-    methods = [m for m in every(p.members) if m.is_callable and "abstract" in m.d.modifiers and "static" not in m.d.modifiers]
+    methods = [m for m in every(table) if m.is_callable and "abstract" in m.d.modifiers and "static" not in m.d.modifiers]
     if len(methods) != 1:
         return True
     shape = methods[0].shape

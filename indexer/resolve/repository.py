@@ -29,7 +29,6 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.hierarchy import base_tokens
 from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
-from indexer.resolve.multimap import entries
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.released import ReleasedFiles
 from indexer.resolve.tables import decorator_names
@@ -691,7 +690,7 @@ class RepositoryResolver:
                     continue
                 for ancestor in resolver.mro(rd)[1:]:
                     for name in names:
-                        out.update(m.id for m in entries(ancestor.members, name) if m.is_callable)
+                        out.update(m.id for m in ancestor.member(name) if m.is_callable)
         return sorted(out)
 
 

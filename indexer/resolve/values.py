@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
-from indexer.resolve.multimap import EMPTY_TABLE, MultiMap
+from indexer.resolve.multimap import MultiMap
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -119,10 +119,11 @@ def _links(bases: list[Def] | tuple[Def, ...] | None, external_base: bool, subcl
 
 
 class Def:
-    """A definition with its id and the file it lives in; classes carry their members, per name in
-    source order (a :data:`~indexer.resolve.multimap.MultiMap`, read with
-    :func:`~indexer.resolve.multimap.entries`: one member is held as itself, several as a tuple); a
-    definition without members holds the one shared, read-only empty table.
+    """A definition with its id and the file it lives in. Its members (a class's methods and
+    fields, a function's nested or prototype definitions) are not held: :meth:`member` reads those of
+    one name out of the file's definitions per qualname, :attr:`members` builds the whole table
+    when read (a table per class was 0.6 KB a file of the 10-package generated monorepo and the
+    slot 16 bytes a Def in pymalloc's size classes; docs/benchmarks.md, session 51).
 
     ``name``, ``qualname``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
@@ -132,9 +133,10 @@ class Def:
     ``src``, holds either). What the class hierarchy links to it (``bases``, ``external_base``,
     ``subclasses``, ``bases_deps``) is one slot too, a shared value for the definitions no class
     links: each slot is 8 bytes for each of the 1.09 million definitions of the 400 MB generated
-    monorepo (15 slots were 152 bytes a Def, 11 are 120; docs/benchmarks.md, session 44)."""
+    monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 are 112; docs/benchmarks.md,
+    sessions 44 and 51)."""
 
-    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "src", "file", "members", "links")
+    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "src", "file", "links")
 
     def __init__(self, tail: str, d: Definition, file: FileCtx) -> None:
         self.tail = tail
@@ -152,8 +154,17 @@ class Def:
         self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None))
         """What a call needs to know of it (:class:`Shape`)."""
         self.file = file
-        self.members: MultiMap[str, Def] = EMPTY_TABLE
         self.links = _UNLINKED
+
+    @property
+    def members(self) -> MultiMap[str, Def]:
+        """Its members per name (:meth:`indexer.resolve.context.FileCtx.members_of`), built when
+        read: a lookup of one name asks :meth:`member`."""
+        return self.file.members_of(self.qualname)
+
+    def member(self, name: str) -> tuple[Def, ...]:
+        """Its members named ``name`` in source order (:meth:`indexer.resolve.context.FileCtx.member`)."""
+        return self.file.member(self.qualname, name)
 
     def park(self, index: int) -> None:
         """Stop holding the definition: it is the ``index``-th of the file's extraction's
