@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node
 
@@ -139,16 +140,7 @@ _CARRIERS = re.compile(r"^(?:Partial|Required|Readonly|NonNullable|Pick|Omit|NoI
 def carried(type_text: str | None) -> str | None:
     """The type whose members a utility type's value has (:data:`_CARRIERS`, nested at once):
     ``Readonly<Partial<User>>`` -> ``User``, ``Omit<User, "pw">`` -> ``User``; other texts unchanged."""
-    if type_text is None:
-        return None
-    t = re.sub(r"\s+", "", type_text)
-    m = _CARRIERS.match(t)
-    if m is None:
-        return type_text
-    while m is not None:
-        t = split_top_level(m.group(1))[0]
-        m = _CARRIERS.match(t)
-    return t
+    return _innermost(type_text, _CARRIERS, lambda m: split_top_level(m.group(1))[0])
 
 
 def awaited(type_text: str | None) -> str | None:
@@ -157,15 +149,21 @@ def awaited(type_text: str | None) -> str | None:
     does: nested promises at once (``Promise<Promise<User>>``: an await of a promise resolved with a
     promise waits for both), ``Awaited<Promise<User>>`` and ``Awaited<User>`` alike; other texts
     unchanged."""
+    return _innermost(type_text, _PROMISE, lambda m: m.group(1))
+
+
+def _innermost(type_text: str | None, wrapper: re.Pattern[str], inner: Callable[[re.Match[str]], str]) -> str | None:
+    """``type_text`` without blanks, unwrapped while ``wrapper`` matches it (``inner`` of the match: the
+    type inside); a text ``wrapper`` does not match is returned as given, ``None`` as ``None``."""
     if type_text is None:
         return None
     t = re.sub(r"\s+", "", type_text)
-    m = _PROMISE.match(t)
+    m = wrapper.match(t)
     if m is None:
         return type_text
     while m is not None:
-        t = m.group(1)
-        m = _PROMISE.match(t)
+        t = inner(m)
+        m = wrapper.match(t)
     return t
 
 
