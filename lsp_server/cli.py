@@ -658,7 +658,9 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
     """Index each PATH (or, with --all, every repository of a manifest), then keep its index current
     as files are saved, added, deleted or renamed, until Ctrl-C. Bursts (a branch switch) are
     batched; each update re-binds only what the change affects. Other ripple processes may read the
-    index meanwhile; writers take turns."""
+    index meanwhile; writers take turns. As in the language server, a repository unchanged for
+    `[server] release_after` seconds gives its resolver state back while the process is above `[server]
+    memory_budget` MiB, and rebuilds it at its next change."""
     import threading
 
     if manifest is not None:
@@ -673,6 +675,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
 
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
+    from lsp_server.state_support import budget_for
     from stores.config import load_config
 
     if repo and len(paths) > 1:
@@ -680,6 +683,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
     stop = threading.Event()
     runs: list[tuple[threading.Thread, Any]] = []
     failures: list[str] = []
+    budget = None  # idle repositories give their resolver state back above `[server] memory_budget`
     try:
         for path in dict.fromkeys(p.resolve() for p in paths):
             name = repo or path.name
@@ -703,6 +707,8 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             watcher = Watcher(RepositoryIndex(path, stores.graph, stores.search, options),
                               lock=lambda db_path=db_path: writer_lock(db_path),
                               on_update=lambda r, p=printer, d=db_path, n=name, root=path: (record_run(d, n, root), p(r)))
+            budget = budget or budget_for(config)  # the first PATH's configuration sets it
+            budget.add(watcher)
             thread = threading.Thread(target=_watch_thread, args=(watcher, stop, failures), daemon=True,
                                       name=f"ripple-watch-{name}")
             runs.append((thread, stores))
@@ -718,6 +724,8 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
         failures.append(str(exc))
     finally:
         stop.set()
+        if budget is not None:
+            budget.stop()
         for t, stores in runs:
             t.join()
             stores.close()

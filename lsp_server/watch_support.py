@@ -74,21 +74,25 @@ def update_printer(name: str, search: Any, embed: bool, model: str | None, as_js
     wrote chunks, embed them (``embedding``, shared by the process's watchers; by default one of its
     own from ``embed``, ``model`` and ``extra``), then print a line, or with ``as_json`` one JSON
     object through ``echo`` (``embedded``: texts of the index's model; ``models``: ``{other model:
-    texts}`` when there are others)."""
+    texts}`` when there are others; ``restored``: ``true`` when the update first rebuilt the resolver
+    state the repository had given back under the memory budget, :mod:`indexer.state_budget`)."""
     embedding = embedding if embedding is not None else UpdateEmbedding(model, extra, embed)
 
     def on_update(report: IndexReport) -> None:
         vectors, others = embedding(search) if report.chunks else (0, {})
         ms = round(1000 * report.phases.get("total", 0.0))
+        restored = "restore" in report.phases  # the state given back under the memory budget, rebuilt first
         if as_json:
             echo(json.dumps({"repo": name, "files_changed": report.files_changed,
                              "files_resolved": report.files_resolved, "files_written": report.files_written,
                              "files_deleted": report.files_deleted, "embedded": vectors,
-                             **({"models": others} if others else {}), "ms": ms}))
+                             **({"models": others} if others else {}),
+                             **({"restored": True} if restored else {}), "ms": ms}))
         else:
             out.print(f"{name}: {report.files_changed} changed, {report.files_resolved} re-bound, "
                       f"{report.files_written} written, {report.files_deleted} removed in {ms} ms"
                       + (f"; {vectors} chunks embedded" if vectors else "")
-                      + "".join(f", {n} {k}" for n, k in others.items() if k), markup=False)
+                      + "".join(f", {n} {k}" for n, k in others.items() if k)
+                      + ("; resolver state rebuilt from the records" if restored else ""), markup=False)
 
     return on_update

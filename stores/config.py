@@ -76,7 +76,7 @@ The file (every key optional)::
     key = "..."                       # the bearer token of `ripple api` (required off loopback); or
                                       # $RIPPLE_API_KEY; ignored in a workspace file that is not trusted
 
-    [server]                          # the language server (`ripple serve`)
+    [server]                          # the language server (`ripple serve`) and `ripple watch`
     index_workspace = true            # index and watch the open folders into the stores; false: read
                                       # only (a central indexer owns the index)
     memory_budget = 320               # MiB: above it, folders unchanged for `release_after` seconds give
@@ -176,6 +176,7 @@ ENVIRONMENT: dict[str, str] = {
     "RIPPLE_API_KEY": "api.key",
     "RIPPLE_SERVER_INDEX_WORKSPACE": "server.index_workspace",
     "RIPPLE_SERVER_MEMORY_BUDGET": "server.memory_budget",
+    "RIPPLE_SERVER_RELEASE_AFTER": "server.release_after",
 }
 """Environment variable -> configuration key."""
 

@@ -61,3 +61,47 @@ def test_watch_rejects_repo_with_several_paths(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["watch", str(tmp_path / "a"), str(tmp_path / "b"), "--repo", "x"])
     assert result.exit_code == 2
     assert "names one repository: give one PATH" in result.output
+
+
+def test_watch_of_two_repositories_gives_idle_state_back_under_the_budget(tmp_path: Path) -> None:
+    """``ripple watch A B`` under a budget no process meets (64 MiB) with ``release_after`` 0: both
+    repositories give their resolver state back once idle (one per check, every 5 s); the next save
+    rebuilds it first (``"restored": true``) and gives the same callers; the save after that finds the
+    state held (no ``restored``)."""
+    import os
+    import queue
+    import threading
+
+    for name in ("shop", "bill"):
+        (tmp_path / name / "app").mkdir(parents=True)
+        (tmp_path / name / "app" / "__init__.py").write_text("", encoding="utf-8")
+        (tmp_path / name / "app" / "repo.py").write_text("def save(x):\n    return x\n", encoding="utf-8")
+    env = {**os.environ, "RIPPLE_SERVER_MEMORY_BUDGET": "64", "RIPPLE_SERVER_RELEASE_AFTER": "0"}
+    proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "watch", str(tmp_path / "shop"),
+                             str(tmp_path / "bill"), "--no-embed", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines: queue.Queue[dict] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(json.loads(x)) for x in proc.stdout], daemon=True).start()
+    try:
+        first = sorted(lines.get(timeout=60)["repo"] for _ in range(2))
+        assert first == ["bill", "shop"]
+        time.sleep(16)  # two budget checks after both first syncs: each repository released
+        (tmp_path / "shop" / "app" / "service.py").write_text(
+            "from app.repo import save\n\n\ndef run():\n    save(1)\n", encoding="utf-8")
+        rebuilt = lines.get(timeout=60)
+        time.sleep(1)
+        (tmp_path / "shop" / "app" / "other.py").write_text(
+            "from app.repo import save\n\n\ndef go():\n    save(2)\n", encoding="utf-8")
+        held = lines.get(timeout=60)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert {k: rebuilt.get(k) for k in ("repo", "files_changed", "files_written", "restored")} == {
+        "repo": "shop", "files_changed": 1, "files_written": 1, "restored": True}
+    assert {k: held.get(k) for k in ("repo", "files_changed", "restored")} == {
+        "repo": "shop", "files_changed": 1, "restored": None}  # negative: the state was held this time
+    found = CliRunner().invoke(main, ["callers", "app.repo.save", "--db", str(tmp_path / "shop" / ".ripple" / "index.db"),
+                                      "--json"])
+    assert [(c["path"], c["line"], c["from"]) for c in json.loads(found.stdout)["callers"]] == [
+        ("app/other.py", 5, "shop:app/other.go(0)"), ("app/service.py", 5, "shop:app/service.run(0)")]
