@@ -212,14 +212,17 @@ def index_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
 def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: int | None, embed: bool,
               model: str | None, max_file_size: int, as_json: bool, stop: threading.Event | None = None) -> None:
     """``ripple watch --all MANIFEST``: :func:`index_all`, then follow every repository indexed until
-    Ctrl-C (or until ``stop`` is set; one watcher thread each in this process; each keeps its
-    repository's resolver state in memory, so the memory budget bounds the indexing, not the
-    watching). After each update the new and changed chunks are embedded with the index's model and
+    Ctrl-C (or until ``stop`` is set; one watcher thread each in this process). ``memory_budget``
+    bounds the indexing; the watching keeps the process under ``[server] memory_budget`` as the
+    language server does (:mod:`indexer.state_budget`: a repository unchanged for ``release_after``
+    seconds gives its resolver state back, least recently changed first, and rebuilds it at its next
+    change). After each update the new and changed chunks are embedded with the index's model and
     each other model of ``[search] models``, as ``ripple watch PATH`` does (one
     :class:`lsp_server.watch_support.UpdateEmbedding` for all repositories: models loaded once, one
     pass at a time); ``embed`` false (``--no-embed``) embeds nothing."""
     from indexer.incremental import RepositoryIndex
     from indexer.watch import Watcher
+    from lsp_server.state_support import budget_for
     from stores.config import doc_folders_of, load_config
 
     outcomes = index_all(manifest, db, jobs, memory_budget, embed, model, max_file_size, as_json)
@@ -232,6 +235,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
     failures: list[str] = []
     runs: list[tuple[threading.Thread, Any]] = []
     entries = {e.name: e for e in load_manifest(manifest)}
+    budget = budget_for(config)
     try:
         for o in outcomes:
             if o.status != "ok":
@@ -245,6 +249,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
                               lock=lambda: writer_lock(db_path),
                               on_update=update_printer(o.key, stores.search, embed, index_model, as_json,
                                                        embedding=embedding))
+            budget.add(watcher)
             thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True,
                                       name=f"ripple-watch-{o.key}")
             runs.append((thread, stores))
@@ -260,6 +265,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
         failures.append(str(exc))
     finally:
         stop.set()
+        budget.stop()
         for t, stores in runs:
             t.join()
             stores.close()
