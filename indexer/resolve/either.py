@@ -88,7 +88,7 @@ def methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
     type (``self._body: Optional[bytes] = None``) keeps all: the declaration decides, as before."""
     if len({b.line for b in bindings}) == 1 or any(b.how == "declared" for b in bindings):
         return bindings
-    starts = sorted(d.line for d in (every(c.members) if c.members else ()) if d.is_callable)
+    starts = sorted(d.line for d in every(c.members) if d.is_callable)  # members_of builds the table per read: once
     last: dict[int, int] = {}  # a method's first line -> its last line binding the attribute
     joinable: dict[int, bool] = {}  # whether a join of its branches was written (constructed / alias only)
     for b in bindings:
