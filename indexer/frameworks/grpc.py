@@ -44,10 +44,11 @@ if TYPE_CHECKING:
 
 __all__ = ["GENERATED", "csharp_default_namespace", "link_rpcs", "lower_camel", "rpc_names"]
 
-GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts")
+GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts", ".pb.go")
 """Suffixes of generated gRPC code checked in beside the sources: the generated servicer base's
-methods (``raise NotImplementedError``) implement nothing, so a server class inheriting them does
-not expose those rpcs through them."""
+methods (``raise NotImplementedError``; grpc-go's embedded ``UnimplementedFooServer``, returning
+``codes.Unimplemented``) implement nothing, so a server class inheriting them does not expose those
+rpcs through them."""
 
 _LOWER_CAMEL = frozenset({"grpc-java"})
 _EITHER = frozenset({"grpc-js"})

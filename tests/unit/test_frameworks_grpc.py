@@ -470,6 +470,11 @@ var %s_ServiceDesc = grpc.ServiceDesc{
 \t},
 \tMetadata: "inventory.proto",
 }
+
+type UnimplementedInventoryServiceServer struct{}
+
+func (UnimplementedInventoryServiceServer) Reserve(context.Context, *R) (*R, error) { return nil, nil }
+func (UnimplementedInventoryServiceServer) Watch(*R, grpc.ServerStream) error { return nil }
 """
 
 
@@ -510,7 +515,7 @@ import (
     pb "example.com/shop/gen/b"
 )
 
-type inventory struct{}
+type inventory struct{ pb.UnimplementedInventoryServiceServer }
 
 func (s *inventory) Reserve(ctx context.Context, r *pb.R) (*pb.R, error) { return nil, nil }
 
@@ -543,6 +548,8 @@ def test_go_uses_match_the_service_of_the_generated_package_they_import() -> Non
         ("CALLS_HTTP", "client/client.Reserve(2)", "endpoint:GRPC shop.a.InventoryService/Reserve", "exact"),
         ("EXPOSES", "server/server.inventory.Reserve(2)", "endpoint:GRPC shop.b.InventoryService/Reserve", "exact"),
     ]
+    # the server embeds the generated UnimplementedInventoryServiceServer: its Watch (returning
+    # codes.Unimplemented) exposes nothing.
     # pay.Billing is declared by generated code only (no .proto checked in); `other` is a package of
     # another module holding neither InventoryService: ambiguous, never linked to shop.a nor shop.b
     assert outcomes == {"calls_grpc": 2, "exposes_grpc": 1, "unlinked_grpc_ambiguous": 1}
