@@ -6,8 +6,9 @@ finds the ``.proto`` by service name, :mod:`indexer.frameworks.grpc`).
   linker matches the type's methods (in any file of its package, promoted ones too) to the rpcs by
   their declared names (``GetProduct``).
 * clients: a call ``M(...)`` on ``pb.NewFooClient(conn)`` written in the chain, on a name assigned it
-  in the same function (``c := pb.NewFooClient(conn)``), or on a field, parameter or variable declared
-  ``pb.FooClient`` calls the rpc ``M`` of ``Foo``. ``pb`` must be an import (generated code lives in
+  in the same function (``c := pb.NewFooClient(conn)``; a ``c`` of another function is another
+  variable), on a parameter or local variable of the function declared ``pb.FooClient``, or on a
+  struct field or package-level variable declared so calls the rpc ``M`` of ``Foo``. ``pb`` must be an import (generated code lives in
   another package); its import path is the use's ``module``.
 * generated code: a ``*_grpc.pb.go`` file (protoc-gen-go-grpc, or protoc-gen-go's older
   ``plugins=grpc``) declares each service it serves and calls in a top-level ``grpc.ServiceDesc``
@@ -81,7 +82,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if out.path.endswith(".pb.go") or b"grpc" not in src.data and b"Client" not in src.data:
         return
     gf = go_file(root, src, out)
-    typed: dict[str, tuple[str, str]] = {}  # receiver text -> (service, import path), for names holding a client
+    # (function qualname or None for fields and package variables, receiver text) -> (service, import path)
+    typed: dict[tuple[str | None, str], tuple[str, str]] = {}
     stack = [root]
     while stack:
         n = stack.pop()
@@ -90,14 +92,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             tnode = n.child_by_field_name("type")
             m = _CLIENT_TYPE.match(gf.expr(tnode)) if tnode is not None else None
             if m and m.group(1) in gf.imports and _looks_generated(gf.imports[m.group(1)]):
+                scope = None if n.type == "field_declaration" else gf.owner(n)
                 for nm in n.children_by_field_name("name"):
-                    typed[gf.text(nm)] = (m.group(2), gf.imports[m.group(1)])
+                    typed[(scope, gf.text(nm))] = (m.group(2), gf.imports[m.group(1)])
         elif n.type in ("short_var_declaration", "assignment_statement"):
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if left is not None and right is not None and left.named_children and right.named_children:
                 found = _client_factory(gf, right.named_children[0])
                 if found is not None:
-                    typed[gf.expr(left.named_children[0])] = found
+                    typed[(gf.owner(n), gf.expr(left.named_children[0]))] = found
     for call in gf.calls:
         sel = gf.selector(call)
         if sel is None:
@@ -118,10 +121,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         fn = call.child_by_field_name("function")
         operand = fn.child_by_field_name("operand") if fn is not None else None
         found = _client_factory(gf, operand) if operand is not None else None
-        if found is None:
-            found = typed.get(recv)
+        if found is None and typed:
+            found = typed.get((gf.owner(call), recv)) or typed.get((None, recv))
             if found is None and "." in recv:  # s.client: a field declared with the client type
-                found = typed.get(recv.rsplit(".", 1)[1])
+                found = typed.get((None, recv.rsplit(".", 1)[1]))
         if found is None or not name[:1].isupper():
             continue
         line, col = gf.pos(fn.child_by_field_name("field"))
