@@ -9,7 +9,8 @@ calls :func:`link_rpcs` in its run).
   from (``RpcUse.package``; ``RpcUse.module``: the Java package of ``FooGrpc`` matched to the
   ``.proto``'s ``java_package`` or ``package``, the C# namespaces a file sees matched to its
   ``csharp_namespace`` (:func:`csharp_default_namespace` when unset), a Python ``*_pb2_grpc`` module matched to the
-  ``.proto`` file's path) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
+  ``.proto`` file's path, a Go import path matched to the folder of the generated ``*_grpc.pb.go`` file declaring
+  the service: the path is the folder or ends with ``/`` + it) and that narrows the candidates to one, the link's ``match`` prop (its certainty, as on queue links) is ``exact``;
   otherwise a service name declared by one ``.proto`` only is linked with ``match`` ``name``, and one
   declared by several (other packages) is linked to none: counted ``unlinked_grpc_ambiguous``.
 * A server class EXPOSES each rpc through its method of the rpc's name under the framework's naming
@@ -26,6 +27,7 @@ calls :func:`link_rpcs` in its run).
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -42,10 +44,11 @@ if TYPE_CHECKING:
 
 __all__ = ["GENERATED", "csharp_default_namespace", "link_rpcs", "lower_camel", "rpc_names"]
 
-GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts")
+GENERATED = ("_pb2_grpc.py", "_pb2_grpc.pyi", "Grpc.java", "_grpc_pb.js", "_grpc_pb.ts", "_grpc_pb.d.ts", ".pb.go")
 """Suffixes of generated gRPC code checked in beside the sources: the generated servicer base's
-methods (``raise NotImplementedError``) implement nothing, so a server class inheriting them does
-not expose those rpcs through them."""
+methods (``raise NotImplementedError``; grpc-go's embedded ``UnimplementedFooServer``, returning
+``codes.Unimplemented``) implement nothing, so a server class inheriting them does not expose those
+rpcs through them."""
 
 _LOWER_CAMEL = frozenset({"grpc-java"})
 _EITHER = frozenset({"grpc-js"})
@@ -59,6 +62,7 @@ class _Service:
     java_packages: set[str] = field(default_factory=set)
     paths: set[str] = field(default_factory=set)
     csharp_namespaces: set[str] = field(default_factory=set)
+    go_dirs: set[str] = field(default_factory=set)
 
     @property
     def full(self) -> str:
@@ -111,6 +115,8 @@ class _RpcLinker:
                 svc.java_packages.add(s.java_package or s.package)
                 svc.csharp_namespaces.add(s.csharp_namespace or csharp_default_namespace(s.package))
                 svc.paths.add(module_path(fc.path))
+                if fc.path.endswith(".go"):  # generated Go code (grpc-go): its package's folder
+                    svc.go_dirs.add(posixpath.dirname(fc.path))
 
     def run(self) -> None:
         served: set[tuple[str, str]] = set()  # (server class, service) linked through the class's declaration
@@ -136,6 +142,8 @@ class _RpcLinker:
             narrowed = [s for s in candidates if s.package == use.package or s.package.endswith("." + use.package)]
         elif use.module and use.framework == "grpc-java":
             narrowed = [s for s in candidates if use.module in s.java_packages]
+        elif use.module and use.framework == "grpc-go":
+            narrowed = [s for s in candidates if any(use.module == d or use.module.endswith("/" + d) for d in s.go_dirs)]
         elif use.module and use.framework == "grpc-dotnet":
             seen = set(use.module.split())
             narrowed = [s for s in candidates if s.csharp_namespaces & seen]

@@ -10,8 +10,11 @@ when its method set holds every name of the interface's, which must not be empty
 ``any`` would be satisfied by everything and dispatches nowhere), and both lie in one *scope*: the
 module system's optional ``structural_scopes(files) -> {path: scope}`` (Go: the folder of the nearest
 ``go.mod``, so copies of generated code in the services of a monorepo do not satisfy each other's
-interfaces), else the whole namespace. Names only: parameter types are not compared (arity is, later,
-by the dispatch that follows these links).
+interfaces), else the whole namespace. A method matches an interface's by its name and its parameter
+list's shape: the same number of parameters and both variadic or neither (the Go specification's
+"identical function types" compares both; parameter and result types are not compared). So a gRPC
+server (``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in,
+opts ...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAds()``) it.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from indexer.resolve.values import Def
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["MAX_INTERFACE_TYPES", "StructuralLinks", "structural_links"]
+__all__ = ["MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
 
 MAX_INTERFACE_TYPES = 200_000
 """Bound on (interface, candidate type) checks per run: a generated repository with thousands of
@@ -45,6 +48,9 @@ class StructuralLinks:
         """Every ``(interface, implementer)`` link."""
         self.method_sets: dict[int, frozenset[str]] = {}
         """``method_sets[id(type)]``: the method names of a type, promoted ones included."""
+        self.signatures: dict[int, frozenset[tuple[str, int, bool]]] = {}
+        """``signatures[id(type)]``: its methods as ``(name, parameter count, variadic)``, promoted
+        ones included: what satisfying an interface compares (:func:`method_signature`)."""
         self.near: dict[int, list[Def]] = {}
         """``near[id(type)]``: the interfaces of its scope sharing a method name with it (one that
         changes may come to be satisfied, or stop being: what an incremental run watches)."""
@@ -56,11 +62,17 @@ class StructuralLinks:
         return self.types.get((fc.rules.namespace, fc.module_key, m.parent))
 
 
+def method_signature(m: Def) -> tuple[str, int, bool]:
+    """``(name, parameter count, variadic)`` of a method or interface method: two methods of one name
+    but another count (``Get()`` and ``Get(ctx, in, opts...)``) or variadic-ness are not identical."""
+    return (m.name, m.shape.params, m.shape.max_arity is None)
+
+
 def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]) -> StructuralLinks:
     """Compute the implicit implementations among ``files`` (only files whose module system sets
     ``structural_interfaces``); ``bases(type)`` gives a type's resolved bases (embedded types)."""
     out = StructuralLinks()
-    own: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    own: dict[tuple[str, str, str], set[tuple[str, int, bool]]] = defaultdict(set)
     by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
     in_ns: dict[str, list[FileCtx]] = defaultdict(list)
     scope_of: dict[str, str] = {}
@@ -80,28 +92,34 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 out.types[(ns, fc.module_key, d.name)] = rd
                 by_ns[(ns, scope_of.get(fc.path, ""))].append(rd)
             elif d.kind == "method" and d.parent:
-                own[(ns, fc.module_key, d.parent)].add(d.name)
-    sets: dict[int, frozenset[str]] = out.method_sets
+                own[(ns, fc.module_key, d.parent)].add(method_signature(rd))
+    sigs = out.signatures
 
-    def method_set(t: Def, depth: int = 0) -> frozenset[str]:
-        got = sets.get(id(t))
+    def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
+        got = sigs.get(id(t))
         if got is not None:
             return got
-        sets[id(t)] = frozenset()  # a cycle of embeddings adds nothing
-        names = set(own.get((t.file.rules.namespace, t.file.module_key, t.name), ()))
+        sigs[id(t)] = frozenset()  # a cycle of embeddings adds nothing
+        found = set(own.get((t.file.rules.namespace, t.file.module_key, t.name), ()))
         if depth < 32:
             for b in bases(t):
-                names |= method_set(b, depth + 1)
-        sets[id(t)] = frozenset(names)
-        return sets[id(t)]
+                found |= signatures(b, depth + 1)
+        sigs[id(t)] = frozenset(found)
+        return sigs[id(t)]
+
+    def method_set(t: Def) -> frozenset[str]:
+        got = out.method_sets.get(id(t))
+        if got is None:
+            got = out.method_sets[id(t)] = frozenset(name for name, _, _ in signatures(t))
+        return got
 
     budget = MAX_INTERFACE_TYPES
     for types in by_ns.values():
         concrete = [t for t in types if t.kind == "class"]
-        by_name: dict[str, list[Def]] = defaultdict(list)
+        by_sig: dict[tuple[str, int, bool], list[Def]] = defaultdict(list)
         for t in concrete:
-            for name in method_set(t):
-                by_name[name].append(t)
+            for sig in signatures(t):
+                by_sig[sig].append(t)
         iface_by_name: dict[str, list[Def]] = defaultdict(list)
         for iface in types:
             if iface.kind == "interface":
@@ -119,15 +137,15 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         for iface in types:
             if iface.kind != "interface":
                 continue
-            need = method_set(iface)
+            need = signatures(iface)
             if not need:
                 continue
-            rarest = min(need, key=lambda n: len(by_name.get(n, ())))
-            for t in by_name.get(rarest, ()):
+            rarest = min(need, key=lambda n: len(by_sig.get(n, ())))
+            for t in by_sig.get(rarest, ()):
                 budget -= 1
                 if budget < 0:
                     return out
-                if need <= method_set(t):
+                if need <= signatures(t):
                     out.implementers.setdefault(id(iface), []).append(t)
                     out.interfaces.setdefault(id(t), []).append(iface)
                     out.pairs.append((iface, t))

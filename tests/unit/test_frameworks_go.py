@@ -282,3 +282,41 @@ func main() {
         ("gin", ["DELETE"], "/v1/users/:id", None, "delUser", ["gin.Logger", "recovery", "AuthMiddleWare", "audit"]),
         ("gin", ["GET"], "/open/info", None, "info", ["gin.Logger", "recovery"]),
     ]  # /early: registered before Use; /open: neither AuthMiddleWare nor audit (v1's own)
+
+
+def test_grpc_go_client_variables_are_local_to_their_function():
+    # grpc-go's own tests: `c := testgrpc.NewTestServiceClient(cc)` in one test made every `c.X()` of
+    # the file (credentials, other clients) a call of TestService.
+    ex = extract('''package main
+
+import (
+    channelzgrpc "google.golang.org/grpc/channelz/grpc_channelz_v1"
+    testgrpc "google.golang.org/grpc/interop/grpc_testing"
+)
+
+var shared testgrpc.TestServiceClient
+
+func a(cc *grpc.ClientConn) {
+    c := testgrpc.NewTestServiceClient(cc)
+    c.EmptyCall(ctx, nil)
+}
+
+func b(cc *grpc.ClientConn) {
+    c := channelzgrpc.NewChannelzClient(cc)
+    c.GetTopChannels(ctx, nil)
+}
+
+func creds() {
+    c := NewServerCreds()
+    c.OverrideServerName("x")
+    shared.UnaryCall(ctx, nil)
+}
+
+func typed(c testgrpc.TestServiceClient) { c.FullDuplexCall(ctx) }
+''')
+    assert [(u.service, u.rpc, u.owner, u.module, u.line) for u in ex.rpc_uses] == [
+        ("TestService", "EmptyCall", "a", "google.golang.org/grpc/interop/grpc_testing", 12),
+        ("Channelz", "GetTopChannels", "b", "google.golang.org/grpc/channelz/grpc_channelz_v1", 17),
+        ("TestService", "UnaryCall", "creds", "google.golang.org/grpc/interop/grpc_testing", 23),
+        ("TestService", "FullDuplexCall", "typed", "google.golang.org/grpc/interop/grpc_testing", 26),
+    ]  # never c.OverrideServerName of creds (another c)

@@ -6,9 +6,17 @@ finds the ``.proto`` by service name, :mod:`indexer.frameworks.grpc`).
   linker matches the type's methods (in any file of its package, promoted ones too) to the rpcs by
   their declared names (``GetProduct``).
 * clients: a call ``M(...)`` on ``pb.NewFooClient(conn)`` written in the chain, on a name assigned it
-  in the same function (``c := pb.NewFooClient(conn)``), or on a field, parameter or variable declared
-  ``pb.FooClient`` calls the rpc ``M`` of ``Foo``. ``pb`` must be an import (generated code lives in
-  another package); the generated ``*.pb.go`` / ``*_grpc.pb.go`` files themselves are skipped.
+  in the same function (``c := pb.NewFooClient(conn)``; a ``c`` of another function is another
+  variable), on a parameter or local variable of the function declared ``pb.FooClient``, or on a
+  struct field or package-level variable declared so calls the rpc ``M`` of ``Foo``. ``pb`` must be an import (generated code lives in
+  another package); its import path is the use's ``module``.
+* generated code: a ``*_grpc.pb.go`` file (protoc-gen-go-grpc, or protoc-gen-go's older
+  ``plugins=grpc``) declares each service it serves and calls in a top-level ``grpc.ServiceDesc``
+  (``ServiceName: "pkg.Foo"``, one ``MethodName`` / ``StreamName`` per rpc): read as an
+  :class:`~indexer.model.RpcService` of that file, so a client or server importing the package
+  (``module``) is linked to that service exactly (:mod:`indexer.frameworks.grpc`) even when no
+  ``.proto`` is checked in, or several declare a service of that name. Generated files are
+  otherwise skipped.
 """
 
 from __future__ import annotations
@@ -17,7 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.go.frameworks.common import GoFile, go_file
-from indexer.model import FileExtraction, RpcUse
+from indexer.model import FileExtraction, RpcService, RpcUse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -31,25 +39,51 @@ _FRAMEWORK = "grpc-go"
 _REGISTER = re.compile(r"^Register(\w+)Server$")
 _NEW_CLIENT = re.compile(r"^New(\w+)Client$")
 _CLIENT_TYPE = re.compile(r"^\*?(\w+)\.(\w+)Client$")
+_SERVICE_NAME = re.compile(rb'\bServiceName:\s*"([\w.]+)"')
+_RPC_NAME = re.compile(rb'\b(?:MethodName|StreamName):\s*"(\w+)"')
 
 
-def _client_factory(gf: GoFile, node: Node) -> str | None:
-    """The service of ``pb.NewFooClient(conn)``, else ``None``."""
+def _client_factory(gf: GoFile, node: Node) -> tuple[str, str] | None:
+    """The service of ``pb.NewFooClient(conn)`` and the import path of ``pb``, else ``None``."""
     if node.type != "call_expression":
         return None
     sel = gf.selector(node)
     if sel is None or sel[0] not in gf.imports:
         return None
     m = _NEW_CLIENT.match(sel[1])
-    return m.group(1) if m else None
+    return (m.group(1), gf.imports[sel[0]]) if m else None
+
+
+def _service_descs(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """The services of a generated file: each top-level ``var X = grpc.ServiceDesc{...}`` gives its
+    ``ServiceName`` (``pkg.sub.Foo``: package ``pkg.sub``, service ``Foo``; no dot: no package) and
+    its rpcs, the ``MethodName`` (unary) and ``StreamName`` (streaming) values in source order."""
+    for decl in root.named_children:
+        if decl.type != "var_declaration":
+            continue
+        text = src.data[decl.start_byte:decl.end_byte]
+        if b"grpc.ServiceDesc{" not in text:
+            continue
+        found = _SERVICE_NAME.search(text)
+        if found is None:
+            continue
+        package, _, name = found.group(1).decode().rpartition(".")
+        rpcs = list(dict.fromkeys(m.group(1).decode() for m in _RPC_NAME.finditer(text)))
+        line = src.line(decl) + text.count(b"\n", 0, found.start())
+        out.rpc_services.append(RpcService(package, name, rpcs, name, line))
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's gRPC server registrations and client calls to ``out``."""
-    if out.path.endswith((".pb.go", "_grpc.pb.go")) or b"grpc" not in src.data and b"Client" not in src.data:
+    """Append the file's gRPC server registrations and client calls to ``out``; of a generated
+    ``*_grpc.pb.go`` file, the services its ``grpc.ServiceDesc`` values declare."""
+    if out.path.endswith("_grpc.pb.go") or out.path.endswith(".pb.go") and b"grpc.ServiceDesc{" in src.data:
+        _service_descs(root, src, out)
+        return
+    if out.path.endswith(".pb.go") or b"grpc" not in src.data and b"Client" not in src.data:
         return
     gf = go_file(root, src, out)
-    typed: dict[str, str] = {}  # receiver text -> service, for names declared or assigned a client
+    # (function qualname or None for fields and package variables, receiver text) -> (service, import path)
+    typed: dict[tuple[str | None, str], tuple[str, str]] = {}
     stack = [root]
     while stack:
         n = stack.pop()
@@ -58,14 +92,15 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             tnode = n.child_by_field_name("type")
             m = _CLIENT_TYPE.match(gf.expr(tnode)) if tnode is not None else None
             if m and m.group(1) in gf.imports and _looks_generated(gf.imports[m.group(1)]):
+                scope = None if n.type == "field_declaration" else gf.owner(n)
                 for nm in n.children_by_field_name("name"):
-                    typed[gf.text(nm)] = m.group(2)
+                    typed[(scope, gf.text(nm))] = (m.group(2), gf.imports[m.group(1)])
         elif n.type in ("short_var_declaration", "assignment_statement"):
             left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
             if left is not None and right is not None and left.named_children and right.named_children:
-                svc = _client_factory(gf, right.named_children[0])
-                if svc is not None:
-                    typed[gf.expr(left.named_children[0])] = svc
+                found = _client_factory(gf, right.named_children[0])
+                if found is not None:
+                    typed[(gf.owner(n), gf.expr(left.named_children[0]))] = found
     for call in gf.calls:
         sel = gf.selector(call)
         if sel is None:
@@ -81,19 +116,19 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 impl = impl.child_by_field_name("type")
             line, col = gf.pos(call)
             out.rpc_uses.append(RpcUse(_FRAMEWORK, "serves", m.group(1), None, None, line, col,
-                                       owner_ref=gf.expr(impl), scope=gf.owner(call)))
+                                       owner_ref=gf.expr(impl), scope=gf.owner(call), module=gf.imports[recv]))
             continue
         fn = call.child_by_field_name("function")
         operand = fn.child_by_field_name("operand") if fn is not None else None
-        svc = _client_factory(gf, operand) if operand is not None else None
-        if svc is None:
-            svc = typed.get(recv)
-            if svc is None and "." in recv:  # s.client: a field declared with the client type
-                svc = typed.get(recv.rsplit(".", 1)[1])
-        if svc is None or not name[:1].isupper():
+        found = _client_factory(gf, operand) if operand is not None else None
+        if found is None and typed:
+            found = typed.get((gf.owner(call), recv)) or typed.get((None, recv))
+            if found is None and "." in recv:  # s.client: a field declared with the client type
+                found = typed.get((None, recv.rsplit(".", 1)[1]))
+        if found is None or not name[:1].isupper():
             continue
         line, col = gf.pos(fn.child_by_field_name("field"))
-        out.rpc_uses.append(RpcUse(_FRAMEWORK, "calls", svc, name, gf.owner(call), line, col))
+        out.rpc_uses.append(RpcUse(_FRAMEWORK, "calls", found[0], name, gf.owner(call), line, col, module=found[1]))
 
 
 def _looks_generated(path: str) -> bool:
