@@ -1,0 +1,125 @@
+"""Linking of Python GraphQL types across files (Graphene, Strawberry): merged root types and the
+methods an inherited resolver dispatches to.
+
+Mixed into the linker of :mod:`indexer.frameworks.link` (which provides ``r``, ``ctxs`` and
+``result``). Two rules of the libraries, both cross-file, hence not the detectors':
+
+* **Merged roots.** A schema's root type is commonly one class named ``Query`` / ``Mutation`` /
+  ``Subscription`` inheriting the object types of each app (Graphene's documentation: ``class
+  Query(ingredients.schema.Query, graphene.ObjectType)``; Saleor's ``class Query(AccountQueries,
+  ProductQueries, ...)``; NetBox 3's ``class Query(CircuitsQuery, DCIMQuery, ...)``; Strawberry's
+  ``@strawberry.type class Query(UserQuery, ProductQuery)``). A field the detector found on such a
+  base (``ProductQueries.products``, a ``FIELD``) is a field of the root (``QUERY Query.products``):
+  :meth:`PythonGraphqlLinks.merged_root`.
+* **Inherited dispatch.** A mutation field ``X.Field()`` runs ``X.mutate``; when ``X`` inherits
+  ``mutate`` from a base of the repository (``BaseMutation.mutate`` calling ``cls.perform_mutation``),
+  the methods that base code calls on ``cls`` / ``self`` run ``X``'s overrides (``X.perform_mutation``,
+  and, one more step down, ``X.clean_input`` called by an inherited ``ModelMutation.perform_mutation``).
+  The static call graph binds those calls to the base's own methods (it cannot know ``cls``), so the
+  overrides are handlers of the operation too: :meth:`PythonGraphqlLinks.dispatched_overrides`
+  (Python's attribute lookup on ``cls``, the Template Method pattern; Gamma et al., *Design Patterns*, 1994).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from indexer.resolve.context import FileCtx
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import Def
+
+__all__ = ["MERGING_FRAMEWORKS", "PythonGraphqlLinks", "ROOT_TYPE_NAMES"]
+
+ROOT_TYPE_NAMES = ("Query", "Mutation", "Subscription")
+"""The class names of the root types a schema's classes merge into (the default root type names)."""
+MERGING_FRAMEWORKS = frozenset({"graphene", "strawberry"})
+"""The Python GraphQL libraries whose object types merge their bases' fields."""
+_SELF = frozenset({"cls", "self"})
+_DISPATCH_DEPTH = 3
+"""Steps of ``cls.`` / ``self.`` calls followed from an inherited handler (``mutate`` ->
+``perform_mutation`` -> ``clean_input``)."""
+_DISPATCH_LIMIT = 32
+"""At most this many methods visited from one handler (a base class calling dozens of hooks)."""
+
+
+class PythonGraphqlLinks:
+    """Mixin of the framework linker for Python GraphQL types (see the module's docstring)."""
+
+    r: Any
+    ctxs: Any
+
+    def merged_root(self, fc: FileCtx, type_name: str) -> str:
+        """The root type name (``Query``, ``Mutation``, ``Subscription``) a Python object type named
+        ``type_name`` (a class defined in ``fc``) is merged into: a repository class of that name
+        lists it among its ancestors (its MRO); ``type_name`` when none does, when it is a root
+        itself, or when classes of two different root names inherit it. Records the files of the
+        roots read, for the file being linked."""
+        if type_name in ROOT_TYPE_NAMES:
+            return type_name
+        own = [d for d in entries(fc.top, type_name) if d.is_type]
+        if not own:
+            return type_name
+        roots = self._python_roots()
+        found = set()
+        for root in roots:
+            self.r.use(("file", root.file.path, ""))
+            if any(a is d for a in self.r.mro(root)[1:] for d in own):
+                found.add(root.name)
+        return found.pop() if len(found) == 1 else type_name
+
+    def _python_roots(self) -> list[Def]:
+        """The repository's Python classes named like a root type, once per linker."""
+        roots = getattr(self, "_roots_memo", None)
+        if roots is None:
+            roots = [d for c in self.ctxs if c.lang == "python" for name in ROOT_TYPE_NAMES
+                     for d in entries(c.top, name) if d.is_type]
+            self._roots_memo = roots
+        return roots
+
+    def dispatched_overrides(self, cls: Def, handler: Def) -> list[Def]:
+        """The methods of ``cls``'s lineage that run, when ``handler`` (a method ``cls`` inherits) is
+        called on ``cls``, in place of what its ``cls.`` / ``self.`` calls bind to statically: each
+        such call (followed :data:`_DISPATCH_DEPTH` steps, into the methods ``cls`` resolves them to)
+        is looked up in ``cls``'s MRO, and the repository method found is kept when it differs from
+        the one the same lookup in the calling method's own class finds (an override below it).
+        In first-found order, each once; ``[]`` when ``handler`` is ``cls``'s own method."""
+        if handler.parent is None or handler.file.repo != self.r.repo:
+            return []
+        seen, out, frontier = {id(handler)}, [], [handler]
+        for _ in range(_DISPATCH_DEPTH):
+            following = []
+            for m in frontier:
+                owner = next((d for d in entries(m.file.by_qualname, m.parent or "") if d.is_type), None)
+                if owner is None:
+                    continue
+                for name in self._self_calls(m):
+                    found, _ = self.r.lookup(cls, name)
+                    statically = {id(d) for d in self.r.lookup(owner, name)[0]}
+                    for d in found:
+                        if not d.is_callable or d.file.repo != self.r.repo or id(d) in seen or len(seen) >= _DISPATCH_LIMIT:
+                            continue
+                        seen.add(id(d))
+                        following.append(d)
+                        if id(d) not in statically:
+                            out.append(d)
+            frontier = following
+        return out
+
+    def _self_calls(self, m: Def) -> list[str]:
+        """The names ``m`` calls on ``cls`` / ``self`` (written calls, in source order, each once);
+        records ``m``'s file as read."""
+        memo = getattr(self, "_self_calls_memo", None)
+        if memo is None:
+            memo = self._self_calls_memo = {}
+        fc = m.file
+        self.r.use(("file", fc.path, ""))
+        table = memo.get(id(fc))
+        if table is None or table[0] is not fc:
+            calls: dict[str, list[str]] = defaultdict(list)
+            for cs in fc.ex.calls:
+                if cs.receiver in _SELF and cs.via is None and cs.caller is not None and cs.name not in calls[cs.caller]:
+                    calls[cs.caller].append(cs.name)
+            table = memo[id(fc)] = (fc, dict(calls))
+        return table[1].get(m.qualname, [])
+

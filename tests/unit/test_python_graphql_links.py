@@ -1,0 +1,158 @@
+"""Python GraphQL types across files: merged root types (``class Query(OrderQueries)``) and the
+overrides an inherited ``mutate`` dispatches to (indexer/frameworks/python_graphql_links.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.unit.test_incremental import Workspace, dump
+
+CORE = '''\
+import graphene
+
+
+class BaseMutation(graphene.Mutation):
+    @classmethod
+    def mutate(cls, root, info, **data):
+        cls.check_permissions(info)
+        return cls.perform_mutation(root, info, **data)
+
+    @classmethod
+    def check_permissions(cls, info):
+        return True
+
+    @classmethod
+    def perform_mutation(cls, root, info, **data):
+        raise NotImplementedError()
+
+
+class ModelMutation(BaseMutation):
+    @classmethod
+    def perform_mutation(cls, root, info, **data):
+        data = cls.clean_input(info, data)
+        return cls.save(info, data)
+
+    @classmethod
+    def clean_input(cls, info, data):
+        return data
+
+    @classmethod
+    def save(cls, info, data):
+        return data
+'''
+
+MUTATIONS = '''\
+from .core import BaseMutation, ModelMutation
+
+
+class OrderCancel(BaseMutation):
+    @classmethod
+    def perform_mutation(cls, root, info, **data):
+        return data
+
+
+class OrderCreate(ModelMutation):
+    @classmethod
+    def clean_input(cls, info, data):
+        return data
+
+
+class OrderNote(BaseMutation):
+    @classmethod
+    def mutate(cls, root, info, **data):
+        return cls.perform_mutation(root, info)
+
+    @classmethod
+    def perform_mutation(cls, root, info, **data):
+        return None
+
+
+class Helper:
+    def run(self):
+        return self.perform_mutation()
+
+    def perform_mutation(self):
+        return None
+'''
+
+SCHEMA = '''\
+import graphene
+
+from .mutations import OrderCancel, OrderCreate, OrderNote
+
+
+class OrderQueries(graphene.ObjectType):
+    order = graphene.String()
+
+    @staticmethod
+    def resolve_order(_root, info):
+        return None
+
+
+class OrderMutations(graphene.ObjectType):
+    order_cancel = OrderCancel.Field()
+    order_create = OrderCreate.Field()
+    order_note = OrderNote.Field()
+
+
+class Order(graphene.ObjectType):
+    number = graphene.String()
+
+    def resolve_number(root, info):
+        return "1"
+
+
+class Shared(graphene.ObjectType):
+    def resolve_total(root, info):
+        return 0
+'''
+
+API = '''\
+import graphene
+
+from .schema import OrderMutations, OrderQueries, Shared
+
+
+class Query(OrderQueries, Shared):
+    pass
+
+
+class Mutation(OrderMutations, Shared):
+    pass
+
+
+schema = graphene.Schema(query=Query, mutation=Mutation)
+'''
+
+
+def _exposes(db: Path) -> list[tuple[str, str]]:
+    return sorted((src.split(":", 1)[1], dst.removeprefix("endpoint:")) for kind, src, dst, *_ in dump(db)["edges"]
+                  if kind == "EXPOSES")
+
+
+def test_merged_roots_and_inherited_dispatch(tmp_path: Path) -> None:
+    files = {"gql/__init__.py": "", "gql/core.py": CORE, "gql/mutations.py": MUTATIONS, "gql/schema.py": SCHEMA,
+             "gql/api.py": API}
+    ws = Workspace(tmp_path, files)
+    try:
+        assert _exposes(ws.db) == [
+            # the inherited mutate, and the override its `cls.perform_mutation` runs
+            ("gql/core.BaseMutation.mutate(3)", "MUTATION Mutation.orderCancel"),
+            # two steps down: the inherited ModelMutation.perform_mutation calls cls.clean_input
+            ("gql/core.BaseMutation.mutate(3)", "MUTATION Mutation.orderCreate"),
+            ("gql/core.ModelMutation.perform_mutation(3)", "MUTATION Mutation.orderCreate"),
+            ("gql/mutations.OrderCancel.perform_mutation(3)", "MUTATION Mutation.orderCancel"),
+            ("gql/mutations.OrderCreate.clean_input(2)", "MUTATION Mutation.orderCreate"),
+            # its own mutate: nothing inherited, so no dispatch edge from perform_mutation
+            ("gql/mutations.OrderNote.mutate(3)", "MUTATION Mutation.orderNote"),
+            ("gql/schema.Order.resolve_number(1)", "FIELD Order.number"),  # no root inherits Order
+            ("gql/schema.OrderQueries.resolve_order(2)", "QUERY Query.order"),  # merged into Query
+            ("gql/schema.Shared.resolve_total(1)", "FIELD Shared.total"),  # inherited by two roots: left
+        ]
+        assert not any("Helper" in src or "OrderNote.perform_mutation" in src for src, _ in _exposes(ws.db))
+        # the root stops inheriting the queries: the field is its own type's again
+        ws.edit({"gql/api.py": API.replace("class Query(OrderQueries, Shared)", "class Query(Shared)")})
+        assert ("gql/schema.OrderQueries.resolve_order(2)", "FIELD OrderQueries.order") in _exposes(ws.db)
+        assert ("gql/schema.OrderQueries.resolve_order(2)", "QUERY Query.order") not in _exposes(ws.db)
+    finally:
+        ws.close()
