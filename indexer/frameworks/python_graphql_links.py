@@ -68,6 +68,20 @@ class PythonGraphqlLinks:
                 found.add(root.name)
         return found.pop() if len(found) == 1 else type_name
 
+    def has_library_base(self, fc: FileCtx, handler: str | None, line: int, names: tuple[str, ...]) -> bool:
+        """Whether the class of the method ``handler`` (a qualname of ``fc`` at ``line``) has, among the
+        bases written by the classes of its MRO, one that the imports of the file writing it qualify to
+        one of ``names`` (:attr:`~indexer.model.Route.library_bases`). Records the files read."""
+        rd = fc.def_at(handler, line) if handler else None
+        owner = next((d for d in entries(fc.by_qualname, rd.parent) if d.is_type), None) if rd and rd.parent else None
+        if owner is None:
+            return False
+        for k in self.r.mro(owner):
+            self.r.use(("file", k.file.path, ""))
+            if any(_qualified(k.file, base) in names for base in k.d.bases):
+                return True
+        return False
+
     def _python_roots(self) -> list[Def]:
         """The repository's Python classes named like a root type, once per linker."""
         roots = getattr(self, "_roots_memo", None)
@@ -123,3 +137,16 @@ class PythonGraphqlLinks:
             table = memo[id(fc)] = (fc, dict(calls))
         return table[1].get(m.qualname, [])
 
+
+
+def _qualified(fc: FileCtx, base: str) -> str:
+    """A Python base expression's dotted name as the imports of ``fc`` spell it (``ObjectType`` imported from
+    ``graphene.types.objecttype`` -> ``graphene.types.objecttype.ObjectType``; a subscript dropped); ``""`` for a
+    name no absolute import binds (a class of the file, a relative import: the repository's)."""
+    text = "".join(base.split("[", 1)[0].split())
+    head, dot, rest = text.partition(".")
+    for imp in fc.ex.imports:
+        if imp.local == head and not imp.level:
+            full = imp.module if imp.name is None else f"{imp.module}.{imp.name}"
+            return f"{full}{dot}{rest}"
+    return ""

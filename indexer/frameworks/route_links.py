@@ -181,6 +181,9 @@ class RouteLinks:
                 handlers += self._dispatched_handlers(fc, route)
         else:
             handlers = [file_id(fc.repo, fc.path)]
+        if route.library_bases and not self.has_library_base(fc, route.handler, route.line, route.library_bases):
+            self.result.outcomes["unconfirmed_graphql_type"] += 1  # `resolve_x` of a class that is no GraphQL type
+            return
         text = self._graphql_text(fc, scope, route.path)
         type_name, _, field_name = (text or "").partition(".")
         if type_name and route.framework != GRAPHQL_SCHEMA:

@@ -125,9 +125,65 @@ schema = graphene.Schema(query=Query, mutation=Mutation)
 '''
 
 
+BASE = '''\
+from graphene.types.objecttype import ObjectType
+
+
+class BaseObjectType(ObjectType):
+    pass
+
+
+class ModelObjectType(BaseObjectType):
+    pass
+
+
+class NotAType:
+    pass
+'''
+
+TYPES = '''\
+import graphene
+
+from .base import ModelObjectType, NotAType
+
+
+class Product(ModelObjectType):
+    name = graphene.String()
+
+    @staticmethod
+    def resolve_name(root, info):
+        return root.name
+
+
+class ProductVariant(ModelObjectType["Variant"]):
+    def resolve_sku(root, info):
+        return root.sku
+
+
+class Resolver(NotAType):
+    def resolve_host(self, name):
+        return name
+'''
+
+
 def _exposes(db: Path) -> list[tuple[str, str]]:
     return sorted((src.split(":", 1)[1], dst.removeprefix("endpoint:")) for kind, src, dst, *_ in dump(db)["edges"]
                   if kind == "EXPOSES")
+
+
+def test_types_whose_graphene_base_is_inherited_from_another_file(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path, {"gql/__init__.py": "", "gql/base.py": BASE, "gql/types.py": TYPES})
+    try:
+        # Resolver.resolve_host: its lineage names no Graphene type, so it is no resolver
+        assert _exposes(ws.db) == [
+            ("gql/types.Product.resolve_name(2)", "FIELD Product.name"),
+            ("gql/types.ProductVariant.resolve_sku(1)", "FIELD ProductVariant.sku"),
+        ]
+        # the base stops being a Graphene type: its subclasses' resolvers go
+        ws.edit({"gql/base.py": BASE.replace("class BaseObjectType(ObjectType)", "class BaseObjectType")})
+        assert _exposes(ws.db) == []
+    finally:
+        ws.close()
 
 
 def test_merged_roots_and_inherited_dispatch(tmp_path: Path) -> None:
