@@ -160,6 +160,18 @@ class ProductVariant(ModelObjectType["Variant"]):
         return root.sku
 
 
+class Node(graphene.Interface):
+    @classmethod
+    def resolve_type(cls, instance, info):
+        return Product
+
+
+class Sale(ModelObjectType):
+    @staticmethod
+    def resolve_type(root, info):
+        return root.kind
+
+
 class Resolver(NotAType):
     def resolve_host(self, name):
         return name
@@ -174,10 +186,13 @@ def _exposes(db: Path) -> list[tuple[str, str]]:
 def test_types_whose_graphene_base_is_inherited_from_another_file(tmp_path: Path) -> None:
     ws = Workspace(tmp_path, {"gql/__init__.py": "", "gql/base.py": BASE, "gql/types.py": TYPES})
     try:
-        # Resolver.resolve_host: its lineage names no Graphene type, so it is no resolver
+        # Resolver.resolve_host: its lineage names no Graphene type, so it is no resolver;
+        # Node.resolve_type (a class method of an interface) is no field's
         assert _exposes(ws.db) == [
             ("gql/types.Product.resolve_name(2)", "FIELD Product.name"),
             ("gql/types.ProductVariant.resolve_sku(1)", "FIELD ProductVariant.sku"),
+            # a static resolve_type resolves a field `type`; Node's class method resolves Node's concrete types
+            ("gql/types.Sale.resolve_type(2)", "FIELD Sale.type"),
         ]
         # the base stops being a Graphene type: its subclasses' resolvers go
         ws.edit({"gql/base.py": BASE.replace("class BaseObjectType(ObjectType)", "class BaseObjectType")})

@@ -10,6 +10,7 @@ named after the class (``Query``, ``Mutation``, ``Subscription`` are the operati
   ``graphene.Mutation`` resolves ``<Type>.<name camel-cased>`` with ``handler`` ``X.mutate``; a
   class from another file gives ``handler_ref`` ``X.mutate``.
 
+A ``resolve_type`` class method is an interface's or union's type resolution, no field's resolver.
 A class of such a file whose bases are none of those but which has ``resolve_<name>`` methods (``class
 Order(ModelObjectType)``, the application's own base type defined in another file) gives the same routes with
 :attr:`~indexer.model.Route.library_bases` :data:`GRAPHENE_TYPES`: the linker keeps them when a class of its
@@ -23,7 +24,7 @@ from tree_sitter import Node
 
 from indexer.languages.base import SourceText
 from indexer.languages.python.frameworks.common import ImportTable
-from indexer.languages.python.frameworks.python_graphql import camel_case, graphql_route
+from indexer.languages.python.frameworks.python_graphql import camel_case, decorator_name, graphql_route
 from indexer.model import FileExtraction
 
 __all__ = ["GRAPHENE_TYPES", "LANGUAGES", "detect"]
@@ -52,6 +53,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     for d in out.definitions:
         if d.kind != "method" or not d.name.startswith("resolve_") or len(d.name) <= 8 or d.parent not in classes:
             continue
+        if d.name == "resolve_type" and any(decorator_name(t) == "classmethod" for t in d.decorators):
+            continue  # an interface's or union's type resolution (`resolve_type(cls, instance, info)`), no field
         owner = classes[d.parent]
         if d.parent in types:
             route = graphql_route(FRAMEWORK, types[d.parent], camel_case(d.name[8:]), d.qualname, d.name_line, d.name_col)
