@@ -18,6 +18,8 @@ Mixed into the linker of :mod:`indexer.frameworks.link` (which provides ``r``, `
   The static call graph binds those calls to the base's own methods (it cannot know ``cls``), so the
   overrides are handlers of the operation too: :meth:`PythonGraphqlLinks.dispatched_overrides`
   (Python's attribute lookup on ``cls``, the Template Method pattern; Gamma et al., *Design Patterns*, 1994).
+  An override calling ``super().perform_mutation(...)`` is followed into the next class of ``X``'s MRO, whose
+  ``cls.`` calls dispatch to ``X`` again.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ ROOT_TYPE_NAMES = ("Query", "Mutation", "Subscription")
 MERGING_FRAMEWORKS = frozenset({"graphene", "strawberry"})
 """The Python GraphQL libraries whose object types merge their bases' fields."""
 _SELF = frozenset({"cls", "self"})
+_SUPER = frozenset({"super", "super()"})
 _DISPATCH_DEPTH = 3
 """Steps of ``cls.`` / ``self.`` calls followed from an inherited handler (``mutate`` ->
 ``perform_mutation`` -> ``clean_input``)."""
@@ -96,7 +99,9 @@ class PythonGraphqlLinks:
         called on ``cls``, in place of what its ``cls.`` / ``self.`` calls bind to statically: each
         such call (followed :data:`_DISPATCH_DEPTH` steps, into the methods ``cls`` resolves them to)
         is looked up in ``cls``'s MRO, and the repository method found is kept when it differs from
-        the one the same lookup in the calling method's own class finds (an override below it).
+        the one the same lookup in the calling method's own class finds (an override below it); a
+        ``super().name(...)`` call is followed into the next class of ``cls``'s MRO defining ``name``
+        (a statically bound call already: followed, not kept).
         In first-found order, each once; ``[]`` when ``handler`` is ``cls``'s own method."""
         if handler.parent is None or handler.file.repo != self.r.repo:
             return []
@@ -107,22 +112,36 @@ class PythonGraphqlLinks:
                 owner = next((d for d in entries(m.file.by_qualname, m.parent or "") if d.is_type), None)
                 if owner is None:
                     continue
-                for name in self._self_calls(m):
-                    found, _ = self.r.lookup(cls, name)
-                    statically = {id(d) for d in self.r.lookup(owner, name)[0]}
+                for name, above in self._self_calls(m):
+                    if above:  # `super().name(...)`: the next class of cls's MRO after the caller's defining it
+                        found, statically = self._above(cls, owner, name), None
+                    else:
+                        found = self.r.lookup(cls, name)[0]
+                        statically = {id(d) for d in self.r.lookup(owner, name)[0]}
                     for d in found:
                         if not d.is_callable or d.file.repo != self.r.repo or id(d) in seen or len(seen) >= _DISPATCH_LIMIT:
                             continue
                         seen.add(id(d))
                         following.append(d)
-                        if id(d) not in statically:
+                        if statically is not None and id(d) not in statically:
                             out.append(d)
             frontier = following
         return out
 
-    def _self_calls(self, m: Def) -> list[str]:
-        """The names ``m`` calls on ``cls`` / ``self`` (written calls, in source order, each once);
-        records ``m``'s file as read."""
+    def _above(self, cls: Def, owner: Def, name: str) -> tuple[Def, ...]:
+        """The members ``name`` of the first class after ``owner`` in ``cls``'s MRO that has any (what
+        ``super().name`` in a method of ``owner`` runs when called on ``cls``)."""
+        mro = self.r.mro(cls)
+        at = next((i for i, k in enumerate(mro) if k is owner), None)
+        for k in mro[at + 1:] if at is not None else ():
+            found = k.file.member(k.qualname, name)
+            if found:
+                return found
+        return ()
+
+    def _self_calls(self, m: Def) -> list[tuple[str, bool]]:
+        """The names ``m`` calls on ``cls`` / ``self`` or on ``super()`` (``True``), written calls in source
+        order, each once; records ``m``'s file as read."""
         memo = getattr(self, "_self_calls_memo", None)
         if memo is None:
             memo = self._self_calls_memo = {}
@@ -130,10 +149,13 @@ class PythonGraphqlLinks:
         self.r.use(("file", fc.path, ""))
         table = memo.get(id(fc))
         if table is None or table[0] is not fc:
-            calls: dict[str, list[str]] = defaultdict(list)
+            calls: dict[str, list[tuple[str, bool]]] = defaultdict(list)
             for cs in fc.ex.calls:
-                if cs.receiver in _SELF and cs.via is None and cs.caller is not None and cs.name not in calls[cs.caller]:
-                    calls[cs.caller].append(cs.name)
+                if cs.via is not None or cs.caller is None or cs.receiver not in _SELF and cs.receiver not in _SUPER:
+                    continue
+                call = (cs.name, cs.receiver in _SUPER)
+                if call not in calls[cs.caller]:
+                    calls[cs.caller].append(call)
             table = memo[id(fc)] = (fc, dict(calls))
         return table[1].get(m.qualname, [])
 

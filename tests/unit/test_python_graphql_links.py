@@ -57,6 +57,16 @@ class OrderCreate(ModelMutation):
         return data
 
 
+class OrderUpdate(ModelMutation):
+    @classmethod
+    def perform_mutation(cls, root, info, **data):
+        return super().perform_mutation(root, info, **data)
+
+    @classmethod
+    def clean_input(cls, info, data):
+        return data
+
+
 class OrderNote(BaseMutation):
     @classmethod
     def mutate(cls, root, info, **data):
@@ -78,7 +88,7 @@ class Helper:
 SCHEMA = '''\
 import graphene
 
-from .mutations import OrderCancel, OrderCreate, OrderNote
+from .mutations import OrderCancel, OrderCreate, OrderNote, OrderUpdate
 
 
 class OrderQueries(graphene.ObjectType):
@@ -93,6 +103,7 @@ class OrderMutations(graphene.ObjectType):
     order_cancel = OrderCancel.Field()
     order_create = OrderCreate.Field()
     order_note = OrderNote.Field()
+    order_update = OrderUpdate.Field()
 
 
 class Order(graphene.ObjectType):
@@ -206,7 +217,7 @@ def test_merged_roots_and_inherited_dispatch(tmp_path: Path) -> None:
              "gql/api.py": API}
     ws = Workspace(tmp_path, files)
     try:
-        assert _exposes(ws.db) == [
+        assert _exposes(ws.db) == sorted([
             # the inherited mutate, and the override its `cls.perform_mutation` runs
             ("gql/core.BaseMutation.mutate(3)", "MUTATION Mutation.orderCancel"),
             # two steps down: the inherited ModelMutation.perform_mutation calls cls.clean_input
@@ -216,10 +227,15 @@ def test_merged_roots_and_inherited_dispatch(tmp_path: Path) -> None:
             ("gql/mutations.OrderCreate.clean_input(2)", "MUTATION Mutation.orderCreate"),
             # its own mutate: nothing inherited, so no dispatch edge from perform_mutation
             ("gql/mutations.OrderNote.mutate(3)", "MUTATION Mutation.orderNote"),
+            # its override calls super().perform_mutation: ModelMutation's (a CALLS edge already) calls
+            # cls.clean_input, which is OrderUpdate's
+            ("gql/core.BaseMutation.mutate(3)", "MUTATION Mutation.orderUpdate"),
+            ("gql/mutations.OrderUpdate.clean_input(2)", "MUTATION Mutation.orderUpdate"),
+            ("gql/mutations.OrderUpdate.perform_mutation(3)", "MUTATION Mutation.orderUpdate"),
             ("gql/schema.Order.resolve_number(1)", "FIELD Order.number"),  # no root inherits Order
             ("gql/schema.OrderQueries.resolve_order(2)", "QUERY Query.order"),  # merged into Query
             ("gql/schema.Shared.resolve_total(1)", "FIELD Shared.total"),  # inherited by two roots: left
-        ]
+        ])
         assert not any("Helper" in src or "OrderNote.perform_mutation" in src for src, _ in _exposes(ws.db))
         # the root stops inheriting the queries: the field is its own type's again
         ws.edit({"gql/api.py": API.replace("class Query(OrderQueries, Shared)", "class Query(Shared)")})
