@@ -133,6 +133,11 @@ class Route:
     versions: list[Template] = field(default_factory=list)
     """NestJS: ``@Version("2")`` of the method, else its controller's ``{ version: ["1", "2"] }``, one path each under
     :class:`UriVersioning`; ``Template()`` is ``VERSION_NEUTRAL``, ``[]`` none written (``defaultVersion``)."""
+    library_bases: tuple[str, ...] = ()
+    """Python: the route holds only when the class of its handler has, among the bases written in its repository
+    lineage (its MRO), one naming one of these library classes, qualified by the imports of the file writing it
+    (``graphene.types.objecttype.ObjectType``): a detector seeing resolver methods on a class whose library base is
+    inherited from another file (``class Order(ModelObjectType)``); ``()``: no condition."""
 
 
 EXCHANGE_ROUTE = "http-exchange"

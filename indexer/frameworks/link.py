@@ -103,6 +103,7 @@ from indexer.frameworks.spring_config import resolve_placeholders
 from indexer.frameworks.viewsets import ViewSetLinks
 from indexer.frameworks.drf_defaults import DrfDefaultLinks
 from indexer.frameworks.class_views import ClassViewLinks
+from indexer.frameworks.python_graphql_links import PythonGraphqlLinks
 from indexer.frameworks.graphql_names import graphql_constant_name
 from indexer.frameworks.web_families import same_application_kind
 from indexer.model import EntryRegistration, HttpCall, Import, Template, TopicUse
@@ -146,7 +147,7 @@ class LinkResult:
 
 
 class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
-              ClassViewLinks):
+              ClassViewLinks, PythonGraphqlLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver

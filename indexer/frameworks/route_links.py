@@ -22,6 +22,7 @@ from indexer.frameworks.auth_guards import GUARD_CALLBACK, factory_callbacks, gu
 from indexer.frameworks.clients import HOLE
 from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.paths import join_paths, unglue_holes
+from indexer.frameworks.python_graphql_links import MERGING_FRAMEWORKS
 from indexer.frameworks.router_classes import borrowed_router
 from indexer.frameworks.wrapper_links import decorator_refs
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
@@ -176,12 +177,19 @@ class RouteLinks:
             handlers = [rd.id if rd is not None else file_id(fc.repo, fc.path)]
         elif route.handler_ref is not None:
             handlers = [h for h, _ in self._resolve_handler(fc, route.handler_ref, route.methods, route.scope)]
+            if fc.lang == "python" and handlers:  # an inherited `mutate`: the overrides it dispatches to
+                handlers += self._dispatched_handlers(fc, route)
         else:
             handlers = [file_id(fc.repo, fc.path)]
+        if route.library_bases and not self.has_library_base(fc, route.handler, route.line, route.library_bases):
+            self.result.outcomes["unconfirmed_graphql_type"] += 1  # `resolve_x` of a class that is no GraphQL type
+            return
         text = self._graphql_text(fc, scope, route.path)
         type_name, _, field_name = (text or "").partition(".")
         if type_name and route.framework != GRAPHQL_SCHEMA:
             type_name = self._schema_type(type_name)
+            if route.framework in MERGING_FRAMEWORKS and fc.lang == "python":  # `class Query(ProductQueries)`
+                type_name = self.merged_root(fc, type_name)
             text = f"{type_name}.{field_name}"
         if not handlers or not type_name or not field_name:
             self.result.outcomes["unlinked_graphql" if handlers else "unlinked_handler"] += 1
@@ -196,6 +204,18 @@ class RouteLinks:
             service = self.options.service_for(fc.path)
             self._linked.append(LinkedRoute(fc, None, service, [(eid, method, text)],  # type: ignore[list-item]
                                         framework=route.framework))
+
+    def _dispatched_handlers(self, fc: FileCtx, route: Route) -> list[str]:
+        """Ids of the overrides a Python GraphQL handler ``X.mutate`` that ``X`` inherits dispatches to
+        (:meth:`~indexer.frameworks.python_graphql_links.PythonGraphqlLinks.dispatched_overrides`)."""
+        owner, _, method = (route.handler_ref or "").rpartition(".")
+        c = self.r.resolve_expr(fc, route.scope, owner) if owner else None
+        if not isinstance(c, ClassV) or c.c.file.repo != self.r.repo:
+            return []
+        found, inherited = self.r.lookup(c.c, method)
+        if not inherited:
+            return []
+        return [d.id for m in found if m.is_callable for d in self.dispatched_overrides(c.c, m)]
 
     def _schema_type(self, name: str) -> str:
         """``name`` as the repository's GraphQL schema spells it when only the case differs and one

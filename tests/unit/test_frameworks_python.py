@@ -227,6 +227,45 @@ def test_django_routes():
     ]
 
 
+DJANGO_WRAPPED = '''\
+from django.contrib.auth.decorators import login_required
+from django.urls import path
+from django.views.decorators.cache import cache_page
+from django.views.decorators.csrf import csrf_exempt
+from graphene_django.views import GraphQLView
+
+from . import views
+from .factories import make_view, audited
+
+urlpatterns = [
+    path("graphql/", csrf_exempt(GraphQLView.as_view(graphiql=True))),
+    path("me/", login_required(views.profile)),
+    path("home/", cache_page(60)(views.home)),
+    path("admin/", audited(login_required(views.AdminView.as_view()))),
+    path("pets/", make_view(views.Pet)),
+    path("named/", views.named("x")),
+]
+'''
+
+
+def test_django_views_wrapped_by_decorators_in_the_pattern():
+    out = extract(DJANGO_WRAPPED)
+    assert out.routes == [
+        Route("django", ["*"], lit("graphql/"), None, 11, 4, handler_ref="GraphQLView.as_view()", router="urlpatterns",
+              wrappers=[WrapperRef("decorator", "csrf_exempt")]),
+        Route("django", ["*"], lit("me/"), None, 12, 4, handler_ref="views.profile", router="urlpatterns",
+              wrappers=[WrapperRef("decorator", "login_required")]),
+        Route("django", ["*"], lit("home/"), None, 13, 4, handler_ref="views.home", router="urlpatterns",
+              wrappers=[WrapperRef("decorator", "cache_page(60)")]),
+        # an application's own decorator around a wrapped class-based view: both are wrappers
+        Route("django", ["*"], lit("admin/"), None, 14, 4, handler_ref="views.AdminView.as_view()",
+              router="urlpatterns", wrappers=[WrapperRef("decorator", "audited"), WrapperRef("decorator", "login_required")]),
+        # negative: a factory given a class or a string (not django's, not wrapping a view) is the view
+        Route("django", ["*"], lit("pets/"), None, 15, 4, handler_ref="make_view()", router="urlpatterns"),
+        Route("django", ["*"], lit("named/"), None, 16, 4, handler_ref="views.named()", router="urlpatterns"),
+    ]
+
+
 def test_django_routers_and_mounts():
     out = extract(DJANGO_SRC)
     assert out.routers == [

@@ -24,7 +24,7 @@ from indexer.model import Definition, FileExtraction, Import, base_type, unwrapp
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries, every
-from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, InstV, ModuleV, QueryV, Value, container_call
+from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, PAIRS, ClassV, Def, InstV, ModuleV, QueryV, Value, container_call, element
 from indexer.symbols import module_path
 
 __all__ = ["MODULE_SYSTEM", "PythonModuleSystem", "absolute_module", "python_module_keys"]
@@ -254,14 +254,32 @@ def present(text: str) -> str:
     return m[1].strip().strip("\"'") if m else t
 
 
+FUTURE = "future"
+"""The :attr:`~indexer.resolve.values.QueryV.view` of a library future of a value (:data:`FUTURES`): not
+iterable; :data:`FUTURE_RESULTS` called on it give the value."""
+FUTURES = frozenset({"Promise", "Future", "Task"})
+"""Library generics standing for one value computed later: ``promise.Promise[T]`` (graphene 2's DataLoaders
+return them: ``get_plugin_manager_promise(ctx).get()``), ``concurrent.futures.Future[T]``,
+``asyncio.Future[T]`` / ``asyncio.Task[T]``."""
+FUTURE_RESULTS = frozenset({"get", "result"})
+"""Their methods returning the value: ``Promise.get()`` (the promise package, which blocks until it is
+resolved), ``Future.result()`` / ``Task.result()`` (the standard library)."""
+
+
 def map_value(text: str) -> tuple[str, str] | None:
     """The value type of an annotated mapping and how it iterates: ``dict[str, User]`` /
     ``Mapping[int, User]`` / ``defaultdict[str, User]`` -> (``User``, :data:`~indexer.resolve.values.MAP`:
     iterating hands out keys), through transparent wrappers and ``| None`` as
     :func:`container_element` (a subscripted value as written: ``dict[str, list[User]]``, ``dict[str,
-    type[User]]``); ``None`` for any other type or a value that is neither.
+    type[User]]``); a library future (:data:`FUTURES`: ``Promise[User]``) -> (``User``, :data:`FUTURE`);
+    ``None`` for any other type or a value that is neither.
     The resolver's value is a :class:`~indexer.resolve.values.QueryV` of the value class whose
-    subscript, ``get`` and ``values()`` / ``items()`` :func:`query_call` reads."""
+    subscript, ``get`` and ``values()`` / ``items()`` (a future's ``get()`` / ``result()``) :func:`query_call` reads."""
+    m = _SUBSCRIPTED.fullmatch(present(unwrapped(text)))
+    if m and m[1].rpartition(".")[2] in FUTURES:
+        args = split_top_level(m[2], ",", "[(", "])")
+        value = present(args[0]) if len(args) == 1 else ""
+        return (value, FUTURE) if _ELEMENT.fullmatch(value) or _SUBSCRIPTED.fullmatch(value) else None
     types = element_types(unwrapped(text), "values")
     value = present(types[0]) if len(types) == 1 else ""
     return (value, MAP) if _ELEMENT.fullmatch(value) or _SUBSCRIPTED.fullmatch(value) else None
@@ -384,9 +402,11 @@ def class_attribute(r: Lookup, cls: Def, name: str, found: Value) -> Value:
 def query_call(v: QueryV) -> Value:
     """What calling ``v.method`` on a query or container returns: on an annotated mapping
     (``v.view``: ``get`` / ``pop`` a value, ``values()`` a sequence of them, ``items()`` pairs,
-    anything else the library's; :func:`~indexer.resolve.values.container_call`), a pydantic
-    builder of a model class (:func:`class_attribute`) an instance of it, else Django's
+    anything else the library's; :func:`~indexer.resolve.values.container_call`), on a library future
+    (:data:`FUTURE`) its value for :data:`FUTURE_RESULTS`, else the library's; a pydantic builder of a model class (:func:`class_attribute`) an instance of it, else Django's
     queryset rules (:func:`indexer.languages.python.django_models.query_call`)."""
+    if v.view == FUTURE:
+        return element(v) if v.method in FUTURE_RESULTS else EXTERNAL
     if v.view:
         return container_call(v, frozenset(), frozenset(), _MAP_ONE, _MAP_VIEWS)
     if v.method in PYDANTIC_BUILDERS and v.manager is None:

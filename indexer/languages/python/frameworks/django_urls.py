@@ -30,9 +30,10 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import Args, compact, join, ref_text, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import (Args, ImportTable, compact, join, ref_text, scope_of,
+                                                        string_value, template)
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import FileExtraction, Mount, Route, Router, Template
+from indexer.model import FileExtraction, Mount, Route, Router, Template, WrapperRef
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -57,13 +58,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if b"urlpatterns" not in src.data:
         return
     lists: dict[str, _List] = {}
+    imports = ImportTable(out.imports)
     for _, caps in run_query(query("python", "python/queries", "django_urls"), root):
         statement = caps["assign"][0]
         if scope_of(statement, src) is not None:
             continue
         name = src.text(caps["name"][0])
         target = lists.setdefault(name, _List(src.line(statement)))
-        _Walker(src, name, target).walk(caps["value"][0], Template(), 0)
+        _Walker(src, name, target, imports).walk(caps["value"][0], Template(), 0)
     if "urlpatterns" not in lists:
         return
     facts: list[tuple[int, Route | Mount]] = []
@@ -74,6 +76,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     facts.sort(key=lambda f: f[0])
     for _, fact in facts:
         (out.routes if isinstance(fact, Route) else out.mounts).append(fact)
+
+
+def _is_as_view(src: SourceText, node: Node) -> bool:
+    """Whether ``node`` is a call ``X.as_view(...)``."""
+    callee = node.child_by_field_name("function") if node.type == "call" else None
+    return callee is not None and callee.type == "attribute" and src.text(callee.child_by_field_name("attribute")) == "as_view"
 
 
 def _callee_name(src: SourceText, call: Node) -> str:
@@ -90,10 +98,11 @@ class _Walker:
     """Reads one pattern-list value; a tree walk over the list structure, since the prefix of a
     pattern is accumulated through the ``include()`` calls around it."""
 
-    def __init__(self, src: SourceText, router: str, target: _List) -> None:
+    def __init__(self, src: SourceText, router: str, target: _List, imports: ImportTable | None = None) -> None:
         self.src = src
         self.router = router
         self.target = target
+        self.imports = imports or ImportTable(())
 
     def walk(self, node: Node, prefix: Template, depth: int) -> None:
         """Facts of a list element or list-valued expression under ``prefix``."""
@@ -143,10 +152,35 @@ class _Walker:
         elif view.type == "attribute" and src.text(view.child_by_field_name("attribute")) == "urls":
             self.mount(at, view, full, None)
         else:
+            view, wrappers = self.unwrapped(view)
             value = string_value(src, view)
             ref = value if value is not None else None if view.type == "lambda" else ref_text(src, view)
-            fact = Route(_FRAMEWORK, ["*"], full, None, src.line(at), src.col(at), ref, self.router)
+            fact = Route(_FRAMEWORK, ["*"], full, None, src.line(at), src.col(at), ref, self.router, wrappers)
             self.target.facts.append((call.start_byte, fact))
+
+    def unwrapped(self, view: Node) -> tuple[Node, list[WrapperRef]]:
+        """The view a decorator applied in the pattern wraps, and those decorators, outermost first:
+        ``csrf_exempt(GraphQLView.as_view(graphiql=True))`` (graphene-django's documented set-up),
+        ``login_required(views.profile)``, ``cache_page(60)(views.home)``. A call with one positional argument
+        wraps it when that argument is an ``X.as_view(...)`` call or another such wrapping, or when the callee is
+        a name imported from ``django`` (its view decorators) and the argument a name; anything else (a view
+        factory ``make_view(Model)``) is the view itself."""
+        src, wrappers = self.src, []
+        for _ in range(_MAX_DEPTH):
+            if view.type != "call" or _is_as_view(src, view):
+                break
+            args = Args.of(src, view.child_by_field_name("arguments"))
+            callee = view.child_by_field_name("function")
+            if len(args.positional) != 1 or args.keywords or callee is None:
+                break
+            inner = args.positional[0]
+            head = compact(src, callee).split("(", 1)[0]
+            if not (inner.type == "call" and self.unwrapped(inner)[0] is not inner or _is_as_view(src, inner)
+                    or inner.type in ("identifier", "attribute") and self.imports.qualify(head).startswith("django.")):
+                break
+            wrappers.append(WrapperRef("decorator", compact(src, callee)))
+            view = inner
+        return view, wrappers
 
     def include(self, call: Node, prefix: Template, depth: int) -> None:
         """``include(arg)`` under ``prefix``."""

@@ -10,7 +10,12 @@ named after the class (``Query``, ``Mutation``, ``Subscription`` are the operati
   ``graphene.Mutation`` resolves ``<Type>.<name camel-cased>`` with ``handler`` ``X.mutate``; a
   class from another file gives ``handler_ref`` ``X.mutate``.
 
-A ``resolve_x`` method in any other class is not a resolver. Position: the method or attribute name.
+A ``resolve_type`` class method is an interface's or union's type resolution, no field's resolver.
+A class of such a file whose bases are none of those but which has ``resolve_<name>`` methods (``class
+Order(ModelObjectType)``, the application's own base type defined in another file) gives the same routes with
+:attr:`~indexer.model.Route.library_bases` :data:`GRAPHENE_TYPES`: the linker keeps them when a class of its
+lineage names a Graphene type among its bases. Any other ``resolve_x`` method is not a resolver. Position: the
+method or attribute name.
 """
 
 from __future__ import annotations
@@ -19,15 +24,18 @@ from tree_sitter import Node
 
 from indexer.languages.base import SourceText
 from indexer.languages.python.frameworks.common import ImportTable
-from indexer.languages.python.frameworks.python_graphql import camel_case, graphql_route
+from indexer.languages.python.frameworks.python_graphql import camel_case, decorator_name, graphql_route
 from indexer.model import FileExtraction
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["GRAPHENE_TYPES", "LANGUAGES", "detect"]
 
 LANGUAGES = ("python",)
 FRAMEWORK = "graphene"
-_OBJECT_TYPES = frozenset({"graphene.ObjectType", "graphene_django.DjangoObjectType",
-                           "graphene_django.types.DjangoObjectType"})
+_OBJECT_TYPES = frozenset({"graphene.ObjectType", "graphene.types.ObjectType", "graphene.types.objecttype.ObjectType",
+                           "graphene_django.DjangoObjectType", "graphene_django.types.DjangoObjectType"})
+GRAPHENE_TYPES = tuple(sorted(_OBJECT_TYPES | {"graphene.Interface", "graphene.types.Interface",
+                                               "graphene.types.interface.Interface"}))
+"""The Graphene classes whose subclasses are GraphQL types with resolver methods (object types, interfaces)."""
 _MUTATIONS = frozenset({"graphene.Mutation", "graphene.relay.ClientIDMutation"})
 
 
@@ -40,16 +48,24 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
              if d.kind == "class" and any(imports.qualify(b) in _OBJECT_TYPES for b in d.bases)}
     mutations = {d.qualname for d in out.definitions
                  if d.kind == "class" and any(imports.qualify(b) in _MUTATIONS for b in d.bases)}
-    if not types:
-        return
+    classes = {d.qualname: d for d in out.definitions if d.kind == "class"}
     methods = {d.qualname for d in out.definitions if d.kind == "method"}
     for d in out.definitions:
-        if d.parent not in types:
+        if d.kind != "method" or not d.name.startswith("resolve_") or len(d.name) <= 8 or d.parent not in classes:
             continue
-        type_name = types[d.parent]
-        if d.kind == "method" and d.name.startswith("resolve_") and len(d.name) > 8:
-            out.routes.append(graphql_route(FRAMEWORK, type_name, camel_case(d.name[8:]), d.qualname,
-                                            d.name_line, d.name_col))
+        if d.name == "resolve_type" and any(decorator_name(t) == "classmethod" for t in d.decorators):
+            continue  # an interface's or union's type resolution (`resolve_type(cls, instance, info)`), no field
+        owner = classes[d.parent]
+        if d.parent in types:
+            route = graphql_route(FRAMEWORK, types[d.parent], camel_case(d.name[8:]), d.qualname, d.name_line, d.name_col)
+        elif owner.bases and d.parent not in mutations:  # a base from elsewhere may be a Graphene type
+            route = graphql_route(FRAMEWORK, owner.name, camel_case(d.name[8:]), d.qualname, d.name_line, d.name_col)
+            route.library_bases = GRAPHENE_TYPES
+        else:
+            continue
+        out.routes.append(route)
+    if not types:
+        return
     for b in out.bindings:
         if b.scope not in types or b.how != "constructed" or not b.type.endswith(".Field"):
             continue
