@@ -125,9 +125,10 @@ class Def:
     when read (a table per class was 0.6 KB a file of the 10-package generated monorepo and the
     slot 16 bytes a Def in pymalloc's size classes; docs/benchmarks.md, session 51).
 
-    ``name``, ``qualname``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
+    ``name``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
-    call binding read them all the time, in every file. The rest of the definition is :attr:`d`, which
+    call binding read them all the time, in every file; :attr:`qualname` is built from ``parent``
+    and ``name`` when read (held only where it is not ``parent.name``). The rest of the definition is :attr:`d`, which
     the Def holds itself or, once its file's definitions are parked on disk
     (:func:`indexer.parked.park_extraction`), reads back through the file by its position (one slot,
     ``src``, holds either). What the class hierarchy links to it (``bases``, ``external_base``,
@@ -136,7 +137,7 @@ class Def:
     monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 are 112; docs/benchmarks.md,
     sessions 44 and 51)."""
 
-    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "src", "file", "links")
+    __slots__ = ("tail", "name", "_q", "parent", "kind", "line", "shape", "src", "file", "links")
 
     def __init__(self, tail: str, d: Definition, file: FileCtx) -> None:
         self.tail = tail
@@ -147,14 +148,35 @@ class Def:
         # one string object per distinct name across files (definitions read back from disk hold
         # their own copies); a top-level qualname is its name
         self.name, self.kind = sys.intern(d.name), sys.intern(d.kind)
-        self.qualname = self.name if d.qualname == d.name else d.qualname
         self.parent = sys.intern(d.parent) if d.parent is not None else None
+        # the qualname is held only when it is not the parent's and the name (see ``qualname``)
+        self._q = None if "." not in d.name and d.qualname == (
+            d.name if d.parent is None else f"{d.parent}.{d.name}") else d.qualname
         self.line = d.start_line
         """The definition's first line (1-based)."""
         self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None))
         """What a call needs to know of it (:class:`Shape`)."""
         self.file = file
         self.links = _UNLINKED
+
+    @property
+    def qualname(self) -> str:
+        """The definition's qualname: built when read from :attr:`parent` and :attr:`name`
+        (``parent.name``; the name at top level), or held when it is not that (:attr:`derived`).
+        A string per member definition held for the whole run was about 1.3 KB a file of the
+        generated monorepos (docs/benchmarks.md, session 52)."""
+        q = self._q
+        if q is not None:
+            return q
+        p = self.parent
+        return self.name if p is None else f"{p}.{self.name}"
+
+    @property
+    def derived(self) -> bool:
+        """Whether the qualname is the parent's qualname and the name (the name at top level) and
+        the name holds no dot: then the qualname names exactly one ``(parent, name)`` pair
+        (:class:`indexer.resolve.qualnames.QualnameIndex`)."""
+        return self._q is None
 
     @property
     def members(self) -> MultiMap[str, Def]:
@@ -244,7 +266,7 @@ class Def:
         same id, or the same qualname in a file whose interface did not change); the caller points
         :attr:`file` at the file whose extraction ``other`` reads."""
         self.src, self.line, self.shape, self.tail = other.src, other.line, other.shape, other.tail
-        self.name, self.qualname, self.parent, self.kind = other.name, other.qualname, other.parent, other.kind
+        self.name, self._q, self.parent, self.kind = other.name, other._q, other.parent, other.kind
 
     @property
     def id(self) -> str:
