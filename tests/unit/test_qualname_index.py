@@ -107,3 +107,16 @@ def test_a_file_breaking_the_rule_keeps_a_dict_per_qualname() -> None:
     (cache,) = entries(fc.top, "Cache")
     assert _ids(cache.member("put")) == ["Cache.store(1)"]  # the members table, by parent and name
     assert cache.member("store") == ()
+
+
+def test_def_holds_kind_and_id_tail_in_its_shape_eight_slots() -> None:
+    fc = _fc()
+    assert [(rd.kind, rd.tail) for rd in fc.defs] == [
+        ("function", "(1)"), ("class", ""), ("method", "(1)"), ("method", "(1)"), ("class", ""), ("method", "(0)"),
+        ("class", ""), ("method", "(1)"), ("method", "(1)#2")]
+    assert all(rd.kind is rd.shape.kind and rd.tail is rd.shape.tail for rd in fc.defs)
+    first, second = entries(fc.by_qualname, "Disk.get")
+    assert first.shape is not second.shape and first.id != second.id  # the tails differ, so do the ids
+    assert [rd.is_type for rd in fc.defs] == [False, True, False, False, True, False, True, False, False]
+    assert [rd.is_callable for rd in fc.defs] == [True, False, True, True, False, True, False, True, True]
+    assert len(type(fc.defs[0]).__slots__) == 8
