@@ -21,6 +21,7 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
+from indexer.resolve.qualnames import QualnameIndex
 from indexer.resolve.values import Def
 from indexer.symbols import defines_suffix, definition_tails, id_prefix
 
@@ -160,7 +161,9 @@ class FileCtx:
 
     def _index_defs(self) -> None:
         self._def_spans = None
-        self.by_qualname = freeze(group((rd.qualname, rd) for rd in self.defs))
+        # per name when every qualname is its parent's and its name (no string per qualname held)
+        derived = all(rd.derived for rd in self.defs)
+        self.by_qualname = QualnameIndex(self.defs) if derived else freeze(group((rd.qualname, rd) for rd in self.defs))
         # what lookups by name see: replaced definitions left out, the copies of one name bounded
         self.top = freeze(_held(group((rd.name, rd) for rd in self.defs if rd.parent is None)))
         self.types = tuple(rd for rd in self.defs if rd.is_type)
@@ -173,8 +176,7 @@ class FileCtx:
         # members are read out of by_qualname (:meth:`member`) and no table per class is held.
         # Only a file breaking that rule holds the tables, per parent qualname.
         self._members = None
-        if any(rd.qualname != (rd.name if rd.parent is None else f"{rd.parent}.{rd.name}") or "." in rd.name
-               for rd in self.defs):
+        if not derived:
             children = group((rd.parent, rd) for rd in self.defs if rd.parent is not None)
             self._members = {q: freeze(_held(group((rd.name, rd) for rd in kids)))
                              for q, kids in children.items() if q in self.by_qualname}
@@ -188,7 +190,8 @@ class FileCtx:
         tables = self._members
         if tables is not None:
             return entries(tables.get(qualname, EMPTY_TABLE), name)
-        defs = entries(self.by_qualname, f"{qualname}.{name}")
+        index = self.by_qualname
+        defs = index.members(qualname, name) if isinstance(index, QualnameIndex) else entries(index, f"{qualname}.{name}")
         if len(defs) == 1:
             return () if defs[0].shape.shadowed else defs
         return tuple(namesakes(defs)) if defs else ()

@@ -69,8 +69,11 @@ class Shape(NamedTuple):
     is not empty: a call may run a wrapper first) and ``getter`` (a method carrying one of its
     language's ``getter_modifiers``, :class:`indexer.resolve.language.ModuleSystem`: Python
     ``@property``, ECMAScript ``get x()``; the module tables and reads ask it of every method, and
-    held here a parked definition need not be read back for it). One object per distinct value
-    (:func:`shape_of`)."""
+    held here a parked definition need not be read back for it); ``kind`` (``Definition.kind``,
+    interned) and ``tail`` (what the node id adds after the qualname,
+    :func:`indexer.symbols.definition_tails`, interned), held here and not in a slot of each
+    :class:`Def` (two slots fewer: 96 bytes a Def, not 112; docs/benchmarks.md, session 52). One
+    object per distinct value (:func:`shape_of`)."""
 
     params: int
     min_arity: int
@@ -80,17 +83,20 @@ class Shape(NamedTuple):
     shadowed: bool = False
     decorated: bool = False
     getter: bool = False
+    kind: str = ""
+    tail: str = ""
 
 
 _SHAPES: dict[Shape, Shape] = {}
 
 
-def shape_of(d: Definition, getter_modifiers: Collection[str] | None = None) -> Shape:
-    """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts);
-    ``getter_modifiers``: its language's (:attr:`Shape.getter`; ``None``: it has none)."""
+def shape_of(d: Definition, getter_modifiers: Collection[str] | None = None, tail: str = "") -> Shape:
+    """``d``'s :class:`Shape`, the one object of that value (there are few: parameter counts,
+    kinds, id tails); ``getter_modifiers``: its language's (:attr:`Shape.getter`; ``None``: it has
+    none); ``tail``: what its id adds after its qualname (:attr:`Shape.tail`)."""
     getter = bool(getter_modifiers) and d.kind == "method" and any(m in getter_modifiers for m in d.modifiers)
     shape = Shape(len(d.params), d.min_arity, d.max_arity, d.generated is not None, d.receiver_type is not None, d.shadowed,
-                  bool(d.decorators), getter)
+                  bool(d.decorators), getter, sys.intern(d.kind), sys.intern(tail))
     return _SHAPES.setdefault(shape, shape)
 
 
@@ -125,36 +131,68 @@ class Def:
     when read (a table per class was 0.6 KB a file of the 10-package generated monorepo and the
     slot 16 bytes a Def in pymalloc's size classes; docs/benchmarks.md, session 51).
 
-    ``name``, ``qualname``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
+    ``name``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
     :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
-    call binding read them all the time, in every file. The rest of the definition is :attr:`d`, which
+    call binding read them all the time, in every file; :attr:`qualname` is built from ``parent``
+    and ``name`` when read (held only where it is not ``parent.name``). The rest of the definition is :attr:`d`, which
     the Def holds itself or, once its file's definitions are parked on disk
     (:func:`indexer.parked.park_extraction`), reads back through the file by its position (one slot,
     ``src``, holds either). What the class hierarchy links to it (``bases``, ``external_base``,
     ``subclasses``, ``bases_deps``) is one slot too, a shared value for the definitions no class
     links: each slot is 8 bytes for each of the 1.09 million definitions of the 400 MB generated
-    monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 are 112; docs/benchmarks.md,
-    sessions 44 and 51)."""
+    monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 were 112, 8 are 96; docs/benchmarks.md,
+    sessions 44, 51 and 52)."""
 
-    __slots__ = ("tail", "name", "qualname", "parent", "kind", "line", "shape", "src", "file", "links")
+    __slots__ = ("name", "_q", "parent", "line", "shape", "src", "file", "links")
 
     def __init__(self, tail: str, d: Definition, file: FileCtx) -> None:
-        self.tail = tail
-        """What the id adds after the file's prefix and the qualname (see :attr:`id`)."""
         self.src: Definition | int = d
         """The definition while this Def holds it, else its position in the file's extraction's
         ``definitions``, read back through :attr:`file` (:meth:`park`)."""
         # one string object per distinct name across files (definitions read back from disk hold
         # their own copies); a top-level qualname is its name
-        self.name, self.kind = sys.intern(d.name), sys.intern(d.kind)
-        self.qualname = self.name if d.qualname == d.name else d.qualname
+        self.name = sys.intern(d.name)
         self.parent = sys.intern(d.parent) if d.parent is not None else None
+        # the qualname is held only when it is not the parent's and the name (see ``qualname``)
+        self._q = None if "." not in d.name and d.qualname == (
+            d.name if d.parent is None else f"{d.parent}.{d.name}") else d.qualname
         self.line = d.start_line
         """The definition's first line (1-based)."""
-        self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None))
-        """What a call needs to know of it (:class:`Shape`)."""
+        self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None), tail)
+        """What a call needs to know of it, its kind and its id's tail (:class:`Shape`)."""
         self.file = file
         self.links = _UNLINKED
+
+    @property
+    def qualname(self) -> str:
+        """The definition's qualname: built when read from :attr:`parent` and :attr:`name`
+        (``parent.name``; the name at top level), or held when it is not that (:attr:`derived`).
+        A string per member definition held for the whole run was about 1.3 KB a file of the
+        generated monorepos (docs/benchmarks.md, session 52)."""
+        q = self._q
+        if q is not None:
+            return q
+        p = self.parent
+        return self.name if p is None else f"{p}.{self.name}"
+
+    @property
+    def kind(self) -> str:
+        """Its kind (``Definition.kind``: ``class``, ``method``, ``function``, ``field`` ...), held in
+        :attr:`shape`."""
+        return self.shape.kind
+
+    @property
+    def tail(self) -> str:
+        """What the id adds after the file's prefix and the qualname (see :attr:`id`), held in
+        :attr:`shape`."""
+        return self.shape.tail
+
+    @property
+    def derived(self) -> bool:
+        """Whether the qualname is the parent's qualname and the name (the name at top level) and
+        the name holds no dot: then the qualname names exactly one ``(parent, name)`` pair
+        (:class:`indexer.resolve.qualnames.QualnameIndex`)."""
+        return self._q is None
 
     @property
     def members(self) -> MultiMap[str, Def]:
@@ -243,25 +281,25 @@ class Def:
         """Stand for the definition ``other`` stands for (a later version of the same definition:
         same id, or the same qualname in a file whose interface did not change); the caller points
         :attr:`file` at the file whose extraction ``other`` reads."""
-        self.src, self.line, self.shape, self.tail = other.src, other.line, other.shape, other.tail
-        self.name, self.qualname, self.parent, self.kind = other.name, other.qualname, other.parent, other.kind
+        self.src, self.line, self.shape = other.src, other.line, other.shape
+        self.name, self._q, self.parent = other.name, other._q, other.parent
 
     @property
     def id(self) -> str:
         """The node id (:func:`indexer.symbols.definition_ids`), built when read from the file's id
         prefix, the qualname and :attr:`tail` (interned, shared): one string per definition held
         for the whole run would cost more than the concatenation."""
-        return self.file.id_prefix + self.qualname + self.tail
+        return self.file.id_prefix + self.qualname + self.shape.tail
 
     @property
     def is_type(self) -> bool:
         """Whether this is a class, interface or enum."""
-        return self.kind in TYPE_KINDS
+        return self.shape.kind in TYPE_KINDS
 
     @property
     def is_callable(self) -> bool:
         """Whether this is a method, function or constructor."""
-        return self.kind in CALLABLE_KINDS
+        return self.shape.kind in CALLABLE_KINDS
 
     def __repr__(self) -> str:
         return f"Def({self.file.path}:{self.qualname}{self.tail}, {self.kind})"

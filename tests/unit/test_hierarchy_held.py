@@ -83,7 +83,7 @@ def test_links_are_one_slot_shared_by_every_definition_no_class_links():
     assert tuple(lonely.links) == ((), False, (), ()) and tuple(measure.links) == (None, False, (), ())
     square.unlink()
     assert square.links is measure.links and square.bases is None and shape.subclasses == [square]
-    assert len(type(square).__slots__) == 10  # members are read through the file (session 51)
+    assert len(type(square).__slots__) == 8  # members read through the file (session 51); kind and tail in the Shape (52)
 
 
 def test_a_def_holds_its_definition_or_its_position_in_one_slot():

@@ -193,15 +193,25 @@ class TestShapes:
 
     def test_values_and_one_object_per_value(self):
         plain = shape_of(self._def(Param("self"), Param("x"), Param("y", has_default=True)))
-        assert plain == Shape(3, 2, 3, False, False)
+        assert plain == Shape(3, 2, 3, False, False, kind="method")
         assert shape_of(self._def(Param("self"), Param("x"), Param("y", has_default=True))) is plain
-        assert shape_of(self._def(Param("args", variadic="*"))) == Shape(1, 0, None, False, False)
-        assert shape_of(self._def(generated="lombok", receiver="User")) == Shape(0, 0, 0, True, True)
+        assert shape_of(self._def(Param("args", variadic="*"))) == Shape(1, 0, None, False, False, kind="method")
+        assert shape_of(self._def(generated="lombok", receiver="User")) == Shape(0, 0, 0, True, True, kind="method")
+
+    def test_kind_and_id_tail_are_part_of_the_shared_shape(self):
+        a = shape_of(self._def(Param("self")), None, "(1)")
+        assert (a.kind, a.tail) == ("method", "(1)")
+        assert shape_of(self._def(Param("self")), None, "(1)") is a
+        second = shape_of(self._def(Param("self")), None, "(1)#2")
+        assert second is not a and second.tail == "(1)#2" and second[:9] == a[:9]
+        fn = self._def(Param("self"))
+        fn.kind = "function"
+        assert shape_of(fn, None, "(1)") != a and shape_of(fn, None, "(1)").kind == "function"
 
     def test_a_getter_is_a_method_carrying_a_getter_modifier_of_its_language(self):
         prop = self._def()
         prop.modifiers = ["property"]
-        assert shape_of(prop, frozenset({"property"})) == Shape(0, 0, 0, False, False, getter=True)
+        assert shape_of(prop, frozenset({"property"})) == Shape(0, 0, 0, False, False, getter=True, kind="method")
         assert shape_of(prop, frozenset({"get"})).getter is False  # another language's modifier
         assert shape_of(prop, None).getter is False  # a language without getters
         prop.kind = "function"
