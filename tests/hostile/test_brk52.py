@@ -115,3 +115,27 @@ def test_the_matcher_of_one_group_answers_as_the_regex() -> None:
     many = pattern_matcher("on_<" + "|".join(f"v{i}" for i in range(100_000)) + ">")
     assert [many(n) for n in ("on_v0", "on_v99999", "on_v100000", "on_zz", "on_", "xon_v1")] == \
         [True, True, False, False, False, False]
+
+
+def test_a_file_of_3000_sequelize_models_reads_each_class_s_fields_once() -> None:
+    """3,000 ``@Table`` classes of two ``@Column`` fields in one file (and a base class of columns, a class
+    of an undecorated field): every class scanned every definition of the file (quadratic). Exact tables
+    and columns; the undecorated field is no column, the class without ``@Table`` is abstract."""
+    n = 3000
+    models = "".join(f'@Table({{ tableName: "t{i}" }})\nexport class M{i} extends Model {{\n  @Column\n  a{i}: string;\n'
+                     f'  @Column(DataType.UUID)\n  b{i}: string;\n}}\n' for i in range(n))
+    src = ('import { Table, Column, Model, DataType } from "sequelize-typescript";\n' + models
+           + "export class Base extends Model {\n  @Column\n  id: number;\n  plain: string;\n}\n"
+           + '@Table\nexport class Star extends Base {\n  note: string;\n}\n'
+           + "export async function go() {\n  return M0.findAll({ where: { a0: 1 }, include: [{ model: M1, include: [M2] }] });\n}\n")
+    t = time.perf_counter()
+    ex = extractor_for_path("models.ts").extract("models.ts", b"// \xff\xfe\xc3\x28\n" + src.encode())
+    assert time.perf_counter() - t < 90
+    tables = [(d.name, d.columns, d.entity, d.kind) for d in ex.tables]
+    assert len(tables) == n + 2
+    assert tables[0] == ("t0", [("a0", "string"), ("b0", "UUID")], "M0", "table")
+    assert tables[n - 1] == (f"t{n - 1}", [(f"a{n - 1}", "string"), (f"b{n - 1}", "UUID")], f"M{n - 1}", "table")
+    assert tables[n:] == [("", [("id", "number")], "Base", "abstract"),  # negative: `plain` is no column
+                          ("Stars", [], "Star", "table")]  # negative: `note` is no column
+    assert sorted((u.role, u.entity, tuple(u.columns)) for u in ex.table_uses) == [
+        ("reads", "M0", ("a0",)), ("reads", "M1", ()), ("reads", "M2", ())]
