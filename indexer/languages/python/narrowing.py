@@ -96,10 +96,9 @@ class _Block:
                         self.last[word] = i
                 stack.extend(n.named_children)
 
-    def after(self, end_byte: int) -> tuple[int, list[Node]]:
-        """The index of the first statement starting past ``end_byte`` and the statements from there."""
-        i = bisect.bisect_right(self.starts, end_byte)
-        return i, self.children[i:]
+    def after(self, end_byte: int) -> int:
+        """The index of the first statement starting past ``end_byte`` (``len(children)``: none)."""
+        return bisect.bisect_right(self.starts, end_byte)
 
     def rebound_from(self, i: int, name: str) -> bool:
         """Whether a statement at index ``i`` or later binds ``name``."""
@@ -144,7 +143,9 @@ def isinstance_narrowings(root: Node, text: Text, scope_at: Callable[[int], str 
         key = (block.start_byte, block.end_byte, block.type)
         if key not in blocks:
             blocks[key] = _Block(block, text)
-        first, after = blocks[key].after(n.end_byte)
-        if after and not blocks[key].rebound_from(first, name):
-            out.append(Binding(scope_at(n.start_byte), name, cls, NARROWED, _line(after[0]), _line(after[-1], True)))
+        found_block = blocks[key]
+        first = found_block.after(n.end_byte)
+        if first < len(found_block.children) and not found_block.rebound_from(first, name):
+            out.append(Binding(scope_at(n.start_byte), name, cls, NARROWED, _line(found_block.children[first]),
+                               _line(found_block.children[-1], True)))
     return out
