@@ -146,22 +146,41 @@ def _unwrap(part: Node, text: Text) -> tuple[Node, list[str]]:
 
 def _guard(test: Node, key: str, text: Text, root: Node, cls: Node | None) -> list[str] | str | None:
     """What ``test`` (an ``if`` condition) says ``key``'s value is when true: ``key in C``,
-    ``key == "a"``, an ``or`` of equalities, one operand of an ``and``."""
-    kind = test.type
-    if kind == "parenthesized_expression" and test.named_child_count == 1:
-        return _guard(test.named_children[0], key, text, root, cls)
-    if kind == "boolean_operator":
-        op = test.child_by_field_name("operator")
-        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
-        if op is None or left is None or right is None:
-            return None
-        a, b = _guard(left, key, text, root, cls), _guard(right, key, text, root, cls)
-        if op.type == "and":
-            return a if a is not None else b
-        if op.type == "or" and isinstance(a, list) and isinstance(b, list):
-            return a + b
-        return None
-    if kind == "comparison_operator" and test.named_child_count == 2:
+    ``key == "a"``, an ``or`` of equalities, one operand of an ``and``. The ``and`` / ``or`` tree is
+    read with a stack, left operand first (``k == "a" or ... or k == "z"`` 2,000 long nests 2,000 deep
+    on the left: recursion overflowed and lost the file; brk52)."""
+    todo: list[Node | str] = [test]
+    values: list[list[str] | str | None] = []
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):  # both operands read: combine them
+            b, a = values.pop(), values.pop()
+            if item == "and":
+                values.append(a if a is not None else b)
+            elif isinstance(a, list) and isinstance(b, list):
+                a.extend(b)  # the lists are this reading's own
+                values.append(a)
+            else:
+                values.append(None)
+            continue
+        node = item
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if node.type == "boolean_operator":
+            op = node.child_by_field_name("operator")
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if op is None or left is None or right is None or op.type not in ("and", "or"):
+                values.append(None)
+            else:
+                todo.extend((op.type, right, left))
+            continue
+        values.append(_compared(node, key, text, root, cls))
+    return values[0] if values else None
+
+
+def _compared(test: Node, key: str, text: Text, root: Node, cls: Node | None) -> list[str] | str | None:
+    """What one comparison says ``key`` is: ``key in C`` (:func:`_strings` of ``C``), ``key == "a"``."""
+    if test.type == "comparison_operator" and test.named_child_count == 2:
         ops = [c.type for c in test.children if not c.is_named]
         left, right = test.named_children
         if ops == ["in"] and text(left) == key:
@@ -216,14 +235,15 @@ def part_values(part: Node, at: Node, text: Text, root: Node) -> list[str] | str
 
 def apply_cases(values: list[str], cases: list[str]) -> list[str]:
     """``values`` through the case calls ``cases`` (``lower`` ...), innermost first, without those
-    that are no identifier characters, each once, in order."""
-    out: list[str] = []
+    that are no identifier characters, each once, in order (a set of those kept: a ``for`` over a
+    100,000-string tuple was quadratic, brk52)."""
+    out: dict[str, None] = {}
     for v in values:
         for c in cases:
             v = _CASES[c](v) if c in _CASES else v
-        if _WORD.fullmatch(v) and v not in out:
-            out.append(v)
-    return out
+        if v not in out and _WORD.fullmatch(v):
+            out[v] = None
+    return list(out)
 
 
 def string_constants(root: Node, text: Text) -> list[Binding]:
