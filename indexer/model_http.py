@@ -203,6 +203,10 @@ class HttpCall:
     """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the repository's
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
+    method_param: str | None = None
+    """The name whose value is the method when ``method`` is ``"*"`` because a name gives it (``fetch(url, { method })``,
+    ``fetch(url, { method: m })``, axios ``request({ url, method })``): when it is a parameter of ``caller``, each call of
+    that function passing a literal there fixes the method (:mod:`indexer.frameworks.client_chains`)."""
 
 
 @dataclass(slots=True)

@@ -8,7 +8,8 @@ reach it takes other files, so this detector only reports the candidates, as
 a call of a name or property chain whose first argument is a string or template literal whose first
 literal piece holds no whitespace (a path, not a message) and, when it is all literal, a letter (``"1"``
 is an id passed to ``deleteOwner(id)``, not a path), a ``+`` with a literal piece, or a constant's
-name (``ORDERS``, ``Paths.ORDERS``: upper case; any other name is a variable, unknown here), its callee not a well-known global
+name (``ORDERS``, ``Paths.ORDERS``: upper case), or a parameter of the function around the call (a layer
+handing its URL on: ``this.fetch(path, "POST")``; any other name is a variable, unknown here), its callee not a well-known global
 (``console.log``, ``document.querySelector``, ...) nor a client the ``js_http_clients`` detector reads
 itself. At most :data:`MAX_PER_FILE` per file. The linker (:mod:`indexer.frameworks.link`) keeps those
 whose callee resolves to a client template.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import arguments, js_file
+from indexer.languages.ecmascript.frameworks.common import FUNCTION_NODES, JsFile, arguments, js_file
 from indexer.model import FileExtraction, Template, UrlArgCall
 
 if TYPE_CHECKING:
@@ -61,7 +62,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         first_node = caps["first"][0]
         if first_node.type in ("identifier", "member_expression"):
-            if not _CONSTANT_NAME.match(jf.text(first_node).rsplit(".", 1)[-1]):
+            if not _CONSTANT_NAME.match(jf.text(first_node).rsplit(".", 1)[-1]) and not (
+                    first_node.type == "identifier" and _parameter(jf, first_node)):
                 continue  # request(p): a variable, nothing known
         first = jf.template(first_node)
         if first_node.type == "binary_expression" and not any(k == "lit" for k, _ in first.parts):
@@ -78,3 +80,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
+
+
+def _parameter(jf: JsFile, ident: Node) -> bool:
+    """Whether ``ident`` names a parameter of the function around it (``path`` in ``post(path) {
+    return this.request(path, "POST") }``): a call handing its own parameter on, a layer of a client
+    the linker may chain (:mod:`indexer.frameworks.client_chains`)."""
+    word = re.compile(rf"(?<![\w$]){re.escape(jf.text(ident))}(?![\w$])")
+    n = ident.parent
+    while n is not None and n.type != "program":
+        if n.type in FUNCTION_NODES:
+            params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
+            return params is not None and word.search(jf.text(params)) is not None
+        n = n.parent
+    return False

@@ -6,7 +6,7 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   does not bind that name itself -- parameter, variable, function, destructuring; imports such as
   ``node-fetch`` do count -- and the first argument is no object literal): ``fetch(url)`` is ``GET``;
   ``fetch(url, {method: "post"})`` ``POST``; an init that is not an object literal, or a method that is
-  not a literal, ``*``. ``fetch(new Request(url, init))`` reads the request's arguments.
+  not a literal, ``*`` (a method given by a name, ``{ method }``, keeps that name: ``HttpCall.method_param``). ``fetch(new Request(url, init))`` reads the request's arguments.
 * axios: the receivers are the names the file imports from ``"axios"`` (default or namespace import,
   ``require``; a global ``axios`` when nothing is imported), property chains ending in ``axios`` /
   ``$axios`` (vue-axios ``Vue.axios``, Nuxt ``this.$axios``) and the instances the file creates
@@ -97,6 +97,7 @@ class _Detector:
         self.supertest = set(jf.import_locals("supertest"))
         self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
         self.agents: dict[str, Node] | None = None  # names bound to a supertest request (:meth:`_agents`)
+        self.method_name: str | None = None  # the name giving the current call's method (:meth:`_method`)
         for b in out.bindings:
             if b.how == "declared":
                 (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
@@ -117,10 +118,13 @@ class _Detector:
             else:
                 calls.append(caps)
         for caps in calls:
+            self.method_name = None
             for framework, method, url in self.jf.alternatives(lambda caps=caps: self._call(caps)):
                 call = caps["call"][0]
                 line, col = self.jf.pos(call)
-                self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col))
+                named = self.method_name if method == "*" else None
+                self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col,
+                                                    method_param=named))
 
     def _instance(self, caps: dict[str, list[Node]]) -> None:
         if self.jf.receiver(caps["factory"][0]) not in self.axios:
@@ -340,7 +344,12 @@ class _Detector:
 
     def _method(self, node: Node) -> str:
         value = self.jf.string(node)
-        return value.strip().upper() if value else "*"
+        if value:
+            return value.strip().upper()
+        bare = unwrap(node) or node
+        if bare.type in ("identifier", "shorthand_property_identifier"):
+            self.method_name = self.jf.text(bare)  # `{ method }`: the name gives it (HttpCall.method_param)
+        return "*"
 
 
 def _with_base(base: Template, url: Template) -> Template:

@@ -1,0 +1,125 @@
+"""HTTP client calls through layers of wrappers (indexer/frameworks/client_chains.py): a call handing a
+literal path to a wrapper whose parameter flows, through more wrappers, into a request's URL is a client
+call of that path, with the method fixed per wrapper or passed as a parameter. Exact edges, negatives."""
+
+from __future__ import annotations
+
+from tests.resolution_harness import edges, resolve_fixture
+
+SERVER = """
+# --- path: server/routes.ts ---
+import Router from "koa-router";
+const router = new Router();
+router.post("/api/stars.create", starsCreate);
+router.post("/api/stars.list", starsList);
+router.get("/api/users.info", usersInfo);
+router.put("/api/files.upload", filesUpload);
+export function starsCreate(ctx) {}
+export function starsList(ctx) {}
+export function usersInfo(ctx) {}
+export function filesUpload(ctx) {}
+export default router;
+"""
+
+CLIENT = """
+# --- path: app/client.ts ---
+type Method = "GET" | "POST" | "PUT";
+class Client {
+  baseUrl = "/api";
+  send = async (path: string, method: Method, data?: object) => {
+    return fetch(this.baseUrl + path, { method, body: JSON.stringify(data) });
+  };
+  get = (path: string, data?: object) => this.send(path, "GET", data);
+  post = (path: string, data?: object) => this.once(path, "POST", data);
+  put(path: string, data?: object) { return this.once(path, "PUT", data); }
+  private once = (path: string, method: Method, data?: object) => this.send(path, method, data);
+  report(data: object) { return this.send(this.reportUrl(), "POST", data); }
+  reportUrl() { return "/api/stars.list"; }
+}
+export const client = new Client();
+
+# --- path: app/stores/stars.ts ---
+import { client } from "../client";
+export async function createStar(id: string) {
+  return client.post("/stars.create", { id });
+}
+export async function listStars() {
+  return client.post(`/stars.list`, {});
+}
+export function me() { return client.get("/users.info"); }
+export function upload(f: object) { return client.put("/files.upload", f); }
+export function missing() { return client.post("/nothing.here", {}); }
+export function helper(path: string) { return client.post(path, {}); }
+"""
+
+
+def test_a_literal_path_through_three_layers_reaches_its_route_with_the_layers_method() -> None:
+    result = resolve_fixture(SERVER + CLIENT)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "app/stores/stars.createStar(1) -> endpoint:POST /api/stars.create",
+        "app/stores/stars.listStars(0) -> endpoint:POST /api/stars.list",
+        "app/stores/stars.me(0) -> endpoint:GET /api/users.info",
+        "app/stores/stars.upload(1) -> endpoint:PUT /api/files.upload",
+        # a path no route serves is linked to its own endpoint, not to a wrong route
+        "app/stores/stars.missing(0) -> endpoint:POST /api/nothing.here",
+    ])
+
+
+def test_layers_that_hand_their_parameter_on_are_no_requests_of_their_own() -> None:
+    result = resolve_fixture(SERVER + CLIENT)
+    sources = {e.split(" -> ")[0] for e in edges(result, "CALLS_HTTP")}
+    # Client.get / post / put / once and helper(path) only forward `path`; the request in `send` is
+    # linked through its callers, and report()'s URL is built from something else (no literal path)
+    assert not any(s.startswith(("app/client.", "app/stores/stars.helper")) for s in sources)
+
+
+NOT_A_PARAMETER = """
+# --- path: app/other.ts ---
+const BASE = "/api";
+class Other {
+  current = "/users.info";
+  call = (path: string) => fetch(BASE + this.current);
+  get(path: string) { return this.call(path); }
+}
+export const other = new Other();
+export function who() { return other.get("/stars.create"); }
+"""
+
+
+def test_a_wrapper_whose_url_is_built_from_something_else_is_not_linked_by_its_argument() -> None:
+    result = resolve_fixture(SERVER + NOT_A_PARAMETER)
+    found = edges(result, "CALLS_HTTP")
+    assert "app/other.who(0) -> endpoint:POST /api/stars.create" not in found
+    assert not any(e.startswith("app/other.who(0)") for e in found)
+    assert found == ["app/other.Other.call(1) -> endpoint:GET /api/users.info"]
+
+
+SERVICE = """
+# --- path: src/api.service.js ---
+import axios from "axios";
+const ApiService = {
+  get(resource, slug = "") { return axios.get(`/api/${resource}/${slug}`); },
+  post(resource, params) { return axios.post(`/api/${resource}`, params); },
+};
+export default ApiService;
+export const ArticlesService = {
+  get(slug) { return ApiService.get("articles", slug); },
+  create(params) { return ApiService.post("articles", { article: params }); },
+};
+
+# --- path: src/store.js ---
+import { ArticlesService } from "./api.service";
+export function load() { return ArticlesService.get("how-to-train"); }
+export function save(a) { return ArticlesService.create(a); }
+"""
+
+
+def test_a_service_layer_over_an_api_service_links_each_level_that_knows_a_path() -> None:
+    result = resolve_fixture(SERVICE)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        # the service methods pass "articles" (a path piece) themselves: linked there, as before
+        "src/api.service.ArticlesService.create(1) -> endpoint:POST /api/articles",
+        "src/api.service.ArticlesService.get(1) -> endpoint:GET /api/articles/{}",
+        # and the store's literal slug through the service: /api/articles/how-to-train
+        "src/store.load(0) -> endpoint:GET /api/articles/how-to-train",
+    ])
