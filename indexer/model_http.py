@@ -222,6 +222,9 @@ class UrlArgCall:
     caller: str | None
     line: int
     col: int
+    params: tuple[str, ...] = ()
+    """The names among ``args`` that are parameters of the function around the call (``path`` in ``post(path) {
+    return this.send(path, "POST") }``): a call handing them on is a layer of a client (:mod:`indexer.frameworks.client_chains`)."""
 
 
 @dataclass(slots=True)

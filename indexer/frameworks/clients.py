@@ -145,7 +145,7 @@ class ClientLinks:
         if not layers:
             return []
         rd = fc.def_at(use.caller, use.line) if use.caller is not None else None
-        own = [p.name for p in rd.d.params] if rd is not None and rd.is_callable else []
+        own = {*use.params, *(p.name for p in rd.d.params)} if rd is not None and rd.is_callable else set(use.params)
         used: list[int] = []
         for layer in layers:
             if own and forwards(use, layer, own):

@@ -123,3 +123,23 @@ def test_a_service_layer_over_an_api_service_links_each_level_that_knows_a_path(
         # and the store's literal slug through the service: /api/articles/how-to-train
         "src/store.load(0) -> endpoint:GET /api/articles/how-to-train",
     ])
+
+
+COMPUTED = """
+# --- path: src/store.js ---
+import { ArticlesService } from "./api.service";
+const FETCH = "fetch";
+export const actions = {
+  [FETCH](context, slug) { return ArticlesService.get(slug); },
+};
+"""
+
+
+def test_a_parameter_handed_on_by_a_function_without_a_name_is_no_request_either() -> None:
+    # `[FETCH](context, slug)` has no definition of its own (a computed name): its call only hands
+    # `slug` on, which the extractor tells (UrlArgCall.params), so it links nothing beyond the service
+    result = resolve_fixture(SERVICE.split("# --- path: src/store.js ---")[0] + COMPUTED)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "src/api.service.ArticlesService.create(1) -> endpoint:POST /api/articles",
+        "src/api.service.ArticlesService.get(1) -> endpoint:GET /api/articles/{}",
+    ])

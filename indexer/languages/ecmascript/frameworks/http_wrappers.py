@@ -61,9 +61,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if (line, col) in clients:
             continue
         first_node = caps["first"][0]
+        own = _parameters(jf, call)
         if first_node.type in ("identifier", "member_expression"):
             if not _CONSTANT_NAME.match(jf.text(first_node).rsplit(".", 1)[-1]) and not (
-                    first_node.type == "identifier" and _parameter(jf, first_node)):
+                    first_node.type == "identifier" and jf.text(first_node) in own):
                 continue  # request(p): a variable, nothing known
         first = jf.template(first_node)
         if first_node.type == "binary_expression" and not any(k == "lit" for k, _ in first.parts):
@@ -76,21 +77,39 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         args: list[Template | None] = []
         for arg in arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]:
             args.append(jf.template(arg) if arg.type in _ARG_NODES else None)
-        found.append(UrlArgCall(callee, tuple(args), jf.code_scope(call), line, col))
+        named = {t for a in args if a is not None for k, t in a.parts if k == "ref" and t in own}
+        found.append(UrlArgCall(callee, tuple(args), jf.code_scope(call), line, col, tuple(sorted(named))))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
 
 
-def _parameter(jf: JsFile, ident: Node) -> bool:
-    """Whether ``ident`` names a parameter of the function around it (``path`` in ``post(path) {
-    return this.request(path, "POST") }``): a call handing its own parameter on, a layer of a client
-    the linker may chain (:mod:`indexer.frameworks.client_chains`)."""
-    word = re.compile(rf"(?<![\w$]){re.escape(jf.text(ident))}(?![\w$])")
-    n = ident.parent
+
+def _parameters(jf: JsFile, node: Node) -> frozenset[str]:
+    """The parameter names of the function around ``node`` (``path``, ``method`` in ``send(path: string,
+    method = "GET", { body })``; a destructured one's names too): what a call there may hand on as a
+    layer of a client (:mod:`indexer.frameworks.client_chains`). Empty at module level."""
+    n = node.parent
     while n is not None and n.type != "program":
         if n.type in FUNCTION_NODES:
             params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
-            return params is not None and word.search(jf.text(params)) is not None
+            if params is None:
+                return frozenset()
+            if params.type == "identifier":  # `path => ...`
+                return frozenset({jf.text(params)})
+            names: set[str] = set()
+            stack = list(params.named_children)
+            while stack:
+                p = stack.pop()
+                if p.type in ("identifier", "shorthand_property_identifier_pattern"):
+                    names.add(jf.text(p))
+                elif p.type in ("required_parameter", "optional_parameter"):
+                    stack.extend(x for x in (p.child_by_field_name("pattern"),) if x is not None)
+                elif p.type in ("assignment_pattern", "object_assignment_pattern"):
+                    stack.extend(x for x in (p.child_by_field_name("left"),) if x is not None)
+                elif p.type in ("object_pattern", "array_pattern", "rest_pattern", "pair_pattern"):
+                    stack.extend(p.child_by_field_name("value") and [p.child_by_field_name("value")] or
+                                 [c for c in p.named_children if c.type != "property_identifier"])
+            return frozenset(names)
         n = n.parent
-    return False
+    return frozenset()
