@@ -223,6 +223,9 @@ class UrlArgCall:
     line: int
     col: int
     params: tuple[str, ...] = ()
+    methods: tuple[tuple[int, Template], ...] = ()
+    """``(index, value)`` of each object-literal argument with a ``method`` property (``send(url, { method, body })``):
+    the method a request reading ``init.method`` of that parameter sends (:attr:`HttpCall.method_param`)."""
     """The names among ``args`` that are parameters of the function around the call (``path`` in ``post(path) {
     return this.send(path, "POST") }``): a call handing them on is a layer of a client (:mod:`indexer.frameworks.client_chains`)."""
 

@@ -12,7 +12,7 @@ name ``F``'s parameters) makes ``F`` a template too, whose URL is ``G``'s with e
 replaced by the argument given there (a literal piece stays, a parameter of ``F`` becomes ``F``'s, any
 other name is rendered where it is written), and whose method is ``G``'s, or, when ``G``'s method is a
 parameter (:attr:`~indexer.model.HttpCall.method_param`), the literal ``F`` passes there (``"POST"``) or
-``F``'s own parameter. Up to :data:`MAX_LAYERS` layers, :data:`MAX_PER_FUNCTION` templates a function.
+``F``'s own parameter (for ``fetch(input, init)``, the ``method`` of the object ``F`` passes as ``init``). Up to :data:`MAX_LAYERS` layers, :data:`MAX_PER_FUNCTION` templates a function.
 
 A call that only hands its own parameters on as the URL (``this.fetch(path, method)``) is a layer, not a
 request of its own: :func:`forwards` tells the linker not to link it.
@@ -29,8 +29,10 @@ from indexer.model import HttpCall, Template, UrlArgCall
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
+    from stores.contracts import Edge, Node
 
-__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "forwards", "layer_of", "request_of"]
+__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "layer_of",
+           "request_of"]
 
 MAX_LAYERS = 6
 """Layers followed above a request (outline's client: ``post`` -> ``deduplicate`` -> ``fetch``: 2)."""
@@ -59,6 +61,29 @@ class Layer:
     file: FileCtx
 
 
+def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]]) -> int:
+    """Drop, in place, the ``CALLS_HTTP`` edges of one call site (same source, line and column) that go
+    to an endpoint no route exposes when another edge of that call site goes to one that is exposed:
+    the URL of a call was built in several ways (``let url; if (abs) url = path; else url = base +
+    path``, ``a || b``, ``c ? a : b``, a wrapper's branches) and the server says which one it serves.
+    A call site none of whose URLs is served keeps them all (an external API). Endpoint nodes no edge
+    of their file points to any more go too. Returns how many edges were dropped."""
+    exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
+    dropped = 0
+    for path, file_edges in edges.items():
+        served = {(e.src, e.line, e.col) for e in file_edges if e.kind == "CALLS_HTTP" and e.dst in exposed}
+        if not served:
+            continue
+        kept = [e for e in file_edges
+                if e.kind != "CALLS_HTTP" or e.dst in exposed or (e.src, e.line, e.col) not in served]
+        if len(kept) != len(file_edges):
+            dropped += len(file_edges) - len(kept)
+            edges[path] = kept
+            used = {e.dst for e in kept} | {e.src for e in kept}
+            nodes[path] = [n for n in nodes.get(path, ()) if n.label != "Endpoint" or n.id in used]
+    return dropped
+
+
 def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> Layer:
     """The template of the function sending ``call``, whose parameters are ``names`` (a name of the URL
     that is one of them is a parameter piece; any other piece is rendered in ``fc``)."""
@@ -68,7 +93,8 @@ def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> L
             pieces.append(("param", text))
         else:
             pieces.append(("text", render(fc, call.caller, Template(((kind, text),)))))
-    mp = call.method_param if call.method == "*" and call.method_param in names else None
+    head = (call.method_param or "").split(".", 1)[0]
+    mp = call.method_param if call.method == "*" and head in names else None
     return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc)
 
 
@@ -77,15 +103,18 @@ def _url_params(layer: Layer) -> list[int]:
 
 
 def forwards(use: UrlArgCall, layer: Layer, own: Iterable[str]) -> bool:
-    """Whether ``use`` (a call of ``layer``'s function) only hands the calling function's parameters
-    ``own`` on as the URL: every argument in a URL parameter's place is one of them, whole (``path``).
+    """Whether ``use`` (a call of ``layer``'s function) hands the calling function's parameters ``own``
+    on as the URL: an argument in a URL parameter's place names one of them, and none writes path text
+    of its own (``path``, ``base + path``, ``${path}?${query}``; not ``"articles"`` nor ``users/${id}``).
     Such a call is a layer of a longer chain, no request whose path it knows."""
     own = set(own)
-    for i in _url_params(layer):
-        arg = use.args[i] if i < len(use.args) else None
-        if arg is None or len(arg.parts) != 1 or arg.parts[0][0] != "ref" or arg.parts[0][1] not in own:
-            return False
-    return True
+    given = [use.args[i] for i in _url_params(layer) if i < len(use.args) and use.args[i] is not None]
+    if not any(k == "ref" and t in own for a in given for k, t in a.parts):  # type: ignore[union-attr]
+        return False
+    # a piece of path text written here (`"articles"`, `users/${id}`) is a request of this call's own;
+    # a base, a separator or a query (`${base}${path}?${q}`) around the parameter is not
+    return not any(k == "lit" and any(ch.isalpha() for ch in t.split("?", 1)[0])
+                   for a in given for k, t in a.parts)  # type: ignore[union-attr]
 
 
 def request_of(use: UrlArgCall, layer: Layer, fc: FileCtx, render: Render) -> tuple[str, str]:
@@ -103,11 +132,22 @@ def request_of(use: UrlArgCall, layer: Layer, fc: FileCtx, render: Render) -> tu
     return _method(use, layer), "".join(out)
 
 
+def _method_arg(use: UrlArgCall, layer: Layer) -> Template | None:
+    """What ``use`` passes as ``layer``'s method: the argument in the method parameter's place, or for
+    ``init.method`` the ``method`` of the object literal there (``UrlArgCall.methods``)."""
+    if layer.method_param is None:
+        return None
+    head, _, prop = layer.method_param.partition(".")
+    i = layer.names.index(head)
+    if prop:
+        return next((t for j, t in use.methods if j == i), None)
+    return use.args[i] if i < len(use.args) else None
+
+
 def _method(use: UrlArgCall, layer: Layer) -> str:
     if layer.method_param is None:
         return layer.method
-    i = layer.names.index(layer.method_param)
-    arg = use.args[i] if i < len(use.args) else None
+    arg = _method_arg(use, layer)
     lit = arg.literal() if arg is not None else None
     return lit.strip().upper() if lit and lit.strip().isalpha() else "*"
 
@@ -133,8 +173,7 @@ def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], r
         return None  # the URL is fixed here: this call is a request of its own, not a layer
     method, mp = layer.method, None
     if layer.method_param is not None:
-        i = layer.names.index(layer.method_param)
-        arg = use.args[i] if i < len(use.args) else None
+        arg = _method_arg(use, layer)
         if arg is not None and len(arg.parts) == 1 and arg.parts[0][0] == "ref" and arg.parts[0][1] in own:
             method, mp = "*", arg.parts[0][1]
         else:

@@ -143,3 +143,51 @@ def test_a_parameter_handed_on_by_a_function_without_a_name_is_no_request_either
         "src/api.service.ArticlesService.create(1) -> endpoint:POST /api/articles",
         "src/api.service.ArticlesService.get(1) -> endpoint:GET /api/articles/{}",
     ])
+
+
+BOTTOM = """
+# --- path: app/api.ts ---
+import retry from "fetch-retry";
+type Options = { baseUrl?: string };
+class ApiClient {
+  baseUrl: string;
+  constructor(options: Options = {}) {
+    this.baseUrl = options.baseUrl || "/api";
+  }
+  fetch = async (path: string, method: string, data?: object, options: { baseUrl?: string; retry?: boolean } = {}) => {
+    let modifiedPath: string | undefined;
+    let urlToFetch: string;
+    if (method === "GET" && data) {
+      modifiedPath = `${path}?${encode(data)}`;
+    }
+    if (path.match(/^http/)) {
+      urlToFetch = modifiedPath || path;
+    } else {
+      urlToFetch = (options.baseUrl ?? this.baseUrl) + (modifiedPath || path);
+    }
+    const send = (input, init) => {
+      return fetch(input, init);
+    };
+    return (options.retry === false ? send : retry(send))(urlToFetch, { method, body: JSON.stringify(data) });
+  };
+  post = (path: string, data?: object) => this.fetch(path, "POST", data);
+  get = (path: string, data?: object) => this.fetch(path, "GET", data);
+}
+export const client = new ApiClient();
+
+# --- path: app/stores/stars.ts ---
+import { client } from "../api";
+export async function createStar(id: string) { return client.post("/stars.create", { id }); }
+export function me() { return client.get("/users.info", { id: 1 }); }
+"""
+
+
+def test_the_request_of_a_local_function_called_through_a_retry_wrapper_with_a_joined_url() -> None:
+    # outline's ApiClient shape: a local `let` given in branches, an option's default (`options.baseUrl ??
+    # this.baseUrl`, the field set once in the constructor to `options.baseUrl || "/api"`), a local
+    # function called through `retry(send)`, the method in the init object
+    result = resolve_fixture(SERVER + BOTTOM)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "app/stores/stars.createStar(1) -> endpoint:POST /api/stars.create",
+        "app/stores/stars.me(0) -> endpoint:GET /api/users.info",
+    ])

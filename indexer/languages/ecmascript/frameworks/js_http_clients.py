@@ -208,6 +208,8 @@ class _Detector:
             pairs = self.jf.object_pairs(init)
             if not pairs and (unwrap(init) or init).type != "object":
                 method = "*"
+                if (unwrap(init) or init).type == "identifier":  # fetch(input, init): init's method
+                    self.method_name = self.jf.text(unwrap(init) or init) + ".method"
             elif "method" in pairs:
                 method = self._method(pairs["method"])
         return "fetch", method, self.jf.template(target)
