@@ -20,6 +20,7 @@ request of its own: :func:`forwards` tells the linker not to link it.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from stores.contracts import Edge, Node
 
-__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "layer_of",
-           "request_of"]
+__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "given",
+           "layer_of", "plausible", "request_of"]
 
 MAX_LAYERS = 6
 """Layers followed above a request (outline's client: ``post`` -> ``deduplicate`` -> ``fetch``: 2)."""
@@ -96,6 +97,27 @@ def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> L
     head = (call.method_param or "").split(".", 1)[0]
     mp = call.method_param if call.method == "*" and head in names else None
     return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc)
+
+
+_NOT_HTTP = re.compile(r"^(?:data|blob|file|mailto|javascript|about|tel):", re.IGNORECASE)
+MAX_SEGMENT = 200
+"""A first path segment this long is data (a base64 image handed to a loader), no route."""
+
+
+def plausible(url: str) -> bool:
+    """Whether a URL a wrapper call renders can name an HTTP route: not empty, no ``data:`` / ``blob:`` /
+    ``file:`` / ``mailto:`` ... URL, and a first path segment shorter than :data:`MAX_SEGMENT`."""
+    if not url.strip(HOLE) or _NOT_HTTP.match(url):
+        return False
+    rest = url.split("//", 1)[1] if "://" in url[:12] else url
+    first = rest.lstrip("/").split("/", 1)[0].split("?", 1)[0]
+    return len(first) < MAX_SEGMENT
+
+
+def given(use: UrlArgCall, layer: Layer) -> bool:
+    """Whether ``use`` passes anything in one of ``layer``'s URL parameters' places (``requestResource(url)``
+    passing nothing where the URL names ``type``: the template keeps its own request)."""
+    return any(i < len(use.args) and use.args[i] is not None for i in _url_params(layer))
 
 
 def _url_params(layer: Layer) -> list[int]:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from indexer.frameworks.client_chains import Layer, chain_templates, forwards, layer_of, request_of
+from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
 from indexer.model import Template, UrlArgCall
 from indexer.resolve.values import FuncV
 
@@ -148,10 +148,13 @@ class ClientLinks:
         own = {*use.params, *(p.name for p in rd.d.params)} if rd is not None and rd.is_callable else set(use.params)
         used: list[int] = []
         for layer in layers:
-            if own and forwards(use, layer, own):
+            if own and forwards(use, layer, own) or not given(use, layer):
                 continue  # `this.fetch(path, method)`: a layer of the chain, linked where a URL is given
-            used.append(id(layer.call))
             method, url = request_of(use, layer, fc, self.render)
+            if not plausible(url):
+                self.result.outcomes["unlinked_url"] += 1
+                continue
+            used.append(id(layer.call))
             self.link_url(fc, use.caller, use.line, use.col, layer.call.framework, method, url, via=v.f.id)
         return used
 

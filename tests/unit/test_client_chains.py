@@ -191,3 +191,41 @@ def test_the_request_of_a_local_function_called_through_a_retry_wrapper_with_a_j
         "app/stores/stars.createStar(1) -> endpoint:POST /api/stars.create",
         "app/stores/stars.me(0) -> endpoint:GET /api/users.info",
     ])
+
+
+LOADERS = """
+# --- path: shared/files.ts ---
+export async function toBase64(url: string) { return fetch(url, { cache: "no-store" }); }
+export async function discover(issuer: string) {
+  let wellKnown: string;
+  if (issuer.includes("/.well-known")) {
+    wellKnown = issuer;
+  } else {
+    const u = new URL(issuer);
+    wellKnown = u.toString();
+  }
+  return fetch(wellKnown);
+}
+export async function resource(url: string, type = "oembed") {
+  return fetch(`${HOST}/${type}?url=${encodeURIComponent(url)}`);
+}
+const HOST = "https://iframe.ly/api";
+
+# --- path: app/editor.ts ---
+import { toBase64, discover, resource } from "../shared/files";
+const EMPTY = "data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=";
+export function open(src?: string) {
+  const source = src || EMPTY;
+  return toBase64(source);
+}
+export function conf() { return discover("https://id.example.com"); }
+export function unfurl(url: string) { return resource(url); }
+"""
+
+
+def test_data_urls_computed_locals_and_missing_url_arguments_are_not_linked() -> None:
+    result = resolve_fixture(SERVER + LOADERS)
+    assert edges(result, "CALLS_HTTP") == [
+        # unfurl(url) passes nothing where the URL names `type`: resource's own request stays linked
+        "shared/files.resource(2) -> endpoint:GET /api/{}",
+    ]

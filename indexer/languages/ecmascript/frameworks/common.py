@@ -58,6 +58,9 @@ _NAMED_DEFINITIONS = frozenset(
     }
 )  # fmt: skip
 _ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class", "arrow_function"})
+_JOINABLE = frozenset({"string", "template_string", "binary_expression", "identifier", "member_expression",
+                       "ternary_expression", "number"})
+"""Values of a local a URL may be joined from (:meth:`JsFile._assigned_value`): text and names, not calls."""
 FUNCTION_NODES = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function",
      "generator_function_declaration"}
@@ -658,8 +661,8 @@ class JsFile:
                         values.clear()  # straight-line: replaces what came before
                     values.append(right)
             stack.extend(reversed(n.named_children))
-        if not values or len(values) > MAX_ALTERNATIVES:
-            return None
+        if not values or len(values) > MAX_ALTERNATIVES or any((unwrap(v) or v).type not in _JOINABLE for v in values):
+            return None  # one value computed (`url.toString()`): the local may be anything
         for v in values[:-1]:  # one per run, as the branches of `c ? a : b`
             k = self._choice.get(v.id) if self._choice is not None else 0
             if k is None:
