@@ -168,6 +168,10 @@ class ClientLinks:
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = PLACEHOLDER.sub(HOLE, rendered) if "${" in rendered else rendered
+        if framework == "axios" and "//" in url:  # combineURLs: one `/` between base and URL
+            m = SCHEME_HOST.match(url)
+            head = m.group(0) if m else ""
+            url = head + re.sub(r"/{2,}", "/", url[len(head):])
         service, path = split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1

@@ -229,3 +229,39 @@ def test_data_urls_computed_locals_and_missing_url_arguments_are_not_linked() ->
         # unfurl(url) passes nothing where the URL names `type`: resource's own request stays linked
         "shared/files.resource(2) -> endpoint:GET /api/{}",
     ]
+
+
+VUE = """
+# --- path: server/app.js ---
+const express = require("express");
+const app = express();
+app.get("/api/articles/:slug", show);
+function show(req, res) {}
+module.exports = app;
+
+# --- path: client/config.js ---
+export const API_URL = "https://conduit.example.com/api";
+
+# --- path: client/api.js ---
+import Vue from "vue";
+import axios from "axios";
+import { API_URL } from "./config";
+export const ApiService = {
+  init() { Vue.axios.defaults.baseURL = API_URL; },
+  get(resource, slug = "") { return Vue.axios.get(`${resource}/${slug}`); },
+};
+export const Articles = { get(slug) { return ApiService.get("articles", slug); } };
+
+# --- path: client/page.js ---
+import { Articles } from "./api";
+export function first() { return Articles.get("hello"); }
+"""
+
+
+def test_an_axios_base_and_a_named_url_are_joined_by_one_slash() -> None:
+    # axios combineURLs puts one `/` between baseURL and a relative URL: /api + articles/hello
+    result = resolve_fixture(VUE)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "client/api.Articles.get(1) -> endpoint:GET /api/articles/{}",
+        "client/page.first(0) -> endpoint:GET /api/articles/{}",  # /api/articles/hello, served by :slug
+    ])

@@ -355,7 +355,8 @@ class _Detector:
 
 
 def _with_base(base: Template, url: Template) -> Template:
-    """``base`` put before ``url`` (axios ``combineURLs``) unless ``url`` starts with a scheme or ``//``."""
+    """``base`` put before ``url`` (axios ``combineURLs``: one ``/`` between them) unless ``url`` starts with a
+    scheme or ``//``."""
     if not base.parts:
         return url
     first = url.parts[0] if url.parts else ("lit", "")
@@ -366,4 +367,6 @@ def _with_base(base: Template, url: Template) -> Template:
         b[-1] = ("lit", b[-1][1].rstrip("/"))
         if u:
             u[0] = ("lit", "/" + u[0][1].lstrip("/"))
+    elif u and not (b[-1][0] == "lit" and b[-1][1].endswith("/")) and not (u[0][0] == "lit" and u[0][1].startswith("/")):
+        u.insert(0, ("lit", "/"))  # a name on either side: axios puts one `/` between (`//` folded when linked)
     return Template(merge_parts(b + u))
