@@ -64,7 +64,8 @@ class Layer:
 
 def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]]) -> int:
     """Drop, in place, the ``CALLS_HTTP`` edges of one call site (same source, line and column) that go
-    to an endpoint no route exposes when another edge of that call site goes to one that is exposed:
+    to an endpoint no route exposes when another edge of that call site goes to one that is exposed and
+    names something (not ``/{}``):
     the URL of a call was built in several ways (``let url; if (abs) url = path; else url = base +
     path``, ``a || b``, ``c ? a : b``, a wrapper's branches) and the server says which one it serves.
     A call site none of whose URLs is served keeps them all (an external API). Endpoint nodes no edge
@@ -72,7 +73,8 @@ def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, li
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
     dropped = 0
     for path, file_edges in edges.items():
-        served = {(e.src, e.line, e.col) for e in file_edges if e.kind == "CALLS_HTTP" and e.dst in exposed}
+        served = {(e.src, e.line, e.col) for e in file_edges
+                  if e.kind == "CALLS_HTTP" and e.dst in exposed and _named(e.dst)}
         if not served:
             continue
         kept = [e for e in file_edges
@@ -83,6 +85,12 @@ def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, li
             used = {e.dst for e in kept} | {e.src for e in kept}
             nodes[path] = [n for n in nodes.get(path, ()) if n.label != "Endpoint" or n.id in used]
     return dropped
+
+
+def _named(endpoint_id: str) -> bool:
+    """Whether an endpoint's path names something (``/api/stars.create``, ``/users/{}``): a route of
+    unknown pieces only (``GET /{}``) serves any URL, no evidence of which one a call sends."""
+    return any(seg not in ("", "{}") for seg in endpoint_id.split(" ", 1)[-1].split("/"))
 
 
 def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> Layer:

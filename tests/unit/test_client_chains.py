@@ -265,3 +265,29 @@ def test_an_axios_base_and_a_named_url_are_joined_by_one_slash() -> None:
         "client/api.Articles.get(1) -> endpoint:GET /api/articles/{}",
         "client/page.first(0) -> endpoint:GET /api/articles/{}",  # /api/articles/hello, served by :slug
     ])
+
+
+CATCH_ALL = """
+# --- path: server/pages.ts ---
+import Router from "koa-router";
+const router = new Router();
+router.get("/:slug", page);
+export function page(ctx) {}
+export default router;
+
+# --- path: server/embed.ts ---
+export async function resource(url: string, type = "oembed") {
+  const api = process.env.DEFAULT ? `${process.env.HOST}/api` : process.env.HOST;
+  return fetch(`${api}/${type}?url=${encodeURIComponent(url)}`);
+}
+"""
+
+
+def test_a_catch_all_route_is_no_evidence_between_a_calls_urls() -> None:
+    # both ways of building the URL stay: GET /{} (the catch-all route matches anything) does not
+    # make `/api/{}` the wrong one
+    result = resolve_fixture(CATCH_ALL)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "server/embed.resource(2) -> endpoint:GET /api/{}",
+        "server/embed.resource(2) -> endpoint:GET /{}",
+    ])
