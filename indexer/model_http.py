@@ -204,6 +204,9 @@ class HttpCall:
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
     method_param: str | None = None
+    defaults: tuple[tuple[str, str], ...] = ()
+    """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
+    a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""
     """The name whose value is the method when ``method`` is ``"*"`` because a name gives it (``fetch(url, { method })``,
     ``fetch(url, { method: m })``, axios ``request({ url, method })``): when it is a parameter of ``caller``, each call of
     that function passing a literal there fixes the method (:mod:`indexer.frameworks.client_chains`)."""

@@ -60,6 +60,8 @@ class Layer:
     names: tuple[str, ...]
     call: HttpCall
     file: FileCtx
+    defaults: tuple[tuple[str, str], ...] = ()
+    """``(name, text)``: what a parameter holds when a call leaves it out (``slug = ""``)."""
 
 
 def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]]) -> int:
@@ -104,7 +106,7 @@ def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> L
             pieces.append(("text", render(fc, call.caller, Template(((kind, text),)))))
     head = (call.method_param or "").split(".", 1)[0]
     mp = call.method_param if call.method == "*" and head in names else None
-    return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc)
+    return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc, call.defaults)
 
 
 _NOT_HTTP = re.compile(r"^(?:data|blob|file|mailto|javascript|about|tel):", re.IGNORECASE)
@@ -149,14 +151,18 @@ def forwards(use: UrlArgCall, layer: Layer, own: Iterable[str]) -> bool:
 
 def request_of(use: UrlArgCall, layer: Layer, fc: FileCtx, render: Render) -> tuple[str, str]:
     """``(method, rendered URL)`` of ``use``, a call of ``layer``'s function: each parameter piece is the
-    argument in its place rendered in ``fc`` (``\\x00`` when not given or not a string); the method the
+    argument in its place rendered in ``fc`` (the parameter's literal default when left out, else
+    ``\\x00`` when not given or not a string); the method the
     layer's, or the literal argument in the method parameter's place (``"*"`` when it is none)."""
     out: list[str] = []
     for kind, text in layer.pieces:
         if kind == "param":
             i = layer.names.index(text)
             arg = use.args[i] if i < len(use.args) else None
-            out.append(HOLE if arg is None else render(fc, use.caller, arg))
+            if arg is None and i >= len(use.args):
+                out.append(dict(layer.defaults).get(text, HOLE))  # left out: the parameter's default
+            else:
+                out.append(HOLE if arg is None else render(fc, use.caller, arg))
         else:
             out.append(text)
     return _method(use, layer), "".join(out)
@@ -192,7 +198,7 @@ def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], r
         i = layer.names.index(text)
         arg = use.args[i] if i < len(use.args) else None
         if arg is None:
-            pieces.append(("text", HOLE))
+            pieces.append(("text", dict(layer.defaults).get(text, HOLE) if i >= len(use.args) else HOLE))
             continue
         for k, t in arg.parts:
             if k == "ref" and t in own:

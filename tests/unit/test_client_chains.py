@@ -236,7 +236,9 @@ VUE = """
 const express = require("express");
 const app = express();
 app.get("/api/articles/:slug", show);
+app.get("/api/tags", tags);
 function show(req, res) {}
+function tags(req, res) {}
 module.exports = app;
 
 # --- path: client/config.js ---
@@ -251,6 +253,7 @@ export const ApiService = {
   get(resource, slug = "") { return Vue.axios.get(`${resource}/${slug}`); },
 };
 export const Articles = { get(slug) { return ApiService.get("articles", slug); } };
+export const Tags = { get() { return ApiService.get("tags"); } };
 
 # --- path: client/page.js ---
 import { Articles } from "./api";
@@ -259,10 +262,12 @@ export function first() { return Articles.get("hello"); }
 
 
 def test_an_axios_base_and_a_named_url_are_joined_by_one_slash() -> None:
-    # axios combineURLs puts one `/` between baseURL and a relative URL: /api + articles/hello
+    # axios combineURLs puts one `/` between baseURL and a relative URL: /api + articles/hello; a
+    # parameter left out holds its default (`slug = ""`: /api/tags/, not /api/tags/{})
     result = resolve_fixture(VUE)
     assert edges(result, "CALLS_HTTP") == sorted([
         "client/api.Articles.get(1) -> endpoint:GET /api/articles/{}",
+        "client/api.Tags.get(0) -> endpoint:GET /api/tags",
         "client/page.first(0) -> endpoint:GET /api/articles/{}",  # /api/articles/hello, served by :slug
     ])
 

@@ -723,6 +723,26 @@ class JsFile:
             n = n.parent
         return frozenset()
 
+    def parameter_defaults(self, node: Node) -> tuple[tuple[str, str], ...]:
+        """``(name, text)`` of each parameter of the function around ``node`` whose default is a string
+        literal (``get(resource, slug = "")``): what the parameter holds when a call leaves it out."""
+        n = node.parent
+        while n is not None and n.type != "program" and n.type not in FUNCTION_NODES:
+            n = n.parent
+        params = n.child_by_field_name("parameters") if n is not None and n.type in FUNCTION_NODES else None
+        out: list[tuple[str, str]] = []
+        for p in params.named_children if params is not None else ():
+            if p.type == "assignment_pattern":
+                name, value = p.child_by_field_name("left"), p.child_by_field_name("right")
+            elif p.type in ("required_parameter", "optional_parameter"):
+                name, value = p.child_by_field_name("pattern"), p.child_by_field_name("value")
+            else:
+                continue
+            text = self.string(value) if value is not None and value.type == "string" else None
+            if name is not None and name.type == "identifier" and text is not None:
+                out.append((self.text(name), text))
+        return tuple(out)
+
     def _operator(self, node: Node) -> str:
         op = node.child_by_field_name("operator")
         return op.type if op is not None else ""

@@ -123,8 +123,10 @@ class _Detector:
                 call = caps["call"][0]
                 line, col = self.jf.pos(call)
                 named = self.method_name if method == "*" else None
+                refs = {t for k, t in url.parts if k == "ref"}
+                defaults = tuple(d for d in self.jf.parameter_defaults(call) if d[0] in refs)
                 self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col,
-                                                    method_param=named))
+                                                    method_param=named, defaults=defaults))
 
     def _instance(self, caps: dict[str, list[Node]]) -> None:
         if self.jf.receiver(caps["factory"][0]) not in self.axios:
