@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from stores.contracts import Edge, Node
 
-__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "given",
+__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "given", "support",
            "layer_of", "plausible", "request_of"]
 
 MAX_LAYERS = 6
@@ -65,28 +65,61 @@ class Layer:
 
 
 def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]]) -> int:
-    """Drop, in place, the ``CALLS_HTTP`` edges of one call site (same source, line and column) that go
-    to an endpoint no route exposes when another edge of that call site goes to one that is exposed and
-    names something (not ``/{}``):
-    the URL of a call was built in several ways (``let url; if (abs) url = path; else url = base +
-    path``, ``a || b``, ``c ? a : b``, a wrapper's branches) and the server says which one it serves.
-    A call site none of whose URLs is served keeps them all (an external API). Endpoint nodes no edge
-    of their file points to any more go too. Returns how many edges were dropped."""
+    """Keep, in place, of the ``CALLS_HTTP`` edges of one call site (same source, line and column) those
+    the server confirms best: the URL of a call was built in several ways (``let url; if (abs) url =
+    path; else url = base + path``, ``a || b``, ``c ? a : b``, a wrapper's branches) and the routes say
+    which one they serve (:func:`support`: an endpoint a route exposes, one whose unknown pieces match
+    a route's path, one under a first segment some route uses). A call site no alternative of which
+    has any support keeps them all (an external API). Endpoint nodes no edge of their file points to
+    any more go too. Returns how many edges were dropped."""
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
+    routes: dict[str, list[str]] = defaultdict(list)  # method -> exposed paths
+    for eid in exposed:
+        method, _, route = eid.removeprefix("endpoint:").partition(" ")
+        routes[method].append(route)
+    firsts = {r.lstrip("/").split("/", 1)[0] for paths in routes.values() for r in paths} - {"", "{}"}
     dropped = 0
     for path, file_edges in edges.items():
-        served = {(e.src, e.line, e.col) for e in file_edges
-                  if e.kind == "CALLS_HTTP" and e.dst in exposed and _named(e.dst)}
-        if not served:
+        best: dict[tuple[str, int, int], int] = {}
+        score: dict[str, int] = {}
+        for e in file_edges:
+            if e.kind == "CALLS_HTTP":
+                own = str(e.props.get("url", "")).startswith("/")  # a path of the page's own server
+                key = (e.dst, own)
+                if key not in score:
+                    score[key] = support(e.dst, exposed, routes, firsts if own else set(), own)
+                site = (e.src, e.line, e.col)
+                best[site] = max(best.get(site, 0), score[key])
+        if not any(best.values()):
             continue
-        kept = [e for e in file_edges
-                if e.kind != "CALLS_HTTP" or e.dst in exposed or (e.src, e.line, e.col) not in served]
+        kept = [e for e in file_edges if e.kind != "CALLS_HTTP"
+                or score[(e.dst, str(e.props.get("url", "")).startswith("/"))] >= best[(e.src, e.line, e.col)]]
         if len(kept) != len(file_edges):
             dropped += len(file_edges) - len(kept)
             edges[path] = kept
             used = {e.dst for e in kept} | {e.src for e in kept}
             nodes[path] = [n for n in nodes.get(path, ()) if n.label != "Endpoint" or n.id in used]
     return dropped
+
+
+def support(endpoint_id: str, exposed: set[str], routes: dict[str, list[str]], firsts: set[str],
+            own: bool = True) -> int:
+    """How far the routes confirm a client endpoint: 3 a route exposes it (and its path names
+    something: a route of unknown pieces only, ``/{}``, serves any URL); for a URL on the page's own
+    server (``own``: a path, ``/api/...``; not ``{}/api/...`` of an unknown host) 2 its unknown pieces
+    match a route's path (``/api/{}.info`` and ``/api/shares.info``), 1 its first segment is one some
+    route of ``firsts`` starts with (``/api/documents.starred`` when routes live under ``/api``); else 0."""
+    if not _named(endpoint_id):
+        return 0
+    if endpoint_id in exposed:
+        return 3
+    method, _, path = endpoint_id.removeprefix("endpoint:").partition(" ")
+    if own and "{}" in path:
+        pattern = re.compile("[^/]+".join(re.escape(p) for p in path.split("{}")))
+        if any(pattern.fullmatch(r) for r in routes.get(method, ())):
+            return 2
+    first = path.lstrip("/").split("/", 1)[0]
+    return 1 if first in firsts else 0
 
 
 def _named(endpoint_id: str) -> bool:

@@ -296,3 +296,42 @@ def test_a_catch_all_route_is_no_evidence_between_a_calls_urls() -> None:
         "server/embed.resource(2) -> endpoint:GET /api/{}",
         "server/embed.resource(2) -> endpoint:GET /{}",
     ])
+
+
+PARTIAL = """
+# --- path: server/routes.ts ---
+import Router from "koa-router";
+const router = new Router();
+router.post("/api/shares.info", sharesInfo);
+router.post("/api/pins.info", pinsInfo);
+export function sharesInfo(ctx) {}
+export function pinsInfo(ctx) {}
+export default router;
+
+# --- path: app/client.ts ---
+class Client {
+  send = (path: string, method: string) => {
+    let url: string;
+    if (path.match(/^http/)) {
+      url = path;
+    } else {
+      url = "/api" + path;
+    }
+    return fetch(url, { method });
+  };
+  post = (path: string) => this.send(path, "POST");
+}
+export const client = new Client();
+export function info(kind: string) { return client.post(`/${kind}.info`); }
+export function starred() { return client.post("/documents.starred"); }
+"""
+
+
+def test_of_a_calls_urls_the_ones_whose_shape_or_prefix_routes_confirm_are_kept() -> None:
+    # `/api/{}.info` matches the routes' /api/shares.info (the bare `/{}.info` matches none);
+    # `/api/documents.starred` is served by no route but lives under their /api (`/documents.starred` not)
+    result = resolve_fixture(PARTIAL)
+    assert edges(result, "CALLS_HTTP") == sorted([
+        "app/client.info(1) -> endpoint:POST /api/{}.info",
+        "app/client.starred(0) -> endpoint:POST /api/documents.starred",
+    ])

@@ -16,14 +16,10 @@ from indexer.model import MAX_RECEIVER_LINKS, base_type
 from indexer.resolve.values import MAP, PAIRS
 
 __all__ = [
-    "LIBRARY_PRIMITIVES", "arity", "bindable", "decorator_name", "map_value", "tuple_items", "decorators_of", "inside", "is_exported", "leading_decorators",
+    "arity", "bindable", "decorator_name", "map_value", "tuple_items", "decorators_of", "inside", "is_exported", "leading_decorators",
     "literal_data", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
 ]
 
-LIBRARY_PRIMITIVES = frozenset({"string", "number", "boolean", "symbol", "bigint"})
-"""Predefined types whose values are the language's own (``String.prototype`` ...), bound as declared so
-that a call on one (``name.replace()``, ``index.toString()``, ``ids.filter()``) is never matched by name to a
-repository method; ``any``, ``unknown`` and ``object`` say nothing and stay unbound (ECMA-262 6.1)."""
 # Type names a binding to which helps no resolver.
 _PREDEFINED_TYPES = frozenset(
     {
@@ -172,8 +168,7 @@ def _innermost(type_text: str | None, wrapper: re.Pattern[str], inner: Callable[
 
 
 def bindable(type_text: str | None) -> str | None:
-    """The name a declared type binds to, or ``None`` for unions, literals and predefined types other than
-    :data:`LIBRARY_PRIMITIVES` (``string``, ``number``, ... bind as themselves; so does an array of one). An
+    """The name a declared type binds to, or ``None`` for unions, literals and predefined types. An
     array of a named type (``User[]``, ``Array<User>``, ``ReadonlyArray<User>``, ``Set<User>``,
     through ``Promise<...>``) is written ``User[]``: a container whose elements loops and array
     methods hand out (:func:`array_element`); a map of one (``Map<string, User>``, :func:`map_value`) and
@@ -184,8 +179,6 @@ def bindable(type_text: str | None) -> str | None:
     if map_value(type_text) is not None or tuple_items(type_text) is not None:  # `Map<string,User>`, `[User,boolean]`
         return re.sub(r"\s+", "", type_text or "")
     name = base_type(awaited(carried(type_text)))  # `p: Promise<User>`: what `await p` gives (receivers look through await)
-    if name in LIBRARY_PRIMITIVES:
-        return name  # `index: number`, `names: string[]`: the library's value (the resolver's primitives: EXTERNAL)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
         return None
     return name
