@@ -83,7 +83,7 @@ def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, li
         best: dict[tuple[str, int, int], int] = {}
         score: dict[str, int] = {}
         for e in file_edges:
-            if e.kind == "CALLS_HTTP":
+            if e.kind == "CALLS_HTTP" and "via" in e.props:  # a template's alternatives only (not a GraphQL POST's)
                 own = str(e.props.get("url", "")).startswith("/")  # a path of the page's own server
                 key = (e.dst, own)
                 if key not in score:
@@ -92,7 +92,7 @@ def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, li
                 best[site] = max(best.get(site, 0), score[key])
         if not any(best.values()):
             continue
-        kept = [e for e in file_edges if e.kind != "CALLS_HTTP"
+        kept = [e for e in file_edges if e.kind != "CALLS_HTTP" or "via" not in e.props
                 or score[(e.dst, str(e.props.get("url", "")).startswith("/"))] >= best[(e.src, e.line, e.col)]]
         if len(kept) != len(file_edges):
             dropped += len(file_edges) - len(kept)
