@@ -208,6 +208,13 @@ class HttpCall:
     """A generated client's call (``framework`` ``openapi-client``), whose method and URL come from the repository's
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
+    method_param: str | None = None
+    defaults: tuple[tuple[str, str], ...] = ()
+    """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
+    a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""
+    """The name whose value is the method when ``method`` is ``"*"`` because a name gives it (``fetch(url, { method })``,
+    ``fetch(url, { method: m })``, axios ``request({ url, method })``): when it is a parameter of ``caller``, each call of
+    that function passing a literal there fixes the method (:mod:`indexer.frameworks.client_chains`)."""
 
 
 @dataclass(slots=True)
@@ -223,6 +230,12 @@ class UrlArgCall:
     caller: str | None
     line: int
     col: int
+    params: tuple[str, ...] = ()
+    methods: tuple[tuple[int, Template], ...] = ()
+    """``(index, value)`` of each object-literal argument with a ``method`` property (``send(url, { method, body })``):
+    the method a request reading ``init.method`` of that parameter sends (:attr:`HttpCall.method_param`)."""
+    """The names among ``args`` that are parameters of the function around the call (``path`` in ``post(path) {
+    return this.send(path, "POST") }``): a call handing them on is a layer of a client (:mod:`indexer.frameworks.client_chains`)."""
 
 
 @dataclass(slots=True)

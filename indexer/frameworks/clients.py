@@ -13,7 +13,8 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from indexer.model import HttpCall, Template, UrlArgCall
+from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
+from indexer.model import Template, UrlArgCall
 from indexer.resolve.values import FuncV
 
 if TYPE_CHECKING:
@@ -85,15 +86,16 @@ class ClientLinks:
     options: Any
     result: Any
 
-    def client_templates(self) -> dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]:
+    def client_templates(self) -> dict[tuple[str, str], list[Layer]]:
         """Client templates by their function's ``(path, qualname)``: a function or method whose HTTP
         request's URL names one of its own parameters (``request(path)`` calling ``fetch(BASE +
-        path)``). Each call of the function passing a URL (:class:`~indexer.model.UrlArgCall`) is
-        linked with the argument in the parameter's place (:meth:`wrapped_call`); the request itself
-        is then not linked (its path is unknown where it is written), but it still is when no call
-        passes a URL to it (``fetchOrder(id)`` building ``/orders/`` + ``id``: a path variable). One
-        level: a template called by another template's body is not followed further."""
-        out: dict[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]] = defaultdict(list)
+        path)``), and the functions calling one with their own parameters in its place, layer by layer
+        (:func:`indexer.frameworks.client_chains.chain_templates`). Each call of such a function passing
+        a URL (:class:`~indexer.model.UrlArgCall`) is linked with the argument in the parameter's place
+        (:meth:`wrapped_call`); the request itself is then not linked (its path is unknown where it is
+        written), but it still is when no call passes a URL to it (``fetchOrder(id)`` building
+        ``/orders/`` + ``id``: a path variable)."""
+        base: dict[tuple[str, str], list[Layer]] = defaultdict(list)
         for fc in self.ctxs:
             for call in fc.ex.http_calls:
                 if call.caller is None or not any(k == "ref" and "." not in t for k, t in call.url.parts):
@@ -103,18 +105,29 @@ class ClientLinks:
                     continue
                 names = [p.name for p in rd.d.params]
                 if any(k == "ref" and t in names for k, t in call.url.parts):
-                    out[(fc.path, rd.qualname)].append((fc, call, names))
-        return out
+                    base[(fc.path, rd.qualname)].append(layer_of(fc, call, names, self.render))
+        if not base:
+            return {}
+        return chain_templates(self.ctxs, base, self._template_key, self.render)
+
+    def _template_key(self, fc: FileCtx, use: UrlArgCall) -> tuple[str, str] | None:
+        v = self.r.resolve_expr(fc, use.caller, use.callee)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return None
+        return v.f.file.path, v.f.qualname
 
     def wrapped_call(self, fc: FileCtx, use: UrlArgCall,
-                     templates: Mapping[tuple[str, str], list[tuple[FileCtx, HttpCall, list[str]]]]) -> list[int]:
+                     templates: Mapping[tuple[str, str], list[Layer]]) -> list[int]:
         """CALLS_HTTP edges of a call of a client template (``request("/orders")``): the template's URL
         with the call's arguments in its parameters' places, each piece rendered in its own file (the
         template's ``BASE`` there, the argument's constants here); an argument not given or not a
-        string is an unknown piece. The edge's ``via`` names the template function. A call
-        ``NAME.get(url)`` (any of :data:`AXIOS_VERBS`) on an axios instance another module creates and
-        exports (its ``NAME.defaults.baseURL`` constant is known here) is that instance's request,
-        its base put before the URL. Returns the ``id`` of each template request used."""
+        string is an unknown piece; the method the template's, or the literal argument in its method
+        parameter's place. A call handing only its own parameters on as the URL is a layer, not
+        linked (:func:`indexer.frameworks.client_chains.forwards`). The edge's ``via`` names the
+        template function. A call ``NAME.get(url)`` (any of :data:`AXIOS_VERBS`) on an axios instance
+        another module creates and exports (its ``NAME.defaults.baseURL`` constant is known here) is
+        that instance's request, its base put before the URL. Returns the ``id`` of each template
+        request used."""
         recv, _, verb = use.callee.rpartition(".")
         if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
             base = self.render(fc, use.caller, Template((("ref", f"{recv}.defaults.baseURL"),)))
@@ -128,18 +141,21 @@ class ClientLinks:
         v = self.r.resolve_expr(fc, use.caller, use.callee)
         if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
             return []
+        layers = templates.get((v.f.file.path, v.f.qualname), ())
+        if not layers:
+            return []
+        rd = fc.def_at(use.caller, use.line) if use.caller is not None else None
+        own = {*use.params, *(p.name for p in rd.d.params)} if rd is not None and rd.is_callable else set(use.params)
         used: list[int] = []
-        for wfc, call, names in templates.get((v.f.file.path, v.f.qualname), ()):
-            used.append(id(call))
-            out: list[str] = []
-            for kind, text in call.url.parts:
-                if kind == "ref" and text in names:
-                    i = names.index(text)
-                    arg = use.args[i] if i < len(use.args) else None
-                    out.append(HOLE if arg is None else self.render(fc, use.caller, arg))
-                else:
-                    out.append(self.render(wfc, call.caller, Template(((kind, text),))))
-            self.link_url(fc, use.caller, use.line, use.col, call.framework, call.method, "".join(out), via=v.f.id)
+        for layer in layers:
+            if own and forwards(use, layer, own) or not given(use, layer):
+                continue  # `this.fetch(path, method)`: a layer of the chain, linked where a URL is given
+            method, url = request_of(use, layer, fc, self.render)
+            if not plausible(url):
+                self.result.outcomes["unlinked_url"] += 1
+                continue
+            used.append(id(layer.call))
+            self.link_url(fc, use.caller, use.line, use.col, layer.call.framework, method, url, via=v.f.id)
         return used
 
     def link_url(self, fc: FileCtx, caller: str | None, line: int, col: int, framework: str, method: str,
@@ -152,6 +168,10 @@ class ClientLinks:
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = PLACEHOLDER.sub(HOLE, rendered) if "${" in rendered else rendered
+        if framework == "axios" and "//" in url:  # combineURLs: one `/` between base and URL
+            m = SCHEME_HOST.match(url)
+            head = m.group(0) if m else ""
+            url = head + re.sub(r"/{2,}", "/", url[len(head):])
         service, path = split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1

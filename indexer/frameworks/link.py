@@ -86,6 +86,7 @@ from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
 from indexer.frameworks.exchange import ExchangeLinks
+from indexer.frameworks.client_chains import drop_unserved_alternatives
 from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
 from indexer.frameworks.paths import join_paths as _join, path_under, unglue_holes
@@ -376,6 +377,9 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         moved = retarget_literal_clients(self.result.nodes, self.result.edges)  # GET /owners/1 -> /owners/{}
         if moved:
             self.result.outcomes["calls_http_literal"] += moved
+        dropped = drop_unserved_alternatives(self.result.nodes, self.result.edges)  # client_chains
+        if dropped:
+            self.result.outcomes["calls_http_unserved_alternative"] += dropped
         return self.result
 
     def _router_key(self, fc: FileCtx, expr: str, line: int, col: int) -> tuple[str, str]:

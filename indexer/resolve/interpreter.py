@@ -375,6 +375,8 @@ class Resolver(ScopeLookup, ReturnInference):
             if made is None:
                 return None
             t = self.resolve_type(fc, scope, made.group(1))
+            if t is None and ambient_type(self, fc, scope, made.group(1)):
+                t = EXTERNAL  # `new Date()`, `new URL(u)`: a class of the ambient library
             v: Value = InstV(t.c, "exact", concrete=True) if isinstance(t, ClassV) else t
             rest = text[made.end():]
             return self.follow(v, split_dotted(rest[1:])) if rest.startswith(".") else v

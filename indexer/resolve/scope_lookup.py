@@ -11,7 +11,7 @@ and type tests (:meth:`ScopeLookup.resolve_expr_at`), a binding's kinds ranked b
 
 from __future__ import annotations
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, Binding
+from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, base_type
 from indexer.resolve.context import FileCtx
 from indexer.resolve.dotted import split_dotted
 from indexer.resolve.generic_calls import generic_binding
@@ -69,6 +69,9 @@ class ScopeLookup:
                     return inherited
             if s is not None and (bindings is None or all(b.how == "element" for b in bindings)):
                 param = fc.parameter(s, name)
+                if param is not None and param.type and not param.variadic and \
+                        base_type(param.type) in getattr(fc.rules, "library_primitives", ()):
+                    return EXTERNAL  # optional: TypeScript's `index: number`, `ids: string[]`: the language's own
                 if param is not None:  # an untyped parameter shadows the enclosing scopes' names; a variadic one
                     # (`*args`, `...rest`) is the language's tuple, dict or array; the optional `injected`: pytest's
                     injected = None if param.variadic else getattr(fc.rules, "injected", None)

@@ -242,7 +242,7 @@ def test_http_clients_angular_fetch_and_axios_in_typescript() -> None:
                  "OwnerService.save", 20, 4),
         HttpCall("fetch", "GET", lit("/api/vets"), "load", 26, 8),
         HttpCall("fetch", "POST", Template((("lit", "/api/owners/"), ("ref", "id"))), "load", 27, 8),
-        HttpCall("fetch", "*", Template((("ref", "url"),)), "load", 28, 8),
+        HttpCall("fetch", "*", Template((("ref", "url"),)), "load", 28, 8, method_param="options.method"),  # fetch(url, options)
         HttpCall("axios", "GET", Template((("lit", "http://customers-service/api/owners/"), ("ref", "id"))), "load", 29, 8),
         HttpCall("axios", "POST", lit("http://elsewhere/x"), "load", 30, 8),
         HttpCall("axios", "PATCH", Template((("ref", "BASE"), ("lit", "/p"))), "load", 31, 8),
@@ -436,7 +436,7 @@ angular.module("visits").controller("VisitsController", ["$http", function ($htt
         HttpCall("angular", "GET", visits, None, 3, 4),
         HttpCall("angular", "POST", visits, "self.submit", 5, 8),
         HttpCall("angular", "DELETE", Template((("ref", "url"),)), "shadowed", 7, 29),
-        HttpCall("angular", "PUT", Template((("ref", "changed"),)), None, 10, 4),
+        HttpCall("angular", "PUT", lit("/b"), None, 10, 4),  # straight-line reassignment replaces "/a"
         HttpCall("angular", "GET", lit("api/vets"), None, 11, 4),
     ]
 

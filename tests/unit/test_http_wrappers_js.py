@@ -35,9 +35,11 @@ def test_url_argument_calls_exact() -> None:
     out = _extract()
     assert out.url_arg_calls == [
         UrlArgCall("request", (Template((("lit", "/orders"),)),), "load", 7, 2),
-        UrlArgCall("api.get", (Template((("lit", "orders/"), ("ref", "id"))), None), "load", 8, 2),
+        UrlArgCall("api.get", (Template((("lit", "orders/"), ("ref", "id"))), None), "load", 8, 2, ("id",)),
         UrlArgCall("request", (Template((("ref", "ORDERS"),)),), "load", 9, 2),
         UrlArgCall("request", (Template((("ref", "Paths.ORDERS"), ("lit", "/x"))),), "load", 10, 2),
+        # `p` is load's parameter: a layer handing its URL on (client_chains); `someVariable` is not
+        UrlArgCall("request", (Template((("ref", "p"),)),), "load", 11, 2, ("p",)),
     ]
 
 

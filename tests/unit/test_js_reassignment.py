@@ -205,6 +205,15 @@ function main(k, c, xs) {
   z = f;
   z = g;
   z();
+  let t = a;
+  for (const x of xs) {
+    t();
+    t = g;
+  }
+  let w = a;
+  while (c) {
+    w();
+  }
 }
 module.exports = { main };
 """
@@ -225,4 +234,7 @@ def test_switch_and_loops_join_and_straight_line_still_replaces() -> None:
         (36, "l.main(3)", "l.g(0)", "inferred"),
         (39, "l.main(3)", "l.f(0)", "exact"),  # a `do` body runs once: never a
         (43, "l.main(3)", "l.g(0)", "exact"),  # straight-line reassignment replaces: never a nor f
+        (46, "l.main(3)", "l.a(0)", "inferred"),  # the top of a loop body: the first iteration (a) and
+        (46, "l.main(3)", "l.g(0)", "inferred"),  # a later one, after the body set g
+        (51, "l.main(3)", "l.a(0)", "exact"),  # a body assigning nothing: only the value before
     ]

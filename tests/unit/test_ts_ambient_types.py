@@ -56,3 +56,28 @@ def test_carried_utility_types() -> None:
     assert carried("Promise<User>") == "Promise<User>"
     assert carried("Record<string, User>") == "Record<string, User>"
     assert bindable("Pick<User, 'id'>") == "User"
+
+
+PRIMITIVES = """
+// --- path: app/stream.ts ---
+export class Pointer { toString(): string { return ""; } replace(a: string, b: string): void {} filter(f: any): void {} }
+export class Date2 { toString(): string { return ""; } }
+// --- path: app/h.ts ---
+import { Date2 } from './stream'
+export function p1(name: string, index: number) { name.replace("a", "b"); index.toString() }
+export function p2(ids: string[], ok: boolean | undefined) { ids.filter(Boolean); ok.toString() }
+export function p3() { new Date().toString(); new URL("/x").toString() }
+export function p4(x: any, z) { x.replace("a", "b"); z.replace("a", "b") }
+export function p5() { new Date2().toString() }
+"""
+
+
+def test_primitive_parameters_and_ambient_constructors_are_the_librarys() -> None:
+    assert _sites(PRIMITIVES) == [
+        # p1-p3 (lines 2-4): `string`, `number`, `string[]`, `boolean | undefined`, `new Date()`,
+        # `new URL()`: the library's, no edge to Pointer.toString / replace / filter
+        (5, "app/h.p4(2)", "app/stream.Pointer.replace(2)", "name"),  # `any` and untyped: by name, as before
+        (5, "app/h.p4(2)", "app/stream.Pointer.replace(2)", "name"),
+        (6, "app/h.p5(0)", "app/stream.Date2", "exact"),  # a repository class: its constructor, its method
+        (6, "app/h.p5(0)", "app/stream.Date2.toString(0)", "exact"),
+    ]

@@ -25,8 +25,11 @@ bindings of the run starting there (falling through cases without ``break`` to t
 before it when there is no ``default`` (ECMA-262 14.12.4). A loop (``for``, ``for ... in`` / ``of``,
 ``while``) leaves the value before it (the body may run no time), the last bindings of its body, and the
 last bindings before each of its own unlabelled ``break`` / ``continue``; a ``do ... while`` body runs at
-least once, so the value before counts only when the body assigns nothing. A call at the top of a loop
-body does not read the values a later iteration's assignments leave (only the code after the loop does).
+least once, so the value before counts only when the body assigns nothing. The same values are written
+on the loop's first line too (the back edge: a later iteration starts from what the body left), so a
+call at the top of the body reads them: ``let h = a; for (...) { h.run(); h = b; }`` runs ``a.run`` and
+``b.run`` (a data-flow analysis reads a loop body again with the values flowing back, Aho et al.,
+"Compilers", 9.2: one more pass suffices for this join of values, which only grows).
 """
 
 from __future__ import annotations
@@ -349,10 +352,20 @@ class BranchJoin:
             start, end = _lines(top)
             before = _last_group([b for b in mine if b.line < start], 0, start)
             have = {(b.how, b.type) for b in mine if b.line == end}
-            for b in _values(top, mine, before):
+            values = _values(top, mine, before)
+            for b in values:
                 if (b.how, b.type) not in have:
                     have.add((b.how, b.type))
                     j = replace(b, line=end)
                     out.append(j)
                     mine.append(j)
+            if top.type in LOOP_TYPES and start < end and any(start < b.line < end for b in mine):
+                # the loop's head: a later iteration starts from what the body left (the back edge)
+                have = {(b.how, b.type) for b in mine if b.line == start}
+                for b in values:
+                    if (b.how, b.type) not in have:
+                        have.add((b.how, b.type))
+                        j = replace(b, line=start)
+                        out.append(j)
+                        mine.append(j)
         return out

@@ -133,6 +133,10 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"string", "number", "bigint", "boolean", "any", "unknown", "never", "undefined",
                             "null", "object", "symbol", "void"})
+    library_primitives = frozenset({"string", "number", "boolean", "symbol", "bigint"})
+    """A parameter declared with one of these (``name: string``, ``index: number``, ``ids: string[]``, ``ok: boolean |
+    undefined``) holds the language's own value: a call on it (``name.replace()``, ``ids.filter()``) is never matched by
+    name to a repository method (ECMA-262 6.1); ``any`` / ``unknown`` / ``object`` say nothing and keep the name match."""
     ambient_types_external = True
     """A declared type no file declares nor imports (``NodeJS.ReadableStream``, ``HTMLElement``) is one of
     the ``lib`` / ``@types`` declarations the compiler sees: its value is the library's (an optional

@@ -58,6 +58,9 @@ _NAMED_DEFINITIONS = frozenset(
     }
 )  # fmt: skip
 _ANONYMOUS_DEFINITIONS = frozenset({"function_expression", "generator_function", "class", "arrow_function"})
+_JOINABLE = frozenset({"string", "template_string", "binary_expression", "identifier", "member_expression",
+                       "ternary_expression", "number"})
+"""Values of a local a URL may be joined from (:meth:`JsFile._assigned_value`): text and names, not calls."""
 FUNCTION_NODES = frozenset(
     {"function_declaration", "function_expression", "arrow_function", "method_definition", "generator_function",
      "generator_function_declaration"}
@@ -578,6 +581,16 @@ class JsFile:
             self._template(right, parts, depth + 1)
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._env_default(node):
             self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
+        elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._choice is not None:
+            k = self._choice.get(node.id)  # alternatives(): `a || b` is a, then b, as `c ? a : b`
+            if k is None:
+                self._met.append(node.id)
+                k = 0
+            side = node.child_by_field_name("left" if k == 0 else "right")
+            if side is None:
+                parts.append(("hole", self.flat(node)))
+            else:
+                self._template(side, parts, depth + 1)
         elif t in _WRAPPERS and len(node.named_children) >= 1:
             self._template(node.named_children[0], parts, depth + 1)
         elif t == "ternary_expression" and self._choice is not None:  # alternatives(): one branch per run
@@ -615,11 +628,49 @@ class JsFile:
                 found = self._declarator_before(n, name, pos)
                 if found is not None:
                     value = found.child_by_field_name("value")
-                    if value is None or self._reassigned(n, name):
-                        return None
-                    return value
+                    if not self._reassigned(n, name):
+                        return value
+                    return self._assigned_value(n, found, name, pos) if self._choice is not None else None
             n = n.parent
         return None
+
+    def _assigned_value(self, block: Node, declarator: Node, name: str, pos: int) -> Node | None:
+        """Under :meth:`alternatives`, one of the values a local declared in ``block`` may hold at ``pos``
+        (``let url; if (abs) url = path; else url = base + path;``): its initialiser and each ``name =
+        value`` before ``pos`` outside nested functions, one per run; a plain assignment that is a
+        statement of ``block`` itself replaces the values before it. ``None`` when ``+=`` / ``++``
+        changes it."""
+        values: list[Node] = []
+        init = declarator.child_by_field_name("value")
+        if init is not None:
+            values.append(init)
+        stack = [c for c in block.named_children if c.start_byte >= declarator.end_byte and c.start_byte < pos]
+        stack.reverse()
+        while stack:
+            n = stack.pop()
+            if n.type in FUNCTION_NODES:
+                continue
+            if n.type in ("augmented_assignment_expression", "update_expression") and name in self.text(n):
+                left = n.child_by_field_name("left") or n.child_by_field_name("argument")
+                if left is not None and self.text(left) == name:
+                    return None
+            if n.type == "assignment_expression" and n.end_byte <= pos:
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                if left is not None and right is not None and left.type == "identifier" and self.text(left) == name:
+                    if n.parent is not None and n.parent.type == "expression_statement" and n.parent.parent == block:
+                        values.clear()  # straight-line: replaces what came before
+                    values.append(right)
+            stack.extend(reversed(n.named_children))
+        if not values or len(values) > MAX_ALTERNATIVES or any((unwrap(v) or v).type not in _JOINABLE for v in values):
+            return None  # one value computed (`url.toString()`): the local may be anything
+        for v in values[:-1]:  # one per run, as the branches of `c ? a : b`
+            k = self._choice.get(v.id) if self._choice is not None else 0
+            if k is None:
+                self._met.append(v.id)
+                k = 0
+            if k == 0:
+                return v
+        return values[-1]
 
     def _declarator_before(self, block: Node, name: str, pos: int) -> Node | None:
         found = None
@@ -643,16 +694,71 @@ class JsFile:
         found = base.run_query(_assignments_query(self.grammar), block)
         return any(self.text(n) == name for _, caps in found for nodes in caps.values() for n in nodes)
 
+    def parameters(self, node: Node) -> frozenset[str]:
+        """The parameter names of the function around ``node`` (``path``, ``method`` in ``send(path: string,
+        method = "GET", { body })``; a destructured one's names too): what a call there may hand on as a
+        layer of a client (:mod:`indexer.frameworks.client_chains`). Empty at module level."""
+        n = node.parent
+        while n is not None and n.type != "program":
+            if n.type in FUNCTION_NODES:
+                params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
+                if params is None:
+                    return frozenset()
+                if params.type == "identifier":  # `path => ...`
+                    return frozenset({self.text(params)})
+                names: set[str] = set()
+                stack = list(params.named_children)
+                while stack:
+                    p = stack.pop()
+                    if p.type in ("identifier", "shorthand_property_identifier_pattern"):
+                        names.add(self.text(p))
+                    elif p.type in ("required_parameter", "optional_parameter"):
+                        stack.extend(x for x in (p.child_by_field_name("pattern"),) if x is not None)
+                    elif p.type in ("assignment_pattern", "object_assignment_pattern"):
+                        stack.extend(x for x in (p.child_by_field_name("left"),) if x is not None)
+                    elif p.type in ("object_pattern", "array_pattern", "rest_pattern", "pair_pattern"):
+                        stack.extend(p.child_by_field_name("value") and [p.child_by_field_name("value")] or
+                                     [c for c in p.named_children if c.type != "property_identifier"])
+                return frozenset(names)
+            n = n.parent
+        return frozenset()
+
+    def parameter_defaults(self, node: Node) -> tuple[tuple[str, str], ...]:
+        """``(name, text)`` of each parameter of the function around ``node`` whose default is a string
+        literal (``get(resource, slug = "")``): what the parameter holds when a call leaves it out."""
+        n = node.parent
+        while n is not None and n.type != "program" and n.type not in FUNCTION_NODES:
+            n = n.parent
+        params = n.child_by_field_name("parameters") if n is not None and n.type in FUNCTION_NODES else None
+        out: list[tuple[str, str]] = []
+        for p in params.named_children if params is not None else ():
+            if p.type == "assignment_pattern":
+                name, value = p.child_by_field_name("left"), p.child_by_field_name("right")
+            elif p.type in ("required_parameter", "optional_parameter"):
+                name, value = p.child_by_field_name("pattern"), p.child_by_field_name("value")
+            else:
+                continue
+            text = self.string(value) if value is not None and value.type == "string" else None
+            if name is not None and name.type == "identifier" and text is not None:
+                out.append((self.text(name), text))
+        return tuple(out)
+
     def _operator(self, node: Node) -> str:
         op = node.child_by_field_name("operator")
         return op.type if op is not None else ""
 
     def _env_default(self, node: Node) -> bool:
-        """``process.env.X || "/api"``: an environment variable with a literal default."""
+        """``process.env.X || "/api"``: an environment variable with a literal default; or an option with a
+        default, ``options.baseUrl || "/api"`` / ``opts.base ?? this.base`` (a property of a parameter of the
+        function around it, the default what a caller not giving the option gets)."""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if left is None or right is None or self.string(right) is None:
+        if left is None or right is None:
             return False
-        return self.receiver(left).startswith(_ENV_HEADS)
+        left = unwrap(left) or left
+        obj = left.child_by_field_name("object") if left.type == "member_expression" else None
+        if obj is not None and obj.type == "identifier" and self.text(obj) in self.parameters(node):
+            return right.type in ("string", "template_string", "member_expression", "identifier", "binary_expression")
+        return self.string(right) is not None and self.receiver(left).startswith(_ENV_HEADS)
 
     def object_pairs(self, node: Node | None) -> dict[str, Node]:
         """``{a: 1, "b": x, c}`` -> ``{"a": <1>, "b": <x>, "c": <c>}`` (a shorthand property's value is

@@ -8,7 +8,8 @@ reach it takes other files, so this detector only reports the candidates, as
 a call of a name or property chain whose first argument is a string or template literal whose first
 literal piece holds no whitespace (a path, not a message) and, when it is all literal, a letter (``"1"``
 is an id passed to ``deleteOwner(id)``, not a path), a ``+`` with a literal piece, or a constant's
-name (``ORDERS``, ``Paths.ORDERS``: upper case; any other name is a variable, unknown here), its callee not a well-known global
+name (``ORDERS``, ``Paths.ORDERS``: upper case), or a parameter of the function around the call (a layer
+handing its URL on: ``this.fetch(path, "POST")``; any other name is a variable, unknown here), its callee not a well-known global
 (``console.log``, ``document.querySelector``, ...) nor a client the ``js_http_clients`` detector reads
 itself. At most :data:`MAX_PER_FILE` per file. The linker (:mod:`indexer.frameworks.link`) keeps those
 whose callee resolves to a client template.
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.ecmascript.frameworks.common import arguments, js_file
+from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.model import FileExtraction, Template, UrlArgCall
 
 if TYPE_CHECKING:
@@ -52,18 +53,21 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     found: list[UrlArgCall] = []
     for caps in matches:
         call = caps["call"][0]
-        callee = jf.receiver(caps["fn"][0])
-        head = callee.split(".", 1)[0].split("(", 1)[0]
-        if head in _GLOBAL_HEADS or "(" in callee:
+        callees = _callees(jf, caps["fn"][0])
+        if not callees:
             continue
         line, col = jf.pos(call)
         if (line, col) in clients:
             continue
         first_node = caps["first"][0]
-        if first_node.type in ("identifier", "member_expression"):
-            if not _CONSTANT_NAME.match(jf.text(first_node).rsplit(".", 1)[-1]):
-                continue  # request(p): a variable, nothing known
+        own = jf.parameters(call)
         first = jf.template(first_node)
+        if first_node.type in ("identifier", "member_expression"):
+            name = jf.text(first_node)
+            if not _CONSTANT_NAME.match(name.rsplit(".", 1)[-1]) and not (first_node.type == "identifier" and (
+                    name in own or any(a != Template((("ref", name),)) for a in
+                                       jf.alternatives(lambda n=first_node: jf.template(n))))):
+                continue  # request(p): a variable, nothing known (unless a parameter, or a local of known value)
         if first_node.type == "binary_expression" and not any(k == "lit" for k, _ in first.parts):
             continue
         lit = first.parts[0][1] if first.parts and first.parts[0][0] == "lit" else ""
@@ -71,10 +75,44 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         if first.literal() is not None and not any(ch.isalpha() for ch in lit):
             continue  # deleteOwner("1"): an id, not a path (a path names something)
-        args: list[Template | None] = []
-        for arg in arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]:
-            args.append(jf.template(arg) if arg.type in _ARG_NODES else None)
-        found.append(UrlArgCall(callee, tuple(args), jf.code_scope(call), line, col))
+        nodes = arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]
+        methods = tuple((i, jf.template(m)) for i, a in enumerate(nodes)
+                        if (m := jf.object_pairs(a).get("method")) is not None)
+        for args in jf.alternatives(lambda nodes=nodes: tuple(
+                jf.template(a) if a.type in _ARG_NODES else None for a in nodes)):
+            named = {t for a in args if a is not None for k, t in a.parts if k == "ref" and t in own}
+            for m in methods:
+                named.update(t for k, t in m[1].parts if k == "ref" and t in own)
+            for callee in callees:
+                found.append(UrlArgCall(callee, args, jf.code_scope(call), line, col, tuple(sorted(named)), methods))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
+
+
+
+
+def _callees(jf: JsFile, fn: Node) -> list[str]:
+    """The functions a call's callee names: a name or property chain as written (``request``,
+    ``this.api.get``; not a well-known global's, nor one holding a call); through parentheses, both
+    branches of a conditional and a higher-order wrapper of one function (``(c ? send : retry(send))``,
+    ``retry(send)``: fetch-retry, p-retry, memoize and tracing wrappers call the function they are given
+    with the arguments they get), the local functions it names. At most two."""
+    node = unwrap(fn) or fn
+    if node.type == "ternary_expression":
+        out: list[str] = []
+        for side in ("consequence", "alternative"):
+            branch = node.child_by_field_name(side)
+            for c in _callees(jf, branch) if branch is not None else []:
+                if c not in out:
+                    out.append(c)
+        return out[:2]
+    if node.type == "call_expression":
+        args = arguments(node.child_by_field_name("arguments"))
+        inner = unwrap(args[0]) or args[0] if len(args) == 1 else None
+        return [jf.text(inner)] if inner is not None and inner.type == "identifier" else []
+    if node.type not in ("identifier", "member_expression"):
+        return []
+    callee = jf.receiver(node)
+    head = callee.split(".", 1)[0].split("(", 1)[0]
+    return [] if head in _GLOBAL_HEADS or "(" in callee else [callee]

@@ -11,6 +11,8 @@ the dialects' ``constants.scm``:
   fields (``private heroesUrl = "api/heroes"``, which a URL names as ``this.heroesUrl``, written
   ``Class.heroesUrl`` in templates) -- unless the file assigns ``this.X = ...`` / ``Foo.X = ...``
   anywhere, so a field that changes is not taken for a constant;
+* a field the file writes once, in its class's constructor, ``this.baseUrl = options.baseUrl || "/api"``
+  (an option's default is what a caller not giving it gets: ``JsFile.template``) -> ``Class.baseUrl``;
 * TypeScript string enum members at module level -> ``Enum.MEMBER``.
 
 A value counts when it is built only from string / number / template literal text and names (a
@@ -50,8 +52,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     matches = jf.matches("constants")
     if not matches:
         return
-    assigned = {jf.text(c["assigned"][0]) for c in matches if "assigned" in c}
+    writes = [c["assigned"][0] for c in matches if "assigned" in c]
+    assigned = {jf.text(n) for n in writes}
     found: list[StringConstant] = []
+    _constructor_fields(jf, writes, found)
     for caps in matches:
         if "name" in caps:
             _value(jf, jf.text(caps["name"][0]), caps["value"][0], found, 0)
@@ -113,3 +117,30 @@ def _constant(jf: JsFile, node: Node) -> Template | None:
     if "hole" in kinds or "lit" not in kinds:
         return None
     return template
+
+
+def _constructor_fields(jf: JsFile, writes: list[Node], found: list[StringConstant]) -> None:
+    """``Class.X`` for each ``this.X = value`` that is the file's only write of ``X`` and stands in a
+    ``constructor`` (an SDK client's ``this.baseUrl = options.baseUrl || "/api"``), when the value is
+    a constant by the module's rule."""
+    count: dict[str, int] = {}
+    for n in writes:
+        count[jf.text(n)] = count.get(jf.text(n), 0) + 1
+    for n in writes:
+        member = n.parent
+        assignment = member.parent if member is not None else None
+        obj = member.child_by_field_name("object") if member is not None else None
+        if count[jf.text(n)] != 1 or obj is None or obj.type != "this" or assignment is None:
+            continue
+        method = assignment.parent
+        while method is not None and method.type not in ("method_definition", "class_body", "program"):
+            method = method.parent
+        if method is None or method.type != "method_definition" or jf.text(method.child_by_field_name("name")) != "constructor":
+            continue
+        body = method.parent
+        cls = body.parent if body is not None else None
+        d = jf.definition_named(cls.child_by_field_name("name")) if cls is not None else None
+        right = assignment.child_by_field_name("right")
+        template = _constant(jf, right) if d is not None and right is not None else None
+        if template is not None:
+            found.append(StringConstant(f"{d.qualname}.{jf.text(n)}", template))  # type: ignore[union-attr]

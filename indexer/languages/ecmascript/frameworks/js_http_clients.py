@@ -6,7 +6,7 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   does not bind that name itself -- parameter, variable, function, destructuring; imports such as
   ``node-fetch`` do count -- and the first argument is no object literal): ``fetch(url)`` is ``GET``;
   ``fetch(url, {method: "post"})`` ``POST``; an init that is not an object literal, or a method that is
-  not a literal, ``*``. ``fetch(new Request(url, init))`` reads the request's arguments.
+  not a literal, ``*`` (a method given by a name, ``{ method }``, keeps that name: ``HttpCall.method_param``). ``fetch(new Request(url, init))`` reads the request's arguments.
 * axios: the receivers are the names the file imports from ``"axios"`` (default or namespace import,
   ``require``; a global ``axios`` when nothing is imported), property chains ending in ``axios`` /
   ``$axios`` (vue-axios ``Vue.axios``, Nuxt ``this.$axios``) and the instances the file creates
@@ -97,6 +97,7 @@ class _Detector:
         self.supertest = set(jf.import_locals("supertest"))
         self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
         self.agents: dict[str, Node] | None = None  # names bound to a supertest request (:meth:`_agents`)
+        self.method_name: str | None = None  # the name giving the current call's method (:meth:`_method`)
         for b in out.bindings:
             if b.how == "declared":
                 (self.http_clients if b.type == "HttpClient" else self.other_types).add(b.name)
@@ -117,10 +118,15 @@ class _Detector:
             else:
                 calls.append(caps)
         for caps in calls:
+            self.method_name = None
             for framework, method, url in self.jf.alternatives(lambda caps=caps: self._call(caps)):
                 call = caps["call"][0]
                 line, col = self.jf.pos(call)
-                self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col))
+                named = self.method_name if method == "*" else None
+                refs = {t for k, t in url.parts if k == "ref"}
+                defaults = tuple(d for d in self.jf.parameter_defaults(call) if d[0] in refs)
+                self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col,
+                                                    method_param=named, defaults=defaults))
 
     def _instance(self, caps: dict[str, list[Node]]) -> None:
         if self.jf.receiver(caps["factory"][0]) not in self.axios:
@@ -204,6 +210,8 @@ class _Detector:
             pairs = self.jf.object_pairs(init)
             if not pairs and (unwrap(init) or init).type != "object":
                 method = "*"
+                if (unwrap(init) or init).type == "identifier":  # fetch(input, init): init's method
+                    self.method_name = self.jf.text(unwrap(init) or init) + ".method"
             elif "method" in pairs:
                 method = self._method(pairs["method"])
         return "fetch", method, self.jf.template(target)
@@ -340,11 +348,17 @@ class _Detector:
 
     def _method(self, node: Node) -> str:
         value = self.jf.string(node)
-        return value.strip().upper() if value else "*"
+        if value:
+            return value.strip().upper()
+        bare = unwrap(node) or node
+        if bare.type in ("identifier", "shorthand_property_identifier"):
+            self.method_name = self.jf.text(bare)  # `{ method }`: the name gives it (HttpCall.method_param)
+        return "*"
 
 
 def _with_base(base: Template, url: Template) -> Template:
-    """``base`` put before ``url`` (axios ``combineURLs``) unless ``url`` starts with a scheme or ``//``."""
+    """``base`` put before ``url`` (axios ``combineURLs``: one ``/`` between them) unless ``url`` starts with a
+    scheme or ``//``."""
     if not base.parts:
         return url
     first = url.parts[0] if url.parts else ("lit", "")
@@ -355,4 +369,6 @@ def _with_base(base: Template, url: Template) -> Template:
         b[-1] = ("lit", b[-1][1].rstrip("/"))
         if u:
             u[0] = ("lit", "/" + u[0][1].lstrip("/"))
+    elif u and not (b[-1][0] == "lit" and b[-1][1].endswith("/")) and not (u[0][0] == "lit" and u[0][1].startswith("/")):
+        u.insert(0, ("lit", "/"))  # a name on either side: axios puts one `/` between (`//` folded when linked)
     return Template(merge_parts(b + u))

@@ -5,3 +5,9 @@
 (call_expression
   function: [(identifier) (member_expression)] @fn
   arguments: (arguments . [(string) (template_string) (binary_expression) (identifier) (member_expression)] @first)) @call
+
+; `(retry ? send : retry(send))(url, init)`, `retry(send)(url)`: a local function called through a
+; conditional or a higher-order wrapper (the callee is reduced to the function in Python)
+(call_expression
+  function: [(parenthesized_expression) (call_expression)] @fn
+  arguments: (arguments . [(string) (template_string) (binary_expression) (identifier) (member_expression)] @first)) @call
