@@ -149,7 +149,8 @@ class FileCtx:
             else:
                 self.lexical_parent.pop(q, None)
         table = import_table(ex.imports)
-        ex.imports = ImportList(table)  # the imports held once, packed (indexer.resolve.import_table)
+        if ex.imports and not isinstance(ex.imports, ImportList):  # held once, packed (indexer.resolve.import_table)
+            ex.imports = ImportList(table)
         self.imports: MultiMap[str, Import] = table
         """Imports per local name, star imports aside (read with :func:`~indexer.resolve.multimap.entries`;
         an :class:`~indexer.resolve.import_table.ImportTable`)."""

@@ -26,7 +26,7 @@ from typing import Any, overload
 
 from indexer.model import Import
 
-__all__ = ["ImportList", "ImportTable", "import_table"]
+__all__ = ["EMPTY_IMPORTS", "ImportList", "ImportTable", "import_table"]
 
 
 class ImportTable(Mapping[str, "Import | tuple[Import, ...]"]):
@@ -147,11 +147,16 @@ class ImportList(Sequence[Import]):
 
 def import_table(imports: Sequence[Import]) -> ImportTable:
     """The :class:`ImportTable` of ``imports`` (an extraction's ``imports`` field): the one it
-    holds already when it is an :class:`ImportList`, else a new one packing them."""
+    holds already when it is an :class:`ImportList`, the shared :data:`EMPTY_IMPORTS` when there
+    are none, else a new one packing them."""
     if isinstance(imports, ImportList):
         return imports.table
-    return ImportTable(imports)
+    return ImportTable(imports) if imports else EMPTY_IMPORTS
 
 
 def _local(imp: Import) -> str:
     return imp.local
+
+
+EMPTY_IMPORTS = ImportTable(())
+"""The table of a file without imports, shared (immutable, like every table)."""

@@ -8,7 +8,7 @@ import copy
 import pickle
 
 from indexer.model import Import
-from indexer.resolve.import_table import ImportList, ImportTable, import_table
+from indexer.resolve.import_table import EMPTY_IMPORTS, ImportList, ImportTable, import_table
 from indexer.resolve.multimap import entries, every
 from tests.resolution_harness import check
 
@@ -65,6 +65,7 @@ def test_the_extraction_list_is_a_view_that_pickles_and_copies_as_a_list() -> No
     assert type(copy.deepcopy(view)) is list
     assert import_table(view) is t  # a context built again from the same extraction packs nothing anew
     assert import_table(IMPORTS) is not t and import_table(IMPORTS).locals_ == t.locals_
+    assert import_table([]) is EMPTY_IMPORTS and "os" not in EMPTY_IMPORTS and EMPTY_IMPORTS.stars == ()
 
 
 def test_python_names_bind_through_packed_imports_and_re_exports() -> None:
