@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import, Param
 from indexer.parked import ParkedList, UnpackedLists
+from indexer.resolve.import_table import ImportList, import_table
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.qualnames import QualnameIndex
@@ -148,9 +149,14 @@ class FileCtx:
                 self.lexical_parent[q] = p
             else:
                 self.lexical_parent.pop(q, None)
-        self.star_imports = [imp for imp in ex.imports if imp.local == "*"]
-        self.imports: MultiMap[str, Import] = freeze(group((imp.local, imp) for imp in ex.imports if imp.local != "*"))
-        """Imports per local name, star imports aside (read with :func:`~indexer.resolve.multimap.entries`)."""
+        table = import_table(ex.imports)
+        if ex.imports and not isinstance(ex.imports, ImportList):  # held once, packed (indexer.resolve.import_table)
+            ex.imports = ImportList(table)
+        self.imports: MultiMap[str, Import] = table
+        """Imports per local name, star imports aside (read with :func:`~indexer.resolve.multimap.entries`;
+        an :class:`~indexer.resolve.import_table.ImportTable`)."""
+        self.star_imports: Sequence[Import] = table.stars
+        """The star imports (``local == "*"``) in source order."""
         self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
         """Bindings per ``(scope, name)``; those of scopes other files cannot reach are read back
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
