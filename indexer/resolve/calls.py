@@ -606,8 +606,12 @@ class CallBinder:
 
 
 def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
-    """Whether the head name of ``receiver`` has a :data:`~indexer.model.NARROWED` binding in ``scope``."""
+    """Whether the head name of ``receiver`` (or its ``self.x``) has a :data:`~indexer.model.NARROWED`
+    binding in ``scope``."""
     head = re.split(r"[.(\[]", receiver, maxsplit=1)[0]
+    prefix = fc.rules.instance_prefix
+    if prefix and head == prefix[:-1]:
+        head = prefix + re.split(r"[.(\[]", receiver[len(prefix):], maxsplit=1)[0]
     return any(b.how == NARROWED for b in fc.bindings.get((scope, head), ()))
 
 

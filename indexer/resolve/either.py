@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED
 from indexer.resolve.dotted import calls_off, split_dotted
+from indexer.resolve.member_flow import in_method_before
 from indexer.resolve.multimap import every
 from indexer.resolve.values import ClassV, InstV
 
@@ -59,7 +60,8 @@ def _deciding(fc: FileCtx, scope: str | None, name: str, line: int) -> list[Bind
         s = fc.parent_scope(s)
 
 
-def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> tuple[list[Binding] | None, FileCtx]:
+def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str,
+                  line: int) -> tuple[list[Binding] | None, FileCtx]:
     """The bindings of ``member`` (``self.pager``) in the nearest class of the MRO of the class enclosing
     ``scope`` that binds it, with that class's file: those written on one line (an attribute assigned
     once, ``self.pager = pager or SystemPager()``), or, when several methods assign it, each method's
@@ -67,12 +69,17 @@ def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str) -> t
     branch join written on the statement's last line, ``if c: self.x = A() else: self.x = B()``, is
     both), together: which method ran last is not known (an attribute's value is any of the values its
     class's methods leave, as a flow-insensitive points-to analysis takes a field); ``(None, fc)`` when
-    no class binds it."""
+    no class binds it. Inside a method assigning it before ``line``, the last of those assignments
+    decides (:func:`indexer.resolve.member_flow.in_method_before`: ``self.x = A(); self.x = B();
+    self.x.m()`` is ``B``)."""
     cls = r.enclosing_class(fc, scope)
     for c in r.mro(cls) if cls is not None else ():
         r.use(("name", c.file.path, member))
         bindings = c.file.bindings.get((c.qualname, member))
         if bindings:
+            here = in_method_before(c, bindings, scope, line) if c is cls else None
+            if here is not None:
+                return here, c.file
             if len({b.line for b in bindings}) == 1:
                 return bindings, c.file
             return methods_last(c, bindings), c.file
@@ -113,41 +120,65 @@ def either_values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: 
     unions sharing operands, ``u2 = c ? u1 : u0``, stay linear), at most :data:`MAX_ALIAS_DEPTH` deep."""
     out = _values(r, fc, scope, text, line, set(), 0)
     if out is None:
-        return None
+        tested = _tested(r, fc, scope, text, line)  # `isinstance(x, (A, B))` of a name holding no union
+        if len(tested) < 2:
+            return None
+        plain = r.resolve_expr_at(fc, scope, text, line, narrowing=False)
+        out = [plain] if isinstance(plain, InstV) else [InstV(t.c, "inferred") for t in tested]
     narrowed = _narrowed(r, fc, scope, text, line, out)
     if narrowed is not None:
         return narrowed or None
     return out if len(out) >= 2 else None
 
 
-def _narrowed(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int, values: list[Value]) -> list[Value] | None:
-    """``values`` where a type test guards ``text``'s head name at ``line`` (a
-    :data:`~indexer.model.NARROWED` binding holding there, the innermost): an instance of the class
-    tested or of a subclass stays, one of a base class becomes an instance of the class tested
-    (``inferred``), any other goes (it is no instance of that class); ``None`` when no test holds or the
-    class tested is no repository class."""
+def _tested(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int) -> list[ClassV]:
+    """The repository classes a type test guarding ``text`` (a name, ``self.x``) at ``line`` of
+    ``scope`` tests (the innermost test holding there; a tuple's several), in order; empty when none
+    holds or none of its classes is the repository's."""
     segments = split_dotted(text)
-    name = calls_off(segments[0])[0] if segments else ""
+    prefix = fc.rules.instance_prefix
+    if len(segments) == 1:
+        name = calls_off(segments[0])[0]
+    elif len(segments) == 2 and prefix and segments[0] == prefix[:-1] and segments[1].isidentifier():
+        name = prefix + segments[1]
+    else:
+        return []
     held = [b for b in fc.bindings.get((scope, name), ()) if b.how == NARROWED and b.line <= line <= b.end] \
-        if len(segments) == 1 else []
+        if name else []
     if not held:
-        return None
-    b = max(held, key=lambda b: (b.line, -b.end))
-    t = r.resolve_type(fc, b.scope, b.type)
-    if not isinstance(t, ClassV):
+        return []
+    inner = max((b.line, -b.end) for b in held)
+    out: list[ClassV] = []
+    for b in held:
+        if (b.line, -b.end) == inner:
+            t = r.resolve_type(fc, b.scope, b.type)
+            if isinstance(t, ClassV) and all(t.c is not o.c for o in out):
+                out.append(t)
+    return out
+
+
+def _narrowed(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int, values: list[Value]) -> list[Value] | None:
+    """``values`` where a type test guards ``text`` (its head name, or ``self.x``) at ``line`` (a
+    :data:`~indexer.model.NARROWED` binding holding there, the innermost; a tuple's classes together):
+    an instance of a class tested or of a subclass stays, one of a base class becomes an instance of
+    each class tested below it (``inferred``), any other goes (it is no instance of those classes);
+    ``None`` when no test holds or no class tested is a repository class."""
+    tested = _tested(r, fc, scope, text, line)
+    if not tested:
         return None
     out: list[Value] = []
     for v in values:
         if not isinstance(v, InstV):
             continue
-        if any(c is t.c for c in r.mro(v.c)):
-            kept: Value = v
-        elif any(c is v.c for c in r.mro(t.c)):
-            kept = InstV(t.c, "inferred")
-        else:
-            continue
-        if kept not in out:
-            out.append(kept)
+        for t in tested:
+            if any(c is t.c for c in r.mro(v.c)):
+                kept: Value = v
+            elif any(c is v.c for c in r.mro(t.c)):
+                kept = InstV(t.c, "inferred")
+            else:
+                continue
+            if kept not in out:
+                out.append(kept)
     return out
 
 
@@ -161,7 +192,7 @@ def _values(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int,
     prefix = fc.rules.instance_prefix
     if prefix and len(segments) > 1 and segments[0] == prefix[:-1]:  # `self.pager.show()`: the member's
         name, calls = calls_off(segments[1])
-        group, fc = _member_group(r, fc, scope, prefix + name)
+        group, fc = _member_group(r, fc, scope, prefix + name, line)
         segments = segments[1:]
     else:
         name, calls = calls_off(segments[0])

@@ -13,7 +13,9 @@ targets. A receiver that is a class (``getattr(cls, "on_" + k)``) reads the same
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -27,7 +29,8 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["MAX_EXPANDED", "MAX_PATTERN_TARGETS", "pattern_matcher", "pattern_regex", "pattern_targets", "read_references"]
+__all__ = ["MAX_EXPANDED", "MAX_PATTERN_TARGETS", "pattern_affixes", "pattern_matcher", "pattern_regex",
+           "pattern_targets", "read_references"]
 
 MAX_PATTERN_TARGETS = 64
 """Methods one pattern call binds at most (a visitor of a large grammar has a few dozen)."""
@@ -49,6 +52,12 @@ def pattern_regex(pattern: str) -> re.Pattern[str]:
     by :func:`fnmatch.translate`, whose wildcards cannot backtrack into each other (CPython bpo-40480):
     ``"a*" * 12 + "a"`` against ``"a" * 36 + "b"`` took 61 s as ``a\\w*a\\w*...`` (exponential in the
     wildcards), microseconds so."""
+    globs = _globs(pattern)
+    return re.compile("|".join(fnmatch.translate(g) for g in globs) if globs else "(?!)")
+
+
+def _globs(pattern: str) -> list[str]:
+    """The plain glob patterns ``pattern``'s alternatives expand into (:func:`pattern_regex`)."""
     choices: list[list[str]] = []
     pos = 0
     for m in _GROUP.finditer(pattern):
@@ -61,9 +70,20 @@ def pattern_regex(pattern: str) -> re.Pattern[str]:
     for options in choices:
         globs = [g + o for g in globs for o in options]
         if len(globs) > MAX_EXPANDED:
-            globs = [_GROUP.sub("*", pattern)]
-            break
-    return re.compile("|".join(fnmatch.translate(g) for g in globs) if globs else "(?!)")
+            return [_GROUP.sub("*", pattern)]
+    return globs
+
+
+def pattern_affixes(pattern: str) -> tuple[str, str]:
+    """The literal text every name ``pattern`` matches (:func:`pattern_regex`) starts and ends with:
+    ``("render_", "")`` of ``render_*``, ``("", "_handler")`` of ``<get|post>_handler``; ``("", "")``
+    when none (``*``, or nothing matches)."""
+    globs = _globs(pattern)
+    if not globs:
+        return "", ""
+    heads = [g.split("*", 1)[0] for g in globs]
+    tails = [g.rsplit("*", 1)[-1] if "*" in g else g for g in globs]
+    return os.path.commonprefix(heads), os.path.commonprefix([t[::-1] for t in tails])[::-1]
 
 
 def pattern_matcher(pattern: str) -> Callable[[str], bool]:
@@ -167,9 +187,9 @@ def pattern_targets(r: Resolver, fc: FileCtx, cs: CallSite, scope: str | None) -
     else:
         return None
     read = read_references(r, fc, scope, cs.name, cs.line)
-    out = _matching(r, cls, below, pattern_matcher(read), cs.arity)
+    out = _matching(r, cls, below, read, cs.arity)
     if not out and "<." in cs.name:  # the attribute's strings name none of the methods: not its values
-        out = _matching(r, cls, below, pattern_matcher(_GROUP.sub(_loose, cs.name)), cs.arity)
+        out = _matching(r, cls, below, _GROUP.sub(_loose, cs.name), cs.arity)
     return out or None
 
 
@@ -178,10 +198,15 @@ def _loose(m: re.Match[str]) -> str:
     return "*" if m.group(1).startswith(".") else m.group(0)
 
 
-def _matching(r: Resolver, cls: Def, below: bool, match, arity: int) -> list[tuple[Def, str]]:
-    """The methods of ``cls``'s MRO (and, ``below``, its subclasses) whose names ``match`` and that
-    take ``arity`` arguments (:func:`_fits`), nearest definition of a name first, each ``inferred``;
-    at most :data:`MAX_PATTERN_TARGETS`."""
+def _matching(r: Resolver, cls: Def, below: bool, pattern: str, arity: int) -> list[tuple[Def, str]]:
+    """The methods of ``cls``'s MRO (and, ``below``, its subclasses) whose names match ``pattern``
+    (:func:`pattern_matcher`) and that take ``arity`` arguments (:func:`_fits`), nearest definition of a
+    name first, each ``inferred``; at most :data:`MAX_PATTERN_TARGETS`. Each class's methods are read
+    through its name index (:func:`_name_index`): only those whose names carry the pattern's literal
+    prefix (else suffix, :func:`pattern_affixes`) are matched, so N patterns over a class of N
+    methods cost about N log N, not N x N regular-expression matches."""
+    match = pattern_matcher(pattern)
+    head, tail = pattern_affixes(pattern)
     classes = list(r.classes.mro(cls))
     n_mro = len(classes)
     if below:
@@ -192,8 +217,8 @@ def _matching(r: Resolver, cls: Def, below: bool, match, arity: int) -> list[tup
     for i, c in enumerate(classes):
         r.use(("file", c.file.path, ""))
         r.use(("n", c.file.rules.namespace, "^" + c.name))
-        for d in every(c.members):
-            if not d.is_callable or not match(d.name) or not _fits(d, arity):
+        for d in _candidates(r, c, head, tail):
+            if not match(d.name) or not _fits(d, arity):
                 continue
             if i < n_mro:
                 if d.name in seen_names:
@@ -203,3 +228,42 @@ def _matching(r: Resolver, cls: Def, below: bool, match, arity: int) -> list[tup
             if len(out) >= MAX_PATTERN_TARGETS:
                 return out
     return out
+
+
+class _NameIndex:
+    """A class's callable members (source order) with their names sorted forwards and reversed, as
+    ``(name, position)``: the members whose names start (end) with a text are a range of one list."""
+
+    __slots__ = ("defs", "forward", "backward")
+
+    def __init__(self, defs: list[Def]) -> None:
+        self.defs = defs
+        self.forward = sorted((d.name, i) for i, d in enumerate(defs))
+        self.backward = sorted((d.name[::-1], i) for i, d in enumerate(defs))
+
+
+def _name_index(r: Resolver, c: Def) -> _NameIndex:
+    """``c``'s :class:`_NameIndex`, built once per class and kept in the resolver's memo (so what it
+    read is replayed and a change of ``c``'s file builds it again)."""
+    def build() -> _NameIndex:
+        r.use(("file", c.file.path, ""))
+        return _NameIndex([d for d in every(c.members) if d.is_callable])
+    return r.memoised((id(c.file), "pattern-names", c.qualname), build)
+
+
+def _candidates(r: Resolver, c: Def, head: str, tail: str) -> list[Def]:
+    """``c``'s callable members whose names start with ``head`` (else, ``head`` empty, end with
+    ``tail``; both empty: all), in source order."""
+    index = _name_index(r, c)
+    if index is None:  # the memo cut a cycle (never one here): read the members directly
+        return [d for d in every(c.members) if d.is_callable]
+    if not head and not tail:
+        return index.defs
+    keys, text = (index.forward, head) if head else (index.backward, tail[::-1])
+    found: list[int] = []
+    for k in range(bisect_left(keys, (text, -1)), len(keys)):
+        name, pos = keys[k]
+        if not name.startswith(text):
+            break
+        found.append(pos)
+    return [index.defs[p] for p in sorted(found)]

@@ -14,7 +14,9 @@ from __future__ import annotations
 from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, base_type
 from indexer.resolve.context import FileCtx
 from indexer.resolve.dotted import split_dotted
+from indexer.resolve.either import methods_last
 from indexer.resolve.generic_calls import generic_binding
+from indexer.resolve.member_flow import in_method_before
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, ClassV, Def, InstV, ObjV, QueryV, Value
 
@@ -120,6 +122,11 @@ class ScopeLookup:
         head = segments[0] if segments else ""
         called = head.endswith("()")
         name = head[:-2] if called else head
+        prefix = fc.rules.instance_prefix
+        if prefix and name == prefix[:-1] and not called and len(segments) > 1 and segments[1].isidentifier():
+            member = self._member_at(fc, scope, prefix + segments[1], line, narrowing)
+            if member is not None:  # `self.x.m` where a guard or this method's flow decides `self.x`
+                return self.follow(member, segments[2:])
         bindings = fc.bindings.get((scope, name))
         if bindings and any(b.how == NARROWED for b in bindings):
             plain = [b for b in bindings if b.how != NARROWED]
@@ -149,6 +156,32 @@ class ScopeLookup:
             v = self.call_result(v, "exact")
         return self.follow(v, segments[1:])
 
+    def _member_at(self, fc: FileCtx, scope: str | None, member: str, line: int, narrowing: bool) -> Value:
+        """The value of the instance attribute ``member`` (``self.x``) at ``line`` of the method
+        ``scope``, where something other than its class's bindings taken together decides: a type test
+        guarding it there (a :data:`~indexer.model.NARROWED` binding of ``self.x`` in ``scope``, unless
+        not ``narrowing``), else the bindings of the nearest class of the enclosing class's MRO binding
+        it that decide at ``line`` (:func:`indexer.resolve.member_flow.in_method_before` in this
+        method, else each method's last, :func:`indexer.resolve.either.methods_last`). ``None`` when
+        none of these says more than before (the caller reads ``self.x`` as an attribute)."""
+        bound = fc.bindings.get((scope, member))
+        if bound and narrowing:
+            held = [b for b in bound if b.how == NARROWED]
+            narrowed = self._narrowed(fc, scope, member, held, [], line) if held else None
+            if narrowed is not None:
+                return narrowed
+        cls = self.enclosing_class(fc, scope)
+        for c in self.classes.mro(cls) if cls is not None else ():
+            self.use(("name", c.file.path, member))
+            bindings = c.file.bindings.get((c.qualname, member))
+            if not bindings:
+                continue
+            group = (in_method_before(c, bindings, scope, line) if c is cls else None) or methods_last(c, bindings)
+            if len(group) == len(bindings):
+                return None
+            return self.binding_value(c.file, group)
+        return None
+
     def _narrowed(self, fc: FileCtx, scope: str | None, name: str, bindings: list[Binding], plain: list[Binding],
                   line: int) -> InstV | None:
         """The instance ``name`` is at ``line`` of ``scope`` where a type test guards it (a
@@ -162,6 +195,8 @@ class ScopeLookup:
         if not held:
             return None
         b = max(held, key=lambda b: (b.line, -b.end))
+        if any(h.line == b.line and h.end == b.end and h.type != b.type for h in held):
+            return None  # a tuple of classes: one of several (the union, :mod:`indexer.resolve.either`)
         t = self.resolve_type(fc, b.scope, b.type)
         if not isinstance(t, ClassV):
             return None

@@ -68,10 +68,9 @@ def test_an_attribute_holds_the_values_its_methods_leave() -> None:
     resolved = resolve_fixture(SRC)
     assert _callees(resolved, "Branches.run") == ["A.m", "B.m"]
     assert _callees(resolved, "Methods.run") == ["A.m", "B.m"]  # never C.m: __init__ replaced it
-    # straight-line reassignment makes no union (never both); the single-value read of an attribute
-    # still takes its first known binding, as before (left: Django's edge diff lost a right edge
-    # when that read took each method's last binding)
-    assert _callees(resolved, "Straight.run") == ["A.m"]
+    # straight-line reassignment makes no union (never both): __init__ leaves B (py52: the read of
+    # each method's last binding, indexer/resolve/member_flow.py; it had taken the first, A)
+    assert _callees(resolved, "Straight.run") == ["B.m"]
 
 
 DECLARED = '''

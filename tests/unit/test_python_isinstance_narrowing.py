@@ -3,7 +3,8 @@ indexer/resolve/either.py, the join in indexer/languages/python/branches.py): in
 isinstance(x, A):`` and after ``if not isinstance(x, A): return`` a call through ``x`` reaches A's
 method (and its subclasses'), even when ``x`` is a union from a branch join; where ``if not
 isinstance(x, A): x = f(x)`` ran no suite, ``x`` is an A. Exact callees; negatives: the other
-class of the union, a rebinding inside the guard, a tuple of classes, lines outside the guard."""
+class of the union, a rebinding inside the guard, lines outside the guard (tuples and ``type(x) is A``:
+tests/unit/test_python_type_guards.py)."""
 
 from __future__ import annotations
 
@@ -97,4 +98,4 @@ def test_the_narrowed_bindings() -> None:
            b"    if not isinstance(x, C):\n        pass\n    if type(x) is D:\n        x.m()\n")
     out = extractor_for_path("m.py").extract("m.py", src)
     assert sorted((b.scope, b.name, b.type, b.line, b.end) for b in out.bindings if b.how == "narrowed") == [
-        ("f", "x", "mod.A", 3, 4), ("f", "y", "B", 7, 12)]
+        ("f", "x", "D", 12, 12), ("f", "x", "mod.A", 3, 4), ("f", "y", "B", 7, 12)]

@@ -194,9 +194,10 @@ def _function(node: Node) -> Node | None:
     return n
 
 
-def _negated_guard(stmt: Node) -> tuple[str, str] | None:
-    """``(name, class text)`` when ``stmt`` is ``if not isinstance(name, Class):`` (no ``else``): where
-    no suite ran, the test was false, so ``name`` is a ``Class``."""
+def _negated_guard(stmt: Node) -> tuple[str, tuple[str, ...]] | None:
+    """``(name, class texts)`` when ``stmt`` is ``if not isinstance(name, Class):`` (no ``else``; a
+    tuple of classes, ``type(name) is not Class``): where no suite ran, the test was false, so ``name``
+    is one of the classes."""
     test = stmt.child_by_field_name("condition") if stmt.type == "if_statement" else None
     if test is None or any(c.type == "else_clause" for c in stmt.children_by_field_name("alternative")):
         return None
@@ -205,19 +206,18 @@ def _negated_guard(stmt: Node) -> tuple[str, str] | None:
 
 
 def _join(group: list[Binding], lines: list[int], paths: list[_Path | None], start: int,
-          narrowed: str | None = None) -> list[tuple[str, str]] | None:
+          narrowed: tuple[str, ...] | None = None) -> list[tuple[str, str]] | None:
     """The distinct ``(type, how)`` values reaching the statement's end, last path first; ``None`` when
     one is not ``constructed`` / ``alias`` or none is known. ``narrowed``: the class the name is where
-    no suite ran (``if not isinstance(x, A): x = A(x)``), written as an instance of it (``constructed``)
-    in place of the value from before."""
+    no suite ran (``if not isinstance(x, A): x = A(x)``; several for a tuple), written as an instance
+    of each (``constructed``) in place of the value from before."""
     before = _group_before(lines, group, 0, start - 1)
     values: list[tuple[str, str]] = []
     for path in reversed(paths):
         if path is None:
             continue
         if not path and narrowed is not None:
-            if (narrowed, "constructed") not in values:
-                values.append((narrowed, "constructed"))
+            values.extend((c, "constructed") for c in narrowed if (c, "constructed") not in values)
             continue
         reached: list[Binding] = []
         for lo, hi in reversed(path):

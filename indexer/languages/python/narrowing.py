@@ -1,14 +1,17 @@
-"""Python's ``isinstance`` guards as :data:`~indexer.model.NARROWED` bindings: inside ``if
-isinstance(x, A):`` (also the first operand of an ``and``), and after ``if not isinstance(x, A):``
-whose suite leaves (``return`` / ``raise`` / ``continue`` / ``break``) to the end of the enclosing
-block, ``x`` is an ``A`` (or a subclass). This is the narrowing type checkers do (PEP 484's
-``isinstance`` narrowing; mypy and pyright "type narrowing"), the same binding Java's ``instanceof``
-gives (:mod:`indexer.languages.java.narrowing`): the resolver reads a call through ``x`` there as on an
-``A``, and a union ``x`` holds (:mod:`indexer.resolve.either`) as its values that may be an ``A``.
+"""Python's type tests as :data:`~indexer.model.NARROWED` bindings: inside ``if isinstance(x, A):``
+(also an operand of an ``and``), and after ``if not isinstance(x, A):`` whose suite leaves (``return`` /
+``raise`` / ``continue`` / ``break``) to the end of the enclosing block, ``x`` is an ``A`` (or a
+subclass). This is the narrowing type checkers do (PEP 484's ``isinstance`` narrowing; mypy and pyright
+"type narrowing"), the same binding Java's ``instanceof`` gives
+(:mod:`indexer.languages.java.narrowing`): the resolver reads a call through ``x`` there as on an ``A``,
+and a union ``x`` holds (:mod:`indexer.resolve.either`) as its values that may be an ``A``.
 
-Only a plain name tested against one class (a name or dotted name: not a tuple, not ``type(x) is A``),
-and only when the guarded lines do not bind the name again (``x = B()`` inside ends the narrowing:
-nothing is written).
+The tests read: ``isinstance(x, A)`` with a class a name or dotted name (an imported one resolves as any
+type text of the scope), ``isinstance(x, (A, B))`` (a tuple: ``x`` is an ``A`` or a ``B``, one binding
+each on the same lines, read as a union), ``type(x) is A`` / ``type(x) == A`` (and ``is not`` / ``!=``
+negated: mypy narrows these the same way). ``x`` is a plain name or an attribute of ``self``
+(``isinstance(self.x, A)``: pyright and mypy narrow member access expressions until they are assigned).
+Nothing is written when the guarded lines bind the name again (``x = B()`` inside ends the narrowing).
 """
 
 from __future__ import annotations
@@ -28,35 +31,66 @@ _BINDERS = frozenset({"assignment", "augmented_assignment", "for_statement", "na
 Text = Callable[[Node], str]
 
 
-def isinstance_test(test: Node, text: Text) -> tuple[str, str, bool] | None:
-    """``(name, class text, negated)`` of an ``isinstance(name, Class)`` test, ``not`` of one, or
-    the first operand of an ``and`` (not negated); ``None`` for anything else. Read in a loop down the
-    left operands: ``isinstance(x, A) and y1 and ... and y2000`` nests 2,000 deep (brk52)."""
-    negated = seen_and = False
+def isinstance_test(test: Node, text: Text) -> tuple[str, tuple[str, ...], bool] | None:
+    """``(name, class texts, negated)`` of a type test (module docstring), ``not`` of one, or an
+    operand of an ``and`` (the first that is one, not negated); ``None`` for anything else. ``name``
+    is ``x`` or ``self.x``; the class texts are one, or a tuple's several. ``not`` and the operands of
+    an ``and`` are read in loops, not by recursion: ``isinstance(x, A) and y1 and ... and y2000``
+    nests 2,000 deep (brk52)."""
+    negated = False
     while True:
         while test.type == "parenthesized_expression" and test.named_child_count == 1:
             test = test.named_children[0]
-        if test.type == "not_operator":
-            arg = test.child_by_field_name("argument")
-            if arg is None or negated or seen_and:  # `not not ...`, `(not ...) and y`: no narrowing
-                return None
-            negated, test = True, arg
-        elif test.type == "boolean_operator":
-            op, left = test.child_by_field_name("operator"), test.child_by_field_name("left")
-            if op is None or op.type != "and" or left is None:
-                return None
-            seen_and, test = True, left
-        else:
+        if test.type != "not_operator":
             break
+        arg = test.child_by_field_name("argument")
+        if arg is None or negated:  # `not not ...`: read as nothing, as a reader would not write it
+            return None
+        negated, test = True, arg
+    if test.type == "boolean_operator":
+        inner = _and_operand(test, text)
+    elif test.type == "comparison_operator":
+        inner = _type_is(test, text)
+    else:
+        inner = _isinstance_call(test, text)
+    return (inner[0], inner[1], inner[2] != negated) if inner is not None else None
+
+
+def _and_operand(test: Node, text: Text) -> tuple[str, tuple[str, ...], bool] | None:
+    """The first operand of the ``and`` chain ``test`` (left to right, nested ``and`` flattened with a
+    stack) that is a type test not negated; ``None`` when ``test`` is not an ``and`` or none is."""
+    op = test.child_by_field_name("operator")
+    if op is None or op.type != "and":
+        return None
+    stack = [test]
+    while stack:
+        node = stack.pop()
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if node.type == "boolean_operator":
+            op = node.child_by_field_name("operator")
+            if op is not None and op.type == "and":
+                stack.extend(side for side in (node.child_by_field_name("right"), node.child_by_field_name("left"))
+                             if side is not None)
+            continue  # an `or` among the operands narrows nothing
+        inner = isinstance_test(node, text)
+        if inner is not None and not inner[2]:
+            return inner
+    return None
+
+
+def _isinstance_call(test: Node, text: Text) -> tuple[str, tuple[str, ...], bool] | None:
+    """``isinstance(x, A)`` / ``isinstance(x, (A, B))`` as ``(x, classes, False)``; else ``None``."""
     if test.type != "call":
         return None
     fn, args = test.child_by_field_name("function"), test.child_by_field_name("arguments")
     if fn is None or text(fn) != "isinstance" or args is None:
         return None
     parts = [a for a in args.named_children if a.type != "comment"]
-    if len(parts) != 2 or parts[0].type != "identifier" or parts[1].type not in ("identifier", "attribute"):
+    if len(parts) != 2 or not _subject(parts[0], text):
         return None
-    return text(parts[0]), text(parts[1]), negated
+    classes = _classes(parts[1], text)
+    return (text(parts[0]), classes, False) if classes else None
 
 
 def _bound_names(node: Node, text: Text) -> set[str]:
@@ -64,6 +98,48 @@ def _bound_names(node: Node, text: Text) -> set[str]:
     ... as``'s), the words of the target's text as :func:`_rebinds` reads them."""
     target = node.child_by_field_name("left") or node.child_by_field_name("name") or node.child_by_field_name("alias")
     return set(text(target).replace("(", " ").replace(",", " ").split()) if target is not None else set()
+
+
+def _subject(node: Node, text: Text) -> bool:
+    """Whether ``node`` is what a test narrows: a plain name or ``self.<name>``."""
+    if node.type == "identifier":
+        return True
+    obj = node.child_by_field_name("object") if node.type == "attribute" else None
+    return obj is not None and obj.type == "identifier" and text(obj) == "self" \
+        and (node.child_by_field_name("attribute") or obj).type == "identifier"
+
+
+def _classes(node: Node, text: Text) -> tuple[str, ...]:
+    """The class texts of an ``isinstance`` second argument: a name or dotted name, or a tuple of them
+    (each once); empty when any part is something else."""
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type in ("identifier", "attribute"):
+        return (text(node),)
+    if node.type != "tuple":
+        return ()
+    parts = [c for c in node.named_children if c.type != "comment"]
+    if not parts or any(c.type not in ("identifier", "attribute") for c in parts):
+        return ()
+    return tuple(dict.fromkeys(text(c) for c in parts))
+
+
+def _type_is(test: Node, text: Text) -> tuple[str, tuple[str, ...], bool] | None:
+    """``type(x) is A`` / ``type(x) == A`` (negated: ``is not`` / ``!=``), one comparison only."""
+    operands = [c for c in test.named_children if c.type != "comment"]
+    ops = [c.type for c in test.children if not c.is_named]
+    if len(operands) != 2 or ops not in (["is"], ["=="], ["is", "not"], ["is not"], ["!="]):
+        return None
+    call, cls = operands
+    if call.type != "call":
+        call, cls = cls, call
+    fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
+    if call.type != "call" or fn is None or text(fn) != "type" or args is None:
+        return None
+    parts = [a for a in args.named_children if a.type != "comment"]
+    if len(parts) != 1 or not _subject(parts[0], text) or cls.type not in ("identifier", "attribute"):
+        return None
+    return text(parts[0]), (text(cls),), ops not in (["is"], ["=="])
 
 
 def _rebinds(nodes: list[Node], name: str, text: Text) -> bool:
@@ -129,10 +205,11 @@ def isinstance_narrowings(root: Node, text: Text, scope_at: Callable[[int], str 
         found = isinstance_test(test, text) if test is not None and body is not None else None
         if found is None:
             continue
-        name, cls, negated = found
+        name, classes, negated = found
         if not negated:
             if not _rebinds(body.named_children, name, text):
-                out.append(Binding(scope_at(n.start_byte), name, cls, NARROWED, _line(body), _line(body, True)))
+                out.extend(Binding(scope_at(n.start_byte), name, c, NARROWED, _line(body), _line(body, True))
+                           for c in classes)
             continue
         stmts = [c for c in body.named_children if c.type != "comment"]
         if not stmts or stmts[-1].type not in _EXITS or n.child_by_field_name("alternative") is not None:
@@ -146,6 +223,6 @@ def isinstance_narrowings(root: Node, text: Text, scope_at: Callable[[int], str 
         found_block = blocks[key]
         first = found_block.after(n.end_byte)
         if first < len(found_block.children) and not found_block.rebound_from(first, name):
-            out.append(Binding(scope_at(n.start_byte), name, cls, NARROWED, _line(found_block.children[first]),
-                               _line(found_block.children[-1], True)))
+            out.extend(Binding(scope_at(n.start_byte), name, c, NARROWED, _line(found_block.children[first]),
+                               _line(found_block.children[-1], True)) for c in classes)
     return out
