@@ -351,21 +351,21 @@ class BranchJoin:
             mine = by_name[(scope, name)]
             start, end = _lines(top)
             before = _last_group([b for b in mine if b.line < start], 0, start)
-            have = {(b.how, b.type) for b in mine if b.line == end}
             values = _values(top, mine, before)
-            for b in values:
-                if (b.how, b.type) not in have:
-                    have.add((b.how, b.type))
-                    j = replace(b, line=end)
-                    out.append(j)
-                    mine.append(j)
+            _write_at(values, end, mine, out)
             if top.type in LOOP_TYPES and start < end and any(start < b.line < end for b in mine):
                 # the loop's head: a later iteration starts from what the body left (the back edge)
-                have = {(b.how, b.type) for b in mine if b.line == start}
-                for b in values:
-                    if (b.how, b.type) not in have:
-                        have.add((b.how, b.type))
-                        j = replace(b, line=start)
-                        out.append(j)
-                        mine.append(j)
+                _write_at(values, start, mine, out)
         return out
+
+
+def _write_at(values: list[Binding], line: int, mine: list[Binding], out: list[Binding]) -> None:
+    """Each of ``values`` again at ``line`` (a join's end, a loop's head), unless ``mine`` (the name's
+    bindings so far) already holds that ``(how, type)`` there; added to both ``mine`` and ``out``."""
+    have = {(b.how, b.type) for b in mine if b.line == line}
+    for b in values:
+        if (b.how, b.type) not in have:
+            have.add((b.how, b.type))
+            j = replace(b, line=line)
+            out.append(j)
+            mine.append(j)

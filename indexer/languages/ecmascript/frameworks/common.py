@@ -554,6 +554,19 @@ class JsFile:
         self._template(node, parts, 0)
         return Template(merge_parts(parts))
 
+    def _chosen(self, node: Node, first: str, second: str, parts: list[tuple[str, str]], depth: int) -> None:
+        """The template of the side of ``node`` this run of :meth:`alternatives` takes: field ``first``
+        (the first run, recording ``node`` as met) or ``second``; a hole when that side is missing."""
+        k = self._choice.get(node.id) if self._choice is not None else 0
+        if k is None:
+            self._met.append(node.id)
+            k = 0
+        side = node.child_by_field_name(first if k == 0 else second)
+        if side is None:
+            parts.append(("hole", self.flat(node)))
+        else:
+            self._template(side, parts, depth + 1)
+
     def _template(self, node: Node, parts: list[tuple[str, str]], depth: int) -> None:
         t = node.type
         if depth > _MAX_DEPTH:
@@ -582,27 +595,11 @@ class JsFile:
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._env_default(node):
             self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._choice is not None:
-            k = self._choice.get(node.id)  # alternatives(): `a || b` is a, then b, as `c ? a : b`
-            if k is None:
-                self._met.append(node.id)
-                k = 0
-            side = node.child_by_field_name("left" if k == 0 else "right")
-            if side is None:
-                parts.append(("hole", self.flat(node)))
-            else:
-                self._template(side, parts, depth + 1)
+            self._chosen(node, "left", "right", parts, depth)  # `a || b` is a, then b, as `c ? a : b`
         elif t in _WRAPPERS and len(node.named_children) >= 1:
             self._template(node.named_children[0], parts, depth + 1)
         elif t == "ternary_expression" and self._choice is not None:  # alternatives(): one branch per run
-            k = self._choice.get(node.id)
-            if k is None:
-                self._met.append(node.id)
-                k = 0
-            branch = node.child_by_field_name("consequence" if k == 0 else "alternative")
-            if branch is None:
-                parts.append(("hole", self.flat(node)))
-            else:
-                self._template(branch, parts, depth + 1)
+            self._chosen(node, "consequence", "alternative", parts, depth)
         else:
             local = self._local_value(node) if t == "identifier" else None
             if local is not None:
