@@ -79,6 +79,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
+from indexer.mention_refresh import changed_names, docs_mentioning
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
@@ -476,11 +477,12 @@ class RepositoryIndex:
             affected |= self._dependents(changes)
         pending, done = self.journal.read()
         affected |= (pending - done) & set(self.resolver.files)
-        resolved = self.resolver.resolve(sorted(affected))
+        refresh = self._stale_docs(changes, affected)
+        resolved = self.resolver.resolve(sorted(affected | refresh))
         t2 = time.perf_counter()
         report.phases["resolve"] = t2 - t1
         gone = sorted({c.path for c in changes if c.new is None})
-        self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+        self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress, refresh)
         t3 = time.perf_counter()
         report.phases["write"] = t3 - t2
         report.phases["total"] = t3 - t0
@@ -543,12 +545,13 @@ class RepositoryIndex:
         affected = {c.path for c in changes if c.new is not None}
         if any(c.interface_changed for c in changes):
             affected |= self._dependents(changes)
-        resolved = self.resolver.resolve(sorted(affected))
+        refresh = self._stale_docs(changes, affected)
+        resolved = self.resolver.resolve(sorted(affected | refresh))
         progress.done("resolve")
         t3 = time.perf_counter()
         report.phases["resolve"] = t3 - t2
         self.writer.write(resolved, self.resolver.files, sorted({c.path for c in changes if c.new is None}), fresh,
-                          texts, report, progress)
+                          texts, report, progress, refresh)
         self._save_bind_state(link_digest)
         self._save_link_stamp(full_digest)
         self._prune_cache()
@@ -810,6 +813,13 @@ class RepositoryIndex:
             for edges in self.graph.incoming(targets, ["CALLS"]).values():
                 found.update(e.file for e in edges if e.repo == self.repo)
         return found
+
+    def _stale_docs(self, changes: Sequence[FileChange], affected: set[str]) -> set[str]:
+        """The doc and configuration files outside ``affected`` whose ``MENTIONS`` the definitions
+        ``changes`` added, removed or moved can change (:mod:`indexer.mention_refresh`): written again
+        so that the index stays equal to a full one. Empty for edits inside bodies."""
+        return docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
+                               self.options.max_file_bytes)
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

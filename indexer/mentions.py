@@ -30,7 +30,7 @@ doc is next indexed (its text changed, or a full rebuild).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, SymbolKey, qualname_agrees
@@ -209,20 +209,24 @@ def _by_name(nodes: Iterable[SymbolKey]) -> dict[str, dict[str, SymbolKey]]:
     return fresh
 
 
-def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource, repo: str) -> Lookup:
+def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource, repo: str,
+                 gone: Collection[str] = ()) -> Lookup:
     """A :data:`Lookup` over the nodes of ``written`` (this run's files of repository ``repo``, not in
     the store yet: their outputs, or a :class:`NodeSource`) and the graph store's
     (:meth:`~stores.contracts.GraphStore.find_symbol_keys`, without those of ``repo``'s files that
     ``written`` replaces); a node in both counts once, as ``written`` has it (the last file's, when
     several of them hold one). What it reads from the store is bounded by the keys: an unqualified
     key reads at most ``MAX_TARGETS + 1`` nodes of other repositories, a qualified one only nodes
-    whose qualname agrees with it, and names only (:class:`~stores.contracts.SymbolKey`)."""
+    whose qualname agrees with it, and names only (:class:`~stores.contracts.SymbolKey`). ``gone``:
+    paths of ``repo`` this run deletes; their nodes, still in the store, are not found either."""
     if isinstance(written, Sequence):
         known: dict[str, dict[str, SymbolKey]] | None = _by_name(
             SymbolKey.of(n) for out in written for n in out.nodes if n.label in MENTION_LABELS)
         replaced = {out.file.path for out in written}
     else:
         known, replaced = None, written.paths()
+    if gone:
+        replaced = replaced | set(gone)
 
     def lookup(keys: Sequence[Key]) -> dict[Key, list[SymbolKey]]:
         plain = [k for k in keys if not k[1] and _specific(k[0]) == "code"]
@@ -246,19 +250,20 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
 
 
 def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
-                      written: Sequence[IndexedFile] | NodeSource | None = None) -> int:
+                      written: Sequence[IndexedFile] | NodeSource | None = None, gone: Collection[str] = ()) -> int:
     """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written,
     all of one repository) to its edges; returns how many were added. One store lookup for all of
     them. ``written``: every file this run writes (default ``files``; a run written in batches
     passes all of them, or a :class:`NodeSource` over them, so that a batch's mentions see the nodes
-    of the others as one write of them all would)."""
+    of the others as one write of them all would); ``gone``: the repository's paths this run deletes
+    (their nodes are not linked to)."""
     # Each doc file's mentions are parsed once: for the keys of the one lookup, then for its edges.
     docs = [(out, found) for out in files if any(c.kind in ("doc", "config") for c in out.chunks)
             if (found := _found(out.chunks))]
     if not docs:
         return 0
     keys = {key for _, found in docs for _, _, key, _ in found}
-    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo)(sorted(keys))
+    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo, gone)(sorted(keys))
     added = 0
     for out, found in docs:
         edges = _edges(out.file.repo, out.file.path, out.nodes[0].id, found, table)

@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import pickle
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -204,15 +204,19 @@ class IndexWriter:
     def write(
         self, resolved: ResolvedRepository, files: Mapping[str, FileCtx], gone: Sequence[str],
         fresh: Mapping[str, Extracted], texts: Mapping[str, str], report: IndexReport, progress: ProgressSink,
+        refresh: Collection[str] = (),
     ) -> None:
         """Write the outputs of ``resolved`` that differ from the index (and those an interrupted run
         left), delete the files ``gone``; journal first, clear last. ``files``: every file's context
         (path -> :class:`indexer.resolve.context.FileCtx`: its extraction and checksum); ``fresh``: this run's
-        extractions (their text and chunks), ``texts``: the text of other changed files by path.
+        extractions (their text and chunks), ``texts``: the text of other changed files by path;
+        ``refresh``: paths whose outputs are written even when the index holds the same digest (doc
+        files whose mentions an edit elsewhere can change: :mod:`indexer.mention_refresh`).
         Fills ``report`` (calls, links, files resolved / written / resumed / deleted, nodes, edges,
         chunks). Raises what the store raises; the journal then names the files left to write."""
         pending, done = self.journal.read()
         forced = pending - done
+        rewrite = forced | set(refresh) if refresh else forced
         report.calls = dict(sorted(resolved.call_outcomes.items()))
         report.links = dict(resolved.link_outcomes)
         outputs = resolved.files
@@ -236,7 +240,7 @@ class IndexWriter:
             read_here = False
             grown = spilled.extended(i) if spilled is not None and summary is None else None
             digest: str | None
-            if grown is not None and (paths[i] in forced or grown[0][0][1] not in stored):  # type: ignore[index]
+            if grown is not None and (paths[i] in rewrite or grown[0][0][1] not in stored):  # type: ignore[index]
                 # Extended by the linker, and written whatever its digest (the index has no File node
                 # of it, or the journal forces it): not read here; its digest is made when it is read
                 # to be written, its mention keys are those it was spilled with and its added nodes'.
@@ -251,7 +255,7 @@ class IndexWriter:
             else:
                 (digest, node_id), ref = summary  # type: ignore[misc]
             old = stored.get(node_id)
-            if paths[i] in forced or old is None or old.props.get("digest") != digest:
+            if paths[i] in rewrite or old is None or old.props.get("digest") != digest:
                 todo.append(i)
                 digests[i] = digest
                 if spilled is None:
@@ -301,7 +305,7 @@ class IndexWriter:
                             changed_meanwhile.append(out.file.path)
                     if not written:
                         continue
-                    add_mention_edges(written, self.graph, everything)
+                    add_mention_edges(written, self.graph, everything, gone)
                     if preparer is not None:  # read when the store needs it, not beside the graph rows
                         self.search.offer_prepared(functools.partial(preparer.take, k))
                     self.graph.replace_files(written)

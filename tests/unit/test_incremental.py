@@ -199,6 +199,28 @@ def test_new_override_gains_the_callers_of_the_base_method(ws: Workspace) -> Non
     assert calls(ws.db) == BASE_CALLS
 
 
+def test_kotlin_facade_that_goes_with_its_top_level_functions(tmp_path: Path) -> None:
+    """A Kotlin file's facade class ``ModelKt`` exists while it has top-level functions; the Java
+    caller naming it is bound again when it goes and comes back (its module key does not move)."""
+    top = "package kt\n\nclass Item(val name: String)\n\nfun Item.label(): String = name\n"
+    member = "package kt\n\nclass Item(val name: String) {\n    fun label(): String = name\n}\n"
+    caller = ("package shop;\n\nimport kt.ModelKt;\nimport kt.Item;\n\npublic class KtCaller {\n"
+              "    String run(Item i) { ModelKt.label(i); return i.getName(); }\n}\n")
+    w = Workspace(tmp_path, {"kt/Model.kt": top, "shop/KtCaller.java": caller})
+    try:
+        getters = ["kt/Model.Item.getName() -> kt/Model.Item.name [exact]",
+                   "shop/KtCaller.KtCaller.run(Item) -> kt/Model.Item.getName() [exact]"]
+        facade = "shop/KtCaller.KtCaller.run(Item) -> kt/Model.label(Item) [exact]"
+        assert calls(w.db) == [*getters, facade]
+        w.edit({"kt/Model.kt": member})  # no facade: ModelKt names nothing of the repository
+        assert calls(w.db) == getters
+        assert unresolved(w.db) == []  # was `ModelKt.label` left unresolved against a module gone
+        w.edit({"kt/Model.kt": top})
+        assert calls(w.db) == [*getters, facade]
+    finally:
+        w.close()
+
+
 def test_second_sync_parses_and_writes_nothing(ws: Workspace) -> None:
     again = ws.index.sync()
     assert (again.files_extracted, again.files_written, again.files_deleted) == (0, 0, 0)
@@ -409,6 +431,9 @@ VARIANTS: dict[str, list[str | None]] = {
     "dot/x.py": ["class Y:\n    def z(self):\n        return 1\n", "class Q:\n    def z(self):\n        return 1\n", None],
     "dot/x.Y.py": ["def z():\n    return 2\n\n\ndef caller():\n    return z()\n", None],
     "dot/a.py": ["class py:\n    def m(self):\n        return 1\n", "class K:\n    pass\n"],
+    # a doc naming definitions that come, go and change their ids in other files (its MENTIONS)
+    "docs/guide.md": ["# Guide\n\nCall `Repo.save`, `Base.handle`, `gql.tasks.clean` or `store.Repo.Store`.\n",
+                      "# Guide\n\nSee `Impl.Get`, `KtCaller.run` and `Repo.save`.\n", None],
     "sf/lwc/c/c.js": ["import { LightningElement } from 'lwc';\nimport run from '@salesforce/apex/Svc.run';\n"
                       "export default class C extends LightningElement { go() { run(); } }\n", None],
 }

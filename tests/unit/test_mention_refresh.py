@@ -1,0 +1,96 @@
+"""A doc's ``MENTIONS`` follow definitions added, removed or renamed in other files (issue 19 goal 2:
+an update equals a full index): through the watcher's updates and one-shot runs over the records,
+each step checked against a full index (``Workspace.check``), with the exact edges and which files
+were written; an edit inside bodies writes no doc again."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from indexer.mention_refresh import changed_names, docs_mentioning
+from tests.unit.test_incremental import Workspace
+
+QUOTE = "def refresh_shipping_quote(x):\n    return x\n"
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": QUOTE + "\n\ndef keep_me(a, b):\n    return a\n",
+    "pkg/b.py": QUOTE,
+    "pkg/c.py": QUOTE,
+    "pkg/d.py": QUOTE,
+    "README.md": "# Demo\n\nCall `compute_total_price` to price a cart; `OrderLedger` keeps the rows.\n"
+                 "See `refresh_shipping_quote` and `pkg.a.keep_me`.\n",
+    "docs/other.md": "# Other\n\nNothing here names code: `plain`.\n",
+}
+
+
+def mentions(db: Path) -> list[str]:
+    """MENTIONS edges as ``file:line -> target id`` (the ``r:`` prefix dropped), sorted."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT file, line, dst FROM edges WHERE kind = 'MENTIONS'").fetchall()
+    finally:
+        conn.close()
+    return sorted(f"{f}:{line} -> {d[2:]}" for f, line, d in rows)
+
+
+@pytest.mark.parametrize("records_first", [False, True])
+def test_doc_mentions_follow_definitions_in_other_files(tmp_path: Path, records_first: bool) -> None:
+    w = Workspace(tmp_path, FILES, records_first)
+    try:
+        # four copies of refresh_shipping_quote: too common to link; keep_me is linked by its qualname
+        assert mentions(w.db) == ["README.md:4 -> pkg/a.keep_me(2)"]
+        # added definitions: linked though README.md did not change
+        report = w.edit({"pkg/e.py": "def compute_total_price(cart):\n    return 1\n\n\nclass OrderLedger:\n    pass\n"})
+        assert mentions(w.db) == ["README.md:3 -> pkg/e.OrderLedger", "README.md:3 -> pkg/e.compute_total_price(1)",
+                                  "README.md:4 -> pkg/a.keep_me(2)"]
+        assert report.files_written == 2  # pkg/e.py and README.md, not docs/other.md
+        # two copies deleted: the two left are linked; keep_me's node id moved with its parameters
+        w.edit({"pkg/c.py": None, "pkg/d.py": None, "pkg/a.py": QUOTE + "\n\ndef keep_me(a):\n    return a\n"})
+        assert mentions(w.db) == ["README.md:3 -> pkg/e.OrderLedger", "README.md:3 -> pkg/e.compute_total_price(1)",
+                                  "README.md:4 -> pkg/a.keep_me(1)", "README.md:4 -> pkg/a.refresh_shipping_quote(1)",
+                                  "README.md:4 -> pkg/b.refresh_shipping_quote(1)"]
+        # an edit inside a body: no definition moved, no doc written again
+        report = w.edit({"pkg/e.py": "def compute_total_price(cart):\n    return 2\n\n\nclass OrderLedger:\n    pass\n"})
+        assert report.files_written == 1
+        # the definitions removed: their edges go with them
+        w.edit({"pkg/e.py": None})
+        assert mentions(w.db) == ["README.md:4 -> pkg/a.keep_me(1)", "README.md:4 -> pkg/a.refresh_shipping_quote(1)",
+                                  "README.md:4 -> pkg/b.refresh_shipping_quote(1)"]
+    finally:
+        w.close()
+
+
+class _Ctx:
+    def __init__(self, lang: str, defs: list[tuple[str, str]] = ()) -> None:  # type: ignore[assignment]
+        self.lang = lang
+        self.defs = [type("D", (), {"name": n, "id": i})() for n, i in defs]
+
+
+class _Change:
+    def __init__(self, old: _Ctx | None, new: _Ctx | None) -> None:
+        self.old, self.new = old, new
+
+
+def test_changed_names_are_those_whose_ids_differ() -> None:
+    old = _Ctx("python", [("save", "r:m.Repo.save(1)"), ("find", "r:m.Repo.find(1)"), ("gone", "r:m.gone()")])
+    new = _Ctx("python", [("save", "r:m.Repo.save(2)"), ("find", "r:m.Repo.find(1)"), ("born", "r:m.born()")])
+    assert changed_names([_Change(old, new)]) == {"save", "gone", "born"}
+    assert changed_names([_Change(old, old)]) == set()
+    assert changed_names([_Change(None, new), _Change(old, None)]) == {"save", "find", "gone", "born"}
+
+
+def test_docs_mentioning_reads_only_docs_and_whole_identifiers(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("Use `OrderLedger` here.\n")
+    (tmp_path / "b.md").write_text("OrderLedgerX and MyOrderLedger are other names.\n")
+    (tmp_path / "c.py").write_text("OrderLedger = 1\n")
+    (tmp_path / "d.md").write_text("OrderLedger\n")
+    files = {"a.md": _Ctx("markdown"), "b.md": _Ctx("markdown"), "c.py": _Ctx("python"), "d.md": _Ctx("markdown"),
+             "missing.md": _Ctx("markdown")}
+    assert docs_mentioning(tmp_path, files, {"OrderLedger"}, {"d.md"}, 1 << 20) == {"a.md"}
+    assert docs_mentioning(tmp_path, files, set(), set(), 1 << 20) == set()
+    many = {f"name_{i}" for i in range(100)} | {"OrderLedger"}  # past SUBSTRING_NAMES: split into identifiers
+    assert docs_mentioning(tmp_path, files, many, set(), 1 << 20) == {"a.md", "d.md"}
