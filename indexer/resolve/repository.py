@@ -402,12 +402,15 @@ class RepositoryResolver:
             callables = {rd.name for fc in (c.old, c.new) if fc is not None for rd in fc.defs
                          if rd.is_callable or rd.is_type}  # classes too: Lookup.types_named reads them by name
             constants = {k.qualname for fc in (c.old, c.new) if fc is not None for k in fc.ex.constants}
+            # the module keys that came or went: the file's own when it moved, and those that come
+            # and go with its contents (a Kotlin file's facade class ``<Stem>Kt`` with its top-level
+            # functions)
+            tokens.update({*(_module_tokens(c.old) if c.old is not None else ())}
+                          ^ {*(_module_tokens(c.new) if c.new is not None else ())})
             for fc, step in ((c.old, -1), (c.new, 1)):
                 if fc is None:
                     continue
                 ns = fc.rules.namespace
-                if c.old is None or c.new is None or c.old.module_key != c.new.module_key:
-                    tokens.update(_module_tokens(fc))
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
                 tokens.update(("n", ns, n) for n in changed if n.startswith("=."))  # a class's string attribute
