@@ -94,3 +94,8 @@ def test_docs_mentioning_reads_only_docs_and_whole_identifiers(tmp_path: Path) -
     assert docs_mentioning(tmp_path, files, set(), set(), 1 << 20) == set()
     many = {f"name_{i}" for i in range(100)} | {"OrderLedger"}  # past SUBSTRING_NAMES: split into identifiers
     assert docs_mentioning(tmp_path, files, many, set(), 1 << 20) == {"a.md", "d.md"}
+    (tmp_path / "e.md").write_text("The `Größe` class and `naïve_total`.\n", encoding="utf-8")
+    files["e.md"] = _Ctx("markdown")
+    assert docs_mentioning(tmp_path, files, {"Größe"}, set(), 1 << 20) == {"e.md"}  # a name not in ASCII
+    assert docs_mentioning(tmp_path, files, {"naïve_total", "OrderLedger"}, {"a.md", "d.md"}, 1 << 20) == {"e.md"}
+    assert docs_mentioning(tmp_path, files, {"Groesse", "naive_total"}, set(), 1 << 20) == set()
