@@ -23,8 +23,10 @@ right above the node's module (a re-exported ``django.db.models.Model``); an unq
 most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from the file's node to the
 symbol, at the line of the mention.
 
-A doc file's edges are computed when the file is written: a symbol added later is linked when the
-doc is next indexed (its text changed, or a full rebuild).
+A doc file's edges are computed when the file is written. An incremental update that adds, removes
+or moves a definition a doc of the same repository names writes that doc again
+(:mod:`indexer.mention_refresh`); a doc of another repository in a shared index is linked when it is
+next indexed.
 """
 
 from __future__ import annotations
