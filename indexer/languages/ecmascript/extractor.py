@@ -71,6 +71,7 @@ from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
+from indexer.languages.ecmascript.returned_objects import destructured, returned_objects
 from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.assignments import BranchJoin, own_target
 from indexer.languages.ecmascript.elements import element_bindings
@@ -230,6 +231,8 @@ class _FileRun:
         self._bindings(matches["bindings"])
         prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
         object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
+        returned_objects(self, matches["returns"])  # `return { a, b: foo }` (returned_objects.py)
+        destructured(self, matches["objects"])  # `const { a } = f()`: a is f().a
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
             if self.type_params:
