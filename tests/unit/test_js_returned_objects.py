@@ -93,3 +93,43 @@ def test_returned_object_and_destructuring_bindings_exactly():
         ("f", "d", "g().d", "item"),
         ("f", "e", "h.k().e", "item"),
     ]
+
+
+BOUND = """
+// --- path: src/utils.ts ---
+export const handleError = function (this: (msg: string) => void, err: Error) {
+  this(err.message)
+}
+export function unrelated() { return 1 }
+// --- path: src/hooks/useToast.ts ---
+const useToast = () => {
+  const showError = (msg: string) => msg
+  return { showError }
+}
+export default useToast
+// --- path: src/comp/Edit.tsx ---
+import useToast from "../hooks/useToast"
+import { handleError, unrelated } from "../utils"
+
+export function Edit(register: (o: object) => void) {
+  const { showError } = useToast()
+  const local = { bind: (x: unknown) => x }
+  register({ onError: handleError.bind(showError) })
+  register({ other: local.bind(unrelated()) })
+}
+"""
+
+
+def test_bound_function_and_destructured_function_handed_on_are_references():
+    check(BOUND, [
+        "src/comp/Edit.Edit(1) -> src/utils.handleError(1)",  # `handleError.bind(...)`: handed on, not run
+        "src/comp/Edit.Edit(1) -> src/hooks/useToast.useToast.showError(1)",  # the destructured function handed on
+        "src/hooks/useToast.useToast(0) -> src/hooks/useToast.useToast.showError(1)",  # `return { showError }`
+        # not `local` (no function) and not `unrelated` (called: a CALLS edge)
+    ], kind="REFERENCES")
+    check(BOUND, [
+        "src/comp/Edit.Edit(1) -> src/hooks/useToast.useToast(0) [exact]",
+        "src/comp/Edit.Edit(1) -> src/utils.unrelated(0) [exact]",
+        "src/comp/Edit.Edit(1) -> src/comp/Edit.Edit.local.bind(1) [exact]",
+        # never `handleError` itself: `.bind` makes a function, it does not run it
+    ])

@@ -71,7 +71,7 @@ from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
-from indexer.languages.ecmascript.returned_objects import destructured, returned_objects
+from indexer.languages.ecmascript.returned_objects import destructured, destructured_names, returned_objects
 from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.assignments import BranchJoin, own_target
 from indexer.languages.ecmascript.elements import element_bindings
@@ -225,7 +225,8 @@ class _FileRun:
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
         container_calls(self, matches["containers"])  # `f[1]()`, `m.get("b")()`, `q.shift()()` (containers.py)
-        member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
+        member_reads(self, matches["value_reads"], self._own_this,  # getters run (ecmascript/reads.py)
+                     destructured_names(self, matches["objects"]))
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])

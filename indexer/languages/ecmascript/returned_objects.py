@@ -22,7 +22,7 @@ the resolver's ``call_result`` of the function is that object
 :func:`destructured`: ``const { a, b: c, d = x } = f()`` / ``= await f()`` / ``= obj`` binds each
 name as the ``item`` ``f().a`` (``f().b`` for ``c``, ``obj.d``), which the resolver evaluates as
 it does Python's ``a, b = f()`` (``f()[0]``): a call of ``a`` binds the function the object's
-property names. Rest elements (``...rest``) and nested patterns are left out.
+property names. ``require(...)`` / ``import(...)`` are imports, not this. Rest elements (``...rest``) and nested patterns are left out.
 """
 
 from __future__ import annotations
@@ -37,13 +37,16 @@ if TYPE_CHECKING:
 
     from indexer.model import Definition
 
-__all__ = ["RETURNED", "destructured", "returned_objects"]
+__all__ = ["RETURNED", "destructured", "destructured_names", "returned_objects"]
 
 RETURNED = "return"
 """The name a function's returned object literal is bound under in the function's scope: a reserved
 word of JavaScript and TypeScript, so no name of the source shadows or collides with it."""
 
 _GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+_MODULE_LOADERS = frozenset({"require", "import"})
+"""Callees whose destructured names are imports (``const { Router } = require("express")``), read
+as such by ``imports.scm``."""
 _SOURCES = frozenset({"call_expression", "identifier", "member_expression", "await_expression"})
 
 
@@ -98,13 +101,23 @@ def destructured(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
         if source.type not in _SOURCES:
             continue
         text = fr.receiver(source)
-        if not text or "[" in text:
+        if not text or "[" in text or text.split("(", 1)[0] in _MODULE_LOADERS:  # `require("x")`: imports.scm
             continue
         scope = fr.code_scope(pattern)
         for key, local in _pattern_names(pattern):
             name = fr.text(local)
             if text.split(".", 1)[0].split("(", 1)[0] != name:  # `const { a } = a()`: nothing new of a
                 fr.out.bindings.append(Binding(scope, name, f"{text}.{fr.text(key)}", "item", fr.src.line(local)))
+
+
+def destructured_names(fr: Any, matches: list[dict[str, list[Node]]]) -> frozenset[str]:
+    """The local names :func:`destructured` binds from ``matches`` (``fr``: the extractor's file run):
+    the names a bare identifier handed on may take a function of the repository by."""
+    out: set[str] = set()
+    for caps in matches:
+        if "pattern" in caps and caps["source"][0].type in _SOURCES:
+            out.update(fr.text(local) for _, local in _pattern_names(caps["pattern"][0]))
+    return frozenset(out)
 
 
 def named_properties(obj: Node) -> list[tuple[Node, Node]]:
