@@ -437,7 +437,10 @@ class FileCtx:
 
     def _lexical_parents(self) -> list[str | None]:
         """For each definition in order, the qualname of the definition whose body holds its text.
-        Usually its ``parent``; not for a JS function assigned to a property (``res.send = function
+        Usually its ``parent``; for a definition named at module level (no ``parent``), the innermost
+        callable spanning it, if any (a Vue component's ``setup() { function save() {} }``:
+        ``save`` is a module-level name the template calls, whose body sees ``setup``'s
+        variables); not for a JS function assigned to a property (``res.send = function
         () {}``, ``View.prototype.lookup = …``), whose owner is ``parent`` but whose body sees the
         names of where it is written: then the innermost callable or type spanning it (of several
         with one span, the last), or ``None``.
@@ -458,9 +461,15 @@ class FileCtx:
                     open_.pop()  # ended before what starts next: spans nothing from here on
                 open_.append(nxt)
                 k += 1
-            if d.parent is None:
-                continue
             around = sorted(j for j in open_ if spans(definitions[j], d))  # in definition order
+            if d.parent is None:  # a Vue `setup() { function save() {} }`: named at module level, sees setup's names
+                best_fn = None
+                for j in around:
+                    o = definitions[j]
+                    if o.kind in CALLABLE_KINDS and o.qualname != d.qualname and (best_fn is None or spans(best_fn, o)):
+                        best_fn = o
+                out[i] = best_fn.qualname if best_fn else None
+                continue
             if any(definitions[j].qualname == d.parent for j in around):
                 out[i] = d.parent
                 continue

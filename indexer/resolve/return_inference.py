@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
+from indexer.resolve.values import ClassV, Def, FuncV, InstV, ObjV, Value
 
 __all__ = ["MAX_RETURNED_VALUES", "ReturnInference"]
 
@@ -74,13 +74,17 @@ class ReturnInference:
 
     def _returned_function(self, f: Def) -> Value:
         """What calling ``f`` yields when its only ``return`` hands back a function of the repository
-        uncalled (a closure, ``return handler``): that function, ``inferred``; else what the module
+        uncalled (a closure, ``return handler``): that function, ``inferred``; an object literal whose
+        properties name functions (JavaScript ``return { a, b: f }``,
+        :mod:`indexer.languages.ecmascript.returned_objects`): that object; else what the module
         system's optional ``opaque_return`` says (Django: a queryset class's method), or ``None``."""
         refs = f.d.returned_refs
         target = self._memoised((id(f), f.qualname, refs[0], "returned"),
                                 lambda: self.resolve_expr(f.file, f.qualname, refs[0])) if len(refs) == 1 else None
         if isinstance(target, FuncV):
             return FuncV(target.f, "inferred")
+        if isinstance(target, ObjV):  # JS `return { a, b: f }` (a hook's functions): that object
+            return target
         opaque = getattr(f.file.rules, "opaque_return", None)
         return opaque(self, f) if opaque is not None else None
 

@@ -95,3 +95,51 @@ def test_vue_cli_projects_get_the_at_alias_without_a_configuration_file(tmp_path
     assert found.aliases == (TsPaths("web", None, (("@/*", ("web/src/*",)),)),)
     assert found.candidates("@/api/orders", "web/src/components/A.vue")[0] == "web/src/api/orders"
     assert found.candidates("@/api/orders", "plain/src/A.vue") == []  # no alias there
+
+
+SETUP = """
+// --- path: web/src/composables/useApi.ts ---
+export class OrdersApi { load() { return 1; } }
+export function useToast() {
+  function notify(msg: string) { return msg; }
+  return { notify };
+}
+// --- path: web/src/components/Orders.vue ---
+<template>
+  <button @click="refresh">Refresh</button>
+</template>
+<script lang="ts">
+import { defineComponent } from "vue";
+import { OrdersApi, useToast } from "../composables/useApi";
+export default defineComponent({
+  setup() {
+    const api = new OrdersApi();
+    const { notify } = useToast();
+    function refresh() {
+      api.load();
+      notify("done");
+    }
+    return { refresh };
+  },
+});
+function outside() {
+  notify("no");
+}
+</script>
+"""
+
+
+def test_functions_declared_in_setup_see_setups_variables() -> None:
+    result = resolve(SETUP, JsModules())
+    assert edges(result) == [
+        "web/src/components/Orders.Orders -> web/src/components/Orders.refresh(0) [exact]",  # template
+        "web/src/components/Orders.Orders.setup(0) -> web/src/composables/useApi.OrdersApi [exact]",
+        "web/src/components/Orders.Orders.setup(0) -> web/src/composables/useApi.useToast(0) [exact]",
+        # `refresh` is named at module level (the template calls it) but written in setup(): it sees
+        # setup's `api` and the destructured `notify`
+        "web/src/components/Orders.refresh(0) -> web/src/composables/useApi.OrdersApi.load(0) [inferred]",
+        "web/src/components/Orders.refresh(0) -> web/src/composables/useApi.useToast.notify(1) [exact]",
+    ]
+    # `outside` is written outside setup(): setup's `notify` is no name of it
+    unresolved = sorted((u.caller, u.name) for f in result.files for u in f.unresolved)
+    assert unresolved == [("t:web/src/components/Orders.outside(0)", "notify")]

@@ -71,6 +71,7 @@ from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
+from indexer.languages.ecmascript.returned_objects import destructured, destructured_names, returned_objects
 from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.assignments import BranchJoin, own_target
 from indexer.languages.ecmascript.elements import element_bindings
@@ -224,12 +225,15 @@ class _FileRun:
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
         container_calls(self, matches["containers"])  # `f[1]()`, `m.get("b")()`, `q.shift()()` (containers.py)
-        member_reads(self, matches["value_reads"], self._own_this)  # getters run (ecmascript/reads.py)
+        member_reads(self, matches["value_reads"], self._own_this,  # getters run (ecmascript/reads.py)
+                     destructured_names(self, matches["objects"]))
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
         self._exports(matches["exports"])
         self._bindings(matches["bindings"])
         prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
         object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
+        returned_objects(self, matches["returns"])  # `return { a, b: foo }` (returned_objects.py)
+        destructured(self, matches["objects"])  # `const { a } = f()`: a is f().a
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
             if self.type_params:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from indexer.languages.ecmascript.returned_objects import named_properties
 from indexer.model import CALLABLE_KINDS, Binding
 
 if TYPE_CHECKING:
@@ -34,8 +35,10 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
              if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
     known |= {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
     for caps in matches:
+        if "owner" not in caps:  # `const { a } = f()`: returned_objects.destructured
+            continue
         owner = caps["owner"][0]
-        props = [(key, value) for key, value in _named(fr, caps["object"][0]) if _head(fr.receiver(value)) in known]
+        props = [(key, value) for key, value in named_properties(caps["object"][0]) if _head(fr.receiver(value)) in known]
         if not props:
             continue
         scope = fr.code_scope(owner)
@@ -46,20 +49,6 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             text = fr.receiver(value)
             if "(" not in text and "[" not in text:
                 fr.out.bindings.append(Binding(qualname, fr.text(key), text, "alias", fr.src.line(key)))
-
-
-def _named(fr: Any, obj: Node) -> list[tuple[Node, Node]]:
-    """``(key, value)`` of each property of the literal ``obj`` whose value is a name or a member."""
-    out = []
-    for prop in obj.named_children:
-        if prop.type == "shorthand_property_identifier":
-            out.append((prop, prop))
-        elif prop.type == "pair":
-            key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
-            if key is not None and value is not None and key.type == "property_identifier" \
-                    and value.type in ("identifier", "member_expression"):
-                out.append((key, value))
-    return out
 
 
 def _head(text: str) -> str:

@@ -36,13 +36,16 @@ _FUNCTION_VALUES = frozenset({"function_expression", "arrow_function", "function
 """Declarator values that make the declared name a definition, not a variable."""
 
 
-def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callable[[Node], bool]) -> None:
+def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callable[[Node], bool],
+                 destructured: frozenset[str] = frozenset()) -> None:
     """Append to ``fr.out.value_reads`` (``fr``: the extractor's file run, with ``src``, ``out``,
     ``receiver`` and ``code_scope``; its definitions and imports already read) one
     :class:`ValueRead` per member read and per bare name handed on of ``matches``, in source order;
-    ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's."""
+    ``own_this(node)`` says whether ``this`` at ``node`` is the enclosing class's; ``destructured``:
+    the names the file destructures from a call or a name (``const { onDone } = useHook()``), which
+    may be functions of the repository too."""
     src, out = fr.src, fr.out.value_reads
-    known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports}
+    known = _bare_functions(fr.out.definitions) | {i.local for i in fr.out.imports} | destructured
     declared: dict[int, frozenset[str]] = {}  # per function node id: what it declares itself
     for caps in matches:
         if "value" in caps:

@@ -1,3 +1,6 @@
 ; Object literals bound to a name (objects.py): `const o = { b: foo, c }` (any scope). Which of their
 ; properties name a function is decided in Python (a query cannot tell which names are functions).
 (variable_declarator name: (identifier) @owner value: (object) @object)
+
+; Names destructured from a value (returned_objects.py): `const { a, b: c } = f()` binds a to f().a
+(variable_declarator name: (object_pattern) @pattern value: (_) @source)

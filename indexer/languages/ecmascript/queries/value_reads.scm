@@ -16,3 +16,8 @@
 (object (shorthand_property_identifier) @value)
 (return_statement (identifier) @value)
 (arrow_function body: (identifier) @value)
+
+; A function bound, not called (`onError: handleError.bind(showToast)`): `f.bind(x)` hands f on
+(call_expression
+  function: (member_expression object: (identifier) @value property: (property_identifier) @_bind)
+  (#eq? @_bind "bind"))

@@ -1,0 +1,154 @@
+"""Objects a JavaScript / TypeScript function returns, and names destructured from a value.
+
+A custom React hook (or any factory of functions) hands its functions back in an object literal,
+and its callers destructure it::
+
+    const useCustomToast = () => {
+      const showSuccessToast = (d) => { ... }
+      return { showSuccessToast, fail: showErrorToast }
+    }
+    const { showSuccessToast } = useCustomToast()   // or: const t = useCustomToast(); t.fail()
+    showSuccessToast("saved")
+
+:func:`returned_objects`: a ``return { ... }`` (or an arrow's ``() => ({ ... })``) whose properties
+name functions (as :mod:`indexer.languages.ecmascript.objects` decides for ``const o = { ... }``)
+becomes an object of the function's scope, bound under the name :data:`RETURNED` (a reserved word of
+the language: no variable of the source can have it), with one ``alias`` binding per such property
+in the object's scope (``useCustomToast.return``); the function's ``returned_refs`` names it, so
+the resolver's ``call_result`` of the function is that object
+(:class:`indexer.resolve.values.ObjV`). Several returned literals of one function are one object
+(the union of their properties).
+
+:func:`destructured`: ``const { a, b: c, d = x } = f()`` / ``= await f()`` / ``= obj`` binds each
+name as the ``item`` ``f().a`` (``f().b`` for ``c``, ``obj.d``), which the resolver evaluates as
+it does Python's ``a, b = f()`` (``f()[0]``): a call of ``a`` binds the function the object's
+property names. ``require(...)`` / ``import(...)`` are imports, not this. Rest elements (``...rest``) and nested patterns are left out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from indexer.languages.ecmascript.assignments import function_of
+from indexer.model import CALLABLE_KINDS, Binding
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.model import Definition
+
+__all__ = ["RETURNED", "destructured", "destructured_names", "returned_objects"]
+
+RETURNED = "return"
+"""The name a function's returned object literal is bound under in the function's scope: a reserved
+word of JavaScript and TypeScript, so no name of the source shadows or collides with it."""
+
+_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+_MODULE_LOADERS = frozenset({"require", "import"})
+"""Callees whose destructured names are imports (``const { Router } = require("express")``), read
+as such by ``imports.scm``."""
+_SOURCES = frozenset({"call_expression", "identifier", "member_expression", "await_expression"})
+
+
+def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
+    """Bind the object literals returned by the definitions of ``fr`` (the extractor's file run:
+    definitions, imports and ``fn_defs`` read; ``text``, ``receiver``, ``src``, ``out``) from the
+    ``returns.scm`` ``matches``: an ``object`` binding :data:`RETURNED` in the function's scope, an
+    ``alias`` binding per property naming a function, and :data:`RETURNED` appended to the
+    definition's ``returned_refs``. Properties naming anything else (a variable, a literal, a call)
+    are left out; a literal with none is no object."""
+    if not matches:
+        return
+    kinds = {d.qualname: d.kind for d in fr.out.definitions}
+    known = {d.name for d in fr.out.definitions
+             if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
+    known |= {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+    bound: dict[int, Definition] = {}
+    for caps in matches:
+        if "arrow" in caps:
+            fn, value = caps["arrow"][0], caps["body"][0]
+        else:
+            fn, value = function_of(caps["return"][0]), caps["value"][0]
+        while value.type == "parenthesized_expression" and value.named_child_count == 1:
+            value = value.named_children[0]
+        d = fr.fn_defs.get(fn.id) if fn is not None else None
+        if value.type != "object" or d is None or fn.type in _GENERATORS:
+            continue
+        props = [(key, value) for key, value in named_properties(value) if fr.receiver(value).split(".", 1)[0] in known]
+        if not props:
+            continue
+        scope = f"{d.qualname}.{RETURNED}"
+        if id(d) not in bound:
+            bound[id(d)] = d
+            fr.out.bindings.append(Binding(d.qualname, RETURNED, RETURNED, "object", fr.src.line(value)))
+            if RETURNED not in d.returned_refs:
+                d.returned_refs.append(RETURNED)
+        for key, prop in props:
+            text = fr.receiver(prop)
+            if "(" not in text and "[" not in text:
+                fr.out.bindings.append(Binding(scope, fr.text(key), text, "alias", fr.src.line(key)))
+
+
+def destructured(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
+    """Bind each name of the object patterns of ``matches`` (``objects.scm``'s ``@pattern`` /
+    ``@source`` captures: ``const { a, b: c } = f()``) as an ``item`` of its source's property:
+    ``a`` -> ``f().a``, ``c`` -> ``f().b``, in the scope the declaration is written in. A source
+    that is no call, name or member (a literal, an operator) binds nothing."""
+    for caps in matches:
+        if "pattern" not in caps:
+            continue
+        pattern, source = caps["pattern"][0], caps["source"][0]
+        if source.type not in _SOURCES:
+            continue
+        text = fr.receiver(source)
+        if not text or "[" in text or text.split("(", 1)[0] in _MODULE_LOADERS:  # `require("x")`: imports.scm
+            continue
+        scope = fr.code_scope(pattern)
+        for key, local in _pattern_names(pattern):
+            name = fr.text(local)
+            if text.split(".", 1)[0].split("(", 1)[0] != name:  # `const { a } = a()`: nothing new of a
+                fr.out.bindings.append(Binding(scope, name, f"{text}.{fr.text(key)}", "item", fr.src.line(local)))
+
+
+def destructured_names(fr: Any, matches: list[dict[str, list[Node]]]) -> frozenset[str]:
+    """The local names :func:`destructured` binds from ``matches`` (``fr``: the extractor's file run):
+    the names a bare identifier handed on may take a function of the repository by."""
+    out: set[str] = set()
+    for caps in matches:
+        if "pattern" in caps and caps["source"][0].type in _SOURCES:
+            out.update(fr.text(local) for _, local in _pattern_names(caps["pattern"][0]))
+    return frozenset(out)
+
+
+def named_properties(obj: Node) -> list[tuple[Node, Node]]:
+    """``(key, value)`` of each property of the object literal ``obj`` whose value is a name or a
+    member expression: ``{ a }`` (the name is both), ``{ b: foo }``, ``{ c: util.bar }``."""
+    out = []
+    for prop in obj.named_children:
+        if prop.type == "shorthand_property_identifier":
+            out.append((prop, prop))
+        elif prop.type == "pair":
+            key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" \
+                    and value.type in ("identifier", "member_expression"):
+                out.append((key, value))
+    return out
+
+
+def _pattern_names(pattern: Node) -> list[tuple[Node, Node]]:
+    """``(key, local)`` of each plain property of the object pattern ``pattern``: ``{ a }`` and
+    ``{ a = 1 }`` (key and local are ``a``), ``{ a: b }`` (key ``a``, local ``b``)."""
+    out = []
+    for prop in pattern.named_children:
+        if prop.type == "shorthand_property_identifier_pattern":
+            out.append((prop, prop))
+        elif prop.type == "object_assignment_pattern":
+            left = prop.child_by_field_name("left")
+            if left is not None and left.type == "shorthand_property_identifier_pattern":
+                out.append((left, left))
+        elif prop.type == "pair_pattern":
+            key, value = prop.child_by_field_name("key"), prop.child_by_field_name("value")
+            if key is not None and value is not None and key.type == "property_identifier" \
+                    and value.type == "identifier":
+                out.append((key, value))
+    return out
