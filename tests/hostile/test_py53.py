@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from indexer.languages import extractor_for_path
+from indexer.model import NARROWED
 from indexer.resolve import name_patterns
 from tests.resolution_harness import edges, resolve_fixture
 
@@ -31,6 +33,7 @@ def test_1000_methods_assigning_and_reading_self_x_resolve_in_linear_time() -> N
     """1,000 methods ``self.x = B(); self.x = A(); self.x.run()``: each read takes its own method's last
     assignment (``A.run``, never ``B.run``); the method starts are sorted once per class (was 7.2 s on the base,
     9.2 of 10 s under cProfile in ``in_method_before``; about 1.5 s now, most of it extraction)."""
+    _runs(_class_of(2))  # the resolver's modules imported before the clock starts
     started = time.perf_counter()
     found = _runs(_class_of(1000))
     took = time.perf_counter() - started
@@ -69,3 +72,28 @@ def test_a_pattern_call_expands_its_alternatives_once(monkeypatch: pytest.Monkey
         "p.R.go(1) -> p.R.on_b(0) [inferred]",
     ]
     assert calls == ["on_*"], calls
+
+
+def test_alternating_and_or_600_deep_reads_to_the_depth_cap() -> None:
+    """``isinstance(x, A) and (y0 or (y1 and (y2 or ...)))`` 600 alternations: reading each ``or`` inside
+    an ``and`` is a recursion, bounded (:data:`~indexer.languages.python.narrowing.MAX_TEST_DEPTH`): the
+    file is kept and the first operand still narrows ``x`` to ``A`` (``B.run`` not linked)."""
+    cond = "y600"
+    for i in range(599, -1, -1):
+        cond = f"(y{i} {'or' if i % 2 else 'and'} {cond})"
+    fixture = ("# --- path: deep.py ---\nclass A:\n    def run(self):\n        return 1\n\n"
+               "class B:\n    def run(self):\n        return 2\n\n"
+               f"def go(x):\n    if isinstance(x, A) and {cond}:\n        x.run()\n")
+    assert edges(resolve_fixture(fixture)) == ["deep.go(1) -> deep.A.run(0) [inferred]"]
+
+
+def test_a_match_of_3000_class_cases_writes_one_binding_each_in_linear_time() -> None:
+    """3,000 ``case Ci():`` clauses: one narrowed binding each, the subject read once per clause."""
+    cases = "".join(f"        case C{i}():\n            x.m()\n" for i in range(3000))
+    src = "def f(x):\n    match x:\n" + cases
+    started = time.perf_counter()
+    ex = extractor_for_path("m.py").extract("m.py", src.encode())
+    took = time.perf_counter() - started
+    narrowed = [(b.type, b.line) for b in ex.bindings if b.how == NARROWED]
+    assert len(narrowed) == 3000 and narrowed[0] == ("C0", 4) and narrowed[-1] == ("C2999", 6002)
+    assert took < 10.0, took
