@@ -9,9 +9,17 @@ and a union ``x`` holds (:mod:`indexer.resolve.either`) as its values that may b
 The tests read: ``isinstance(x, A)`` with a class a name or dotted name (an imported one resolves as any
 type text of the scope), ``isinstance(x, (A, B))`` (a tuple: ``x`` is an ``A`` or a ``B``, one binding
 each on the same lines, read as a union), ``type(x) is A`` / ``type(x) == A`` (and ``is not`` / ``!=``
-negated: mypy narrows these the same way). ``x`` is a plain name or an attribute of ``self``
-(``isinstance(self.x, A)``: pyright and mypy narrow member access expressions until they are assigned).
-Nothing is written when the guarded lines bind the name again (``x = B()`` inside ends the narrowing).
+negated: mypy narrows these the same way), ``type(x) in (A, B)`` (``not in`` negated), a call of a
+user-defined type guard of the file (``def is_a(v) -> TypeGuard[A]`` / ``TypeIs[A]``, PEP 647 / 742:
+its first argument), ``not`` of a test, an operand of an ``and`` (``x`` is an ``A`` where the ``and``
+is true), of an ``or`` (a negated one: where the ``or`` is false, ``if not isinstance(x, A) or y:
+raise``, each name of such operands; or every operand a test of one name, a union). Besides ``if``:
+``assert`` (after it, as ``if not test: raise``) and ``match x:`` class patterns (``case A() | B():``,
+``case A() as y``; PEP 634 matches them by ``isinstance``). ``x`` is a plain name or an attribute of
+``self`` (``isinstance(self.x, A)``: pyright and mypy narrow member access expressions until they are
+assigned). Nothing is written when the guarded lines bind the name again (``x = B()`` inside ends the
+narrowing). ``type(x) is A`` / ``in`` narrow as ``isinstance`` does (``A``'s subclasses' overrides
+too): a binding cannot say "exactly ``A``".
 """
 
 from __future__ import annotations
@@ -243,7 +251,8 @@ def type_guards(root: Node, text: Text) -> Guards:
     ``self``). A name two guards of other classes share is left out. Another module's guards are not
     read (the extractor sees one file)."""
     out: dict[str, str | None] = {}
-    stack = [root]
+    source = text(root)
+    stack = [root] if "TypeGuard" in source or "TypeIs" in source else []  # most files: no second walk
     while stack:
         n = stack.pop()
         stack.extend(n.named_children)
