@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 
 from indexer.model import NARROWED
 from indexer.resolve.dotted import calls_off, split_dotted
-from indexer.resolve.member_flow import in_method_before
-from indexer.resolve.multimap import every
+from indexer.resolve.member_flow import in_method_before, method_starts, per_attribute
 from indexer.resolve.values import ClassV, InstV
 
 if TYPE_CHECKING:
@@ -80,9 +79,7 @@ def _member_group(r: Resolver, fc: FileCtx, scope: str | None, member: str,
             here = in_method_before(c, bindings, scope, line) if c is cls else None
             if here is not None:
                 return here, c.file
-            if len({b.line for b in bindings}) == 1:
-                return bindings, c.file
-            return methods_last(c, bindings), c.file
+            return methods_last(c, bindings), c.file  # one line: all of them
     return None, fc
 
 
@@ -93,9 +90,14 @@ def methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
     than ``constructed`` / ``alias`` keeps all its bindings (no join of its branches is written for
     those: Django's ``Lookup.set_source_expressions`` sets ``self.lhs`` in both branches of an ``if``). An attribute with a declared
     type (``self._body: Optional[bytes] = None``) keeps all: the declaration decides, as before."""
+    return per_attribute(c, bindings, "methods-last", lambda: _methods_last(c, bindings)) if bindings else bindings
+
+
+def _methods_last(c: Def, bindings: list[Binding]) -> list[Binding]:
+    """:func:`methods_last`, built (kept per attribute: a read of each of N methods scanned N bindings)."""
     if len({b.line for b in bindings}) == 1 or any(b.how == "declared" for b in bindings):
         return bindings
-    starts = sorted(d.line for d in every(c.members) if d.is_callable)  # members_of builds the table per read: once
+    starts = method_starts(c)  # once per class: members_of builds the table per read
     last: dict[int, int] = {}  # a method's first line -> its last line binding the attribute
     joinable: dict[int, bool] = {}  # whether a join of its branches was written (constructed / alias only)
     for b in bindings:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["MAX_EXPANDED", "MAX_PATTERN_TARGETS", "pattern_affixes", "pattern_matcher", "pattern_regex",
+__all__ = ["MAX_EXPANDED", "MAX_PATTERN_TARGETS", "pattern_affixes", "pattern_globs", "pattern_matcher", "pattern_regex",
            "pattern_targets", "read_references"]
 
 MAX_PATTERN_TARGETS = 64
@@ -52,12 +52,19 @@ def pattern_regex(pattern: str) -> re.Pattern[str]:
     by :func:`fnmatch.translate`, whose wildcards cannot backtrack into each other (CPython bpo-40480):
     ``"a*" * 12 + "a"`` against ``"a" * 36 + "b"`` took 61 s as ``a\\w*a\\w*...`` (exponential in the
     wildcards), microseconds so."""
-    globs = _globs(pattern)
+    return _compiled(pattern_globs(pattern))
+
+
+def _compiled(globs: list[str]) -> re.Pattern[str]:
+    """The regular expression of the expanded ``globs`` (:func:`pattern_regex`)."""
     return re.compile("|".join(fnmatch.translate(g) for g in globs) if globs else "(?!)")
 
 
-def _globs(pattern: str) -> list[str]:
-    """The plain glob patterns ``pattern``'s alternatives expand into (:func:`pattern_regex`)."""
+def pattern_globs(pattern: str) -> list[str]:
+    """The plain glob patterns ``pattern``'s alternatives expand into (:func:`pattern_regex`):
+    ``["add_get", "add_post"]`` of ``add_<get|post>``, ``["on_*"]`` of ``on_<=m.X>``, ``[]`` of ``x<>``;
+    past :data:`MAX_EXPANDED`, one pattern with every group ``*``. A pattern call expands it once
+    (:func:`_matching` hands the list to both the matcher and the affixes)."""
     choices: list[list[str]] = []
     pos = 0
     for m in _GROUP.finditer(pattern):
@@ -78,7 +85,11 @@ def pattern_affixes(pattern: str) -> tuple[str, str]:
     """The literal text every name ``pattern`` matches (:func:`pattern_regex`) starts and ends with:
     ``("render_", "")`` of ``render_*``, ``("", "_handler")`` of ``<get|post>_handler``; ``("", "")``
     when none (``*``, or nothing matches)."""
-    globs = _globs(pattern)
+    return _affixes(pattern_globs(pattern))
+
+
+def _affixes(globs: list[str]) -> tuple[str, str]:
+    """:func:`pattern_affixes` of the expanded ``globs``."""
     if not globs:
         return "", ""
     heads = [g.split("*", 1)[0] for g in globs]
@@ -93,10 +104,15 @@ def pattern_matcher(pattern: str) -> Callable[[str], bool]:
     tuple of 100,000 strings expanded past :data:`MAX_EXPANDED` and read as ``on_*`` (every ``on_``
     method bound), and one regular expression of 100,000 alternatives takes seconds to compile (7 s;
     brk52). Any other pattern: :func:`pattern_regex`'s ``fullmatch``."""
+    return _matcher(pattern, None)
+
+
+def _matcher(pattern: str, globs: list[str] | None) -> Callable[[str], bool]:
+    """:func:`pattern_matcher`; ``globs``: ``pattern``'s :func:`pattern_globs` when already expanded."""
     groups = list(_GROUP.finditer(pattern))
     body = groups[0].group(1) if len(groups) == 1 else ""
     if len(groups) != 1 or "*" in pattern or body[:1] in ("=", "."):
-        rx = pattern_regex(pattern)
+        rx = _compiled(pattern_globs(pattern) if globs is None else globs)
         return lambda name: rx.fullmatch(name) is not None
     head, tail = pattern[:groups[0].start()], pattern[groups[0].end():]
     alts = frozenset(a for a in body.split("|") if a)
@@ -205,8 +221,9 @@ def _matching(r: Resolver, cls: Def, below: bool, pattern: str, arity: int) -> l
     through its name index (:func:`_name_index`): only those whose names carry the pattern's literal
     prefix (else suffix, :func:`pattern_affixes`) are matched, so N patterns over a class of N
     methods cost about N log N, not N x N regular-expression matches."""
-    match = pattern_matcher(pattern)
-    head, tail = pattern_affixes(pattern)
+    globs = pattern_globs(pattern)  # expanded once, for both
+    match = _matcher(pattern, globs)
+    head, tail = _affixes(globs)
     classes = list(r.classes.mro(cls))
     n_mro = len(classes)
     if below:
