@@ -1,0 +1,93 @@
+"""brk53's hostile inputs against session 52's work (definitions per qualname held per name, ``self.x``
+flow order, ``isinstance`` tuples): what broke is tested here with exact values and what must not be
+linked (inputs, sizes and times: docs/benchmarks.md, "brk53")."""
+
+from __future__ import annotations
+
+from indexer.resolve.multimap import entries
+from indexer.resolve.qualnames import FANOUT, QualnameIndex
+from indexer.resolve.repository import RepositoryResolver
+from tests.resolution_harness import edges, extract_fixture, resolve_fixture
+
+
+def _classes(n: int, body: str = "    def run(self):\n        return 1\n") -> str:
+    return "".join(f"class C{i}:\n{body}" for i in range(n))
+
+
+def test_a_name_of_many_definitions_is_held_per_parent() -> None:
+    """``run`` of 3 * FANOUT classes (and a nested class's) is held per parent: each qualname answers
+    its own definitions, an unknown parent or a prefix nothing; the iteration keeps the names' order."""
+    n = 3 * FANOUT
+    fixture = ("# --- path: m.py ---\n" + _classes(n) + "class Outer:\n    class C1:\n        def run(self):\n"
+               "            return 2\n    def run(self):\n        return 3\n    def run(self):\n        return 4\n")
+    r = RepositoryResolver("t")
+    r.update(extract_fixture(fixture))
+    index = r.files["m.py"].by_qualname
+    assert isinstance(index, QualnameIndex)
+    ids = lambda q: [rd.id.removeprefix("t:m.") for rd in entries(index, q)]  # noqa: E731
+    assert ids("C7.run") == ["C7.run(0)"]
+    assert ids("Outer.C1.run") == ["Outer.C1.run(0)"]
+    assert ids("Outer.run") == ["Outer.run(0)", "Outer.run(0)#2"]  # both, in source order
+    assert entries(index, "C999.run") == () and entries(index, "run") == () and entries(index, "C7.ru") == ()
+    assert "C0.run" in index and "Outer.C2.run" not in index
+    assert len(index) == 2 * n + 4  # C_i, C_i.run, Outer, Outer.C1, Outer.C1.run, Outer.run
+    assert list(index)[:4] == ["C0", "C0.run", "C1.run", "C2.run"]  # by name, first definitions first
+    (outer,) = entries(r.files["m.py"].top, "Outer")
+    assert [rd.id.removeprefix("t:m.") for rd in outer.member("run")] == ["Outer.run(0)#2"]  # the later replaces
+
+
+def test_each_of_many_classes_calls_its_own_methods() -> None:
+    """300 classes with ``__init__`` and ``run`` in one file (every lookup of ``C_i.run`` scanned all
+    300 ``run`` definitions): each ``C_i().run()`` is ``C_i.run``, never another class's."""
+    n = 300
+    fixture = ("# --- path: g.py ---\n" + _classes(n, "    def __init__(self):\n        self.v = 1\n"
+                                                    "    def run(self):\n        return self.v\n")
+               + "def go():\n" + "".join(f"    C{i}().run()\n" for i in range(0, n, 100)))
+    assert edges(resolve_fixture(fixture)) == [
+        "g.go(0) -> g.C0.__init__(0) [exact]", "g.go(0) -> g.C0.run(0) [exact]",
+        "g.go(0) -> g.C100.__init__(0) [exact]", "g.go(0) -> g.C100.run(0) [exact]",
+        "g.go(0) -> g.C200.__init__(0) [exact]", "g.go(0) -> g.C200.run(0) [exact]",
+    ]
+
+
+def test_an_isinstance_tuple_of_300_classes_reaches_each_once() -> None:
+    """``isinstance(x, (T0, ..., T299))``: ``x.run()`` is each ``T_i.run`` (2,000 classes took 133 s
+    reading every value against every test); ``B.run``, not in the tuple, is not linked."""
+    n = 300
+    fixture = ("# --- path: t.py ---\nclass B:\n    def run(self):\n        return 0\n"
+               + "".join(f"class T{i}:\n    def run(self):\n        return {i}\n" for i in range(n))
+               + "def go(x):\n    if isinstance(x, (" + ", ".join(f"T{i}" for i in range(n)) + ")):\n        x.run()\n")
+    got = edges(resolve_fixture(fixture))
+    assert got == sorted(f"t.go(1) -> t.T{i}.run(0) [inferred]" for i in range(n))
+    assert "t.go(1) -> t.B.run(0) [inferred]" not in got
+
+
+def test_a_tuple_narrows_a_union_below_and_above() -> None:
+    """A union ``Base() | Other()`` tested against ``(Sub, Base)``: the ``Base`` value is a ``Sub`` (a
+    class tested below it) and stays a ``Base`` (tested itself); ``Other`` goes."""
+    fixture = ("# --- path: u.py ---\nclass Base:\n    def m(self):\n        return 0\n"
+               "class Sub(Base):\n    def m(self):\n        return 1\n"
+               "class Other:\n    def m(self):\n        return 2\n"
+               "def go(c):\n    x = Base() if c else Other()\n    if isinstance(x, (Sub, Base)):\n        x.m()\n")
+    got = [e for e in edges(resolve_fixture(fixture)) if ".m(" in e]
+    assert got == ["u.go(1) -> u.Base.m(0) [inferred]", "u.go(1) -> u.Sub.m(0) [inferred]"]
+
+
+def test_self_x_assigned_many_times_follows_statement_order() -> None:
+    """``self.x`` assigned 300 times in ``__init__`` (``A`` then ``B`` alternately), a call through it
+    after each: ``A.m`` and ``B.m``; a last ``self.x = C()`` after every call reaches no call."""
+    body = "".join(f"        self.x = {'A' if i % 2 else 'B'}()\n        self.x.m()\n" for i in range(300))
+    fixture = ("# --- path: s.py ---\n" + "".join(f"class {k}:\n    def m(self):\n        return 1\n" for k in "ABC")
+               + "class S:\n    def __init__(self):\n" + body + "        self.x = C()\n")
+    got = [e for e in edges(resolve_fixture(fixture)) if ".m(" in e]
+    assert got == ["s.S.__init__(0) -> s.A.m(0) [inferred]", "s.S.__init__(0) -> s.B.m(0) [inferred]"]
+
+
+def test_a_branch_join_written_after_later_lines_still_decides() -> None:
+    """The join of an ``if``'s branches is written on its last line after the bindings below it (not in
+    line order): the call after the ``if`` is ``B`` or ``C``, not ``A`` (replaced) nor ``D`` (after)."""
+    fixture = ("# --- path: j.py ---\n" + "".join(f"class {k}:\n    def m(self):\n        return 1\n" for k in "ABCD")
+               + "class S:\n    def __init__(self, c):\n        self.x = A()\n        if c:\n            self.x = B()\n"
+               "        else:\n            self.x = C()\n        self.x.m()\n        self.x = D()\n")
+    got = [e for e in edges(resolve_fixture(fixture)) if ".m(" in e]
+    assert got == ["j.S.__init__(1) -> j.B.m(0) [inferred]", "j.S.__init__(1) -> j.C.m(0) [inferred]"]
