@@ -4,6 +4,7 @@ linked (inputs, sizes and times: docs/benchmarks.md, "brk53")."""
 
 from __future__ import annotations
 
+from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import entries
 from indexer.resolve.qualnames import FANOUT, QualnameIndex
 from indexer.resolve.repository import RepositoryResolver
@@ -91,3 +92,31 @@ def test_a_branch_join_written_after_later_lines_still_decides() -> None:
                "        else:\n            self.x = C()\n        self.x.m()\n        self.x = D()\n")
     got = [e for e in edges(resolve_fixture(fixture)) if ".m(" in e]
     assert got == ["j.S.__init__(1) -> j.B.m(0) [inferred]", "j.S.__init__(1) -> j.C.m(0) [inferred]"]
+
+
+def _urls(source: str) -> dict[str | None, list[str]]:
+    ex = extractor_for_path("a.js").extract("a.js", source.encode())
+    out: dict[str | None, list[str]] = {}
+    for c in ex.http_calls:
+        out.setdefault(c.caller, []).append("".join(f"{{{t}}}" if k != "lit" else t for k, t in c.url.parts))
+    return out
+
+
+def test_an_or_chain_of_10000_urls_keeps_its_first_alternatives() -> None:
+    """``fetch(o.u0 || ... || o.u9999)`` nests 10,000 deep on the left: read as one choice of its operands
+    in order, the first ones are kept (at most MAX_ALTERNATIVES), never the last three before the first."""
+    n = 10_000
+    src = ("export function go(o) {\n  const url = " + " || ".join(f"o.u{i}" for i in range(n)) + ";\n  return fetch(url);\n}\n")
+    assert _urls(src) == {"go": ["{o.u1}", "{o.u2}", "{o.u3}", "{o.u4}"]}  # o.u0 || o.u1: an option and its default
+
+
+def test_an_always_taken_operand_ends_the_chain() -> None:
+    """``a || "/api/x" || "/api/y"``: a non-empty string is truthy, ``/api/y`` is never sent; ``??`` stops
+    at any literal (even ``""``); ``""`` does not stop ``||``. An option's literal default (``o.u ?? "/x"``,
+    ``o`` a parameter) stays the default alone, as before."""
+    src = ("export function a() { return fetch(cfg.u || '/api/x' || '/api/y'); }\n"
+           "export function b() { return fetch(cfg.u ?? '' ?? '/api/never'); }\n"
+           "export function c() { return fetch(cfg.u || '' || '/api/z'); }\n"
+           "export function d(o) { return fetch(o.base ?? '/api/d' ?? '/api/never'); }\n")
+    assert _urls(src) == {"a": ["{cfg.u}", "/api/x"], "b": ["{cfg.u}", ""], "c": ["{cfg.u}", "", "/api/z"],
+                          "d": ["/api/d"]}
