@@ -120,3 +120,14 @@ def test_an_always_taken_operand_ends_the_chain() -> None:
            "export function d(o) { return fetch(o.base ?? '/api/d' ?? '/api/never'); }\n")
     assert _urls(src) == {"a": ["{cfg.u}", "/api/x"], "b": ["{cfg.u}", ""], "c": ["{cfg.u}", "", "/api/z"],
                           "d": ["/api/d"]}
+
+
+def test_a_cycle_of_bases_gives_no_method_overriding_itself() -> None:
+    """``class Query(Mid)`` / ``class Mid(Query)`` (Python refuses it at run time): the lookup of a
+    method in a base walks the cycle back to the method itself, which overrides nothing; a real override
+    below a base (``Sub.m`` of ``Base.m``) stays."""
+    fixture = ("# --- path: c.py ---\nclass Query(Mid):\n    def a(self):\n        return 1\n"
+               "class Mid(Query):\n    def b(self):\n        return 2\n"
+               "class Base:\n    def m(self):\n        return 3\nclass Sub(Base):\n    def m(self):\n        return 4\n")
+    assert edges(resolve_fixture(fixture), "OVERRIDES") == ["c.Sub.m(0) -> c.Base.m(0)"]
+    assert sorted(edges(resolve_fixture(fixture), "EXTENDS")) == ["c.Mid -> c.Query", "c.Query -> c.Mid", "c.Sub -> c.Base"]
