@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.multimap import entries
+from indexer.resolve import structural
 from indexer.resolve.qualnames import FANOUT, QualnameIndex
 from indexer.resolve.repository import RepositoryResolver
 from tests.resolution_harness import edges, extract_fixture, resolve_fixture
@@ -131,3 +132,26 @@ def test_a_cycle_of_bases_gives_no_method_overriding_itself() -> None:
                "class Base:\n    def m(self):\n        return 3\nclass Sub(Base):\n    def m(self):\n        return 4\n")
     assert edges(resolve_fixture(fixture), "OVERRIDES") == ["c.Sub.m(0) -> c.Base.m(0)"]
     assert sorted(edges(resolve_fixture(fixture), "EXTENDS")) == ["c.Mid -> c.Query", "c.Query -> c.Mid", "c.Sub -> c.Base"]
+
+
+def test_implicit_interfaces_are_linked_past_the_watch_lists_bound(monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+    """30 enum types with ``String()`` and 3 interfaces holding ``String()``: 90 (type, interface) pairs to
+    watch, past a bound of 50. The watch list took the checks' bound and returned before any check, so
+    ``Impl`` implemented nothing and ``a.X0()`` / ``c.Close()`` reached no implementation; now the links
+    stay and the cut is logged. The enums implement nothing (no ``X_i``)."""
+    monkeypatch.setattr(structural, "MAX_INTERFACE_TYPES", 50)
+    fixture = ("// --- path: go.mod ---\nmodule example.com/x\n// --- path: ifaces.go ---\npackage x\n\n"
+               + "".join(f"type I{i} interface {{\n\tString() string\n\tX{i}() int\n}}\n\n" for i in range(3))
+               + "type Closer interface {\n\tClose() error\n}\n\nfunc Use(a I0, c Closer) {\n\ta.X0()\n\tc.Close()\n}\n"
+               "// --- path: enums.go ---\npackage x\n\n"
+               + "".join(f"type E{i} int32\n\nfunc (E{i}) String() string {{ return \"e\" }}\n\n" for i in range(30))
+               + "type Impl struct{}\n\nfunc (Impl) String() string { return \"\" }\nfunc (Impl) X0() int { return 0 }\n\n"
+               "type F struct{}\n\nfunc (F) Close() error { return nil }\n")
+    with caplog.at_level("WARNING", logger="indexer.resolve.structural"):
+        result = resolve_fixture(fixture)
+    assert sorted(edges(result, "IMPLEMENTS")) == ["enums.F -> ifaces.Closer", "enums.Impl -> ifaces.I0"]
+    assert edges(result) == [
+        "ifaces.Use(2) -> enums.F.Close(0) [inferred]", "ifaces.Use(2) -> enums.Impl.X0(0) [inferred]",
+        "ifaces.Use(2) -> ifaces.Closer.Close(0) [exact]", "ifaces.Use(2) -> ifaces.I0.X0(0) [exact]",
+    ]
+    assert any("implicit interfaces" in r.getMessage() for r in caplog.records)
