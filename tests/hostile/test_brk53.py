@@ -155,3 +155,18 @@ def test_implicit_interfaces_are_linked_past_the_watch_lists_bound(monkeypatch, 
         "ifaces.Use(2) -> ifaces.Closer.Close(0) [exact]", "ifaces.Use(2) -> ifaces.I0.X0(0) [exact]",
     ]
     assert any("implicit interfaces" in r.getMessage() for r in caplog.records)
+
+
+def test_grouped_service_descs_are_two_services() -> None:
+    """``var ( A_ServiceDesc = grpc.ServiceDesc{...}; B_ServiceDesc = grpc.ServiceDesc{...} )``: two
+    services, each with its own rpcs (the group was read as one: ``A`` with ``GetA`` and ``WatchB``, ``B``
+    lost); a service without a package keeps ``""``, a repeated rpc once."""
+    src = (b'package pb\n\nimport "google.golang.org/grpc"\n\nvar (\n\tA_ServiceDesc = grpc.ServiceDesc{\n'
+           b'\t\tServiceName: "shop.A",\n\t\tMethods: []grpc.MethodDesc{{MethodName: "GetA"}},\n\t}\n'
+           b'\tB_ServiceDesc = grpc.ServiceDesc{\n\t\tServiceName: "shop.B",\n'
+           b'\t\tStreams: []grpc.StreamDesc{{StreamName: "WatchB"}},\n\t}\n)\n\n'
+           b'var C_ServiceDesc = grpc.ServiceDesc{\n\tServiceName: "C",\n'
+           b'\tMethods: []grpc.MethodDesc{{MethodName: "GetC"}, {MethodName: "GetC"}},\n}\n')
+    ex = extractor_for_path("x_grpc.pb.go").extract("pb/x_grpc.pb.go", src)
+    assert [(s.package, s.name, s.rpcs, s.line) for s in ex.rpc_services] == [
+        ("shop", "A", ["GetA"], 7), ("shop", "B", ["WatchB"], 11), ("", "C", ["GetC"], 17)]
