@@ -151,10 +151,12 @@ def _tested(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int) -
         return []
     inner = max((b.line, -b.end) for b in held)
     out: list[ClassV] = []
+    found: set[int] = set()  # a set, not a scan of out: `isinstance(x, (A0, ..., A1999))` (brk53)
     for b in held:
         if (b.line, -b.end) == inner:
             t = r.resolve_type(fc, b.scope, b.type)
-            if isinstance(t, ClassV) and all(t.c is not o.c for o in out):
+            if isinstance(t, ClassV) and id(t.c) not in found:
+                found.add(id(t.c))
                 out.append(t)
     return out
 
@@ -168,18 +170,24 @@ def _narrowed(r: Resolver, fc: FileCtx, scope: str | None, text: str, line: int,
     tested = _tested(r, fc, scope, text, line)
     if not tested:
         return None
+    # Each class's MRO read once, and per class the tested classes below it (whose MRO holds it): a
+    # value meets only the tests its MRO or that index names, not every test (a tuple of 2,000
+    # classes with a value per class was 4 M MRO walks, 133 s; brk53). Same output, same order.
+    at = {id(t.c): i for i, t in enumerate(tested)}  # the classes tested are distinct (_tested)
+    below: dict[int, list[int]] = {}
+    for i, t in enumerate(tested):
+        for c in r.mro(t.c):
+            below.setdefault(id(c), []).append(i)
     out: list[Value] = []
+    kept_ids: set[Value] = set()
     for v in values:
         if not isinstance(v, InstV):
             continue
-        for t in tested:
-            if any(c is t.c for c in r.mro(v.c)):
-                kept: Value = v
-            elif any(c is v.c for c in r.mro(t.c)):
-                kept = InstV(t.c, "inferred")
-            else:
-                continue
-            if kept not in out:
+        above = {at[id(c)] for c in r.mro(v.c) if id(c) in at}  # tests v's class or a base of it passes
+        for i in sorted(above.union(below.get(id(v.c), ()))):
+            kept: Value = v if i in above else InstV(tested[i].c, "inferred")
+            if kept not in kept_ids:
+                kept_ids.add(kept)
                 out.append(kept)
     return out
 

@@ -74,7 +74,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             for base in classes.bases(parent):
                 found, _ = classes.lookup(base, d.name)
                 for m in found:
-                    if m.is_callable and same_arity(m, rd):
+                    if m.is_callable and m is not rd and same_arity(m, rd):  # a cycle of bases finds rd itself
                         add("OVERRIDES", rd.id, m.id, d.name_line, d.name_col)
         for kind, target in structural_edges(classes.structural, fc, rd, r.use, classes.lookup):
             add(kind, rd.id, target.id, d.name_line, d.name_col)

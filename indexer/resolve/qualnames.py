@@ -15,12 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.resolve.multimap import freeze, group
+from indexer.resolve.multimap import every, freeze, group
 
 if TYPE_CHECKING:
     from indexer.resolve.values import Def
 
-__all__ = ["QualnameIndex"]
+__all__ = ["FANOUT", "QualnameIndex"]
+
+FANOUT = 16
+"""A name defined more often than this in one file (``__init__`` of 10,000 generated classes,
+``addEventListener`` of every interface of a DOM typing file) is held per parent too: a lookup scanning
+each definition of the name was quadratic in such a file (10,000 classes: 84 of 136 s; brk53)."""
 
 
 class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
@@ -30,12 +35,16 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
     :attr:`~indexer.resolve.values.Def.derived` is true (qualname = ``parent + "." + name``, no dot
     in the name), so that a qualname names exactly one ``(parent, name)`` pair. Iterates the
     qualnames grouped by name (names in the order of their first definition). Never changed after
-    it is built."""
+    it is built. A name of more than :data:`FANOUT` definitions is held per parent as well."""
 
     __slots__ = ("_by_name", "_size")
 
     def __init__(self, defs: Sequence[Def]) -> None:
-        self._by_name = freeze(group((rd.name, rd) for rd in defs))
+        by_name: dict[str, Def | tuple[Def, ...] | dict[str | None, Def | tuple[Def, ...]]] = {}
+        for name, v in freeze(group((rd.name, rd) for rd in defs)).items():
+            by_name[name] = freeze(group((rd.parent, rd) for rd in v)) \
+                if type(v) is tuple and len(v) > FANOUT else v  # type: ignore[arg-type]
+        self._by_name = by_name
         self._size = len({(rd.parent, rd.name) for rd in defs})
 
     def members(self, parent: str | None, name: str) -> tuple[Def, ...]:
@@ -44,6 +53,9 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
         v = self._by_name.get(name)
         if v is None:
             return ()
+        if type(v) is dict:  # a name of more than FANOUT definitions: held per parent
+            found = v.get(parent)
+            return () if found is None else found if type(found) is tuple else (found,)  # type: ignore[return-value]
         if type(v) is not tuple:
             return (v,) if v.parent == parent else ()  # type: ignore[union-attr]
         return tuple(rd for rd in v if rd.parent == parent)  # type: ignore[union-attr]
@@ -55,7 +67,7 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
         v = self._by_name.get(name)
         if v is None:
             return default  # type: ignore[return-value]
-        if type(v) is not tuple:
+        if type(v) is not tuple and type(v) is not dict:
             return v if v.parent == (parent if dot else None) else default  # type: ignore[union-attr,return-value]
         kept = self.members(parent if dot else None, name)
         if not kept:
@@ -77,7 +89,7 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
     def __iter__(self) -> Iterator[str]:
         seen: set[str] = set()
         for v in self._by_name.values():
-            for rd in v if type(v) is tuple else (v,):  # type: ignore[union-attr]
+            for rd in every(v) if type(v) is dict else v if type(v) is tuple else (v,):  # type: ignore[union-attr,arg-type]
                 q = rd.qualname  # type: ignore[union-attr]
                 if q not in seen:
                     seen.add(q)

@@ -19,6 +19,7 @@ opts ...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAd
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -30,9 +31,14 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
 
+log = logging.getLogger(__name__)
+
 MAX_INTERFACE_TYPES = 200_000
 """Bound on (interface, candidate type) checks per run: a generated repository with thousands of
-interfaces and types gets the links found before the bound, never a quadratic stall."""
+interfaces and types gets the links found before the bound, never a quadratic stall (logged). The
+watch list of (type, interface sharing a method name) pairs (:attr:`StructuralLinks.near`) has a bound
+of its own: 2,500 protobuf enums with ``String()`` and 100 interfaces holding ``String()`` spent the
+checks' bound on it and linked no implementation at all (brk53)."""
 
 
 class StructuralLinks:
@@ -114,6 +120,8 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         return got
 
     budget = MAX_INTERFACE_TYPES
+    near_budget = MAX_INTERFACE_TYPES  # its own bound: the watch list never costs the links (brk53)
+    near_cut = 0
     for types in by_ns.values():
         concrete = [t for t in types if t.kind == "class"]
         by_sig: dict[tuple[str, int, bool], list[Def]] = defaultdict(list)
@@ -126,14 +134,15 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 for name in method_set(iface):
                     iface_by_name[name].append(iface)
         for t in concrete:
+            if near_budget < 0:  # past the bound: no watch list for the types left (logged below)
+                near_cut += 1
+                continue
             seen: dict[int, Def] = {}
             for name in method_set(t):
                 for iface in iface_by_name.get(name, ()):
                     seen.setdefault(id(iface), iface)
-                    budget -= 1
+                    near_budget -= 1
             out.near[id(t)] = list(seen.values())
-            if budget < 0:  # the same bound as the checks below (a generated repository)
-                return out
         for iface in types:
             if iface.kind != "interface":
                 continue
@@ -144,11 +153,17 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
             for t in by_sig.get(rarest, ()):
                 budget -= 1
                 if budget < 0:
+                    log.warning("implicit interfaces: %d (interface, type) checks reached; the implementations "
+                                "of the interfaces left are not linked", MAX_INTERFACE_TYPES)
                     return out
                 if need <= signatures(t):
                     out.implementers.setdefault(id(iface), []).append(t)
                     out.interfaces.setdefault(id(t), []).append(iface)
                     out.pairs.append((iface, t))
+    if near_cut:
+        log.warning("implicit interfaces: %d types share a method name with more interfaces than %d pairs "
+                    "allow: an interface's change re-binds them only through their own method names",
+                    near_cut, MAX_INTERFACE_TYPES)
     return out
 
 

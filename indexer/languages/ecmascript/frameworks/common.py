@@ -206,7 +206,7 @@ class JsFile:
         self._callables = {d.qualname for d in out.definitions if d.kind in CALLABLE_KINDS}
         self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
-        self._met: list[int] = []  # the ternaries a template met that the choice did not fix
+        self._met: list[tuple[int, int]] = []  # the choices a template met that the choice did not fix, with their ways
 
     # -- basics -------------------------------------------------------------------------------------
 
@@ -539,8 +539,9 @@ class JsFile:
                 met, self._choice, self._met = self._met, None, []
             if found is not None and found not in out:
                 out.append(found)
-            for i, tid in enumerate(met):
-                todo.append({**choice, **dict.fromkeys(met[:i], 0), tid: 1})
+            for i, (tid, ways) in enumerate(met):  # each other way of a choice, in order (`a || b || c`: b, c)
+                fixed = {**choice, **dict.fromkeys((m for m, _ in met[:i]), 0)}
+                todo.extend({**fixed, tid: k} for k in range(1, min(ways, 2 * limit + 1)))
         return out
 
     def template(self, node: Node) -> Template:
@@ -559,13 +560,52 @@ class JsFile:
         (the first run, recording ``node`` as met) or ``second``; a hole when that side is missing."""
         k = self._choice.get(node.id) if self._choice is not None else 0
         if k is None:
-            self._met.append(node.id)
+            self._met.append((node.id, 2))
             k = 0
         side = node.child_by_field_name(first if k == 0 else second)
         if side is None:
             parts.append(("hole", self.flat(node)))
         else:
             self._template(side, parts, depth + 1)
+
+    def _either(self, node: Node, parts: list[tuple[str, str]], depth: int) -> None:
+        """The operand of the ``||`` / ``??`` chain ``node`` this run of :meth:`alternatives` takes, the
+        chain read as one choice of its operands in order (``a || b || c`` nests on the left: read in a
+        loop, a chain of 10,000 neither recursed nor kept its last operands before its first; brk53). An
+        operand that always holds ends the chain (ECMAScript's short circuit: a non-empty string for
+        ``||``, any literal for ``??``): ``url || "/api/x" || "/api/y"`` never sends ``/api/y``."""
+        op = self._operator(node)
+        rights: list[Node] = []
+        n: Node | None = node
+        inner = node
+        while n is not None and n.type == "binary_expression" and self._operator(n) == op:
+            right = n.child_by_field_name("right")
+            if right is None:
+                break
+            rights.append(right)
+            inner, n = n, n.child_by_field_name("left")
+        # the first two as one default (`process.env.X || "/api" || y`, `opts.base ?? "/api" ?? y`): its default
+        operands = ([] if n is None or self._env_default(inner) else [n]) + rights[::-1]
+        for i, o in enumerate(operands):
+            if self._always(o, op):
+                del operands[i + 1:]
+                break
+        k = self._choice.get(node.id) if self._choice is not None else 0
+        if k is None:
+            self._met.append((node.id, len(operands)))
+            k = 0
+        if k >= len(operands) or operands[k] is None:
+            parts.append(("hole", self.flat(node)))
+        else:
+            self._template(operands[k], parts, depth + 1)
+
+    def _always(self, node: Node, op: str) -> bool:
+        """Whether an operand of ``op`` (``||`` / ``??``) is always taken when reached: a non-empty string
+        literal (truthy) for ``||``; a string, template or number literal (never nullish) for ``??``."""
+        node = unwrap(node) or node
+        if op == "??":
+            return node.type in ("string", "template_string", "number")
+        return bool(self.string(node))
 
     def _template(self, node: Node, parts: list[tuple[str, str]], depth: int) -> None:
         t = node.type
@@ -595,7 +635,7 @@ class JsFile:
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._env_default(node):
             self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._choice is not None:
-            self._chosen(node, "left", "right", parts, depth)  # `a || b` is a, then b, as `c ? a : b`
+            self._either(node, parts, depth)  # `a || b || c` is a, then b, then c, as `c ? a : b`
         elif t in _WRAPPERS and len(node.named_children) >= 1:
             self._template(node.named_children[0], parts, depth + 1)
         elif t == "ternary_expression" and self._choice is not None:  # alternatives(): one branch per run
@@ -663,7 +703,7 @@ class JsFile:
         for v in values[:-1]:  # one per run, as the branches of `c ? a : b`
             k = self._choice.get(v.id) if self._choice is not None else 0
             if k is None:
-                self._met.append(v.id)
+                self._met.append((v.id, 2))
                 k = 0
             if k == 0:
                 return v

@@ -61,16 +61,22 @@ def _service_descs(root: Node, src: SourceText, out: FileExtraction) -> None:
     for decl in root.named_children:
         if decl.type != "var_declaration":
             continue
-        text = src.data[decl.start_byte:decl.end_byte]
-        if b"grpc.ServiceDesc{" not in text:
-            continue
-        found = _SERVICE_NAME.search(text)
-        if found is None:
-            continue
-        package, _, name = found.group(1).decode().rpartition(".")
-        rpcs = list(dict.fromkeys(m.group(1).decode() for m in _RPC_NAME.finditer(text)))
-        line = src.line(decl) + text.count(b"\n", 0, found.start())
-        out.rpc_services.append(RpcService(package, name, rpcs, name, line))
+        # each spec on its own: `var ( a = grpc.ServiceDesc{...}; b = grpc.ServiceDesc{...} )` declares two
+        # services (read as one, the first named with the rpcs of both; brk53)
+        specs = [c for c in decl.named_children if c.type == "var_spec"]
+        specs += [c for group in decl.named_children if group.type == "var_spec_list"
+                  for c in group.named_children if c.type == "var_spec"]
+        for spec in specs:
+            text = src.data[spec.start_byte:spec.end_byte]
+            if b"grpc.ServiceDesc{" not in text:
+                continue
+            found = _SERVICE_NAME.search(text)
+            if found is None:
+                continue
+            package, _, name = found.group(1).decode().rpartition(".")
+            rpcs = list(dict.fromkeys(m.group(1).decode() for m in _RPC_NAME.finditer(text)))
+            line = src.line(spec) + text.count(b"\n", 0, found.start())
+            out.rpc_services.append(RpcService(package, name, rpcs, name, line))
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
