@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from indexer.model import Binding
 from indexer.parked import ParkedList
 
-__all__ = ["OPEN_FILES", "REGISTERS", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
+__all__ = ["OPEN_FILES", "REGISTERS", "SMALL_SCOPES", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
 
 Key = tuple[str | None, str]
 """``(scope qualname or None for module level, bound name)``."""
@@ -44,6 +44,23 @@ first). Binding a file reads its own table many times and other files' rarely.""
 
 _open: OrderedDict[int, ScopedBindings] = OrderedDict()
 _open_lock = threading.Lock()
+
+
+SMALL_SCOPES = 8
+"""Exposed scopes held as a tuple at most (searched in order; a frozenset takes 216 bytes even for
+one scope, a tuple of three 64): more are held as a frozenset."""
+
+_NO_OBJECTS: frozenset[str] = frozenset()
+"""The objects of a file binding none (one shared set)."""
+
+
+def _small(scopes: set[str | None]) -> Collection[str | None]:
+    """``scopes`` as a tuple when there are at most :data:`SMALL_SCOPES` (``None`` first, the rest
+    sorted: the same tuple for the same set), else a frozenset."""
+    if len(scopes) > SMALL_SCOPES:
+        return frozenset(scopes)
+    named = sorted(x for x in scopes if x is not None)
+    return (None, *named) if None in scopes else tuple(named)
 
 
 def held_tables() -> tuple[ScopedBindings, ...]:
@@ -87,10 +104,14 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
 
     def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
         items = list(bindings)  # a parked list is read back once here
-        self.objects = frozenset(b.name if b.scope is None else f"{b.scope}.{b.name}" for b in items if b.how == "object")
+        self.objects = frozenset(b.name if b.scope is None else f"{b.scope}.{b.name}"
+                                 for b in items if b.how == "object") or _NO_OBJECTS
         """The qualnames of the names bound ``object`` (JS ``const o = {...}``): scopes of their
-        properties' bindings (``{ b: foo }``), which other files read through the object, so exposed."""
-        self.exposed = frozenset(exposed) | self.objects
+        properties' bindings (``{ b: foo }``), which other files read through the object, so exposed
+        (most files have none: one shared empty set, not 216 bytes each)."""
+        self.exposed: Collection[str | None] = _small(set(exposed) | self.objects)
+        """The scopes other files reach (see the class docstring): a tuple when there are at most
+        :data:`SMALL_SCOPES` (most files: module level and a class or two), else a frozenset."""
         self.visible: list[Binding] = [_interned(b) for b in items
                                        if b.scope in self.exposed or b.how in TABLED_BINDINGS]
         """The bindings other files may read, in source order: those of exposed scopes and every

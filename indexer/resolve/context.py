@@ -13,13 +13,14 @@ import functools
 import hashlib
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import, Param
 from indexer.parked import ParkedList, UnpackedLists
-from indexer.resolve.import_table import ImportList, import_table
+from indexer.resolve.import_table import ImportList, ImportTable, import_table
+from indexer.resolve.parked_imports import ParkedImports, park_imports
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.qualnames import QualnameIndex
@@ -29,7 +30,7 @@ from indexer.symbols import defines_suffix, definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "namesakes", "overload_candidates", "overloads_cut", "decorator_name", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "TopLevel", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "namesakes", "overload_candidates", "overloads_cut", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
@@ -102,6 +103,51 @@ def shared_parts(a: str, b: str) -> int:
     return n
 
 
+class TopLevel(Mapping[str, "Def | tuple[Def, ...]"]):
+    """A file's top-level definitions per name as a :data:`~indexer.resolve.multimap.MultiMap` (read
+    with :func:`~indexer.resolve.multimap.entries`), answered out of its
+    :class:`~indexer.resolve.qualnames.QualnameIndex` instead of a table of its own: under each name
+    the definitions of that name without a parent, those no later definition replaces, at most the
+    last :data:`MAX_NAMESAKES` (:func:`namesakes`): exactly what the table :class:`FileCtx` built
+    held, in the same order (names in the order of their first top-level definition in ``defs``, the
+    file's definitions in source order). A table per file was about 270 bytes of the 45-package
+    generated monorepo's 7 KB a context (docs/benchmarks.md, session 53). Never changed."""
+
+    __slots__ = ("_index", "_defs")
+
+    def __init__(self, index: QualnameIndex, defs: Sequence[Def]) -> None:
+        self._index = index
+        self._defs = defs
+
+    def get(self, name: str, default: object = None) -> Def | tuple[Def, ...] | None:  # type: ignore[override]
+        """The one top-level definition held under ``name``, a tuple of its several in source
+        order, or ``default`` when none."""
+        defs = self._index.members(None, name) if type(name) is str else ()
+        if len(defs) == 1:
+            return default if defs[0].shape.shadowed else defs[0]  # type: ignore[return-value]
+        kept = namesakes(defs) if defs else ()
+        if not kept:
+            return default  # type: ignore[return-value]
+        return kept[0] if len(kept) == 1 else tuple(kept)
+
+    def __getitem__(self, name: str) -> Def | tuple[Def, ...]:
+        v = self.get(name)
+        if v is None:
+            raise KeyError(name)
+        return v
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        for name in dict.fromkeys(rd.name for rd in self._defs if rd.parent is None):
+            if self.get(name) is not None:
+                yield name
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class FileCtx:
     """One file's extraction with the lookup tables the resolver needs, and its language's rules
     (``rules``: a :class:`~indexer.resolve.language.ModuleSystem`)."""
@@ -149,12 +195,17 @@ class FileCtx:
                 self.lexical_parent[q] = p
             else:
                 self.lexical_parent.pop(q, None)
-        table = import_table(ex.imports)
-        if ex.imports and not isinstance(ex.imports, ImportList):  # held once, packed (indexer.resolve.import_table)
-            ex.imports = ImportList(table)
+        table: ImportTable | ParkedImports
+        if parked:  # read back from disk when looked up (indexer.resolve.parked_imports)
+            table, ex.imports = park_imports(ex.imports, ex.definitions.spill)
+        else:
+            table = import_table(ex.imports)
+            if ex.imports and not isinstance(ex.imports, ImportList):  # held once, packed (indexer.resolve.import_table)
+                ex.imports = ImportList(table)
         self.imports: MultiMap[str, Import] = table
         """Imports per local name, star imports aside (read with :func:`~indexer.resolve.multimap.entries`;
-        an :class:`~indexer.resolve.import_table.ImportTable`)."""
+        an :class:`~indexer.resolve.import_table.ImportTable`, or when the extraction is parked a
+        :class:`~indexer.resolve.parked_imports.ParkedImports` reading it back on demand)."""
         self.star_imports: Sequence[Import] = table.stars
         """The star imports (``local == "*"``) in source order."""
         self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
@@ -171,7 +222,9 @@ class FileCtx:
         derived = all(rd.derived for rd in self.defs)
         self.by_qualname = QualnameIndex(self.defs) if derived else freeze(group((rd.qualname, rd) for rd in self.defs))
         # what lookups by name see: replaced definitions left out, the copies of one name bounded
-        self.top = freeze(_held(group((rd.name, rd) for rd in self.defs if rd.parent is None)))
+        # derived: read out of by_qualname (TopLevel), no table of its own (about 270 bytes a file)
+        self.top = TopLevel(self.by_qualname, self.defs) if derived else \
+            freeze(_held(group((rd.name, rd) for rd in self.defs if rd.parent is None)))
         self.types = tuple(rd for rd in self.defs if rd.is_type)
         # most files have no plain object owning definitions: they share one empty set
         self.owners = frozenset(rd.parent for rd in self.defs
@@ -223,6 +276,14 @@ class FileCtx:
         if len(self.by_qualname) == len(defs) and not any(rd.shape.shadowed for rd in defs):
             return None
         return {id(rd) for group_ in _held(group((rd.qualname, rd) for rd in defs)).values() for rd in group_}
+
+    def release_tables(self) -> None:
+        """Drop the tables built from the park (the local bindings, the imports): they hold its
+        spill file in the process-wide tables of :mod:`indexer.resolve.bindings` and
+        :mod:`indexer.resolve.parked_imports` until used again."""
+        self.bindings.release()
+        if isinstance(self.imports, ParkedImports):
+            self.imports.release()
 
     def reuse_defs(self, old: FileCtx, names: set[str]) -> list[Def]:
         """Take over ``old``'s :class:`Def` objects for the definitions whose name group is among

@@ -569,8 +569,8 @@ class RepositoryResolver:
         releases. What :meth:`recorded` returns stays; :meth:`update` and :meth:`resolve` then raise
         ``RuntimeError``."""
         if not self._released:
-            for fc in self.files.values():  # out of the process-wide table of local bindings (it holds the park)
-                fc.bindings.release()
+            for fc in self.files.values():  # out of the process-wide tables of local bindings and imports (they hold the park)
+                fc.release_tables()
             # Columns of what the write reads, referring to objects the contexts hold already: a
             # smaller copy of each context, made while the old ones live, was the resolve's peak.
             self.files = ReleasedFiles(self.files, paths)  # type: ignore[assignment]

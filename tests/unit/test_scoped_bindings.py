@@ -232,3 +232,23 @@ def test_kept_bindings_share_their_texts_and_local_ones_are_untouched():
     assert scope is b.scope and name is b.name  # the table's key holds the same strings
     local = table.get(("Service.run", "x"))
     assert [(x.scope, x.name, x.type, x.how) for x in local] == [("Service.run", "x", "Repo", "constructed")]
+
+
+def test_few_exposed_scopes_are_a_tuple_many_a_frozenset_and_no_objects_one_shared_set() -> None:
+    """What the lookups answer does not depend on how the exposed scopes are held: a tuple of up to
+    SMALL_SCOPES (module level first), a frozenset above; a file binding no object shares one set."""
+    sb = ScopedBindings(list(BINDINGS), EXPOSED)
+    assert sb.exposed == (None, "Service")
+    assert sb.objects is ScopedBindings(list(BINDINGS[:2]), {None}).objects and sb.objects == frozenset()
+    assert [b.type for b in sb.get(("Service", "self.repo"))] == ["Repo"]
+    assert [b.type for b in sb.get(("Service.run", "x"))] == ["Repo", "Cache"]
+    assert sb.get(("Service", "x")) is None and sb.get((None, "self.repo")) is None  # not across scopes
+    many = {None, *(f"C{i}" for i in range(bindings_module.SMALL_SCOPES))}
+    wide = ScopedBindings(list(BINDINGS) + [Binding("C3", "z", "Zed", "declared", 20)], many)
+    assert isinstance(wide.exposed, frozenset) and wide.exposed == frozenset(many)
+    assert [b.type for b in wide.get(("C3", "z"))] == ["Zed"] and wide.get(("C3", "x")) is None
+    assert [b.type for b in wide.get(("Service.run", "x"))] == ["Repo", "Cache"]
+    assert ("Service", "self.repo") not in wide.hot and wide.get(("Service", "self.repo"))[0].type == "Repo"  # local there
+    named = ScopedBindings([Binding(None, "api", "api", "object", 1), Binding("api", "list", "f", "alias", 2)], {None})
+    assert named.objects == frozenset({"api"}) and named.exposed == (None, "api")
+    assert [b.type for b in named.get(("api", "list"))] == ["f"]
