@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText, parser
+from indexer.languages.base import SourceText, combined_query, parser, run_query
 from indexer.languages.ecmascript.frameworks.common import JsFile
 from indexer.languages.ecmascript.frameworks.js_scopes import ScopeTables
+from indexer.languages.ecmascript.typescript import EXTRACTOR as TS
 from indexer.model import FileExtraction, Template
 
 _CODE = b"""\
@@ -40,13 +41,19 @@ def _all(node: Node, type_: str) -> list[Node]:
     return found
 
 
+def _tables(root: Node, src: SourceText) -> ScopeTables:
+    """The tables as :class:`JsFile` builds them: the assignments from the query file's matches."""
+    query, _ = combined_query("typescript", ("ecmascript/queries",), ("local_assignments",))
+    return ScopeTables(src, [caps for _, caps in run_query(query, root)])
+
+
 def _use(root: Node) -> Node:
     return next(c for c in _all(root, "call_expression") if c.text.startswith(b"use("))
 
 
 def test_parameter_words_are_whole_words_of_the_parameter_text() -> None:
     root, src = _tree(_CODE)
-    tables = ScopeTables(root, src, "typescript")
+    tables = _tables(root, src)
     fn = _all(root, "function_declaration")[0]
     params = fn.child_by_field_name("parameters")
     got = {w: tables.parameter_word(params, fn, w) for w in ("url", "Url", "base", "method", "rest", "ur",
@@ -57,7 +64,7 @@ def test_parameter_words_are_whole_words_of_the_parameter_text() -> None:
 
 def test_declarator_before_is_the_last_one_of_the_block_before_the_use() -> None:
     root, src = _tree(_CODE)
-    tables = ScopeTables(root, src, "typescript")
+    tables = _tables(root, src)
     block = _all(root, "statement_block")[0]
     pos = _use(root).start_byte
 
@@ -77,7 +84,7 @@ def test_declarator_before_is_the_last_one_of_the_block_before_the_use() -> None
 
 def test_reassigned_reads_plain_names_inside_the_block_only() -> None:
     root, src = _tree(_CODE)
-    tables = ScopeTables(root, src, "typescript")
+    tables = _tables(root, src)
     send_body, inner, other_body = _all(root, "statement_block")
     assert [tables.reassigned(send_body, n) for n in ("b", "n", "a", "total")] == [True, True, False, False]
     assert [tables.reassigned(inner, n) for n in ("b", "n")] == [True, False]
@@ -123,3 +130,40 @@ def test_parameters_are_the_same_set_for_every_node_of_a_function() -> None:
     assert jf.parameters(calls[0]) == frozenset({"flag"})
     assert jf.parameters(calls[1]) is jf.parameters(calls[0])
     assert jf.parameters(root.children[0]) == frozenset()  # the function itself: module level
+
+
+_LISTENERS = b"""\
+const BASE = "/api";
+export function init(io) {
+  io.on("connection", (socket) => {
+    request("/users/online");
+    socket.on("disconnect", () => {
+      request(BASE + "/users/offline");
+    });
+  });
+}
+"""
+
+
+def test_code_scope_memo_forgets_when_a_detector_adds_a_scope() -> None:
+    # http_wrappers asks code_scope() inside both handlers before listeners makes them definitions; the
+    # extractor's listeners then ask again: the inner handler is a scope of its own, not `init` remembered.
+    out = TS.extract("src/ws.ts", _LISTENERS)
+    assert [(d.qualname, d.parent) for d in out.definitions] == [
+        ("init", None),
+        ("init.on connection", "init"),
+        ("init.on connection.on disconnect", "init.on connection"),
+    ]
+    assert [(c.caller, c.name, c.line) for c in out.calls] == [
+        ("init", "on", 3),
+        ("init.on connection", "request", 4),
+        ("init.on connection", "on", 5),
+        ("init.on connection.on disconnect", "request", 6),
+    ]
+    lit, base = Template((("lit", "/users/online"),)), Template((("ref", "BASE"), ("lit", "/users/offline")))
+    assert [(u.callee, u.caller, u.line, u.args) for u in out.url_arg_calls] == [
+        ("io.on", "init", 3, (Template((("lit", "connection"),)), None)),
+        ("request", "init", 4, (lit,)),  # asked before the handlers were definitions (as the base tree)
+        ("socket.on", "init", 5, (Template((("lit", "disconnect"),)), None)),
+        ("request", "init", 6, (base,)),
+    ]

@@ -42,6 +42,7 @@ SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "am
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
             "test_callbacks", "express_errors")
 """The query files of the ECMAScript detectors, one per detector module."""
+_QUERY_FILES = (*SECTIONS, "local_assignments")  # and the names written, for ScopeTables.reassigned
 
 _SHARED_FOLDER = "ecmascript/queries"
 _WS = re.compile(r"\s+")
@@ -68,6 +69,7 @@ FUNCTION_NODES = frozenset(
 """Node types of a function, declared or inline (parameters and a body of its own)."""
 _CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 T = TypeVar("T")
+_UNKNOWN = object()
 
 MAX_ALTERNATIVES = 4
 """The most values :meth:`JsFile.alternatives` gives one expression (two conditionals' worth)."""
@@ -82,7 +84,7 @@ ENV_HEADS = _ENV_HEADS
 
 def _combined_query(grammar: str, folder: str) -> tuple[Query, tuple[str, ...]]:
     """Every section's query files compiled as one query for ``grammar``, and each pattern's section."""
-    return base.combined_query(grammar, (_SHARED_FOLDER, folder), SECTIONS)
+    return base.combined_query(grammar, (_SHARED_FOLDER, folder), _QUERY_FILES)
 
 
 def _grammar(out: FileExtraction) -> tuple[str, str]:
@@ -186,7 +188,7 @@ class JsFile:
         grammar, folder = _grammar(out)
         self.grammar = grammar
         q, sections = _combined_query(grammar, folder)
-        self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in SECTIONS}
+        self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in _QUERY_FILES}
         for pattern, caps in base.run_query(q, root):  # within the file's extraction budget
             self._matches[sections[pattern]].append(caps)
         self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
@@ -194,10 +196,12 @@ class JsFile:
         self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
         self._met: list[int] = []  # the ternaries a template met that the choice did not fix
-        self._scopes = ScopeTables(root, src, grammar)
+        self._scopes = ScopeTables(src, self._matches["local_assignments"])
         self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
         self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
         self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
+        self._code_scopes: dict[int, str | None] = {}  # node id -> code_scope() of a node directly inside it
+        # (forgotten when inline_function() adds a definition)
 
     # -- basics -------------------------------------------------------------------------------------
 
@@ -330,15 +334,24 @@ class JsFile:
         """The qualname code at ``node`` belongs to, by the extractor's ``CallSite.caller`` rule: the
         innermost enclosing named function / method / constructor; a class for its fields'
         initialisers and its body; ``None`` at module level."""
+        walked: list[int] = []  # ids of the nodes passed: the walk from each of them ends where this one does
+        scopes = self._code_scopes
         n = node.parent
+        found: str | None = None
         while n is not None:
+            known = scopes.get(n.id, _UNKNOWN)
+            if known is not _UNKNOWN:
+                found = known  # type: ignore[assignment]
+                break
+            walked.append(n.id)
             d = self._definition(n)
             if d is not None:
-                if d.kind == "field":
-                    return d.parent
-                return d.qualname
+                found = d.parent if d.kind == "field" else d.qualname
+                break
             n = n.parent
-        return None
+        for i in walked:
+            scopes[i] = found
+        return found
 
     def function_definition(self, fn: Node) -> Definition | None:
         """The callable definition the function node ``fn`` is (``function f() {}``, ``const f = () =>
@@ -456,6 +469,7 @@ class JsFile:
         )
         self.out.definitions.append(d)
         self._defs[(line, col)] = d
+        self._code_scopes.clear()  # a new scope: what code_scope() remembered may lie inside it
         self._callables.add(qualname)
         for i in self._indexed.calls_within((line, col), end):
             c = self.out.calls[i]

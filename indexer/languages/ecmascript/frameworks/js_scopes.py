@@ -13,13 +13,8 @@ first time a lookup needs them, and kept for the file's :class:`ScopeTables`.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from typing import TYPE_CHECKING
-
-from tree_sitter import Query
-
-from indexer.languages import base
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -31,28 +26,16 @@ __all__ = ["ScopeTables"]
 _WORD = re.compile(r"[\w$]+")
 
 
-@functools.cache
-def _assignments_query(grammar: str) -> Query:
-    """Names assigned to (``x = ...``, ``x += ...``, ``x++``): a local changed after its initialiser."""
-    return Query(
-        base.language(grammar),
-        """
-        (assignment_expression left: (identifier) @name)
-        (augmented_assignment_expression left: (identifier) @name)
-        (update_expression argument: (identifier) @name)
-        """,
-    )
-
-
 class ScopeTables:
-    """Lazily built lookup tables of one file's tree (``root`` parsed with ``grammar``, texts from ``src``).
+    """Lazily built lookup tables of one file's tree (texts from ``src``); ``assignments`` are the matches
+    of ``queries/local_assignments.scm`` over the file (``{"name": [identifier]}`` each), which the
+    detectors' combined query found in its one pass.
 
-    Keys are tree-sitter node ids, valid while the tree lives (the owner holds ``root``)."""
+    Keys are tree-sitter node ids, valid while the tree lives (the owner holds its root)."""
 
-    def __init__(self, root: Node, src: SourceText, grammar: str) -> None:
-        self.root = root
+    def __init__(self, src: SourceText, assignments: list[dict[str, list[Node]]]) -> None:
         self.src = src
-        self.grammar = grammar
+        self.assignments = assignments
         self._words: dict[int, frozenset[str]] = {}  # function node id -> the words of its parameters' text
         self._declarators: dict[int, dict[str, list[tuple[int, int, Node]]]] = {}  # block id -> name -> decls
         self._assigned: dict[str, list[int]] | None = None  # name -> start bytes where it is assigned, sorted
@@ -94,10 +77,10 @@ class ScopeTables:
 
     def reassigned(self, block: Node, name: str) -> bool:
         """Whether an assignment, ``+=`` or ``++`` inside ``block`` writes the plain name ``name`` (the file's
-        assignments found by one query run, the first time any block asks)."""
+        assignments indexed by name the first time any block asks)."""
         if self._assigned is None:
             self._assigned = {}
-            for _, caps in base.run_query(_assignments_query(self.grammar), self.root):
+            for caps in self.assignments:
                 for nodes in caps.values():
                     for n in nodes:
                         self._assigned.setdefault(self.src.text(n), []).append(n.start_byte)
