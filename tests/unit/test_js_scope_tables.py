@@ -43,7 +43,7 @@ def _all(node: Node, type_: str) -> list[Node]:
 
 def _tables(root: Node, src: SourceText) -> ScopeTables:
     """The tables as :class:`JsFile` builds them: the assignments from the query file's matches."""
-    query, _ = combined_query("typescript", ("ecmascript/queries",), ("local_assignments",))
+    query, _ = combined_query("typescript", ("ecmascript/queries",), ("local_names",))
     return ScopeTables(src, [caps for _, caps in run_query(query, root)])
 
 
@@ -167,3 +167,11 @@ def test_code_scope_memo_forgets_when_a_detector_adds_a_scope() -> None:
         ("socket.on", "init", 5, (Template((("lit", "disconnect"),)), None)),
         ("request", "init", 6, (base,)),
     ]
+
+
+def test_declared_names_are_every_declarator_of_the_file() -> None:
+    root, src = _tree(_CODE)
+    tables = _tables(root, src)
+    got = {w: tables.declared(w) for w in ("a", "b", "a2", "late", "method", "url", "n", "total", "obj", "send")}
+    assert got == {"a": True, "b": True, "a2": True, "late": True, "method": False, "url": False, "n": False,
+                   "total": False, "obj": False, "send": False}  # fmt: skip

@@ -42,7 +42,7 @@ SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "am
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
             "test_callbacks", "express_errors")
 """The query files of the ECMAScript detectors, one per detector module."""
-_QUERY_FILES = (*SECTIONS, "local_assignments")  # and the names written, for ScopeTables.reassigned
+_QUERY_FILES = (*SECTIONS, "local_names")  # and the names declared and written, for ScopeTables
 
 _SHARED_FOLDER = "ecmascript/queries"
 _WS = re.compile(r"\s+")
@@ -196,7 +196,7 @@ class JsFile:
         self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
         self._met: list[int] = []  # the ternaries a template met that the choice did not fix
-        self._scopes = ScopeTables(src, self._matches["local_assignments"])
+        self._scopes = ScopeTables(src, self._matches["local_names"])
         self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
         self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
         self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
@@ -633,8 +633,10 @@ class JsFile:
         parameter of that name. Module-level names are left to :class:`StringConstant` (``None``)."""
         name = self.text(ident)
         pos = ident.start_byte
-        n = ident.parent
         scopes = self._scopes
+        if not scopes.declared(name):
+            return None  # declared nowhere in the file: no block below has a declarator of it
+        n = ident.parent
         while n is not None and n.type != "program":
             if n.type in FUNCTION_NODES:
                 params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")

@@ -27,18 +27,26 @@ _WORD = re.compile(r"[\w$]+")
 
 
 class ScopeTables:
-    """Lazily built lookup tables of one file's tree (texts from ``src``); ``assignments`` are the matches
-    of ``queries/local_assignments.scm`` over the file (``{"name": [identifier]}`` each), which the
-    detectors' combined query found in its one pass.
+    """Lazily built lookup tables of one file's tree (texts from ``src``); ``names`` are the matches of
+    ``queries/local_names.scm`` over the file (``{"assigned": [identifier]}`` or ``{"declared":
+    [identifier]}`` each), which the detectors' combined query found in its one pass.
 
     Keys are tree-sitter node ids, valid while the tree lives (the owner holds its root)."""
 
-    def __init__(self, src: SourceText, assignments: list[dict[str, list[Node]]]) -> None:
+    def __init__(self, src: SourceText, names: list[dict[str, list[Node]]]) -> None:
         self.src = src
-        self.assignments = assignments
+        self.names = names
+        self._declared: frozenset[str] | None = None  # every name a declarator of the file declares
         self._words: dict[int, frozenset[str]] = {}  # function node id -> the words of its parameters' text
         self._declarators: dict[int, dict[str, list[tuple[int, int, Node]]]] = {}  # block id -> name -> decls
         self._assigned: dict[str, list[int]] | None = None  # name -> start bytes where it is assigned, sorted
+
+    def declared(self, name: str) -> bool:
+        """Whether any ``variable_declarator`` of the file declares the plain name ``name`` (anywhere: a
+        cheap test before the walk up the blocks around a use)."""
+        if self._declared is None:
+            self._declared = frozenset(self.src.text(n) for caps in self.names for n in caps.get("declared", ()))
+        return name in self._declared
 
     def parameter_word(self, params: Node, fn: Node, name: str) -> bool:
         """Whether ``name`` is a whole word of the text of ``fn``'s parameter list ``params`` (a parameter,
@@ -80,10 +88,9 @@ class ScopeTables:
         assignments indexed by name the first time any block asks)."""
         if self._assigned is None:
             self._assigned = {}
-            for caps in self.assignments:
-                for nodes in caps.values():
-                    for n in nodes:
-                        self._assigned.setdefault(self.src.text(n), []).append(n.start_byte)
+            for caps in self.names:
+                for n in caps.get("assigned", ()):
+                    self._assigned.setdefault(self.src.text(n), []).append(n.start_byte)
             for starts in self._assigned.values():
                 starts.sort()
         starts = self._assigned.get(name)
