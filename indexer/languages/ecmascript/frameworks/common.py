@@ -23,7 +23,6 @@ Python looks at the tree itself only where a query cannot express the rule:
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -31,6 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 from tree_sitter import Node, Query
 
 from indexer.languages import base
+from indexer.languages.ecmascript.frameworks.js_scopes import ScopeTables
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "am
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
             "test_callbacks", "express_errors")
 """The query files of the ECMAScript detectors, one per detector module."""
+_QUERY_FILES = (*SECTIONS, "local_names")  # and the names declared and written, for ScopeTables
 
 _SHARED_FOLDER = "ecmascript/queries"
 _WS = re.compile(r"\s+")
@@ -68,6 +69,7 @@ FUNCTION_NODES = frozenset(
 """Node types of a function, declared or inline (parameters and a body of its own)."""
 _CLASS_NODES = frozenset({"class_declaration", "abstract_class_declaration", "class"})
 T = TypeVar("T")
+_UNKNOWN = object()
 
 MAX_ALTERNATIVES = 4
 """The most values :meth:`JsFile.alternatives` gives one expression (two conditionals' worth)."""
@@ -82,20 +84,7 @@ ENV_HEADS = _ENV_HEADS
 
 def _combined_query(grammar: str, folder: str) -> tuple[Query, tuple[str, ...]]:
     """Every section's query files compiled as one query for ``grammar``, and each pattern's section."""
-    return base.combined_query(grammar, (_SHARED_FOLDER, folder), SECTIONS)
-
-
-@functools.cache
-def _assignments_query(grammar: str) -> Query:
-    """Names assigned to (``x = ...``, ``x += ...``, ``x++``): a local changed after its initialiser."""
-    return Query(
-        base.language(grammar),
-        """
-        (assignment_expression left: (identifier) @name)
-        (augmented_assignment_expression left: (identifier) @name)
-        (update_expression argument: (identifier) @name)
-        """,
-    )
+    return base.combined_query(grammar, (_SHARED_FOLDER, folder), _QUERY_FILES)
 
 
 def _grammar(out: FileExtraction) -> tuple[str, str]:
@@ -199,7 +188,7 @@ class JsFile:
         grammar, folder = _grammar(out)
         self.grammar = grammar
         q, sections = _combined_query(grammar, folder)
-        self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in SECTIONS}
+        self._matches: dict[str, list[dict[str, list[Node]]]] = {s: [] for s in _QUERY_FILES}
         for pattern, caps in base.run_query(q, root):  # within the file's extraction budget
             self._matches[sections[pattern]].append(caps)
         self._defs = {(d.name_line, d.name_col): d for d in out.definitions}
@@ -207,6 +196,12 @@ class JsFile:
         self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
         self._met: list[tuple[int, int]] = []  # the choices a template met that the choice did not fix, with their ways
+        self._scopes = ScopeTables(src, self._matches["local_names"])
+        self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
+        self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
+        self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
+        self._code_scopes: dict[int, str | None] = {}  # node id -> code_scope() of a node directly inside it
+        # (forgotten when inline_function() adds a definition)
 
     # -- basics -------------------------------------------------------------------------------------
 
@@ -339,15 +334,24 @@ class JsFile:
         """The qualname code at ``node`` belongs to, by the extractor's ``CallSite.caller`` rule: the
         innermost enclosing named function / method / constructor; a class for its fields'
         initialisers and its body; ``None`` at module level."""
+        walked: list[int] = []  # ids of the nodes passed: the walk from each of them ends where this one does
+        scopes = self._code_scopes
         n = node.parent
+        found: str | None = None
         while n is not None:
+            known = scopes.get(n.id, _UNKNOWN)
+            if known is not _UNKNOWN:
+                found = known  # type: ignore[assignment]
+                break
+            walked.append(n.id)
             d = self._definition(n)
             if d is not None:
-                if d.kind == "field":
-                    return d.parent
-                return d.qualname
+                found = d.parent if d.kind == "field" else d.qualname
+                break
             n = n.parent
-        return None
+        for i in walked:
+            scopes[i] = found
+        return found
 
     def function_definition(self, fn: Node) -> Definition | None:
         """The callable definition the function node ``fn`` is (``function f() {}``, ``const f = () =>
@@ -465,6 +469,7 @@ class JsFile:
         )
         self.out.definitions.append(d)
         self._defs[(line, col)] = d
+        self._code_scopes.clear()  # a new scope: what code_scope() remembered may lie inside it
         self._callables.add(qualname)
         for i in self._indexed.calls_within((line, col), end):
             c = self.out.calls[i]
@@ -551,9 +556,16 @@ class JsFile:
         ``ref``; ``a + b`` is both sides' pieces; ``process.env.X || "lit"`` (and ``??``) is the
         literal fallback; ``c ? a : b`` one branch under :meth:`alternatives`; any other expression
         (and a ``${...}`` substitution of one) is a ``hole`` with its text."""
+        found = self._templates.get(node.id)
+        if found is not None:
+            return found
+        choices = self._choices
         parts: list[tuple[str, str]] = []
         self._template(node, parts, 0)
-        return Template(merge_parts(parts))
+        found = Template(merge_parts(parts))
+        if self._choices == choices:  # no choice point below: the same under every run of alternatives()
+            self._templates[node.id] = found
+        return found
 
     def _chosen(self, node: Node, first: str, second: str, parts: list[tuple[str, str]], depth: int) -> None:
         """The template of the side of ``node`` this run of :meth:`alternatives` takes: field ``first``
@@ -634,11 +646,11 @@ class JsFile:
             self._template(right, parts, depth + 1)
         elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._env_default(node):
             self._template(node.child_by_field_name("right"), parts, depth + 1)  # type: ignore[arg-type]
-        elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._choice is not None:
+        elif t == "binary_expression" and self._operator(node) in ("||", "??") and self._chose():
             self._either(node, parts, depth)  # `a || b || c` is a, then b, then c, as `c ? a : b`
         elif t in _WRAPPERS and len(node.named_children) >= 1:
             self._template(node.named_children[0], parts, depth + 1)
-        elif t == "ternary_expression" and self._choice is not None:  # alternatives(): one branch per run
+        elif t == "ternary_expression" and self._chose():  # alternatives(): one branch per run
             self._chosen(node, "consequence", "alternative", parts, depth)
         else:
             local = self._local_value(node) if t == "identifier" else None
@@ -648,6 +660,12 @@ class JsFile:
             ref = self.name_ref(node)
             parts.append(("ref", ref) if ref is not None else ("hole", self.flat(node)))
 
+    def _chose(self) -> bool:
+        """Whether this run of :meth:`template` chooses at choice points (under :meth:`alternatives`);
+        counts the choice point met, so that a template meeting none is kept (:meth:`template`)."""
+        self._choices += 1
+        return self._choice is not None
+
     def _local_value(self, ident: Node) -> Node | None:
         """The initialiser of the local variable an identifier names inside a function (``const url =
         base + "/x"; fetch(url)``): the last declarator of that name in an enclosing block, written
@@ -655,19 +673,22 @@ class JsFile:
         parameter of that name. Module-level names are left to :class:`StringConstant` (``None``)."""
         name = self.text(ident)
         pos = ident.start_byte
+        scopes = self._scopes
+        if not scopes.declared(name):
+            return None  # declared nowhere in the file: no block below has a declarator of it
         n = ident.parent
-        word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
         while n is not None and n.type != "program":
-            params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
-            if params is not None and n.type in FUNCTION_NODES and word.search(self.text(params)):
-                return None  # shadowed by a parameter
-            if n.type == "statement_block":
-                found = self._declarator_before(n, name, pos)
+            if n.type in FUNCTION_NODES:
+                params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
+                if params is not None and scopes.parameter_word(params, n, name):
+                    return None  # shadowed by a parameter
+            elif n.type == "statement_block":
+                found = scopes.declarator_before(n, name, pos)
                 if found is not None:
                     value = found.child_by_field_name("value")
-                    if not self._reassigned(n, name):
+                    if not scopes.reassigned(n, name):
                         return value
-                    return self._assigned_value(n, found, name, pos) if self._choice is not None else None
+                    return self._assigned_value(n, found, name, pos) if self._chose() else None
             n = n.parent
         return None
 
@@ -709,28 +730,6 @@ class JsFile:
                 return v
         return values[-1]
 
-    def _declarator_before(self, block: Node, name: str, pos: int) -> Node | None:
-        found = None
-        for stmt in block.named_children:
-            if stmt.start_byte >= pos:
-                break
-            if stmt.type not in ("lexical_declaration", "variable_declaration"):
-                continue
-            for d in stmt.named_children:
-                target = d.child_by_field_name("name") if d.type == "variable_declarator" else None
-                if (
-                    target is not None
-                    and target.type == "identifier"
-                    and d.end_byte <= pos
-                    and self.text(target) == name
-                ):
-                    found = d
-        return found
-
-    def _reassigned(self, block: Node, name: str) -> bool:
-        found = base.run_query(_assignments_query(self.grammar), block)
-        return any(self.text(n) == name for _, caps in found for nodes in caps.values() for n in nodes)
-
     def parameters(self, node: Node) -> frozenset[str]:
         """The parameter names of the function around ``node`` (``path``, ``method`` in ``send(path: string,
         method = "GET", { body })``; a destructured one's names too): what a call there may hand on as a
@@ -738,27 +737,34 @@ class JsFile:
         n = node.parent
         while n is not None and n.type != "program":
             if n.type in FUNCTION_NODES:
-                params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
-                if params is None:
-                    return frozenset()
-                if params.type == "identifier":  # `path => ...`
-                    return frozenset({self.text(params)})
-                names: set[str] = set()
-                stack = list(params.named_children)
-                while stack:
-                    p = stack.pop()
-                    if p.type in ("identifier", "shorthand_property_identifier_pattern"):
-                        names.add(self.text(p))
-                    elif p.type in ("required_parameter", "optional_parameter"):
-                        stack.extend(x for x in (p.child_by_field_name("pattern"),) if x is not None)
-                    elif p.type in ("assignment_pattern", "object_assignment_pattern"):
-                        stack.extend(x for x in (p.child_by_field_name("left"),) if x is not None)
-                    elif p.type in ("object_pattern", "array_pattern", "rest_pattern", "pair_pattern"):
-                        stack.extend(p.child_by_field_name("value") and [p.child_by_field_name("value")] or
-                                     [c for c in p.named_children if c.type != "property_identifier"])
-                return frozenset(names)
+                found = self._parameters.get(n.id)
+                if found is None:
+                    found = self._parameters[n.id] = self._parameter_names(n)
+                return found
             n = n.parent
         return frozenset()
+
+    def _parameter_names(self, n: Node) -> frozenset[str]:
+        """The names :meth:`parameters` gives for the function node ``n``."""
+        params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
+        if params is None:
+            return frozenset()
+        if params.type == "identifier":  # `path => ...`
+            return frozenset({self.text(params)})
+        names: set[str] = set()
+        stack = list(params.named_children)
+        while stack:
+            p = stack.pop()
+            if p.type in ("identifier", "shorthand_property_identifier_pattern"):
+                names.add(self.text(p))
+            elif p.type in ("required_parameter", "optional_parameter"):
+                stack.extend(x for x in (p.child_by_field_name("pattern"),) if x is not None)
+            elif p.type in ("assignment_pattern", "object_assignment_pattern"):
+                stack.extend(x for x in (p.child_by_field_name("left"),) if x is not None)
+            elif p.type in ("object_pattern", "array_pattern", "rest_pattern", "pair_pattern"):
+                stack.extend(p.child_by_field_name("value") and [p.child_by_field_name("value")] or
+                             [c for c in p.named_children if c.type != "property_identifier"])
+        return frozenset(names)
 
     def parameter_defaults(self, node: Node) -> tuple[tuple[str, str], ...]:
         """``(name, text)`` of each parameter of the function around ``node`` whose default is a string

@@ -60,13 +60,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if (line, col) in clients:
             continue
         first_node = caps["first"][0]
-        own = jf.parameters(call)
         first = jf.template(first_node)
         if first_node.type in ("identifier", "member_expression"):
             name = jf.text(first_node)
             if not _CONSTANT_NAME.match(name.rsplit(".", 1)[-1]) and not (first_node.type == "identifier" and (
-                    name in own or any(a != Template((("ref", name),)) for a in
-                                       jf.alternatives(lambda n=first_node: jf.template(n))))):
+                    name in jf.parameters(call) or
+                    any(a != Template((("ref", name),)) for a in jf.alternatives(lambda n=first_node: jf.template(n))))):
                 continue  # request(p): a variable, nothing known (unless a parameter, or a local of known value)
         if first_node.type == "binary_expression" and not any(k == "lit" for k, _ in first.parts):
             continue
@@ -78,18 +77,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         nodes = arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]
         methods = tuple((i, jf.template(m)) for i, a in enumerate(nodes)
                         if (m := jf.object_pairs(a).get("method")) is not None)
+        scope = jf.code_scope(call)
         for args in jf.alternatives(lambda nodes=nodes: tuple(
                 jf.template(a) if a.type in _ARG_NODES else None for a in nodes)):
-            named = {t for a in args if a is not None for k, t in a.parts if k == "ref" and t in own}
-            for m in methods:
-                named.update(t for k, t in m[1].parts if k == "ref" and t in own)
+            refs = {t for a in args if a is not None for k, t in a.parts if k == "ref"}
+            refs.update(t for m in methods for k, t in m[1].parts if k == "ref")
+            named = tuple(sorted(refs & jf.parameters(call))) if refs else ()
             for callee in callees:
-                found.append(UrlArgCall(callee, args, jf.code_scope(call), line, col, tuple(sorted(named)), methods))
+                found.append(UrlArgCall(callee, args, scope, line, col, named, methods))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
-
-
 
 
 def _callees(jf: JsFile, fn: Node) -> list[str]:
