@@ -322,6 +322,7 @@ class RepositoryIndex:
         # resident set 555 -> 322 MiB after the first sync, about 30% more CPU per update;
         # docs/benchmarks.md, session 50).
         self.resolver.memo_budget = MEMO_BUDGET
+        self.resolver.keep_link_memo = not self.skip_unchanged  # a one-shot run links once, then drops the resolver
         # A watcher's first sync too: the resolver is built on the extractions the index holds and
         # takes the records over, so a server opening a folder `ripple index` wrote binds only what
         # changed since (not every file: minutes and the memo of every lookup on a large repository).

@@ -127,3 +127,49 @@ class TestSameIndex:
                                               "pkg/views.show(0) -> pkg/sub/models.Owner.save(0) [exact]"]
         # nothing calls into the views module, and the class does not call its own method
         assert not any(c.startswith("pkg/sub/models") or "-> pkg/views" in c for c in calls(tmp_path / "one.db"))
+
+
+_DJANGO = {
+    "app/__init__.py": "",
+    "app/models.py": "from django.db import models\n\n\nclass Note(models.Model):\n    title = models.CharField(max_length=9)\n",
+    "app/views.py": "from app.models import Note\n\n\ndef show(request):\n    return Note.objects.filter(title='a')\n",
+    "app/other.py": "from app.models import Note\n\n\ndef count():\n    return Note.objects.count()\n",
+    "app/urls.py": "from django.urls import path\nfrom app import views\n\nurlpatterns = [path('notes/', views.show)]\n",
+}
+
+
+class TestOneShotLink:
+    def _index(self, root, db, one_shot, monkeypatch):
+        import indexer.resolve.repository as repository
+        memos = []
+        real = self.real = getattr(self, "real", repository.link_frameworks)  # not the spy of an earlier call
+
+        def spy(resolver, ctxs, options=None, produce=None, memo=None):
+            memos.append(memo)
+            return real(resolver, ctxs, options, produce, memo)
+
+        monkeypatch.setattr(repository, "link_frameworks", spy)
+        store = EmbeddedStore(str(db))
+        index = RepositoryIndex(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(db) + ".state"))
+        index.skip_unchanged = one_shot
+        try:
+            index.sync()
+        finally:
+            index.close()
+            store.close()
+        return memos
+
+    def test_a_one_shot_link_records_nothing_to_replay_and_links_the_same(self, tmp_path, monkeypatch):
+        for rel, text in _DJANGO.items():
+            (tmp_path / "src" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / "src" / rel).write_text(text, encoding="utf-8")
+        once = self._index(tmp_path / "src", tmp_path / "once.db", True, monkeypatch)
+        watched = self._index(tmp_path / "src", tmp_path / "watched.db", False, monkeypatch)
+        assert once == [None]  # the one-shot run's resolver is dropped after its one link
+        assert len(watched) == 1 and watched[0] is not None and watched[0].misses["tables"] == 2
+        assert dump(tmp_path / "once.db") == dump(tmp_path / "watched.db")
+        reads = sorted((e[0], e[1], e[2]) for e in dump(tmp_path / "once.db")["edges"] if e[0] in ("READS", "EXPOSES"))
+        assert reads == [("EXPOSES", "r:app/views.show(1)", "endpoint:* /notes"),
+                         ("READS", "r:app/other.count(0)", "table:r:.app_note"),
+                         ("READS", "r:app/views.show(1)", "table:r:.app_note")]
+        assert not any(e[1].startswith("r:app/urls") and e[0] == "READS" for e in dump(tmp_path / "once.db")["edges"])
