@@ -203,6 +203,8 @@ def compact_extraction(ex: FileExtraction) -> FileExtraction:
     text is gone."""
     # definitions parked already (indexer.parked) are not held: only their docstrings were elided
     definitions = ex.definitions if isinstance(ex.definitions, list) else ()
+    if type(ex.language) is str:  # one string per language, not one per file (55 bytes of each)
+        ex.language = sys.intern(ex.language)
     for obj in (ex, *definitions):
         for name in _list_fields(obj):
             v = getattr(obj, name, None)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.chunking import chunk_file
+from indexer.compact import EMPTY
 from indexer.discovery import SkipFile, SourceFile, read_source, to_utf8
 from indexer.extract_cache import ExtractionCache
 from indexer.forked import die_with_parent
@@ -34,7 +35,7 @@ from indexer.model import FileExtraction
 from indexer.packed import pack_calls
 from indexer.parked import park_extraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
-from indexer.spill import SpillFile, SpillRef, spill_file
+from indexer.spill import SpillFile, spill_file
 from indexer.symbols import defines_suffix, module_path
 from stores.contracts import Chunk
 
@@ -68,8 +69,9 @@ class Extracted:
     """The extraction pickled without its ``id_path`` (what the extraction cache stores), or ``None``."""
     payload: bytes | None = None
     """``(text, chunks)`` pickled (a packed result), or ``None`` (they are in ``text`` / ``chunks``)."""
-    spilled: tuple[SpillFile, SpillRef] | None = None
-    """Where :meth:`spill` parked ``payload`` (then ``None``): a spill file and the reference in it."""
+    spilled: tuple[SpillFile, int, int] | None = None
+    """Where :meth:`spill` parked ``payload`` (then ``None``): a spill file and the offset and length
+    in it (flat: one tuple per file the run holds until the write, not two)."""
 
     def pack(self) -> Extracted:
         """This result as a worker sends it: the extraction replaced by its pickle (made now unless
@@ -85,7 +87,7 @@ class Extracted:
         already). Returns ``self``."""
         if self.payload is None:
             self.payload = pickle.dumps((self.text, self.chunks), protocol=pickle.HIGHEST_PROTOCOL)
-            self.text, self.chunks = "", []
+            self.text, self.chunks = "", EMPTY  # the shared empty list, not a new one per file
         return self
 
     def spill(self, spill: SpillFile) -> Extracted:
@@ -93,7 +95,7 @@ class Extracted:
         :meth:`text_chunks` reads them (packing them first if needed). Returns ``self``."""
         self.pack_text()
         if self.payload is not None:
-            self.spilled = (spill, spill.put(self.payload))
+            self.spilled = (spill, *spill.put(self.payload))
             self.payload = None
         return self
 
@@ -110,8 +112,8 @@ class Extracted:
         """``(text, chunks)``, unpacked from ``payload`` when packed (not kept: the caller writes
         them and lets them go)."""
         if self.spilled is not None:
-            spill, ref = self.spilled
-            text, chunks = pickle.loads(spill.get(ref))
+            spill, offset, length = self.spilled
+            text, chunks = pickle.loads(spill.get((offset, length)))
             return text, chunks
         if self.payload is not None:
             text, chunks = pickle.loads(self.payload)
@@ -120,7 +122,7 @@ class Extracted:
 
     def release(self) -> None:
         """Drop the text and chunks (written): only the bookkeeping fields stay."""
-        self.text, self.chunks, self.payload, self.spilled = "", [], None, None
+        self.text, self.chunks, self.payload, self.spilled = "", EMPTY, None, None
 
 
 def _pickle_extraction(extraction: FileExtraction) -> bytes:
@@ -305,6 +307,8 @@ class ExtractStage:
                 report.skip(item.path, item.skip_reason or "extract_failed", item.detail)
                 current.discard(item.path)
                 continue
+            if extraction.path == item.path:  # one string for both, not two equal ones per file
+                item.path = extraction.path
             if spill is None:
                 spill = spill_file(self.options.state_dir)
             item.spill(spill)  # text and chunks wait for the write on disk, as one pickle

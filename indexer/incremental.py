@@ -323,6 +323,7 @@ class RepositoryIndex:
         # resident set 555 -> 322 MiB after the first sync, about 30% more CPU per update;
         # docs/benchmarks.md, session 50).
         self.resolver.memo_budget = MEMO_BUDGET
+        self.resolver.keep_link_memo = not self.skip_unchanged  # a one-shot run links once, then drops the resolver
         # A watcher's first sync too: the resolver is built on the extractions the index holds and
         # takes the records over, so a server opening a folder `ripple index` wrote binds only what
         # changed since (not every file: minutes and the memo of every lookup on a large repository).
@@ -345,12 +346,16 @@ class RepositoryIndex:
                 continue
             current.add(sf.path)
             loaded.append((ex, checksum, size))
+        # What the read phase kept per file (its SourceFile with both paths, its size and checksum: about
+        # 520 bytes a file) is read no further: let it go before the extractions arrive.
+        del hashed, found
         progress.done("read")
         t2 = time.perf_counter()
         report.phases["read"] = t2 - t1
 
         progress.start("extract", len(to_extract))
         fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded)
+        del to_extract
         progress.done("extract")
         t3 = time.perf_counter()
         report.phases["extract"] = t3 - t2
@@ -390,7 +395,7 @@ class RepositoryIndex:
         self._save_link_stamp(link_digest)
         self._save_bind_state(bind_digest)
         self._prune_cache()
-        del resolved, fresh, texts, loaded, hashed
+        del resolved, fresh, texts, loaded
         _release_memory()
         self.synced = True
         t5 = time.perf_counter()

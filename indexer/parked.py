@@ -54,10 +54,17 @@ class ParkedList(Sequence[Any]):
     copies deeply) as a plain list. Reading raises :class:`ParkedDataError` when the bytes at its
     reference are not the list it parked."""
 
-    __slots__ = ("spill", "ref", "_len")
+    __slots__ = ("spill", "offset", "size", "_len")
 
     def __init__(self, spill: SpillFile, ref: SpillRef, length: int) -> None:
-        self.spill, self.ref, self._len = spill, ref, length
+        # the reference's two numbers kept flat, not as the tuple put() returned: the resolver holds
+        # four to six parked lists per file for a whole run, and the tuple is 56 bytes of each
+        self.spill, (self.offset, self.size), self._len = spill, ref, length
+
+    @property
+    def ref(self) -> SpillRef:
+        """Where the list's pickle is in :attr:`spill`: ``(offset, length)`` in bytes."""
+        return (self.offset, self.size)
 
     @classmethod
     def park(cls, spill: SpillFile, items: Sequence[Any]) -> ParkedList:

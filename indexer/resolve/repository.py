@@ -208,6 +208,11 @@ class RepositoryResolver:
         self._link_memo: LinkMemo | None = None
         """What the links of the current resolver worked out per file (made with the resolver:
         its entries are checked against that resolver's epochs)."""
+        self.keep_link_memo = True
+        """Whether links record their per-file work for a later link of this resolver to replay
+        (:attr:`link_memo`). A one-shot run resolves once and drops the resolver: it sets this false,
+        so that its link holds no second copy of every table access's reads and emits while the
+        outputs are built (the link's result is the same either way)."""
 
     @property
     def link_memo(self) -> LinkMemo | None:
@@ -515,7 +520,8 @@ class RepositoryResolver:
             resolver.whole_files = True
             try:  # in path order, as a full run sees them: mount order decides which prefixes come first
                 linked, deps = resolver.tracked(lambda: link_frameworks(
-                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce, self._link_memo))
+                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce,
+                    self._link_memo if self.keep_link_memo else None))
             finally:
                 resolver.whole_files = False
             # A file whose output is not produced above but whose share of the links changed (an

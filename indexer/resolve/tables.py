@@ -70,10 +70,14 @@ class ModuleTables:
             if len(files) > 1:
                 files.sort(key=lambda f: f.path)  # the order a full run sees
         if fc.rules.dotted_packages:
+            packages = self.packages[ns]
             parts = fc.module_key.split(".")
             for i in range(1, len(parts) + 1):
-                self.packages[ns].add(".".join(parts[:i]))
-                self._package_files[(ns, ".".join(parts[:i]))] += 1
+                # one string for the set and the count, the module key itself for the last prefix
+                # (not three equal strings: about 100 bytes a file for the run)
+                prefix = fc.module_key if i == len(parts) else ".".join(parts[:i])
+                packages.add(prefix)
+                self._package_files[(ns, prefix)] += 1
         held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
         touched: set[tuple[str, str]] = set()
         for rd in fc.defs:
