@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from indexer.languages.ecmascript.returned_objects import named_properties
-from indexer.model import CALLABLE_KINDS, Binding
+from indexer.languages.ecmascript.returned_objects import function_names, named_properties
+from indexer.model import Binding
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -30,10 +30,7 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     ``code_scope``, ``objects`` and ``bind_object``)."""
     if not matches:
         return
-    kinds = {d.qualname: d.kind for d in fr.out.definitions}
-    known = {d.name for d in fr.out.definitions
-             if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
-    known |= {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+    known = function_names(fr)
     for caps in matches:
         if "owner" not in caps:  # `const { a } = f()`: returned_objects.destructured
             continue

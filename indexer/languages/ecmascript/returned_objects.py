@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from indexer.model import Definition
 
-__all__ = ["RETURNED", "destructured", "destructured_names", "returned_objects"]
+__all__ = ["RETURNED", "destructured", "destructured_names", "function_names", "returned_objects"]
 
 RETURNED = "return"
 """The name a function's returned object literal is bound under in the function's scope: a reserved
@@ -50,6 +50,17 @@ as such by ``imports.scm``."""
 _SOURCES = frozenset({"call_expression", "identifier", "member_expression", "await_expression"})
 
 
+
+def function_names(fr: Any) -> set[str]:
+    """The names a property of an object literal in ``fr``'s file (the extractor's file run, its
+    definitions and imports read, ``objects`` its object bindings so far) may name as a function: the
+    file's functions at top level or nested in a function (not its methods), its imported names and
+    its objects."""
+    kinds = {d.qualname: d.kind for d in fr.out.definitions}
+    known = {d.name for d in fr.out.definitions
+             if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
+    return known | {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+
 def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     """Bind the object literals returned by the definitions of ``fr`` (the extractor's file run:
     definitions, imports and ``fn_defs`` read; ``text``, ``receiver``, ``src``, ``out``) from the
@@ -59,10 +70,7 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     are left out; a literal with none is no object."""
     if not matches:
         return
-    kinds = {d.qualname: d.kind for d in fr.out.definitions}
-    known = {d.name for d in fr.out.definitions
-             if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
-    known |= {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+    known = function_names(fr)
     bound: dict[int, Definition] = {}
     for caps in matches:
         if "arrow" in caps:
