@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.content import content_kind
-from indexer.discovery import SkipFile, read_source
+from indexer.discovery import SkipFile, read_source, to_utf8
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -86,6 +86,8 @@ def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[
             data = read_source(str(root / path), max_bytes)
         except (SkipFile, OSError):
             continue
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark: as the writer reads it
+            data = to_utf8(data)[0]
         if other and any(n in data.decode("utf-8", "replace") for n in other):
             found.add(path)
         elif len(wanted) <= SUBSTRING_NAMES and not any(n in data for n in wanted):

@@ -99,3 +99,7 @@ def test_docs_mentioning_reads_only_docs_and_whole_identifiers(tmp_path: Path) -
     assert docs_mentioning(tmp_path, files, {"Größe"}, set(), 1 << 20) == {"e.md"}  # a name not in ASCII
     assert docs_mentioning(tmp_path, files, {"naïve_total", "OrderLedger"}, {"a.md", "d.md"}, 1 << 20) == {"e.md"}
     assert docs_mentioning(tmp_path, files, {"Groesse", "naive_total"}, set(), 1 << 20) == set()
+    (tmp_path / "f.md").write_bytes("See `OrderLedger`.\n".encode("utf-16"))  # with its byte-order mark
+    (tmp_path / "g.md").write_bytes(b"`OrderLedger`\x00 after a NUL: binary\n")
+    files.update({"f.md": _Ctx("markdown"), "g.md": _Ctx("markdown")})
+    assert docs_mentioning(tmp_path, files, {"OrderLedger"}, {"a.md", "d.md"}, 1 << 20) == {"f.md"}
