@@ -11,29 +11,9 @@ from indexer.languages import extractor_for_path
 from indexer.languages.base import parser
 from indexer.languages.python.narrowing import type_guards
 from tests.resolution_harness import resolve_fixture
+from tests.unit.test_python_type_guards import SHAPES
 
-SRC = '''
-# --- path: app/__init__.py ---
-# --- path: app/shapes.py ---
-class A:
-    def m(self):
-        return 1
-
-
-class A2(A):
-    def m(self):
-        return 2
-
-
-class B:
-    def m(self):
-        return 3
-
-
-class C:
-    def m(self):
-        return 4
-# --- path: app/use.py ---
+SRC = SHAPES + '''# --- path: app/use.py ---
 from typing import TypeGuard
 
 from typing_extensions import TypeIs

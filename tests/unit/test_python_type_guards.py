@@ -10,7 +10,7 @@ from __future__ import annotations
 from indexer.languages import extractor_for_path
 from tests.resolution_harness import resolve_fixture
 
-SRC = '''
+SHAPES = '''
 # --- path: app/__init__.py ---
 # --- path: app/shapes.py ---
 class A:
@@ -31,7 +31,10 @@ class B:
 class C:
     def m(self):
         return 4
-# --- path: app/use.py ---
+'''
+"""Four classes with one method ``m`` each (``A2`` a subclass of ``A``), shared by the narrowing tests."""
+
+SRC = SHAPES + '''# --- path: app/use.py ---
 from app import shapes
 from app.shapes import A, B, C
 
