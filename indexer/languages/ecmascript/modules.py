@@ -226,13 +226,11 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
                     rd.name == name or (name == "default" and "default" in rd.d.modifiers)
                 ):
                     return r.def_value(rd)
-            for ex in fc.ex.exports:
-                if ex.exported == "*" and ex.module is not None:
-                    target = resolve_specifier(r, fc, ex.module)
-                    if target is not None:
-                        v = r.module_member("ecmascript", target, name)
-                        if v is not None:
-                            return v
+            for target in _star_targets(r, fc):
+                if _may_export(r, target, name):
+                    v = r.module_member("ecmascript", target, name)
+                    if v is not None:
+                        return v
             if name != "default":
                 defs = entries(fc.top, name)
                 if defs:
@@ -258,6 +256,47 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
         """ECMAScript names modules by specifiers only."""
         return []
+
+
+def _star_targets(r: Lookup, fc: FileCtx) -> tuple[str, ...]:
+    """The module keys ``fc`` re-exports with ``export * from``, in source order (specifiers naming
+    no module of the repository left out); computed once per file (memoised with what resolving the
+    specifiers read), not once per name asked of a barrel."""
+    def compute() -> tuple[str, ...]:
+        keys = (resolve_specifier(r, fc, ex.module) for ex in fc.ex.exports
+                if ex.exported == "*" and ex.module is not None)
+        return tuple(k for k in keys if k is not None)
+    return r.memoised((id(fc), None, "", "stars:ecmascript"), compute)  # type: ignore[arg-type, return-value]
+
+
+def _export_names(r: Lookup, fc: FileCtx) -> frozenset[str]:
+    """Every name :meth:`EcmaScriptModuleSystem.module_member` can find in ``fc`` without following a
+    star re-export (explicit exports, top-level declarations, ``default`` when one is declared so),
+    plus ``*`` when it has star re-exports: a superset, read to skip the modules of a barrel that
+    cannot hold a name. Memoised per file object (an edited file is a new object, its entries dropped)."""
+    def compute() -> frozenset[str]:
+        names = {ex.exported for ex in fc.ex.exports}
+        for rd in fc.defs:
+            if rd.parent is None:
+                names.add(rd.name)
+                if "default" in rd.d.modifiers:
+                    names.add("default")
+        return frozenset(names)
+    return r.memoised((id(fc), None, "", "exported:ecmascript"), compute)  # type: ignore[arg-type, return-value]
+
+
+def _may_export(r: Lookup, key: str, name: str) -> bool:
+    """Whether module ``key`` may hold ``name`` (:func:`_export_names` of its files). When it cannot,
+    the reads :meth:`EcmaScriptModuleSystem.module_member` would have recorded for that ``None`` (the
+    module key, and per file the name and its star re-exports) are recorded here instead, so an update
+    adding the name to the module still invalidates whoever asked. Without this check a barrel of
+    ``N`` star re-exports asked ``N`` names made about ``N * N / 2`` member lookups, each reading a
+    module's exports back from the park (brk52: 1,000 modules, 192 s)."""
+    files = r.module_files("ecmascript", key)
+    for fc in files:
+        r.use(("name", fc.path, name))
+        r.use(("name", fc.path, "*"))
+    return any(name in names or "*" in names for names in (_export_names(r, fc) for fc in files))
 
 
 MODULE_SYSTEM = EcmaScriptModuleSystem()
