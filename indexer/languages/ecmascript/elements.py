@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.base import unambiguous_elements
 from indexer.languages.ecmascript.assignments import function_of
+from indexer.languages.ecmascript.refs import is_box
 from indexer.model import LONG_RECEIVER, Binding
 from indexer.resolve.values import EXTERNAL, PAIRS, QueryV, Value, container_call
 
@@ -144,6 +145,8 @@ def query_call(v: QueryV) -> Value:
     values, ``entries()`` the entries. ``Object.values`` / ``Object.entries`` (``$values`` /
     ``$entries``) of a ``Record`` or an array give its values / entries; of a ``Map`` (no own
     enumerable properties) nothing."""
+    if is_box(v):  # `form.value` is read as a property, not called
+        return EXTERNAL
     if v.method in _OBJECT_VIEWS:
         if v.view == PAIRS:
             return EXTERNAL

@@ -71,6 +71,7 @@ from indexer.languages.ecmascript.containers import container_calls
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
+from indexer.languages.ecmascript.refs import boxed_call_type
 from indexer.languages.ecmascript.returned_objects import destructured, destructured_names, returned_objects
 from indexer.languages.ecmascript.returns import factories, returned_refs
 from indexer.languages.ecmascript.assignments import BranchJoin, own_target
@@ -920,7 +921,11 @@ class _FileRun:
                         and name.parent.id in self.def_ids:
                     continue  # `const X = call(f)` made a definition (values.scm): X is that, not the call's result
                 ctor = self.receiver(built)
-                bindings.append(Binding(scope_name, local, ctor, "constructed", line))
+                args = built.parent.child_by_field_name("type_arguments") if built.parent is not None else None
+                boxed = bindable(boxed_call_type(ctor, self.text(args))) if args is not None else None
+                # `const form = ref<Form>()`: a ref of a Form (refs.py), not what the library's call returns
+                bindings.append(Binding(scope_name, local, boxed, "declared", line) if boxed else
+                                Binding(scope_name, local, ctor, "constructed", line))
             else:
                 target = self.receiver(caps["alias"][0])
                 if "(" not in target and "[" not in target:  # `a.b().c` / `a[0]` are not aliases

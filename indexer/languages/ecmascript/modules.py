@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
+from indexer.languages.ecmascript.refs import box_value, query_read
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
@@ -74,10 +75,10 @@ def reexported(r: Lookup, files: list[FileCtx], name: str | None) -> ImportTarge
             ex = next((e for e in fc.ex.exports if e.exported == name and e.module is not None), None)
             if ex is None and name != "default":
                 r.use(("name", fc.path, "*"))
-                for star in (e for e in fc.ex.exports if e.exported == "*" and e.module is not None):
-                    key = resolve_specifier(r, fc, star.module or "")
-                    there = r.module_files("ecmascript", key) if key is not None else []
-                    if any(entries(t.top, name) or any(e.exported == name for e in t.ex.exports) for t in there):
+                for key in _star_targets(r, fc):
+                    there = r.module_files("ecmascript", key)
+                    if any(name in _export_names(r, t) and (entries(t.top, name) or any(e.exported == name for e in t.ex.exports))
+                           for t in there):
                         nxt = (there, name)
                         break
             elif ex is not None:
@@ -168,9 +169,15 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     function returning one is an array of the element class (:class:`~indexer.resolve.values.QueryV`)."""
     query_call = staticmethod(query_call)
     """What an array's or a map's method returns (:func:`indexer.languages.ecmascript.elements.query_call`)."""
-    map_value = staticmethod(map_value)
-    """The value type of a map type (``Map<string, User>``, ``Record<string, User>``; the resolver's
-    ``typed_value``, :func:`indexer.languages.ecmascript.syntax.map_value`)."""
+    @staticmethod
+    def map_value(type_text: str | None) -> tuple[str, str] | None:
+        """The value type of a map type (``Map<string, User>``, ``Record<string, User>``; the resolver's
+        ``typed_value``, :func:`indexer.languages.ecmascript.syntax.map_value`) or of a ref, a map of
+        one property (``Ref<User>``: :func:`indexer.languages.ecmascript.refs.box_value`)."""
+        return box_value(type_text) or map_value(type_text)
+
+    query_read = staticmethod(query_read)
+    """A ref's property (``form.value``: :func:`indexer.languages.ecmascript.refs.query_read`)."""
     tuple_items = staticmethod(tuple_items)
     """The item types of a tuple type (``[User, boolean]``; :func:`indexer.languages.ecmascript.syntax.tuple_items`)."""
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, split_top_level
+from indexer.languages.ecmascript.refs import box_value
 from indexer.model import MAX_RECEIVER_LINKS, base_type
 from indexer.resolve.values import MAP, PAIRS
 
@@ -176,7 +177,8 @@ def bindable(type_text: str | None) -> str | None:
     element = array_element(type_text)
     if element is not None:
         return element + "[]"
-    if map_value(type_text) is not None or tuple_items(type_text) is not None:  # `Map<string,User>`, `[User,boolean]`
+    if map_value(type_text) is not None or tuple_items(type_text) is not None or box_value(type_text) is not None:
+        # `Map<string,User>`, `[User,boolean]`, `Ref<User>`
         return re.sub(r"\s+", "", type_text or "")
     name = base_type(awaited(carried(type_text)))  # `p: Promise<User>`: what `await p` gives (receivers look through await)
     if name is None or name in _PREDEFINED_TYPES or not _TYPE_NAME.fullmatch(name):
