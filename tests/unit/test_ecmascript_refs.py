@@ -120,3 +120,27 @@ def test_box_value(text: str | None, expected: tuple[str, str] | None) -> None:
 ])
 def test_boxed_call_type(callee: str, args: str, expected: str | None) -> None:
     assert boxed_call_type(callee, args) == expected
+
+
+LIBRARY_AND_SHADOWING = """
+// --- path: src/list.ts ---
+import { ref } from "vue";
+import { Form } from "./Form";
+export function page(forms: Form[]) {
+  const open = ref(false);
+  const el = ref<HTMLDivElement | null>(null);
+  el.value?.focus();
+  const names = forms.map((ref) => ref.validate());
+  return { open, names };
+}
+"""
+
+
+def test_a_library_type_held_stays_the_librarys_and_a_parameter_named_like_an_import_hides_nothing() -> None:
+    # `ref(false)` is vue's (external), not the callback parameter `ref` below it; a ref of a DOM
+    # element is the library's, not unresolved. The parameter's element binding is not written (a
+    # function's bindings hold in all of its lines): inside the callback `ref` is read as the import
+    # too, which costs `ref.validate()`'s edge; writing it cost every `ref(...)` of the function.
+    result = check(CLASSES + LIBRARY_AND_SHADOWING, [])
+    assert [u.name for f in result.files for u in f.unresolved] == []
+    assert result.call_outcomes == {"external": 5}  # ref x2, el.value.focus, forms.map, ref.validate

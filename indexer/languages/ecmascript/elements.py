@@ -47,8 +47,9 @@ def _first_parameter(callback: Node) -> Node | None:
 def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     """Append to ``run.out.bindings`` the ``element`` bindings of ``matches`` (the ``elements``
     query's: a ``for ... of`` loop's name, an array method's callback's first parameter) that no
-    other binding of their scope names and that one expression alone hands; ``run`` is the
-    extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``, ``out``)."""
+    other binding of their scope names, no import of the file names, and that one expression alone
+    hands; ``run`` is the extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``,
+    ``out``)."""
     found: list[Binding] = []
     items: list[tuple[Binding, int, int]] = []
     for caps in matches:
@@ -72,6 +73,11 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
         if "method" in caps and run.text(caps["method"][0]) == "forEach":  # a Map's forEach hands values first
             receiver += ".values()"
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
+    # A loop variable or callback parameter named like an import (`import { ref } from "vue"` ...
+    # `list.map((ref) => ref.recipe)`): a function's bindings hold in all of its lines, so its element
+    # binding would stand for the import in the whole enclosing function (`ref(false)` above it).
+    imported = {i.local for i in run.out.imports}
+    found = [b for b in found if b.name not in imported]
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
     run.out.bindings.extend(_unambiguous_items(items, run.out.bindings))
 

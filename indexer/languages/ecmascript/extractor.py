@@ -923,9 +923,9 @@ class _FileRun:
                 ctor = self.receiver(built)
                 args = built.parent.child_by_field_name("type_arguments") if built.parent is not None else None
                 boxed = bindable(boxed_call_type(ctor, self.text(args))) if args is not None else None
-                # `const form = ref<Form>()`: a ref of a Form (refs.py), not what the library's call returns
-                bindings.append(Binding(scope_name, local, boxed, "declared", line) if boxed else
-                                Binding(scope_name, local, ctor, "constructed", line))
+                if boxed:  # `const form = ref<Form>()`: a ref of a Form (refs.py); else what the call returns
+                    bindings.append(Binding(scope_name, local, boxed, "declared", line))
+                bindings.append(Binding(scope_name, local, ctor, "constructed", line))
             else:
                 target = self.receiver(caps["alias"][0])
                 if "(" not in target and "[" not in target:  # `a.b().c` / `a[0]` are not aliases
