@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
@@ -154,6 +155,10 @@ class FileCtx:
 
     unpacked: UnpackedLists | None = None
     """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
+    def_lines: array[int] | None = None
+    """Once the definitions are parked, each one's first line by position in the extraction's
+    ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 4 bytes a definition, not a
+    slot and an int object of each Def); ``None`` while the extraction holds them."""
     _members: dict[str, MultiMap[str, Def]] | None = None
     """The members per parent qualname, held only for a file where some definition's qualname is not
     its parent's qualname and its name (see :meth:`members_of`); ``None``: derived from
@@ -213,6 +218,7 @@ class FileCtx:
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
         if parked:  # the Defs hold what lookups read; the rest is read back when asked for
             self.unpacked = unpacked
+            self.def_lines = array("i", [d.start_line for d in definitions])
             for i, rd in enumerate(self.defs):
                 rd.park(i)
 
@@ -455,6 +461,7 @@ class FileCtx:
         keeping this object and its :class:`Def` objects, which other files' memoised resolutions
         hold: positions, bodies, call sites and framework facts are taken over."""
         self.ex, self.checksum, self.size, self.unpacked = new.ex, new.checksum, new.size, new.unpacked
+        self.def_lines = new.def_lines  # the first lines of new.ex's definitions, which the Defs take
         # Paired by qualname and rank among its namesakes, not by position: an equal interface keeps
         # the order of same-named definitions only (moving ``def a`` below ``def b`` keeps it), and a
         # Def paired by position would take the other definition's text under its own tail and members.

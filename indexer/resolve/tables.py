@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from indexer.resolve.bindings import REGISTERS
 from indexer.resolve.context import FileCtx, decorator_name
 from indexer.resolve.multimap import entries
+from indexer.resolve.name_tables import NameTable
 from indexer.resolve.values import Def
 
 if TYPE_CHECKING:
@@ -35,11 +36,13 @@ class ModuleTables:
         self.modules: dict[str, dict[str, list[FileCtx]]] = defaultdict(lambda: defaultdict(list))
         self.packages: dict[str, set[str]] = defaultdict(set)  # namespace -> every dotted prefix
         self._package_files: Counter[tuple[str, str]] = Counter()
-        self.callables_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
-        self.decorated: dict[tuple[str, str], list[Def]] = defaultdict(list)
+        # per (namespace, name), held per namespace and name (indexer.resolve.name_tables): no tuple
+        # key nor one-item list per name
+        self.callables_by_name: NameTable[Def] = NameTable()
+        self.decorated: NameTable[Def] = NameTable()
         """Callables per (namespace, decorator name): the last dotted part of each decorator without its
         arguments (``@login.user_loader`` -> ``user_loader``, ``@app.route("/")`` -> ``route``)."""
-        self.registrations: dict[tuple[str, str], list[tuple[FileCtx, Binding]]] = defaultdict(list)
+        self.registrations: NameTable[tuple[FileCtx, Binding]] = NameTable()
         """Per (namespace, decorator name), the ``registers`` bindings (a function registered by a call,
         ``jwt.user_loader_callback_loader(f)``: :data:`indexer.resolve.bindings.REGISTERS`) with their
         files, in path order."""
@@ -47,13 +50,13 @@ class ModuleTables:
         """How many getters (methods carrying one of their module system's optional
         ``getter_modifiers``: Python ``@property``, ECMAScript ``get x()``) bear each (namespace, short
         name): an attribute read whose name no getter bears runs none (:mod:`indexer.resolve.reads`)."""
-        self.types_by_name: dict[tuple[str, str], list[Def]] = defaultdict(list)
+        self.types_by_name: NameTable[Def] = NameTable()
         """Classes, interfaces and enums per (namespace, short name), in path order."""
-        self.constant_files: dict[tuple[str, str], list[FileCtx]] = defaultdict(list)
+        self.constant_files: NameTable[FileCtx] = NameTable()
         """Files per (namespace, module-level string constant name) (Django's ``AUTH_USER_MODEL``), in path order;
         per (namespace, ``"." + attribute``) the files of the classes setting that attribute to a string
         (``vendor = "mysql"``: ``.vendor``), which a ``getattr`` name pattern reads (:mod:`indexer.resolve.name_patterns`)."""
-        self.reverse_members: dict[tuple[str, str], list[tuple[Def, str]]] = defaultdict(list)
+        self.reverse_members: NameTable[tuple[Def, str]] = NameTable()
         """Per (namespace, attribute name), the classes whose ``reverse`` bindings give instances of
         another class that attribute (:attr:`indexer.model.Binding.how`), with the binding's type text."""
 
@@ -83,25 +86,23 @@ class ModuleTables:
         for rd in fc.defs:
             if rd.kind in ("method", "function"):
                 if held is None or id(rd) in held:
-                    self.callables_by_name[(ns, rd.name)].append(rd)
+                    self.callables_by_name.append((ns, rd.name), rd)
                 if rd.shape.getter:
                     self.getters[(ns, rd.name)] += 1
                 for name in decorator_names(rd):  # a replaced one was registered all the same
-                    self.decorated[(ns, name)].append(rd)
+                    self.decorated.append((ns, name), rd)
                     touched.add((ns, name))
             elif rd.is_type:
-                _insert(self.types_by_name[(ns, rd.name)], rd, rd.file.path)
+                self.types_by_name.insert((ns, rd.name), rd, _path_of)
         for key in touched:  # once per name: a file may carry one decorator thousands of times
-            named = self.decorated[key]
-            if len(named) > 1:
-                named.sort(key=lambda x: (x.file.path, x.line))
+            self.decorated.sort(key, _path_and_line)
         for key in dict.fromkeys(constant_key(c.qualname) for c in fc.ex.constants):  # each once per file
-            _insert(self.constant_files[(ns, key)], fc, fc.path)
+            self.constant_files.insert((ns, key), fc, _path_of)
         for b in fc.bindings.visible:
             if b.how == "reverse" and b.scope and b.scope in fc.by_qualname:
-                _insert(self.reverse_members[(ns, b.name.lstrip("~"))], (entries(fc.by_qualname, b.scope)[0], b.type), fc.path)
+                self.reverse_members.insert((ns, b.name.lstrip("~")), (entries(fc.by_qualname, b.scope)[0], b.type), _path_of)
             elif b.how == REGISTERS:
-                _insert(self.registrations[(ns, decorator_name(b.name[1:]))], (fc, b), fc.path)
+                self.registrations.insert((ns, decorator_name(b.name[1:])), (fc, b), _path_of)
 
     def remove(self, fc: FileCtx) -> None:
         """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""
@@ -133,22 +134,19 @@ class ModuleTables:
                 gone[("type", rd.name)].append(rd)
         tables = {"callable": self.callables_by_name, "decorated": self.decorated, "type": self.types_by_name}
         for (table, name), defs in gone.items():
-            items = tables[table][(ns, name)]
             ids = {id(rd) for rd in defs}
-            items[:] = [x for x in items if id(x) not in ids]
+            tables[table].discard((ns, name), lambda x, ids=ids: id(x) in ids)  # type: ignore[misc]
         for key in dict.fromkeys(constant_key(c.qualname) for c in fc.ex.constants):
-            files = self.constant_files[(ns, key)]
-            files[:] = [x for x in files if x is not fc]
+            self.constant_files.discard((ns, key), lambda x: x is fc)
         for b in fc.bindings.visible:
             if b.how == "reverse":
                 # by the class :meth:`add` entered, not by its file: a Def the next version took
                 # over (FileCtx.reuse_defs) already points at that version's file
                 owner = entries(fc.by_qualname, b.scope)[0] if b.scope and b.scope in fc.by_qualname else None
-                found = self.reverse_members[(ns, b.name.lstrip("~"))]
-                found[:] = [x for x in found if x[0].file is not fc and x[0] is not owner]
+                self.reverse_members.discard((ns, b.name.lstrip("~")),
+                                             lambda x, owner=owner: x[0].file is fc or x[0] is owner)  # type: ignore[misc]
             elif b.how == REGISTERS:
-                calls = self.registrations[(ns, decorator_name(b.name[1:]))]
-                calls[:] = [x for x in calls if x[0] is not fc]
+                self.registrations.discard((ns, decorator_name(b.name[1:])), lambda x: x[0] is fc)
 
 
 def constant_key(qualname: str) -> str:
@@ -157,14 +155,13 @@ def constant_key(qualname: str) -> str:
     return qualname if "." not in qualname else "." + qualname.rpartition(".")[2]
 
 
-def _insert(items: list, item: object, path: str) -> None:
-    """Append ``item`` (of the file at ``path``) to ``items``, kept in path order as a full run sees them."""
-    items.append(item)
-    if len(items) > 1:
-        items.sort(key=_path_of)
+def _path_and_line(rd: Def) -> tuple[str, int]:
+    return (rd.file.path, rd.line)
 
 
 def _path_of(item: object) -> str:
+    """The path of the file ``item`` (a file, a definition, or a tuple led by one) belongs to: the
+    order a full run sees the items of a table in."""
     if isinstance(item, tuple):
         item = item[0]
     return item.path if isinstance(item, FileCtx) else item.file.path  # type: ignore[union-attr]

@@ -102,26 +102,30 @@ def shape_of(d: Definition, getter_modifiers: Collection[str] | None = None, tai
 
 class _Links(NamedTuple):
     """What the class hierarchy links to a :class:`Def` (see :attr:`Def.bases`,
-    :attr:`Def.external_base`, :attr:`Def.subclasses`, :attr:`Def.bases_deps`), in one slot."""
+    :attr:`Def.external_base`, :attr:`Def.subclasses`, :attr:`Def.bases_deps`), and its qualname
+    when that is not its parent's and its name (``q``, see :attr:`Def.qualname`; ``None`` almost
+    always), in one slot: both are rare, and a slot is 8 bytes of each Def."""
 
     bases: list[Def] | tuple[Def, ...] | None
     external_base: bool
     subclasses: list[Def] | tuple[()]
     bases_deps: Deps
+    q: str | None = None
 
 
 _UNLINKED = _Links(None, False, (), ())
-"""The links of a definition whose bases are not resolved (most: every non-class)."""
+"""The links of a definition whose bases are not resolved (most: every non-class) and whose qualname
+is derived."""
 _NO_LINKS = _Links((), False, (), ())
-"""The links of a class resolved to no repository base and no subclass."""
+"""The links of a class resolved to no repository base and no subclass, whose qualname is derived."""
 
 
 def _links(bases: list[Def] | tuple[Def, ...] | None, external_base: bool, subclasses: list[Def] | tuple[()],
-           bases_deps: Deps) -> _Links:
+           bases_deps: Deps, q: str | None = None) -> _Links:
     """The links of these values: one of the two shared ones when they are theirs."""
-    if not external_base and not subclasses and not bases_deps and (bases is None or bases == ()):
+    if q is None and not external_base and not subclasses and not bases_deps and (bases is None or bases == ()):
         return _UNLINKED if bases is None else _NO_LINKS
-    return _Links(bases, external_base, subclasses, bases_deps)
+    return _Links(bases, external_base, subclasses, bases_deps, q)
 
 
 class Def:
@@ -131,19 +135,20 @@ class Def:
     when read (a table per class was 0.6 KB a file of the 10-package generated monorepo and the
     slot 16 bytes a Def in pymalloc's size classes; docs/benchmarks.md, session 51).
 
-    ``name``, ``parent``, ``kind``, ``line`` (its ``start_line``) and ``shape`` (a
-    :class:`Shape`) come from the :class:`~indexer.model.Definition` and are held here: lookups and
-    call binding read them all the time, in every file; :attr:`qualname` is built from ``parent``
-    and ``name`` when read (held only where it is not ``parent.name``). The rest of the definition is :attr:`d`, which
-    the Def holds itself or, once its file's definitions are parked on disk
+    ``name``, ``parent``, ``kind`` and ``shape`` (a :class:`Shape`) come from the
+    :class:`~indexer.model.Definition` and are held here: lookups and call binding read them all the
+    time, in every file; :attr:`qualname` is built from ``parent`` and ``name`` when read (held, in
+    the ``links`` slot, only where it is not ``parent.name``). The rest of the definition is
+    :attr:`d`, which the Def holds itself or, once its file's definitions are parked on disk
     (:func:`indexer.parked.park_extraction`), reads back through the file by its position (one slot,
-    ``src``, holds either). What the class hierarchy links to it (``bases``, ``external_base``,
-    ``subclasses``, ``bases_deps``) is one slot too, a shared value for the definitions no class
-    links: each slot is 8 bytes for each of the 1.09 million definitions of the 400 MB generated
-    monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 were 112, 8 are 96; docs/benchmarks.md,
-    sessions 44, 51 and 52)."""
+    ``src``, holds either); :attr:`line` is read from the held definition or, parked, from the file's
+    column of first lines. What the class hierarchy links to it (``bases``, ``external_base``,
+    ``subclasses``, ``bases_deps``) and the rare held qualname are one slot, a shared value for the
+    definitions no class links: each slot is 8 bytes for each of the 1.09 million definitions of the
+    400 MB generated monorepo (15 slots were 152 bytes a Def, 11 were 120 (128 in pymalloc), 10 were
+    112, 8 were 96, 6 are 80; docs/benchmarks.md, sessions 44, 51, 52 and 54)."""
 
-    __slots__ = ("name", "_q", "parent", "line", "shape", "src", "file", "links")
+    __slots__ = ("name", "parent", "shape", "src", "file", "links")
 
     def __init__(self, tail: str, d: Definition, file: FileCtx) -> None:
         self.src: Definition | int = d
@@ -154,14 +159,11 @@ class Def:
         self.name = sys.intern(d.name)
         self.parent = sys.intern(d.parent) if d.parent is not None else None
         # the qualname is held only when it is not the parent's and the name (see ``qualname``)
-        self._q = None if "." not in d.name and d.qualname == (
-            d.name if d.parent is None else f"{d.parent}.{d.name}") else d.qualname
-        self.line = d.start_line
-        """The definition's first line (1-based)."""
+        derived = "." not in d.name and d.qualname == (d.name if d.parent is None else f"{d.parent}.{d.name}")
         self.shape = shape_of(d, getattr(file.rules, "getter_modifiers", None), tail)
         """What a call needs to know of it, its kind and its id's tail (:class:`Shape`)."""
         self.file = file
-        self.links = _UNLINKED
+        self.links = _UNLINKED if derived else _Links(None, False, (), (), d.qualname)
 
     @property
     def qualname(self) -> str:
@@ -169,7 +171,7 @@ class Def:
         (``parent.name``; the name at top level), or held when it is not that (:attr:`derived`).
         A string per member definition held for the whole run was about 1.3 KB a file of the
         generated monorepos (docs/benchmarks.md, session 52)."""
-        q = self._q
+        q = self.links.q
         if q is not None:
             return q
         p = self.parent
@@ -192,7 +194,7 @@ class Def:
         """Whether the qualname is the parent's qualname and the name (the name at top level) and
         the name holds no dot: then the qualname names exactly one ``(parent, name)`` pair
         (:class:`indexer.resolve.qualnames.QualnameIndex`)."""
-        return self._q is None
+        return self.links.q is None
 
     @property
     def members(self) -> MultiMap[str, Def]:
@@ -223,6 +225,18 @@ class Def:
         return src if type(src) is int else None
 
     @property
+    def line(self) -> int:
+        """The definition's first line (1-based, ``Definition.start_line``): the held definition's,
+        or once parked the file's column of first lines (:attr:`indexer.resolve.context.FileCtx.def_lines`)
+        at :attr:`index`. Not a slot: a slot is 8 bytes of each Def, and a line above 256 a
+        32-byte int object besides (docs/benchmarks.md, session 54)."""
+        src = self.src
+        if type(src) is not int:
+            return src.start_line  # type: ignore[union-attr]
+        lines = self.file.def_lines
+        return lines[src] if lines is not None else self.file.definition(src).start_line
+
+    @property
     def bases(self) -> list[Def] | tuple[Def, ...] | None:
         """The repository classes it extends (:meth:`indexer.resolve.hierarchy.ClassHierarchy.bases`):
         ``None`` until resolved, a list while being resolved, then a tuple (the empty one shared)."""
@@ -231,7 +245,7 @@ class Def:
     @bases.setter
     def bases(self, value: list[Def] | tuple[Def, ...] | None) -> None:
         lk = self.links
-        self.links = _links(value, lk.external_base, lk.subclasses, lk.bases_deps)
+        self.links = _links(value, lk.external_base, lk.subclasses, lk.bases_deps, lk.q)
 
     @property
     def external_base(self) -> bool:
@@ -241,7 +255,7 @@ class Def:
     @external_base.setter
     def external_base(self, value: bool) -> None:
         lk = self.links
-        self.links = _links(lk.bases, value, lk.subclasses, lk.bases_deps)
+        self.links = _links(lk.bases, value, lk.subclasses, lk.bases_deps, lk.q)
 
     @property
     def subclasses(self) -> list[Def] | tuple[()]:
@@ -253,7 +267,7 @@ class Def:
     @subclasses.setter
     def subclasses(self, value: list[Def] | tuple[()]) -> None:
         lk = self.links
-        self.links = _links(lk.bases, lk.external_base, value, lk.bases_deps)
+        self.links = _links(lk.bases, lk.external_base, value, lk.bases_deps, lk.q)
 
     @property
     def bases_deps(self) -> Deps:
@@ -263,11 +277,12 @@ class Def:
     @bases_deps.setter
     def bases_deps(self, value: Deps) -> None:
         lk = self.links
-        self.links = _links(lk.bases, lk.external_base, lk.subclasses, value)
+        self.links = _links(lk.bases, lk.external_base, lk.subclasses, value, lk.q)
 
     def unlink(self) -> None:
         """Forget its bases, subclasses and what resolving the bases read (a full build starts anew)."""
-        self.links = _UNLINKED
+        q = self.links.q
+        self.links = _UNLINKED if q is None else _Links(None, False, (), (), q)
 
     @property
     def d(self) -> Definition:
@@ -281,8 +296,11 @@ class Def:
         """Stand for the definition ``other`` stands for (a later version of the same definition:
         same id, or the same qualname in a file whose interface did not change); the caller points
         :attr:`file` at the file whose extraction ``other`` reads."""
-        self.src, self.line, self.shape = other.src, other.line, other.shape
-        self.name, self._q, self.parent = other.name, other._q, other.parent
+        self.src, self.shape = other.src, other.shape
+        self.name, self.parent = other.name, other.parent
+        lk, q = self.links, other.links.q
+        if lk.q != q:
+            self.links = _links(lk.bases, lk.external_base, lk.subclasses, lk.bases_deps, q)
 
     @property
     def id(self) -> str:

@@ -74,16 +74,16 @@ def test_links_are_one_slot_shared_by_every_definition_no_class_links():
     measure, area, alone = _def(live, "measure"), _def(live, "Shape.area"), _def(live, "alone")
     # Functions and methods share one unlinked value, as do classes resolved to nothing at all.
     assert measure.links is area.links is alone.links
-    assert tuple(measure.links) == (None, False, (), ())
-    assert tuple(lonely.links) == ((), False, (), ())
+    assert tuple(measure.links) == (None, False, (), (), None)
+    assert tuple(lonely.links) == ((), False, (), (), None)
     assert lonely.links is not measure.links
     # A class with a subclass or a base holds its own, the shared ones are untouched.
     assert shape.links is not lonely.links and square.links is not lonely.links
     assert shape.links.subclasses == [square] and square.links.bases == (shape,)
-    assert tuple(lonely.links) == ((), False, (), ()) and tuple(measure.links) == (None, False, (), ())
+    assert tuple(lonely.links) == ((), False, (), (), None) and tuple(measure.links) == (None, False, (), (), None)
     square.unlink()
     assert square.links is measure.links and square.bases is None and shape.subclasses == [square]
-    assert len(type(square).__slots__) == 8  # members read through the file (session 51); kind and tail in the Shape (52)
+    assert len(type(square).__slots__) == 6  # members read through the file (51); kind and tail in the Shape (52); line and qualname out (54)
 
 
 def test_a_def_holds_its_definition_or_its_position_in_one_slot():

@@ -62,7 +62,7 @@ def test_members_by_name_come_from_the_qualnames_in_source_order() -> None:
 
 
 def test_no_member_slot_and_no_table_held_for_a_regular_file() -> None:
-    assert "members" not in Def.__slots__ and len(Def.__slots__) == 8  # kind and tail in the Shape (session 52)
+    assert "members" not in Def.__slots__ and len(Def.__slots__) == 6  # kind and tail in the Shape (52), line and held qualname out (54)
     fc = _files()["pkg/a.py"]
     assert fc.members_of("A") is not fc.members_of("A")  # built when asked, not held
 

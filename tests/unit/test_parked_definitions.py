@@ -17,7 +17,7 @@ from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.reads import is_getter
 from indexer.resolve.repository import RepositoryResolver
 from indexer.resolve.tables import ModuleTables, decorator_names
-from indexer.resolve.values import Shape, shape_of
+from indexer.resolve.values import Def, Shape, shape_of
 from indexer.spill import SpillFile
 from tests.resolution_harness import extract_fixture
 
@@ -103,6 +103,47 @@ class TestDefsOfParkedFiles:
         assert all(rd.name is sys.intern(rd.name) for rd in fc.defs)
         assert fc.defs[0].qualname is fc.defs[0].name
         assert fc.defs[3].parent is fc.defs[4].parent is fc.defs[5].parent is sys.intern("Order")
+
+    def test_first_lines_are_read_from_the_files_column_not_from_disk(self, monkeypatch):
+        resolver = self._resolver()
+        fc = resolver.files["shop/models.py"]
+        assert list(fc.def_lines) == [1, 2, 6, 7, 11, 14] and fc.def_lines.itemsize == 4
+        reads = []
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(self) or [])
+        monkeypatch.setattr(fc, "unpacked", UnpackedLists())  # nothing unpacked held: a read would unpack
+        assert [rd.line for rd in fc.defs] == [1, 2, 6, 7, 11, 14] and reads == []
+        assert "line" not in type(fc.defs[0]).__slots__ and "_q" not in type(fc.defs[0]).__slots__
+        # a file whose definitions are held has no column: the held definition answers
+        live = RepositoryResolver("t")
+        live.update(extract_fixture(FIXTURE))
+        held = live.files["shop/models.py"]
+        assert held.def_lines is None and [rd.line for rd in held.defs] == [1, 2, 6, 7, 11, 14]
+        # parked by hand without a column (a Def of a held file): read back through the file
+        held.defs[4].park(4)
+        assert held.defs[4].line == 11 and held.defs[4].held is None
+
+    def test_a_qualname_not_derived_is_held_in_the_links_slot_and_kept_through_linking(self):
+        d = Definition(kind="function", name="handler", qualname="app.handler", parent=None, start_line=3,
+                       start_col=0, end_line=4, end_col=0, name_line=3, name_col=4)
+        resolver = self._resolver()
+        fc = resolver.files["shop/models.py"]
+        rd = Def("", d, fc)
+        assert rd.qualname == "app.handler" and not rd.derived and rd.links.q == "app.handler"
+        assert rd.line == 3 and rd.parent is None
+        rd.subclasses = [fc.defs[0]]
+        rd.bases_deps = (("name", "x.py", "X"),)
+        assert rd.qualname == "app.handler" and rd.subclasses == [fc.defs[0]]
+        rd.unlink()
+        assert rd.qualname == "app.handler" and rd.bases is None and rd.subclasses == () and rd.bases_deps == ()
+        # a derived one shares the one unlinked value, and taking over another's definition takes
+        # its qualname too (both ways)
+        plain = fc.defs[1]
+        assert plain.derived and plain.links.q is None and plain.links is fc.defs[3].links
+        plain.take(rd)
+        assert plain.qualname == "app.handler" and plain.name == "handler" and plain.line == 3
+        rd2 = Def("", _definitions("shop/models.py")[1], fc)
+        plain.take(rd2)
+        assert plain.qualname == "Base.save" and plain.derived and plain.links is fc.defs[3].links
 
     def test_reads_of_one_file_share_one_list_until_it_is_dropped(self):
         resolver = self._resolver()

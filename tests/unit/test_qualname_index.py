@@ -119,4 +119,4 @@ def test_def_holds_kind_and_id_tail_in_its_shape_eight_slots() -> None:
     assert first.shape is not second.shape and first.id != second.id  # the tails differ, so do the ids
     assert [rd.is_type for rd in fc.defs] == [False, True, False, False, True, False, True, False, False]
     assert [rd.is_callable for rd in fc.defs] == [True, False, True, True, False, True, False, True, True]
-    assert len(type(fc.defs[0]).__slots__) == 8
+    assert len(type(fc.defs[0]).__slots__) == 6
