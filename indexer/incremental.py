@@ -52,6 +52,7 @@ caller's business (the front ends hold a file lock around runs).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import dataclasses
 import gc
 import hashlib
@@ -78,7 +79,6 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
-from indexer.heap import trim_heap
 from indexer.mention_refresh import changed_names, docs_mentioning
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
@@ -151,7 +151,10 @@ def _release_memory() -> None:
     """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
     long-lived watcher would otherwise keep its peak for good."""
     gc.collect()
-    trim_heap()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 GC_THRESHOLD0 = 10_000

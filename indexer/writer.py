@@ -28,7 +28,6 @@ from indexer.mentions import MENTION_LABELS, NodeSource, add_mention_edges
 from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
-from indexer.heap import trim_heap
 from indexer.resolve.forked_binding import should_fork
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
@@ -323,11 +322,6 @@ class IndexWriter:
                             item.release()
                     ready += (out.file.path for out in written)
                     progress.advance(len(written))
-                    # The batch's outputs, rows and SQLite's allocations freed between live blocks:
-                    # give their pages back before the next batch (indexer.heap), or the resident
-                    # set keeps every batch's high-water mark and creeps up through the write.
-                    del written, out
-                    trim_heap()
         finally:
             if preparer is not None:
                 log.debug("the second process analysed %d of %d write batches", preparer.used, len(batches))
