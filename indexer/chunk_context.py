@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import re
 
 from indexer.symbols import module_path
@@ -113,8 +114,15 @@ def chunk_checksum(chunk: Chunk) -> str:
     return hashlib.sha1(embedding_text(chunk).encode("utf-8", "surrogatepass")).hexdigest()
 
 
+_CHUNK_FIELDS = operator.attrgetter(*(f.name for f in dataclasses.fields(Chunk)))
+_CHECKSUM_AT = [f.name for f in dataclasses.fields(Chunk)].index("checksum")
+
+
 def with_checksum(chunk: Chunk) -> Chunk:
     """``chunk`` with ``checksum`` set to :func:`chunk_checksum` (the chunkers build every chunk
-    through it)."""
-    return dataclasses.replace(chunk, checksum=chunk_checksum(chunk))
+    through it). ``dataclasses.replace`` without its per-call look-up of the fields (Django's 50,000
+    chunks: half the cost)."""
+    values = list(_CHUNK_FIELDS(chunk))
+    values[_CHECKSUM_AT] = chunk_checksum(chunk)
+    return Chunk(*values)
 

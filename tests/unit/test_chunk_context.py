@@ -206,3 +206,17 @@ def test_ripple_embed_says_it_re_embeds_and_stores_vectors_of_the_header_text(tm
     stored = list(find.embedding)
     assert sum(a * b for a, b in zip(stored, with_header)) > 0.98  # batches quantise a little differently
     assert sum(a * b for a, b in zip(stored, bare)) < sum(a * b for a, b in zip(stored, with_header)) - 0.01
+
+
+def test_with_checksum_sets_the_digest_and_keeps_every_other_field() -> None:
+    from indexer.chunk_context import with_checksum
+
+    chunk = Chunk("r:app/m.py:f", "r", "p", "app/m.py", "python", "function", "f", "r:app.m.f", "r:app.m", 3, 9,
+                  "def f():\n    return 1\n", "stale", (0.5, 0.25))
+    done = with_checksum(chunk)
+    assert done.checksum == hashlib.sha1(embedding_text(chunk).encode("utf-8")).hexdigest()
+    assert (done.id, done.repo, done.product, done.file, done.language, done.kind, done.name, done.fqn, done.parent,
+            done.start_line, done.end_line, done.text, done.embedding) == (
+        "r:app/m.py:f", "r", "p", "app/m.py", "python", "function", "f", "r:app.m.f", "r:app.m", 3, 9,
+        "def f():\n    return 1\n", (0.5, 0.25))
+    assert chunk.checksum == "stale" and done is not chunk  # the chunk given is not changed

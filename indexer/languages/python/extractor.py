@@ -74,7 +74,7 @@ _TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typi
 
 
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
-                  "imports", "orm_attributes", "class_uses", "value_reads")
+                  "imports", "orm_attributes", "class_uses", "value_reads", "narrowing", "branches", "getattr_calls")
 """The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and the
 ``orm_attributes`` / ``class_uses`` detectors'): one walk for all (:func:`indexer.languages.base.shared_pass`);
 the detectors that run only when a file names their library run their own queries."""

@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from indexer.languages.base import query, run_query
 from indexer.model import NARROWED, Binding
 
 __all__ = ["MAX_TEST_DEPTH", "Guards", "isinstance_narrowings", "isinstance_test", "type_guards"]
@@ -325,10 +326,7 @@ def isinstance_narrowings(root: Node, text: Text, scope_at: Callable[[int], str 
     out: list[Binding] = []
     blocks: dict[tuple[int, int, str], _Block] = {}
     guards = type_guards(root, text)
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
+    for n in _statements(root):
         if n.type == "match_statement":
             out.extend(_case_narrowings(n, text, scope_at))
             continue
@@ -356,6 +354,19 @@ def isinstance_narrowings(root: Node, text: Text, scope_at: Callable[[int], str 
         for each in _negated_operands(test, text, guards) or [found]:
             out.extend(_after(n, each, text, scope_at, blocks))
     return out
+
+
+def _statements(root: Node) -> list[Node]:
+    """The ``if``, ``assert`` and ``match`` statements under ``root`` (the query ``narrowing``, served
+    by the extractor's shared walk), in the order a walk popping each node's named children from a
+    stack meets them: a statement before those inside it, and otherwise the later one first. That
+    is the order of the bindings :func:`isinstance_narrowings` has always written (a walk in Python
+    that visited every node of the file: a tenth of Django's extraction CPU)."""
+    found = [caps["narrowing.stmt"][0] for _, caps in run_query(query("python", "python/queries", "narrowing"), root)]
+    # Within one tree two such statements are disjoint or nested: a later end first (disjoint: the
+    # later one; nested: the outer one), the outer one first when both end at the same byte.
+    found.sort(key=lambda n: (-n.end_byte, n.start_byte))
+    return found
 
 
 def _negated_operands(test: Node, text: Text, guards: Guards | None) -> list[tuple[str, tuple[str, ...], bool]]:
