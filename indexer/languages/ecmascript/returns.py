@@ -75,7 +75,7 @@ def factories(fr: Any, matches: list[dict[str, list[Node]]]) -> set[str]:
     parameter. Read from the ``returns.scm`` ``matches`` before any definition is made: the
     extractor leaves ``const g = f(h)`` of such an ``f`` to the resolver, which follows what ``f``
     returns (:func:`returned_refs`), instead of making ``g`` a value definition of its own."""
-    declared = {fr.text(n.child_by_field_name("name")) for n in _declarations(fr.root)}
+    declared: set[str] | None = None  # the file's declared function names: one walk, only when a value needs it
     out: set[str] = set()
     for caps in matches:
         if "arrow" in caps:
@@ -89,8 +89,11 @@ def factories(fr: Any, matches: list[dict[str, list[Node]]]) -> set[str]:
             value = value.named_children[0]
         if value.type in ("function_expression", "generator_function") and value.child_by_field_name("name"):
             out.add(name)
-        elif value.type == "identifier" and fr.text(value) in declared and fr.text(value) not in _param_names(fr, fn):
-            out.add(name)
+        elif value.type == "identifier":
+            if declared is None:
+                declared = {fr.text(n.child_by_field_name("name")) for n in _declarations(fr.root)}
+            if fr.text(value) in declared and fr.text(value) not in _param_names(fr, fn):
+                out.add(name)
     return out
 
 
