@@ -32,7 +32,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.reads import declared_around
-from indexer.languages.ecmascript.syntax import arity, unquote
+from indexer.languages.ecmascript.syntax import arity, spelled, unquote
 from indexer.model import CallSite
 
 if TYPE_CHECKING:
@@ -73,15 +73,13 @@ def container_calls(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
         return  # most files: no declared container is ever called through
     names = {fr.text(caps["name"][0]) for caps in matches}
     uses: dict[str, list[Node]] = {}
-    stack = [fr.root]
-    while stack:  # one walk: every identifier spelled as a container's name
-        n = stack.pop()
-        if n.type == "identifier":
-            text = fr.text(n)
-            if text in names:
-                uses.setdefault(text, []).append(n)
-        else:
-            stack.extend(n.children)
+    for name in names:  # every identifier spelled as a container's name: looked up where the bytes spell it
+        found = spelled(fr.root, fr.src.data, name, _IDENTIFIER)
+        if found is None:
+            uses = _walk_uses(fr, names)
+            break
+        if found:
+            uses[name] = found
     before = len(fr.out.calls)
     for caps in matches:
         name = caps["name"][0]
@@ -89,6 +87,25 @@ def container_calls(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
                                                         MAX_ELEMENT_SITES - (len(fr.out.calls) - before))
     if len(fr.out.calls) > before:
         fr.out.calls.sort(key=lambda c: (c.line, c.col))
+
+
+_IDENTIFIER = frozenset({"identifier"})
+
+
+def _walk_uses(fr: Any, names: set[str]) -> dict[str, list[Node]]:
+    """Every identifier of the file spelled as one of ``names``, by name: one walk of the tree (a name
+    :func:`~indexer.languages.ecmascript.syntax.spelled` cannot look up)."""
+    uses: dict[str, list[Node]] = {}
+    stack = [fr.root]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            text = fr.text(n)
+            if text in names:
+                uses.setdefault(text, []).append(n)
+        else:
+            stack.extend(n.children)
+    return uses
 
 
 class _Container:

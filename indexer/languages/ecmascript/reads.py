@@ -53,7 +53,7 @@ def member_reads(fr: Any, matches: list[dict[str, list[Node]]], own_this: Callab
             text = src.text(node)
             if text in known:
                 scope = fr.code_scope(node)
-                if not declared_around(fr, node, text, declared):
+                if not declared_around(fr, node, text, declared, read=True):
                     out.append(ValueRead(scope, text, None, src.line(node), src.col(node), True))
             continue
         node = caps["read"][0]
@@ -71,24 +71,39 @@ _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "arr
                              "generator_function_declaration", "generator_function", "method_definition"})
 
 
-def declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]], stop: Node | None = None) -> bool:
+def declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]], stop: Node | None = None,
+                    read: bool = False) -> bool:
     """Whether a function holding ``node``, named or anonymous (an IIFE's, a callback's),
     declares ``name`` itself as a parameter or a variable whose value is no function: then a
     ``name`` handed on there is that variable, not the file's function of that name (lodash's ``var
     result = []; ... return result`` in 122 functions is no reference to ``_.result``).
     ``declared`` memoises each function's names by node id; each function body is walked once
     (not into the functions nested in it), so a file costs one walk in all. ``stop``: only the
-    functions inside that node count (the scope declaring the name in question)."""
+    functions inside that node count (the scope declaring the name in question). ``read``: ``node``
+    is an identifier read as a value (never one that declares), so a function whose bytes spell
+    ``name`` nowhere but at ``node`` cannot declare it: such a function is not walked (a cheap gate)."""
+    gate = fr.src.data[node.start_byte:node.end_byte] if read and "\ufffd" not in name else None
     n = node.parent
     while n is not None and (stop is None or n.id != stop.id):
         if n.type in _FUNCTION_NODES:
             names = declared.get(n.id)
             if names is None:
+                if gate is not None and not _spelled_elsewhere(fr.src.data, gate, n, node.start_byte):
+                    n = n.parent
+                    continue
                 names = declared[n.id] = _own_names(fr, n)
             if name in names:
                 return True
         n = n.parent
     return False
+
+
+def _spelled_elsewhere(data: bytes, word: bytes, fn: Node, at: int) -> bool:
+    """Whether ``word`` occurs in ``data`` within ``fn``'s bytes anywhere but at offset ``at``."""
+    i = data.find(word, fn.start_byte, fn.end_byte)
+    if i == at:
+        i = data.find(word, at + 1, fn.end_byte)
+    return i != -1
 
 
 def _own_names(fr: Any, fn: Node) -> frozenset[str]:

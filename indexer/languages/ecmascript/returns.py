@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from indexer.languages.ecmascript.syntax import spelled
+
 if TYPE_CHECKING:
     from tree_sitter import Node
 
@@ -75,7 +77,7 @@ def factories(fr: Any, matches: list[dict[str, list[Node]]]) -> set[str]:
     parameter. Read from the ``returns.scm`` ``matches`` before any definition is made: the
     extractor leaves ``const g = f(h)`` of such an ``f`` to the resolver, which follows what ``f``
     returns (:func:`returned_refs`), instead of making ``g`` a value definition of its own."""
-    declared = {fr.text(n.child_by_field_name("name")) for n in _declarations(fr.root)}
+    declared: dict[str, bool] = {}  # name -> whether the file declares a function of that name
     out: set[str] = set()
     for caps in matches:
         if "arrow" in caps:
@@ -89,9 +91,33 @@ def factories(fr: Any, matches: list[dict[str, list[Node]]]) -> set[str]:
             value = value.named_children[0]
         if value.type in ("function_expression", "generator_function") and value.child_by_field_name("name"):
             out.add(name)
-        elif value.type == "identifier" and fr.text(value) in declared and fr.text(value) not in _param_names(fr, fn):
+        elif value.type == "identifier" and _declared(fr, fr.text(value), declared) \
+                and fr.text(value) not in _param_names(fr, fn):
             out.add(name)
     return out
+
+
+_DECLARATIONS = frozenset({"function_declaration", "generator_function_declaration", "function_expression",
+                           "generator_function"})
+
+
+def _declared(fr: Any, name: str, memo: dict[str, bool]) -> bool:
+    """Whether ``fr``'s file declares a function ``name`` (a declaration or a named function
+    expression): the identifiers spelled ``name`` looked up where the bytes spell it
+    (:func:`~indexer.languages.ecmascript.syntax.spelled`), no walk of the tree; memoised in ``memo``."""
+    found = memo.get(name)
+    if found is None:
+        nodes = spelled(fr.root, fr.src.data, name, _IDENTIFIER)
+        if nodes is None:  # no byte string to look for: the walk
+            found = any(fr.text(n.child_by_field_name("name")) == name for n in _declarations(fr.root))
+        else:
+            found = any(n.parent is not None and n.parent.type in _DECLARATIONS
+                        and n.parent.child_by_field_name("name") == n for n in nodes)
+        memo[name] = found
+    return found
+
+
+_IDENTIFIER = frozenset({"identifier"})
 
 
 def _declarations(node: Node) -> list[Node]:

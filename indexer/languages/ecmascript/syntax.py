@@ -6,6 +6,7 @@ and its parent or siblings, never the whole tree."""
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable
 
@@ -168,12 +169,14 @@ def _innermost(type_text: str | None, wrapper: re.Pattern[str], inner: Callable[
     return t
 
 
+@functools.lru_cache(maxsize=4096)
 def bindable(type_text: str | None) -> str | None:
     """The name a declared type binds to, or ``None`` for unions, literals and predefined types. An
     array of a named type (``User[]``, ``Array<User>``, ``ReadonlyArray<User>``, ``Set<User>``,
     through ``Promise<...>``) is written ``User[]``: a container whose elements loops and array
     methods hand out (:func:`array_element`); a map of one (``Map<string, User>``, :func:`map_value`) and
-    a tuple (``[User, boolean]``, :func:`tuple_items`) are kept as written (whitespace dropped)."""
+    a tuple (``[User, boolean]``, :func:`tuple_items`) are kept as written (whitespace dropped). A pure
+    function of the text, memoised (a file's parameters and fields repeat a few type texts)."""
     element = array_element(type_text)
     if element is not None:
         return element + "[]"
@@ -276,4 +279,23 @@ def literal_data(root: Node, src: SourceText) -> set[str]:
             if d.type == "variable_declarator" and name is not None and name.type == "identifier" \
                     and value is not None and value.type in _DATA_LITERALS:
                 out.add(src.text(name))
+    return out
+
+
+def spelled(root: Node, data: bytes, word: str, types: frozenset[str]) -> list[Node] | None:
+    """The nodes of ``types`` under ``root`` whose bytes are exactly ``word``, in source order, found
+    without a walk of the tree: each occurrence of ``word`` in ``data`` (the parsed bytes) is looked
+    up with tree-sitter's ``descendant_for_byte_range`` (the smallest node spanning it; a leaf such as
+    an identifier is its own smallest node). ``None`` when ``word`` holds U+FFFD: a text decoded
+    leniently from invalid UTF-8 names no single byte string, and the caller walks instead."""
+    if "\ufffd" in word or not word:
+        return None
+    raw = word.encode("utf-8")
+    out: list[Node] = []
+    i = data.find(raw)
+    while i != -1:
+        n = root.descendant_for_byte_range(i, i + len(raw))
+        if n is not None and n.start_byte == i and n.end_byte == i + len(raw) and n.type in types:
+            out.append(n)
+        i = data.find(raw, i + 1)
     return out

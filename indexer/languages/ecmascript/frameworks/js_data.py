@@ -105,6 +105,9 @@ TYPEORM_ROLES = {
 }
 """TypeORM ``Repository`` / ``EntityManager`` methods and whether they read or write the entity's table."""
 _QUERY_BUILDER = "createQueryBuilder"
+_READ_NAMES = frozenset({*_SQL_TAGS, *_SQL_ALWAYS, *_SQL_LITERAL, *PRISMA_ROLES, *TYPEORM_ROLES, _QUERY_BUILDER,
+                         *_KNEX_TABLE, *KNEX_WRITES, *_KNEX_READS})
+"""Every call name a rule of :meth:`_Detector.run` reads (a call with a receiver and another name is no use)."""
 _BUILDER_WRITES = frozenset(("insert", "update", "delete", "softDelete", "restore"))
 """The ``SelectQueryBuilder`` methods that turn a repository's query builder into a write (TypeORM's
 ``InsertQueryBuilder`` / ``UpdateQueryBuilder`` / ``DeleteQueryBuilder`` / ``SoftDeleteQueryBuilder``)."""
@@ -131,16 +134,18 @@ class _Detector:
 
     def run(self) -> None:
         for c in self.out.calls:
-            node = self._call_at(c.line, c.col)
-            if node is None:
+            if c.name != "getRepository":  # a cheap gate before locating the call's node
                 continue
-            if c.name == "getRepository":
+            node = self._call_at(c.line, c.col)
+            if node is not None:
                 self._repository_variable(node, c.caller)
         for c in self.out.calls:
+            name = c.name
+            if c.receiver is not None and name not in _READ_NAMES:
+                continue  # no rule below reads this call: its node is not located
             node = self._call_at(c.line, c.col)
             if node is None:
                 continue
-            name = c.name
             if name in _SQL_TAGS or name in _SQL_ALWAYS or name in _SQL_LITERAL:
                 self._raw_sql(node, name, c.caller, c.line, c.col)
             if c.receiver is not None and name in PRISMA_ROLES:
