@@ -174,8 +174,9 @@ def bindable(type_text: str | None) -> str | None:
     """The name a declared type binds to, or ``None`` for unions, literals and predefined types. An
     array of a named type (``User[]``, ``Array<User>``, ``ReadonlyArray<User>``, ``Set<User>``,
     through ``Promise<...>``) is written ``User[]``: a container whose elements loops and array
-    methods hand out (:func:`array_element`); a map of one (``Map<string, User>``, :func:`map_value`) and
-    a tuple (``[User, boolean]``, :func:`tuple_items`) are kept as written (whitespace dropped). A pure
+    methods hand out (:func:`array_element`); a map of one (``Map<string, User>``, :func:`map_value`), a
+    tuple (``[User, boolean]``, :func:`tuple_items`) and a ref (``Ref<User>``,
+    :func:`indexer.languages.ecmascript.refs.box_value`) are kept as written (whitespace dropped). A pure
     function of the text, memoised (a file's parameters and fields repeat a few type texts)."""
     element = array_element(type_text)
     if element is not None:
