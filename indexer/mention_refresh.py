@@ -88,7 +88,9 @@ def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[
             continue
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark: as the writer reads it
             data = to_utf8(data)[0]
-        if other and any(n in data.decode("utf-8", "replace") for n in other):
+        # A name outside ASCII is looked for in the text as the writer decodes it: a legacy-encoded
+        # (cp1252 / latin-1) doc's bytes are not UTF-8, and decoding them as UTF-8 lost the name (brk54).
+        if other and any(n in to_utf8(data)[0].decode("utf-8", "replace") for n in other):
             found.add(path)
         elif len(wanted) <= SUBSTRING_NAMES and not any(n in data for n in wanted):
             continue
