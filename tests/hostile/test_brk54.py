@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexer.mention_refresh import docs_mentioning
+from tests.resolution_harness import check
 from tests.unit.test_incremental import Workspace
 from tests.unit.test_mention_refresh import mentions
 
@@ -44,3 +45,83 @@ def test_a_legacy_encoded_doc_follows_a_renamed_definition(tmp_path: Path) -> No
         assert mentions(w.db) == ["docs/latin.md:3 -> pkg/svc.Größe"]
     finally:
         w.close()
+
+
+SHADOWS = """
+// --- path: src/api.ts ---
+export function logout() { return 1 }
+// --- path: src/hooks.ts ---
+import { logout } from "./api"
+function go() { return 1 }
+function run() { return 2 }
+function stop() { return 3 }
+function keep() { return 4 }
+
+export function useAuth() {
+  const logout = useCallback(() => 1, [])
+  return { logout, keep }
+}
+export function useLit() {
+  const go = 5
+  return { go }
+}
+export function useLet() {
+  let go
+  go = function () { return 6 }
+  return { go }
+}
+export function useCatch() {
+  try { return null } catch (go) { return { go } }
+}
+export function useFor(xs: number[]) {
+  for (const run of xs) { return { run } }
+  return null
+}
+export function usePattern() {
+  const { stop } = other()
+  return { stop }
+}
+export function useInner() {
+  const stop = () => 7
+  function run() { return 8 }
+  return { stop, run }
+}
+export function local() {
+  const go = 9
+  const o = { go, keep }
+  o.go()
+  o.keep()
+}
+// --- path: src/use.ts ---
+import { useAuth, useLit, useLet, useCatch, useFor, usePattern, useInner } from "./hooks"
+export function C() {
+  const { logout, keep } = useAuth(); logout(); keep()
+  const { go: g1 } = useLit(); g1()
+  const { go: g2 } = useLet(); g2()
+  const { go: g3 } = useCatch(); g3()
+  const { run: r1 } = useFor([1]); r1()
+  const { stop: s1 } = usePattern(); s1()
+  const { stop: s2, run: r2 } = useInner(); s2(); r2()
+}
+"""
+
+
+def test_a_property_naming_a_local_is_not_the_module_function() -> None:
+    """``return { logout }`` / ``{ go }`` where a local of the function (a call's result, a literal, a
+    ``let`` assigned later, a ``catch`` or ``for`` variable, a destructured name) shadows the module's
+    or an import's function of that name: calling the property is not a call of that function (brk54:
+    ``const { logout } = useAuth(); logout()`` called ./api's logout). A local arrow or nested function
+    is the definition the property names; a name no local shadows (``keep``) is still linked."""
+    check(SHADOWS, [
+        "src/hooks.local(0) -> src/hooks.keep(0) [exact]",  # o.keep(); o.go() is the number 9
+        "src/use.C(0) -> src/hooks.keep(0) [exact]",
+        "src/use.C(0) -> src/hooks.useAuth(0) [exact]",
+        "src/use.C(0) -> src/hooks.useCatch(0) [exact]",
+        "src/use.C(0) -> src/hooks.useFor(1) [exact]",
+        "src/use.C(0) -> src/hooks.useInner(0) [exact]",
+        "src/use.C(0) -> src/hooks.useInner.run(0) [exact]",
+        "src/use.C(0) -> src/hooks.useInner.stop(0) [exact]",
+        "src/use.C(0) -> src/hooks.useLet(0) [exact]",
+        "src/use.C(0) -> src/hooks.useLit(0) [exact]",
+        "src/use.C(0) -> src/hooks.usePattern(0) [exact]",
+    ])
