@@ -125,3 +125,22 @@ def test_a_property_naming_a_local_is_not_the_module_function() -> None:
         "src/use.C(0) -> src/hooks.useLit(0) [exact]",
         "src/use.C(0) -> src/hooks.usePattern(0) [exact]",
     ])
+
+
+def test_a_doc_linked_out_of_the_root_or_not_regular_is_not_read(tmp_path: Path) -> None:
+    """A doc that is now a link out of the repository (confined as the extraction is), a FIFO or a
+    device is left out at once (no read, no block); the same link is read when links out are followed."""
+    import os
+
+    root, outside = tmp_path / "repo", tmp_path / "outside.md"
+    root.mkdir()
+    outside.write_text("See `OrderLedger`.\n")
+    (root / "ext.md").symlink_to(outside)
+    os.mkfifo(root / "pipe.md")
+    (root / "zero.md").symlink_to("/dev/zero")
+    (root / "in.md").write_text("See `OrderLedger`.\n")
+    files = {"ext.md": _Ctx("markdown"), "pipe.md": _Ctx("markdown"), "zero.md": _Ctx("markdown"),
+             "in.md": _Ctx("markdown")}
+    real = os.path.realpath(root)
+    assert docs_mentioning(root, files, {"OrderLedger"}, set(), 1 << 20, real) == {"in.md"}
+    assert docs_mentioning(root, files, {"OrderLedger"}, set(), 1 << 20, None) == {"in.md", "ext.md"}
