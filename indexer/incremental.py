@@ -823,8 +823,9 @@ class RepositoryIndex:
         """The doc and configuration files outside ``affected`` whose ``MENTIONS`` the definitions
         ``changes`` added, removed or moved can change (:mod:`indexer.mention_refresh`): written again
         so that the index stays equal to a full one. Empty for edits inside bodies."""
+        confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
         return docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
-                               self.options.max_file_bytes)
+                               self.options.max_file_bytes, confine)
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

@@ -67,12 +67,13 @@ def changed_names(changes: Iterable[FileChange]) -> set[str]:
 
 
 def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[str], skip: Collection[str],
-                    max_bytes: int) -> set[str]:
+                    max_bytes: int, confine: str | None = None) -> set[str]:
     """The paths of the documentation and configuration files among ``files`` (repository-relative
     path -> context; those whose language :func:`indexer.content.content_kind` calls ``doc`` or
     ``config``), but those in ``skip``, whose text under ``root`` holds one of ``names`` as a whole
-    identifier. A file that cannot be read now (gone, over ``max_bytes``, not a regular file) is left
-    out: the update that sees it change handles it. Reads each candidate once; nothing when ``names``
+    identifier. A file that cannot be read now (gone, over ``max_bytes``, not a regular file, a link
+    leading out of ``confine``, the real root the extraction confines files to: ``None`` when links
+    out are followed) is left out: the update that sees it change handles it. Reads each candidate once; nothing when ``names``
     is empty."""
     if not names:
         return set()
@@ -83,12 +84,14 @@ def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[
         if path in skip or content_kind(fc.lang) not in ("doc", "config"):
             continue
         try:
-            data = read_source(str(root / path), max_bytes)
+            data = read_source(str(root / path), max_bytes, confine)
         except (SkipFile, OSError):
             continue
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark: as the writer reads it
             data = to_utf8(data)[0]
-        if other and any(n in data.decode("utf-8", "replace") for n in other):
+        # A name outside ASCII is looked for in the text as the writer decodes it: a legacy-encoded
+        # (cp1252 / latin-1) doc's bytes are not UTF-8, and decoding them as UTF-8 lost the name (brk54).
+        if other and any(n in to_utf8(data)[0].decode("utf-8", "replace") for n in other):
             found.add(path)
         elif len(wanted) <= SUBSTRING_NAMES and not any(n in data for n in wanted):
             continue

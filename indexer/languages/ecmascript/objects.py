@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from indexer.languages.ecmascript.returned_objects import function_names, named_properties
+from indexer.languages.ecmascript.returned_objects import function_names, local_shadows, named_properties
 from indexer.model import Binding
 
 if TYPE_CHECKING:
@@ -31,11 +31,13 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     if not matches:
         return
     known = function_names(fr)
+    locals_ = local_shadows(fr)  # `const go = 5; const o = { go }`: o.go is not the function go
     for caps in matches:
         if "owner" not in caps:  # `const { a } = f()`: returned_objects.destructured
             continue
         owner = caps["owner"][0]
-        props = [(key, value) for key, value in named_properties(caps["object"][0]) if _head(fr.receiver(value)) in known]
+        props = [(key, value) for key, value in named_properties(caps["object"][0]) if _head(fr.receiver(value)) in known
+                 and not locals_.shadowed(value, _head(fr.receiver(value)))]
         if not props:
             continue
         scope = fr.code_scope(owner)

@@ -30,6 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.assignments import function_of
+from indexer.languages.ecmascript.local_shadows import LocalShadows
 from indexer.model import CALLABLE_KINDS, Binding
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
     from indexer.model import Definition
 
-__all__ = ["RETURNED", "destructured", "destructured_names", "function_names", "returned_objects"]
+__all__ = ["RETURNED", "destructured", "destructured_names", "function_names", "local_shadows", "returned_objects"]
 
 RETURNED = "return"
 """The name a function's returned object literal is bound under in the function's scope: a reserved
@@ -61,16 +62,25 @@ def function_names(fr: Any) -> set[str]:
              if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
     return known | {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
 
+def local_shadows(fr: Any) -> LocalShadows:
+    """The :class:`LocalShadows` of ``fr``'s file (the extractor's file run: ``text`` and ``fn_defs``
+    read): a declarator's function value is a definition when the extractor made one of it."""
+    return LocalShadows(fr.text, lambda node: node.id in fr.fn_defs)
+
+
 def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     """Bind the object literals returned by the definitions of ``fr`` (the extractor's file run:
     definitions, imports and ``fn_defs`` read; ``text``, ``receiver``, ``src``, ``out``) from the
     ``returns.scm`` ``matches``: an ``object`` binding :data:`RETURNED` in the function's scope, an
     ``alias`` binding per property naming a function, and :data:`RETURNED` appended to the
     definition's ``returned_refs``. Properties naming anything else (a variable, a literal, a call)
-    are left out; a literal with none is no object."""
+    are left out, and so is a name a local of the function shadows (``const go = useCallback(...);
+    return { go }``: :mod:`indexer.languages.ecmascript.local_shadows`); a literal with none is no
+    object."""
     if not matches:
         return
     known = function_names(fr)
+    locals_ = local_shadows(fr)
     bound: dict[int, Definition] = {}
     for caps in matches:
         if "arrow" in caps:
@@ -82,7 +92,8 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
         d = fr.fn_defs.get(fn.id) if fn is not None else None
         if value.type != "object" or d is None or fn.type in _GENERATORS:
             continue
-        props = [(key, value) for key, value in named_properties(value) if fr.receiver(value).split(".", 1)[0] in known]
+        props = [(key, value) for key, value in named_properties(value) if fr.receiver(value).split(".", 1)[0] in known
+                 and not locals_.shadowed(value, fr.receiver(value).split(".", 1)[0])]
         if not props:
             continue
         scope = f"{d.qualname}.{RETURNED}"
