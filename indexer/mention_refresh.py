@@ -22,6 +22,7 @@ repositories already depend on the order in which repositories were indexed).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.repository import FileChange
 
-__all__ = ["changed_names", "docs_mentioning", "SUBSTRING_NAMES"]
+__all__ = ["changed_names", "docs_mentioning", "DocWords", "MentionRecords", "SUBSTRING_NAMES"]
 
 _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 _SPACES = bytes(c if c in _WORD_BYTES else 32 for c in range(256))
@@ -64,6 +65,104 @@ def changed_names(changes: Iterable[FileChange]) -> set[str]:
         old, new = _ids(c.old), _ids(c.new)
         names.update(name for name, _ in old ^ new)
     return names
+
+
+DocWords = tuple[str, bytes, bool]
+"""What :class:`MentionRecords` keeps of a doc: ``(checksum, words, non_ascii)``, the SHA-256 (hex) of the
+bytes it was read from, its ASCII identifiers (:data:`_SPACES`) each once, sorted, each between two
+newlines (``b"\\nA\\nB\\n"``: a name is held when ``b"\\n" + name + b"\\n"`` is a substring), and whether
+its text holds any non-ASCII character."""
+
+
+def _searched(raw: bytes) -> bytes:
+    """A doc's bytes as searched: a UTF-16 text with a byte-order mark converted as the writer reads it."""
+    return to_utf8(raw)[0] if raw.startswith((b"\xff\xfe", b"\xfe\xff")) else raw
+
+
+def _read_doc(root: Path, path: str, max_bytes: int) -> tuple[bytes, bytes] | None:
+    """``(raw bytes, bytes as searched)`` of the doc at ``root / path``, or ``None`` when it cannot be
+    read now."""
+    try:
+        raw = read_source(str(root / path), max_bytes)
+    except (SkipFile, OSError):
+        return None
+    return raw, _searched(raw)
+
+
+def _words(raw: bytes, data: bytes) -> DocWords:
+    words = set(data.translate(_SPACES).split())
+    return (hashlib.sha256(raw).hexdigest(), b"\n" + b"\n".join(sorted(words)) + b"\n" if words else b"",
+            not data.isascii())
+
+
+class MentionRecords:
+    """Per doc and configuration file, the identifiers its text holds (:data:`DocWords`), kept between
+    the updates of one repository's index (:class:`indexer.incremental.RepositoryIndex`, and saved with
+    the resolver's records for the next one-shot run: :class:`indexer.bind_state.BindState`) so that
+    :meth:`docs_mentioning` answers from memory, not by reading every doc from disk (Django's 646 docs:
+    1.6 MiB of records against 6.1 MB of text).
+
+    A doc's record holds while the index holds the bytes it was read from: its checksum is the
+    context's (``FileCtx.checksum``); a doc whose checksum differs (edited and indexed since) or without
+    a record is read once and recorded. The answer is :func:`docs_mentioning`'s for the docs as the index
+    holds them (a doc edited on disk but not indexed yet is written by the update that indexes it). A
+    name not in ASCII is searched in the text itself, read again, only in docs holding non-ASCII text."""
+
+    __slots__ = ("records", "reads")
+
+    def __init__(self, saved: Mapping[str, DocWords] | None = None) -> None:
+        self.records: dict[str, DocWords] = dict(saved or {})
+        """``{path: DocWords}``."""
+        self.reads = 0
+        """How many docs were read from disk (each read counts once)."""
+
+    def docs_mentioning(self, root: Path, files: Mapping[str, FileCtx], names: Collection[str],
+                        skip: Collection[str], max_bytes: int) -> set[str]:
+        """:func:`docs_mentioning`'s answer (same arguments), from the records: a doc is read only when it
+        has no record for the bytes the index holds, or when a non-ASCII name is asked and its text has
+        non-ASCII characters. Records of docs ``files`` no longer holds are dropped."""
+        if not names:
+            return set()
+        for gone in [p for p in self.records if p not in files]:
+            del self.records[gone]
+        wanted = [b"\n" + n.encode() + b"\n" for n in names if n.isascii()]
+        other = [n for n in names if not n.isascii()]
+        found: set[str] = set()
+        for path, fc in files.items():
+            if path in skip or content_kind(fc.lang) not in ("doc", "config"):
+                continue
+            rec = self.records.get(path)
+            text: bytes | None = None
+            if rec is None or rec[0] != fc.checksum:
+                read = _read_doc(root, path, max_bytes)
+                self.reads += 1
+                if read is None:
+                    continue
+                rec = _words(*read)
+                text = read[1]
+                if rec[0] == fc.checksum:  # the bytes the index holds: kept for the next updates
+                    self.records[path] = rec
+            if any(w in rec[1] for w in wanted):
+                found.add(path)
+            elif other and rec[2]:
+                if text is None:
+                    read = _read_doc(root, path, max_bytes)
+                    self.reads += 1
+                    text = read[1] if read is not None else b""
+                if any(n in text.decode("utf-8", "replace") for n in other):
+                    found.add(path)
+        return found
+
+    def note(self, path: str, lang: str, raw: bytes) -> None:
+        """Record the doc at ``path`` from ``raw``, the bytes an update just read to index it (nothing for a
+        file :func:`indexer.content.content_kind` does not call ``doc`` or ``config``): the next update that
+        asks need not read it again."""
+        if content_kind(lang) in ("doc", "config"):
+            self.records[path] = _words(raw, _searched(raw))
+
+    def kept(self, files: Mapping[str, FileCtx]) -> dict[str, DocWords]:
+        """The records that still hold for ``files`` (same path and checksum), to save."""
+        return {p: rec for p, rec in self.records.items() if (fc := files.get(p)) is not None and fc.checksum == rec[0]}
 
 
 def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[str], skip: Collection[str],

@@ -5,12 +5,14 @@ were written; an edit inside bodies writes no doc again."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from indexer.mention_refresh import changed_names, docs_mentioning
+import indexer.mention_refresh as mention_refresh
+from indexer.mention_refresh import MentionRecords, changed_names, docs_mentioning
 from tests.unit.test_incremental import Workspace
 
 QUOTE = "def refresh_shipping_quote(x):\n    return x\n"
@@ -103,3 +105,82 @@ def test_docs_mentioning_reads_only_docs_and_whole_identifiers(tmp_path: Path) -
     (tmp_path / "g.md").write_bytes(b"`OrderLedger`\x00 after a NUL: binary\n")
     files.update({"f.md": _Ctx("markdown"), "g.md": _Ctx("markdown")})
     assert docs_mentioning(tmp_path, files, {"OrderLedger"}, {"a.md", "d.md"}, 1 << 20) == {"f.md"}
+
+
+class _DocCtx(_Ctx):
+    """A context with the checksum of the file's bytes as indexed."""
+
+    def __init__(self, root: Path, path: str, lang: str = "markdown") -> None:
+        super().__init__(lang)
+        self.checksum = hashlib.sha256((root / path).read_bytes()).hexdigest() if (root / path).exists() else "0" * 64
+
+
+def test_mention_records_answer_as_docs_mentioning_and_read_a_doc_only_when_its_bytes_are_new(tmp_path: Path) -> None:
+    docs = {"a.md": "Use `OrderLedger` here.\n", "b.md": "OrderLedgerX and MyOrderLedger are other names.\n",
+            "c.py": "OrderLedger = 1\n", "d.md": "OrderLedger and `keep_me`\n",
+            "e.md": "The `Größe` class and `naïve_total`.\n"}
+    for rel, text in docs.items():
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "f.md").write_bytes("See `OrderLedger`.\n".encode("utf-16"))  # with its byte-order mark
+    (tmp_path / "g.md").write_bytes(b"`OrderLedger`\x00 after a NUL: binary\n")
+    files = {p: _DocCtx(tmp_path, p, "python" if p.endswith(".py") else "markdown")
+             for p in [*docs, "f.md", "g.md", "missing.md"]}
+    records = MentionRecords()
+    asks = [({"OrderLedger"}, {"d.md"}), ({"OrderLedger"}, set()), ({"Order", "Ledger", "MyOrder"}, set()),
+            ({"keep_me", "nope"}, set()), ({"Größe"}, set()), ({"naïve_total", "OrderLedger"}, {"a.md", "d.md"}),
+            ({"Groesse", "naive_total"}, set()), ({f"name_{i}" for i in range(100)} | {"OrderLedger"}, set())]
+    expected = [{"a.md", "f.md"}, {"a.md", "d.md", "f.md"}, set(), {"d.md"}, {"e.md"}, {"e.md", "f.md"}, set(),
+                {"a.md", "d.md", "f.md"}]
+    reads = []
+    for names, skip in asks:
+        assert records.docs_mentioning(tmp_path, files, names, skip, 1 << 20) == \
+            docs_mentioning(tmp_path, files, names, skip, 1 << 20)
+        reads.append(records.reads)
+    assert [records.docs_mentioning(tmp_path, files, n, s, 1 << 20) for n, s in asks] == expected
+    # the first ask reads the six docs it does not skip (c.py is code, d.md skipped), the second d.md; then
+    # only what cannot be recorded (g.md, not text; missing.md, gone) is tried again, and e.md, the one doc
+    # with non-ASCII text, when a name not in ASCII is asked
+    assert reads == [6, 9, 11, 13, 16, 19, 21, 23]
+    assert sorted(records.records) == ["a.md", "b.md", "d.md", "e.md", "f.md"]
+    # a doc edited and indexed since: read once, then recorded anew; a doc no longer indexed: forgotten
+    (tmp_path / "b.md").write_text("Now `OrderLedger` itself.\n", encoding="utf-8")
+    files["b.md"] = _DocCtx(tmp_path, "b.md")
+    del files["a.md"]
+    before = records.reads
+    assert records.docs_mentioning(tmp_path, files, {"OrderLedger"}, set(), 1 << 20) == {"b.md", "d.md", "f.md"}
+    assert records.reads == before + 3  # b.md, g.md, missing.md
+    assert sorted(records.kept(files)) == ["b.md", "d.md", "e.md", "f.md"]
+    # a doc changed on disk but not indexed yet answers as the index holds it (its update writes it)
+    (tmp_path / "d.md").write_text("nothing\n", encoding="utf-8")
+    assert records.docs_mentioning(tmp_path, files, {"keep_me"}, set(), 1 << 20) == {"d.md"}
+
+
+@pytest.mark.parametrize("records_first", [False, True])
+def test_a_name_change_reads_no_unchanged_doc_once_recorded(tmp_path: Path, monkeypatch, records_first: bool) -> None:
+    """The watcher and the one-shot run (its records saved with the resolver's) read each doc once: the
+    first update that changes a name reads them, later ones read none; a doc edited since is read again
+    only where its update did not record it (the one-shot run)."""
+    read: list[str] = []
+    real = mention_refresh.read_source
+
+    def counting(path: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+        read.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(mention_refresh, "read_source", counting)
+    w = Workspace(tmp_path, FILES, records_first)
+    try:
+        w.edit({"pkg/e.py": "def compute_total_price(cart):\n    return 1\n"})
+        assert sorted(read) == ["README.md", "README.md", "other.md", "other.md"]  # the watcher's, the one-shot's
+        read.clear()
+        w.edit({"pkg/e.py": "def compute_total_price(cart):\n    return 1\n\n\nclass OrderLedger:\n    pass\n"})
+        assert read == []
+        assert mentions(w.db) == ["README.md:3 -> pkg/e.OrderLedger", "README.md:3 -> pkg/e.compute_total_price(1)",
+                                  "README.md:4 -> pkg/a.keep_me(2)"]
+        w.edit({"docs/other.md": "# Other\n\nNow `OrderLedger` too.\n"})
+        assert read == []  # an edit of a doc changes no definition
+        w.edit({"pkg/e.py": None})
+        assert read == ["other.md"]  # the one-shot run's: the watcher recorded the doc when it indexed it
+        assert mentions(w.db) == ["README.md:4 -> pkg/a.keep_me(2)"]
+    finally:
+        w.close()
