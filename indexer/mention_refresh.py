@@ -15,9 +15,19 @@ holds one of those names as a whole identifier. The caller re-binds and writes t
 bodies changes no definition's id: no doc is read. A name the doc holds but not as a mention (outside a
 code span) makes the doc written again with the same edges: a wasted write, never a wrong one.
 
+:class:`MentionRecords` answers the same question from a record of each doc's identifiers kept between
+updates (and saved with the resolver's records for the next one-shot run), reading a doc only when the
+index holds bytes of it the record was not made from.
+
 Scope: the docs of the repository being updated. Docs of other repositories in a shared index that
-mention one of its names are linked when they are next indexed (as before: their links across
-repositories already depend on the order in which repositories were indexed).
+mention one of its names are linked when they are next written (edited, or their repository indexed
+whole), not refreshed here: a full index of the repositories, the reference an update must equal,
+itself depends on their order (indexing ``A`` then ``B`` links ``B``'s docs to ``A``'s definitions and
+not ``A``'s to ``B``'s; ``B`` then ``A`` the reverse), so there is no one answer to refresh them to; an
+edge into a definition that went is removed with its node, in every repository. Making
+cross-repository mentions independent of the order would mean writing another repository's doc edges
+on every run (its files, its journal), a change of the shared index's ownership, not of this refresh
+(docs/accuracy.md, session 54).
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ import pytest
 
 import indexer.mention_refresh as mention_refresh
 from indexer.mention_refresh import MentionRecords, changed_names, docs_mentioning
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.index_dump import problems
+from tests.resolution_harness import write_tree
 from tests.unit.test_incremental import Workspace
 
 QUOTE = "def refresh_shipping_quote(x):\n    return x\n"
@@ -184,3 +189,50 @@ def test_a_name_change_reads_no_unchanged_doc_once_recorded(tmp_path: Path, monk
         assert mentions(w.db) == ["README.md:4 -> pkg/a.keep_me(2)"]
     finally:
         w.close()
+
+
+REPOS = {
+    "A": {"README.md": "# A\n\nPrices come from `compute_total_price` and `OrderLedger`.\n",
+          "a.py": "def helper_a():\n    return 1\n"},
+    "B": {"NOTES.md": "# B\n\nSee `helper_a`.\n", "b.py": "def compute_total_price(cart):\n    return 1\n"},
+}
+
+
+def _shared_mentions(db: Path) -> list[tuple[str, str, str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return sorted(conn.execute("SELECT repo, file, dst FROM edges WHERE kind = 'MENTIONS'").fetchall())
+    finally:
+        conn.close()
+
+
+def test_docs_of_other_repositories_link_in_index_order_and_lose_edges_into_gone_definitions(tmp_path: Path) -> None:
+    """The scope of the refresh (module docstring): in a shared index a full index of two repositories
+    links the docs of the one indexed second to the first's definitions, not the reverse, so the order
+    decides; re-indexing one repository removes the other's doc edges into definitions that went (no
+    dangling edge) and does not write the other's docs (an added definition they name stays unlinked
+    until they are written again)."""
+    for name, files in REPOS.items():
+        write_tree(tmp_path / name, files)
+
+    def index(db: Path, *order: str) -> None:
+        store = EmbeddedStore(db)
+        try:
+            for name in order:
+                index_repository(tmp_path / name, store, store, IndexOptions(repo=name, jobs=1))
+        finally:
+            store.close()
+
+    index(tmp_path / "ab.db", "A", "B")
+    assert _shared_mentions(tmp_path / "ab.db") == [("B", "NOTES.md", "A:a.helper_a(0)")]
+    index(tmp_path / "ba.db", "B", "A")
+    assert _shared_mentions(tmp_path / "ba.db") == [("A", "README.md", "B:b.compute_total_price(1)")]
+    write_tree(tmp_path / "B", {"b.py": "def compute_total(cart):\n    return 1\n\n\nclass OrderLedger:\n    pass\n"})
+    index(tmp_path / "ba.db", "B")
+    assert _shared_mentions(tmp_path / "ba.db") == []  # the edge went with its node; OrderLedger not linked
+    assert problems(tmp_path / "ba.db") == []
+    index(tmp_path / "ba.db", "A")  # A unchanged: its doc is not written again
+    assert _shared_mentions(tmp_path / "ba.db") == []
+    write_tree(tmp_path / "A", {"README.md": REPOS["A"]["README.md"] + "\nEdited.\n"})
+    index(tmp_path / "ba.db", "A")  # written again: linked to what B now defines
+    assert _shared_mentions(tmp_path / "ba.db") == [("A", "README.md", "B:b.OrderLedger")]
