@@ -306,6 +306,10 @@ class RepositoryIndex:
         # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
         # the repository's size in memory); the writer reads again the few it needs.
         hashed: list[tuple[SourceFile, int, str]] = []
+        # The docs' identifiers recorded from the bytes read here (indexer.mention_refresh), so that no
+        # update reads them again: by a watcher, and by a one-shot run writing a new index (its records
+        # saved with the resolver's); not by a one-shot run over an index (it may stop after hashing).
+        noting = not self.skip_unchanged or not stored
         for sf in found.files:
             progress.advance()
             try:
@@ -314,6 +318,8 @@ class RepositoryIndex:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
             hashed.append((sf, len(data), hashlib.sha256(data).hexdigest()))
+            if noting:
+                self.mention_records.note(sf.path, sf.language, data)
             del data
         if self.skip_unchanged and not self.synced and trusted and self._link_stamp() == link_digest \
                 and self._unchanged(hashed, stored, report):
@@ -581,7 +587,7 @@ class RepositoryIndex:
             base.append((ex, checksum, sizes.get(path, 0)))
         self.resolver.update(base, track=False)
         self.resolver.restore(state.deps, state.link_deps, state.link_shares)
-        self.mention_records = MentionRecords(state.mentions)
+        self.mention_records = self.mention_records.merged(state.mentions)
         return True
 
     # ------------------------------------------------------------------ resolver state given back

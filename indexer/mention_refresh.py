@@ -164,11 +164,19 @@ class MentionRecords:
         return found
 
     def note(self, path: str, lang: str, raw: bytes) -> None:
-        """Record the doc at ``path`` from ``raw``, the bytes an update just read to index it (nothing for a
-        file :func:`indexer.content.content_kind` does not call ``doc`` or ``config``): the next update that
-        asks need not read it again."""
-        if content_kind(lang) in ("doc", "config"):
+        """Record the doc at ``path`` from ``raw``, the bytes a run just read to index it (nothing for a
+        file :func:`indexer.content.content_kind` does not call ``doc`` or ``config``, nor when its record
+        is already of these bytes): the next update that asks need not read it again."""
+        if content_kind(lang) not in ("doc", "config"):
+            return
+        rec = self.records.get(path)
+        if rec is None or rec[0] != hashlib.sha256(raw).hexdigest():
             self.records[path] = _words(raw, _searched(raw))
+
+    def merged(self, saved: Mapping[str, DocWords]) -> MentionRecords:
+        """These records over ``saved`` (a path recorded in both keeps this one's record: the bytes read
+        last)."""
+        return MentionRecords({**saved, **self.records})
 
     def kept(self, files: Mapping[str, FileCtx]) -> dict[str, DocWords]:
         """The records that still hold for ``files`` (same path and checksum), to save."""
