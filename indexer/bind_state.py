@@ -34,11 +34,12 @@ __all__ = ["BindState", "load_bind_state", "save_bind_state", "discard_bind_stat
 
 log = logging.getLogger(__name__)
 
-FORMAT = 4
+FORMAT = 5
 """Version of the file's layout: a file of another layout is ignored (2: a file's record may be its
 tokens packed, :func:`indexer.resolve.tracking.pack_deps`; 3: the records are one pickle kept with
 its SHA-256, so that damage which still unpickles is refused, not trusted; 4: with each file's
-share of the framework links, so that a link that changes re-produces only the files whose share did)."""
+share of the framework links, so that a link that changes re-produces only the files whose share did;
+5: with the identifiers of the doc files, :class:`indexer.mention_refresh.MentionRecords`)."""
 
 
 @dataclass(slots=True)
@@ -50,13 +51,15 @@ class BindState:
     ``deps``: ``{path: record of the tokens its output read}`` (the tokens, or them packed:
     :func:`indexer.resolve.tracking.record_tokens` reads either); ``link_deps``: the tokens the last
     framework link read; ``link_shares``: ``{path: 16-byte digest}`` of what that link gave each file
-    (``None``: not known)."""
+    (``None``: not known); ``mentions``: ``{path: (checksum, words, non_ascii)}``, the identifiers of
+    the doc and configuration files recorded so far (:data:`indexer.mention_refresh.DocWords`)."""
 
     key: str
     checksums: dict[str, str]
     deps: dict[str, Record] = field(default_factory=dict)
     link_deps: set[Token] = field(default_factory=set)
     link_shares: dict[str, bytes] | None = None
+    mentions: dict[str, tuple[str, bytes, bool]] = field(default_factory=dict)
 
 
 def load_bind_state(path: Path) -> BindState | None:
@@ -81,20 +84,27 @@ def load_bind_state(path: Path) -> BindState | None:
     except Exception as exc:  # written whole, digest and all, by something else: ignored as well
         log.info("bind records %s unreadable (%s): ignored", path, exc)
         return None
-    if not (isinstance(body, tuple) and len(body) == 5):
+    if not (isinstance(body, tuple) and len(body) == 6):
         return None
-    key, checksums, deps, link_deps, link_shares = body
+    key, checksums, deps, link_deps, link_shares, mentions = body
     if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
             and isinstance(link_deps, (set, frozenset)) and all(isinstance(d, (tuple, bytes)) for d in deps.values())
             and (link_shares is None or (isinstance(link_shares, dict)
-                                         and all(isinstance(d, bytes) for d in link_shares.values())))):
+                                         and all(isinstance(d, bytes) for d in link_shares.values())))
+            and isinstance(mentions, dict) and all(_doc_words(m) for m in mentions.values())):
         return None
     if not checksums.keys() <= deps.keys():
         # Every file the index held has a record (an empty one when its output read nothing): a file
         # without one would never count as a reader of what a later edit changes.
         log.info("bind records %s lack the record of a file: ignored", path)
         return None
-    return BindState(key, checksums, deps, set(link_deps), link_shares)
+    return BindState(key, checksums, deps, set(link_deps), link_shares, mentions)
+
+
+def _doc_words(m: object) -> bool:
+    """Whether ``m`` has the shape of a doc's record of identifiers."""
+    return (isinstance(m, tuple) and len(m) == 3 and isinstance(m[0], str) and isinstance(m[1], bytes)
+            and isinstance(m[2], bool))
 
 
 def save_bind_state(path: Path, state: BindState) -> bool:
@@ -103,7 +113,8 @@ def save_bind_state(path: Path, state: BindState) -> bool:
     tmp = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        body = pickle.dumps((state.key, state.checksums, state.deps, state.link_deps, state.link_shares),
+        body = pickle.dumps((state.key, state.checksums, state.deps, state.link_deps, state.link_shares,
+                             state.mentions),
                             protocol=pickle.HIGHEST_PROTOCOL)
         with open(tmp, "wb") as fh:
             pickle.dump((FORMAT, hashlib.sha256(body).hexdigest(), body), fh, protocol=pickle.HIGHEST_PROTOCOL)

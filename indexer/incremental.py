@@ -79,7 +79,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
-from indexer.mention_refresh import changed_names, docs_mentioning
+from indexer.mention_refresh import MentionRecords, changed_names
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
@@ -243,6 +243,9 @@ class RepositoryIndex:
         self.writer = IndexWriter(self.root, self.repo, self.product, options.max_file_bytes, graph, search,
                                   self.journal, options.write_batch_bytes())
         self.synced = False
+        self.mention_records = MentionRecords()
+        """The identifiers of the doc files (:mod:`indexer.mention_refresh`), kept between updates and
+        saved with the resolver's records."""
         self.link_applications: dict[str, str] | None = None
         """The folders naming the repository's applications, read by the last sync (what the registry
         entry records; a one-shot run lets its resolver, and so its link options, go)."""
@@ -303,6 +306,10 @@ class RepositoryIndex:
         # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
         # the repository's size in memory); the writer reads again the few it needs.
         hashed: list[tuple[SourceFile, int, str]] = []
+        # The docs' identifiers recorded from the bytes read here (indexer.mention_refresh), so that no
+        # update reads them again: by a watcher, and by a one-shot run writing a new index (its records
+        # saved with the resolver's); not by a one-shot run over an index (it may stop after hashing).
+        noting = not self.skip_unchanged or not stored
         for sf in found.files:
             progress.advance()
             try:
@@ -311,6 +318,8 @@ class RepositoryIndex:
                 report.skip(sf.path, exc.reason, str(exc))
                 continue
             hashed.append((sf, len(data), hashlib.sha256(data).hexdigest()))
+            if noting:
+                self.mention_records.note(sf.path, sf.language, data)
             del data
         if self.skip_unchanged and not self.synced and trusted and self._link_stamp() == link_digest \
                 and self._unchanged(hashed, stored, report):
@@ -462,6 +471,7 @@ class RepositoryIndex:
             known = self.resolver.files.get(rel)
             if known is not None and known.checksum == checksum:
                 continue
+            self.mention_records.note(rel, verdict.language, data)
             ex = self.extraction.cached(rel, checksum)
             if ex is None:
                 to_extract.append(verdict)
@@ -577,6 +587,7 @@ class RepositoryIndex:
             base.append((ex, checksum, sizes.get(path, 0)))
         self.resolver.update(base, track=False)
         self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        self.mention_records = self.mention_records.merged(state.mentions)
         return True
 
     # ------------------------------------------------------------------ resolver state given back
@@ -612,6 +623,7 @@ class RepositoryIndex:
                                   {p: fc.size for p, fc in files.items()})
         self.extraction.park = spill_file(self.options.state_dir)  # the old one holds the released files' lists
         self.resolver = RepositoryResolver(self.repo, link, park=self.extraction.park)
+        self.mention_records = MentionRecords()  # saved with the records, read back with them
         self.synced = False
         _release_memory()
         log.info("%s: resolver state of %d files released (rebuilt from the records at the next change)",
@@ -673,7 +685,7 @@ class RepositoryIndex:
             return False
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
         return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                         link_shares))
+                                                         link_shares, self.mention_records.kept(self.resolver.files)))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -824,8 +836,8 @@ class RepositoryIndex:
         ``changes`` added, removed or moved can change (:mod:`indexer.mention_refresh`): written again
         so that the index stays equal to a full one. Empty for edits inside bodies."""
         confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
-        return docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
-                               self.options.max_file_bytes, confine)
+        return self.mention_records.docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
+                                                    self.options.max_file_bytes, confine)
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

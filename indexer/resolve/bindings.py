@@ -19,13 +19,13 @@ When the list is not parked (a watcher's resolver) the whole table stays in memo
 
 from __future__ import annotations
 
-import threading
 from sys import intern
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
 from indexer.model import Binding
 from indexer.parked import ParkedList
+from indexer.resolve.held_tables import HeldTables
 
 __all__ = ["OPEN_FILES", "REGISTERS", "SMALL_SCOPES", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
 
@@ -42,8 +42,14 @@ OPEN_FILES = 8
 """How many files' local-binding tables are held at once, at most (least recently built dropped
 first). Binding a file reads its own table many times and other files' rarely."""
 
-_open: OrderedDict[int, ScopedBindings] = OrderedDict()
-_open_lock = threading.Lock()
+
+def _keep(owner: ScopedBindings, table: dict[Key, list[Binding]] | None) -> None:
+    owner._local = table
+
+
+_open: HeldTables[ScopedBindings, dict[Key, list[Binding]]] = HeldTables(_keep, weak=False)
+"""The files' bindings whose local table is built, least recently built first (strongly: a
+:class:`ScopedBindings` belongs to a resolver's context and holds no run resource)."""
 
 
 SMALL_SCOPES = 8
@@ -65,8 +71,7 @@ def _small(scopes: set[str | None]) -> Collection[str | None]:
 
 def held_tables() -> tuple[ScopedBindings, ...]:
     """The files' bindings whose local table the process holds now (least recently built first)."""
-    with _open_lock:
-        return tuple(_open.values())
+    return _open.owners()
 
 
 def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: bool) -> dict[Key, list[Binding]]:
@@ -137,13 +142,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         if self.source is None:
             return {}
         table = _table(self.source, self.exposed, local=True)
-        with _open_lock:
-            self._local = table
-            _open[id(self)] = self
-            _open.move_to_end(id(self))
-            while len(_open) > OPEN_FILES:
-                _, old = _open.popitem(last=False)
-                old._local = None
+        _open.hold(self, table, OPEN_FILES)
         return table
 
     def get(self, key: Key, default: list[Binding] | None = None) -> list[Binding] | None:  # type: ignore[override]
@@ -171,6 +170,4 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     def release(self) -> None:
         """Drop the local table if it is held for a parked list (it is built again on demand)."""
         if self.parked:
-            with _open_lock:
-                _open.pop(id(self), None)
-                self._local = None
+            _open.release(self)

@@ -12,22 +12,20 @@ When a file's extraction is parked on disk (:func:`indexer.parked.park_extractio
 run), :func:`park_imports` writes its imports to the same spill file and :class:`ParkedImports`
 stands for the table: a lookup builds the :class:`ImportTable` from the pickle on first use and
 keeps it while it is among the :data:`OPEN_IMPORTS` tables built last (least recently used dropped
-first, as :mod:`indexer.resolve.bindings` does for function-local bindings). The star imports (read
-on every lookup of a name the file does not bind, and in almost every file none) stay in memory.
+first: :class:`indexer.resolve.held_tables.HeldTables`, as for function-local bindings). The star
+imports (read on every lookup of a name the file does not bind, and in almost every file none) stay in memory.
 Answers are the same as the packed table's; only where they come from differs. A watcher's
 resolver (extractions not parked) keeps the packed table in memory as before.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from indexer.model import Import
 from indexer.parked import ParkedList
+from indexer.resolve.held_tables import HeldTables
 from indexer.resolve.import_table import EMPTY_IMPORTS, ImportList, ImportTable, import_table
 from indexer.spill import SpillFile
 
@@ -38,16 +36,18 @@ OPEN_IMPORTS = 64
 first). Binding a file reads its own table many times; other files read a few re-exporting ones
 (packages' ``__init__``, barrels) often, and those stay among the last used."""
 
-_open: OrderedDict[int, weakref.ref[ParkedImports]] = OrderedDict()
-"""The parked imports whose table is built, by ``id``, least recently used first: weakly, so that
-the process-wide table never keeps a run's spill file (a :class:`ParkedImports` holds it) alive."""
-_open_lock = threading.Lock()
+def _keep(owner: ParkedImports, table: ImportTable | None) -> None:
+    owner._table = table
+
+
+_open: HeldTables[ParkedImports, ImportTable] = HeldTables(_keep, weak=True)
+"""The parked imports whose table is built, least recently used first: weakly, so that the
+process-wide record never keeps a run's spill file (a :class:`ParkedImports` holds it) alive."""
 
 
 def open_import_tables() -> tuple[ParkedImports, ...]:
     """The parked imports whose table the process holds built now (least recently used first)."""
-    with _open_lock:
-        return tuple(x for x in (ref() for ref in _open.values()) if x is not None)
+    return _open.owners()
 
 
 class ParkedImports(Mapping[str, "Import | tuple[Import, ...]"]):
@@ -71,27 +71,15 @@ class ParkedImports(Mapping[str, "Import | tuple[Import, ...]"]):
         """The packed table, built from the spill file when not held (see the module docstring)."""
         table = self._table
         if table is not None:
-            with _open_lock:
-                if id(self) in _open:
-                    _open.move_to_end(id(self))
+            _open.used(self)
             return table
         table = ImportTable(self.source.unpack())
-        with _open_lock:
-            self._table = table
-            _open[id(self)] = weakref.ref(self)  # a dead one is dropped in its turn
-            _open.move_to_end(id(self))
-            while len(_open) > OPEN_IMPORTS:
-                _, ref = _open.popitem(last=False)
-                old = ref()
-                if old is not None:
-                    old._table = None
+        _open.hold(self, table, OPEN_IMPORTS)
         return table
 
     def release(self) -> None:
         """Drop the built table (it is built again when read)."""
-        with _open_lock:
-            _open.pop(id(self), None)
-            self._table = None
+        _open.release(self)
 
     def get(self, key: object, default: Any = None) -> Any:
         """The import bound to local name ``key`` (a tuple of them when several, in source order),

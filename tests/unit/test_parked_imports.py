@@ -4,22 +4,18 @@ answers as the tables held before, what is read from disk and when, and the same
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import indexer.resolve.parked_imports as parked_imports
 from indexer.model import Import
 from indexer.parked import ParkedList
-from indexer.pipeline import index_repository
 from indexer.resolve.context import MAX_NAMESAKES, TopLevel
 from indexer.resolve.import_table import EMPTY_IMPORTS, ImportList, ImportTable
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.parked_imports import ParkedImports, open_import_tables, park_imports
 from indexer.resolve.repository import RepositoryResolver
-from indexer.run import IndexOptions
-from indexer.spill import SpillFile
-from stores.embedded import EmbeddedStore
-from tests.index_dump import calls, dump
-from tests.resolution_harness import extract_fixture
+from tests.index_dump import calls
+from tests.parked_harness import CountingSpill, holds, index_and_dump
+from tests.resolution_harness import extract_fixture, write_tree
 
 IMPORTS = [
     Import("os", "os", None, 0, 1),
@@ -31,20 +27,8 @@ IMPORTS = [
 ]
 
 
-class CountingSpill(SpillFile):
-    """A spill file counting its reads."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.reads = 0
-
-    def get(self, ref):  # type: ignore[no-untyped-def]
-        self.reads += 1
-        return super().get(ref)
-
-
 def _held(pi: ParkedImports) -> bool:
-    return any(x is pi for x in open_import_tables())
+    return holds(open_import_tables(), pi)
 
 
 def test_parked_imports_answer_as_the_packed_table_and_read_the_spill_once_while_held() -> None:
@@ -165,28 +149,17 @@ APP = {
 }
 
 
-def _index(root: Path, db: Path) -> dict:
-    store = EmbeddedStore(db)
-    try:
-        index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(db.with_suffix(".state"))))
-    finally:
-        store.close()
-    return dump(db)
-
-
 def test_the_index_is_the_same_with_imports_held_or_read_back_for_every_lookup(tmp_path, monkeypatch) -> None:
     """Re-exports through another file's imports (a named one and a star) bind as before whether the
     tables stay built or are read back from the park for every lookup; a name no file defines or
     re-exports binds to nothing."""
     root = tmp_path / "src"
-    for rel, text in APP.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, APP)
     before = {id(t) for t in open_import_tables()}
-    held = _index(root, tmp_path / "held.db")
+    held = index_and_dump(root, tmp_path / "held.db")
     assert [t for t in open_import_tables() if id(t) not in before] == []  # released with the run
     monkeypatch.setattr(parked_imports, "OPEN_IMPORTS", 0)
-    every_read = _index(root, tmp_path / "every.db")
+    every_read = index_and_dump(root, tmp_path / "every.db")
     assert held == every_read
     assert calls(tmp_path / "held.db") == [
         "app/use.go(0) -> app/api.local(0) [exact]",

@@ -4,7 +4,6 @@ memory, what from the spill file and when, and that the index is the same whiche
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,13 +12,13 @@ import indexer.parked as parked_module
 import indexer.resolve.bindings as bindings_module
 from indexer.model import Binding
 from indexer.parked import ParkedList
-from indexer.pipeline import index_repository
 from indexer.resolve.bindings import ScopedBindings
-from indexer.run import IndexOptions
 from indexer.spill import SpillFile
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
-from tests.index_dump import calls, dump
+from tests.index_dump import calls
+from tests.parked_harness import CountingSpill, holds, index_and_dump
+from tests.resolution_harness import write_tree
 
 BINDINGS = [
     Binding(None, "db", "Database", "constructed", 1),
@@ -33,22 +32,10 @@ BINDINGS = [
 EXPOSED = {None, "Service"}
 
 
-class CountingSpill(SpillFile):
-    """A spill file counting its reads."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.reads = 0
-
-    def get(self, ref):  # type: ignore[no-untyped-def]
-        self.reads += 1
-        return super().get(ref)
-
-
 def _held(sb: ScopedBindings) -> bool:
     """Whether the process-wide table holds ``sb``'s local table (by identity: comparing mappings
     would read them)."""
-    return any(x is sb for x in bindings_module.held_tables())
+    return holds(bindings_module.held_tables(), sb)
 
 
 def _parked(spill: SpillFile, items: list[Binding]) -> ParkedList:
@@ -139,28 +126,17 @@ APP = {
 }
 
 
-def _index(root: Path, db: Path) -> dict:
-    store = EmbeddedStore(db)
-    try:
-        index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(db.with_suffix(".state"))))
-    finally:
-        store.close()
-    return dump(db)
-
-
 def test_the_index_is_the_same_with_bindings_parked_held_or_read_back_for_every_lookup(tmp_path, monkeypatch) -> None:
     """Negative and positive at once: the local bindings bind exactly the calls they bound when held
     (x.save -> Cache.save, not Repo.save), whether they stay in memory, are read back with eight
     tables held or with one (every other file's lookup reads them back again)."""
     root = tmp_path / "src"
-    for rel, text in APP.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    parked = _index(root, tmp_path / "parked.db")
+    write_tree(root, APP)
+    parked = index_and_dump(root, tmp_path / "parked.db")
     monkeypatch.setattr(bindings_module, "OPEN_FILES", 1)
-    one = _index(root, tmp_path / "one.db")
+    one = index_and_dump(root, tmp_path / "one.db")
     monkeypatch.setattr(parked_module, "PARKED_FIELDS", tuple(f for f in parked_module.PARKED_FIELDS if f != "bindings"))
-    held = _index(root, tmp_path / "held.db")
+    held = index_and_dump(root, tmp_path / "held.db")
     assert parked == one == held
     # x = Cache() in run binds x.save to Cache.save, never to Repo.save (which self.repo.save and
     # DEFAULT.save reach); svc.repo.save in another file reads Service's class-level binding.
@@ -187,11 +163,9 @@ def test_a_finished_run_holds_no_local_table_nor_its_spill_file(tmp_path) -> Non
     run's spill file (an open file in the state folder) must not outlive the run in a long-lived
     process (``ripple index --all``, the language server indexing a folder)."""
     root = tmp_path / "src"
-    for rel, text in APP.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, APP)
     before = {id(sb) for sb in bindings_module.held_tables()}  # other tests' files, if any
-    _index(root, tmp_path / "x.db")
+    index_and_dump(root, tmp_path / "x.db")
     assert [sb for sb in bindings_module.held_tables() if id(sb) not in before] == []
 
 
@@ -199,9 +173,7 @@ def test_a_park_damaged_under_a_run_is_a_clear_error_and_writes_nothing(tmp_path
     """The run's park file zeroed while it runs (a stray process, a disk fault): ``ripple index``
     stops with what happened and what the index holds, exit status 1, no traceback, nothing written."""
     root = tmp_path / "src"
-    for rel, text in APP.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
+    write_tree(root, APP)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(SpillFile, "get", lambda self, ref: bytes(ref[1]))  # every read: zeros
     db = tmp_path / "x.db"
