@@ -6,9 +6,9 @@ a full index."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
+from tests.index_dump import calls
 from tests.resolution_harness import check
 from tests.unit.test_incremental import Workspace
 
@@ -54,16 +54,6 @@ def test_barrel_names_resolve_through_the_first_module_holding_them() -> None:
     ])
 
 
-def calls(db: Path) -> list[str]:
-    """CALLS edges as ``src -> dst``, repository prefix dropped, sorted."""
-    conn = sqlite3.connect(db)
-    try:
-        rows = conn.execute("SELECT src, dst FROM edges WHERE kind = 'CALLS'").fetchall()
-    finally:
-        conn.close()
-    return sorted(f"{s[2:]} -> {d[2:]}" for s, d in rows)
-
-
 FILES = {
     "lib/a.ts": "export function alpha() { return 1; }\n",
     "lib/b.ts": "export function beta() { return 2; }\n",
@@ -75,19 +65,19 @@ FILES = {
 def test_a_name_added_to_a_skipped_module_binds_after_an_update(tmp_path: Path) -> None:
     w = Workspace(tmp_path, FILES)
     try:
-        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0)"]
+        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0) [exact]"]
         # b.ts gains late(): the barrel's answer for it changes though index.ts did not
         w.edit({"lib/b.ts": "export function beta() { return 2; }\nexport function late() { return 3; }\n"})
-        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0)", "app.run(0) -> lib/b.late(0)"]
+        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0) [exact]", "app.run(0) -> lib/b.late(0) [exact]"]
         # a.ts gains one too: the first module holding it wins
         w.edit({"lib/a.ts": "export function alpha() { return 1; }\nexport function late() { return 0; }\n"})
-        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0)", "app.run(0) -> lib/a.late(0)"]
+        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0) [exact]", "app.run(0) -> lib/a.late(0) [exact]"]
         # both lose it: unbound again
         w.edit({"lib/a.ts": FILES["lib/a.ts"], "lib/b.ts": FILES["lib/b.ts"]})
-        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0)"]
+        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0) [exact]"]
         # a module gains a star of its own: names behind it are found
         w.edit({"lib/deeper.ts": "export function late() { return 9; }\n",
                 "lib/b.ts": 'export * from "./deeper";\n' + FILES["lib/b.ts"]})
-        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0)", "app.run(0) -> lib/deeper.late(0)"]
+        assert calls(w.db) == ["app.run(0) -> lib/a.alpha(0) [exact]", "app.run(0) -> lib/deeper.late(0) [exact]"]
     finally:
         w.close()
