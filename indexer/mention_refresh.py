@@ -44,19 +44,12 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.repository import FileChange
 
-__all__ = ["changed_names", "docs_mentioning", "DocWords", "MentionRecords", "SUBSTRING_NAMES"]
+__all__ = ["changed_names", "docs_mentioning", "DocWords", "MentionRecords"]
 
 _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 _SPACES = bytes(c if c in _WORD_BYTES else 32 for c in range(256))
 """A byte table keeping identifier characters and making every other byte (non-ASCII ones included) a
 space: a text translated through it splits into its ASCII identifiers."""
-
-SUBSTRING_NAMES = 32
-"""Up to this many changed names, a doc is first searched for each name as a substring (Django's 646
-doc and configuration files, 6.1 MB, in about 30 ms a name); with more (a file added or removed whole),
-each doc is split into its identifiers once instead (about 0.6 s for the same files on a loaded 2-core
-machine; a regular expression of the names took 1.7 s for 40 names, 10 s for 400)."""
-
 
 def _ids(fc: FileCtx | None) -> set[tuple[str, str]]:
     """``(short name, node id)`` of every definition ``fc`` holds (none for ``None``)."""
@@ -129,9 +122,16 @@ class MentionRecords:
 
     def docs_mentioning(self, root: Path, files: Mapping[str, FileCtx], names: Collection[str],
                         skip: Collection[str], max_bytes: int, confine: str | None = None) -> set[str]:
-        """:func:`docs_mentioning`'s answer (same arguments), from the records: a doc is read only when it
-        has no record for the bytes the index holds, or when a non-ASCII name is asked and its text has
-        non-ASCII characters. Records of docs ``files`` no longer holds are dropped."""
+        """The paths of the documentation and configuration files among ``files`` (repository-relative
+        path -> context; those whose language :func:`indexer.content.content_kind` calls ``doc`` or
+        ``config``), but those in ``skip``, whose text under ``root`` holds one of ``names`` as a whole
+        identifier (a name not in ASCII: as a substring of the text as the writer decodes it). A doc is
+        read only when it has no record for the bytes the index holds, or when a non-ASCII name is
+        asked and its text has non-ASCII characters; one that cannot be read now (gone, over
+        ``max_bytes``, not a regular file, a link leading out of ``confine``, the real root the
+        extraction confines files to: ``None`` when links out are followed) is left out: the update
+        that sees it change handles it. Records of docs ``files`` no longer holds are dropped; nothing
+        is read when ``names`` is empty."""
         if not names:
             return set()
         for gone in [p for p in self.records if p not in files]:
@@ -187,33 +187,6 @@ class MentionRecords:
 
 def docs_mentioning(root: Path, files: Mapping[str, FileCtx], names: Collection[str], skip: Collection[str],
                     max_bytes: int, confine: str | None = None) -> set[str]:
-    """The paths of the documentation and configuration files among ``files`` (repository-relative
-    path -> context; those whose language :func:`indexer.content.content_kind` calls ``doc`` or
-    ``config``), but those in ``skip``, whose text under ``root`` holds one of ``names`` as a whole
-    identifier. A file that cannot be read now (gone, over ``max_bytes``, not a regular file, a link
-    leading out of ``confine``, the real root the extraction confines files to: ``None`` when links
-    out are followed) is left out: the update that sees it change handles it. Reads each candidate once; nothing when ``names``
-    is empty."""
-    if not names:
-        return set()
-    wanted = {n.encode() for n in names if n.isascii()}
-    other = [n for n in names if not n.isascii()]  # found as substrings: a doc holding one is written again
-    found: set[str] = set()
-    for path, fc in files.items():
-        if path in skip or content_kind(fc.lang) not in ("doc", "config"):
-            continue
-        try:
-            data = read_source(str(root / path), max_bytes, confine)
-        except (SkipFile, OSError):
-            continue
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with a byte-order mark: as the writer reads it
-            data = to_utf8(data)[0]
-        # A name outside ASCII is looked for in the text as the writer decodes it: a legacy-encoded
-        # (cp1252 / latin-1) doc's bytes are not UTF-8, and decoding them as UTF-8 lost the name (brk54).
-        if other and any(n in to_utf8(data)[0].decode("utf-8", "replace") for n in other):
-            found.add(path)
-        elif len(wanted) <= SUBSTRING_NAMES and not any(n in data for n in wanted):
-            continue
-        elif not wanted.isdisjoint(data.translate(_SPACES).split()):
-            found.add(path)
-    return found
+    """:meth:`MentionRecords.docs_mentioning` without records kept: every candidate doc read once (the
+    stateless form, for a caller holding no records)."""
+    return MentionRecords().docs_mentioning(root, files, names, skip, max_bytes, confine)

@@ -74,6 +74,7 @@ def test_doc_mentions_follow_definitions_in_other_files(tmp_path: Path, records_
 class _Ctx:
     def __init__(self, lang: str, defs: list[tuple[str, str]] = ()) -> None:  # type: ignore[assignment]
         self.lang = lang
+        self.checksum = ""  # FileCtx.checksum: no record of the doc holds it
         self.defs = [type("D", (), {"name": n, "id": i})() for n, i in defs]
 
 
@@ -99,7 +100,7 @@ def test_docs_mentioning_reads_only_docs_and_whole_identifiers(tmp_path: Path) -
              "missing.md": _Ctx("markdown")}
     assert docs_mentioning(tmp_path, files, {"OrderLedger"}, {"d.md"}, 1 << 20) == {"a.md"}
     assert docs_mentioning(tmp_path, files, set(), set(), 1 << 20) == set()
-    many = {f"name_{i}" for i in range(100)} | {"OrderLedger"}  # past SUBSTRING_NAMES: split into identifiers
+    many = {f"name_{i}" for i in range(100)} | {"OrderLedger"}  # many names at once
     assert docs_mentioning(tmp_path, files, many, set(), 1 << 20) == {"a.md", "d.md"}
     (tmp_path / "e.md").write_text("The `Größe` class and `naïve_total`.\n", encoding="utf-8")
     files["e.md"] = _Ctx("markdown")
