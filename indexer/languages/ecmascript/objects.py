@@ -36,8 +36,8 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
         if "owner" not in caps:  # `const { a } = f()`: returned_objects.destructured
             continue
         owner = caps["owner"][0]
-        props = [(key, value) for key, value in named_properties(caps["object"][0]) if _head(fr.receiver(value)) in known
-                 and not locals_.shadowed(value, _head(fr.receiver(value)))]
+        props = [(key, value) for key, value in named_properties(caps["object"][0])
+                 if (head := _head(fr.receiver(value))) in known and not locals_.shadowed(value, head)]
         if not props:
             continue
         scope = fr.code_scope(owner)

@@ -51,7 +51,6 @@ as such by ``imports.scm``."""
 _SOURCES = frozenset({"call_expression", "identifier", "member_expression", "await_expression"})
 
 
-
 def function_names(fr: Any) -> set[str]:
     """The names a property of an object literal in ``fr``'s file (the extractor's file run, its
     definitions and imports read, ``objects`` its object bindings so far) may name as a function: the
@@ -61,6 +60,7 @@ def function_names(fr: Any) -> set[str]:
     known = {d.name for d in fr.out.definitions
              if d.kind in CALLABLE_KINDS and (d.parent is None or kinds.get(d.parent) in CALLABLE_KINDS)}
     return known | {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
+
 
 def local_shadows(fr: Any) -> LocalShadows:
     """The :class:`LocalShadows` of ``fr``'s file (the extractor's file run: ``text`` and ``fn_defs``
@@ -92,8 +92,8 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
         d = fr.fn_defs.get(fn.id) if fn is not None else None
         if value.type != "object" or d is None or fn.type in _GENERATORS:
             continue
-        props = [(key, value) for key, value in named_properties(value) if fr.receiver(value).split(".", 1)[0] in known
-                 and not locals_.shadowed(value, fr.receiver(value).split(".", 1)[0])]
+        props = [(key, value) for key, value in named_properties(value)
+                 if (head := fr.receiver(value).split(".", 1)[0]) in known and not locals_.shadowed(value, head)]
         if not props:
             continue
         scope = f"{d.qualname}.{RETURNED}"
