@@ -1,4 +1,4 @@
-"""The per-file tables behind :meth:`JsFile.template`'s local values (:mod:`...frameworks.js_scopes`) and
+"""The per-file tables behind :meth:`JsFile.template`'s local values (:mod:`indexer.languages.ecmascript.local_scopes`) and
 the template memo: each answer equals the per-lookup scan it replaced (parameter words, the declarator
 before a use, assignments inside a block), and a template that met a choice point (a conditional, ``||``,
 a reassigned local) is never remembered, so :meth:`JsFile.alternatives` still sees every branch."""
@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from indexer.languages.base import SourceText, combined_query, parser, run_query
 from indexer.languages.ecmascript.frameworks.common import JsFile
-from indexer.languages.ecmascript.frameworks.js_scopes import ScopeTables
+from indexer.languages.ecmascript.local_scopes import ScopeTables
 from indexer.languages.ecmascript.typescript import EXTRACTOR as TS
 from indexer.model import FileExtraction, Template
 
@@ -44,7 +44,7 @@ def _all(node: Node, type_: str) -> list[Node]:
 def _tables(root: Node, src: SourceText) -> ScopeTables:
     """The tables as :class:`JsFile` builds them: the assignments from the query file's matches."""
     query, _ = combined_query("typescript", ("ecmascript/queries",), ("local_names",))
-    return ScopeTables(src, [caps for _, caps in run_query(query, root)])
+    return ScopeTables(src.text, [caps for _, caps in run_query(query, root)])
 
 
 def _use(root: Node) -> Node:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.assignments import function_of
-from indexer.languages.ecmascript.local_shadows import LocalShadows
+from indexer.languages.ecmascript.local_scopes import ScopeTables
 from indexer.model import CALLABLE_KINDS, Binding
 
 if TYPE_CHECKING:
@@ -62,10 +62,12 @@ def function_names(fr: Any) -> set[str]:
     return known | {i.local for i in fr.out.imports} | {name for _, name in fr.objects}
 
 
-def local_shadows(fr: Any) -> LocalShadows:
-    """The :class:`LocalShadows` of ``fr``'s file (the extractor's file run: ``text`` and ``fn_defs``
-    read): a declarator's function value is a definition when the extractor made one of it."""
-    return LocalShadows(fr.text, lambda node: node.id in fr.fn_defs)
+def local_shadows(fr: Any) -> ScopeTables:
+    """The :class:`~indexer.languages.ecmascript.local_scopes.ScopeTables` of ``fr``'s file for
+    :meth:`~indexer.languages.ecmascript.local_scopes.ScopeTables.shadowed` (the extractor's file run:
+    ``text`` and ``fn_defs`` read): a declarator's function value is a definition when the extractor
+    made one of it."""
+    return ScopeTables(fr.text, defines=lambda node: node.id in fr.fn_defs)
 
 
 def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
@@ -75,7 +77,7 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     ``alias`` binding per property naming a function, and :data:`RETURNED` appended to the
     definition's ``returned_refs``. Properties naming anything else (a variable, a literal, a call)
     are left out, and so is a name a local of the function shadows (``const go = useCallback(...);
-    return { go }``: :mod:`indexer.languages.ecmascript.local_shadows`); a literal with none is no
+    return { go }``: :mod:`indexer.languages.ecmascript.local_scopes`); a literal with none is no
     object."""
     if not matches:
         return

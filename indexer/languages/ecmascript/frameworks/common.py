@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, TypeVar
 from tree_sitter import Node, Query
 
 from indexer.languages import base
-from indexer.languages.ecmascript.frameworks.js_scopes import ScopeTables
+from indexer.languages.ecmascript.local_scopes import ScopeTables
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template
 
 if TYPE_CHECKING:
@@ -196,7 +196,7 @@ class JsFile:
         self._indexed = _Indexed(out)
         self._choice: dict[int, int] | None = None  # ternary node id -> branch taken (alternatives())
         self._met: list[tuple[int, int]] = []  # the choices a template met that the choice did not fix, with their ways
-        self._scopes = ScopeTables(src, self._matches["local_names"])
+        self._scopes = ScopeTables(src.text, self._matches["local_names"])
         self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
         self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
         self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
