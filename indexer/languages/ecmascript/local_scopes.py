@@ -37,13 +37,13 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
-__all__ = ["FUNCTION_TYPES", "ScopeTables"]
+__all__ = ["FUNCTION_TYPES", "HEAD_TYPES", "ScopeTables", "bound_words"]
 
 FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "function", "arrow_function",
                             "method_definition", "generator_function_declaration", "generator_function"})
 """Node types of functions: each binds its parameters over its body."""
 _BLOCKS = frozenset({"statement_block", "switch_case", "switch_default", "class_static_block"})
-_HEADS = frozenset({"catch_clause", "for_in_statement", "for_statement"})
+HEAD_TYPES = frozenset({"catch_clause", "for_in_statement", "for_statement"})
 """Nodes binding names over their body besides functions: a ``catch`` parameter, a ``for`` head's declaration."""
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 _DEFINITIONS = frozenset({"function_declaration", "generator_function_declaration", "class_declaration",
@@ -55,6 +55,26 @@ _WORD = re.compile(r"[\w$]+")
 _DEF, _VAR, _PATTERN = 0, 1, 2
 """Kinds of a block's declaration of a name: a function or class declaration, a declarator of the plain
 name, a name of a destructuring pattern."""
+
+
+def bound_words(text: Callable[[Node], str], node: Node) -> frozenset[str]:
+    """The words of the text binding names at ``node`` (``text``: a node's source text): a function's
+    parameter list, a ``catch`` clause's parameter, a ``for`` head's declaration (empty for ``for (x of
+    xs)`` assigning an outer ``x``, and for any other node). A type or default naming a word counts too:
+    then a name is taken for a local where it may not be one, and nothing is linked through it."""
+    kind = node.type
+    if kind in FUNCTION_TYPES:
+        parts = [node.child_by_field_name("parameters") or node.child_by_field_name("parameter")]
+    elif kind == "catch_clause":
+        parts = [node.child_by_field_name("parameter")]
+    elif kind == "for_in_statement":
+        parts = [node.child_by_field_name("left")] if node.child_by_field_name("kind") is not None else []
+    elif kind == "for_statement":
+        init = node.child_by_field_name("initializer")
+        parts = [init] if init is not None and init.type in _DECLARATIONS else []
+    else:
+        parts = []
+    return frozenset(w for p in parts if p is not None for w in _WORD.findall(text(p)))
 
 
 def _always(_node: Node) -> bool:
@@ -86,26 +106,10 @@ class ScopeTables:
         return name in self._declared
 
     def bound_words(self, node: Node) -> frozenset[str]:
-        """The words of the text binding names at ``node``: a function's parameter list, a catch clause's
-        parameter, a ``for`` head's declaration (empty for ``for (x of xs)`` assigning an outer ``x``, and
-        for any other node). A type or default naming a word counts too: then a name is taken for a local
-        where it may not be one, and nothing is linked."""
+        """:func:`bound_words` of ``node``, computed once per node."""
         words = self._words.get(node.id)
         if words is None:
-            kind = node.type
-            if kind in FUNCTION_TYPES:
-                parts = [node.child_by_field_name("parameters") or node.child_by_field_name("parameter")]
-            elif kind == "catch_clause":
-                parts = [node.child_by_field_name("parameter")]
-            elif kind == "for_in_statement":
-                parts = [node.child_by_field_name("left")] if node.child_by_field_name("kind") is not None else []
-            elif kind == "for_statement":
-                init = node.child_by_field_name("initializer")
-                parts = [init] if init is not None and init.type in _DECLARATIONS else []
-            else:
-                parts = []
-            words = frozenset(w for p in parts if p is not None for w in _WORD.findall(self.text(p)))
-            self._words[node.id] = words
+            words = self._words[node.id] = bound_words(self.text, node)
         return words
 
     def parameter_word(self, params: Node, fn: Node, name: str) -> bool:
@@ -147,7 +151,7 @@ class ScopeTables:
                         return how == _PATTERN
                     value = d.child_by_field_name("value")
                     return value is None or value.type not in _FUNCTION_VALUES or not self.defines(value)
-            elif (kind in FUNCTION_TYPES or kind in _HEADS) and name in self.bound_words(parent):
+            elif (kind in FUNCTION_TYPES or kind in HEAD_TYPES) and name in self.bound_words(parent):
                 return True
             node = parent
         return False

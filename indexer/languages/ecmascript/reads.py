@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from indexer.languages.ecmascript.local_scopes import HEAD_TYPES, bound_words
 from indexer.model import CALLABLE_KINDS, LONG_RECEIVER, ValueRead
 
 if TYPE_CHECKING:
@@ -74,10 +75,12 @@ _FUNCTION_NODES = frozenset({"function_declaration", "function_expression", "arr
 def declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozenset[str]], stop: Node | None = None,
                     read: bool = False) -> bool:
     """Whether a function holding ``node``, named or anonymous (an IIFE's, a callback's),
-    declares ``name`` itself as a parameter or a variable whose value is no function: then a
+    declares ``name`` itself as a parameter or a variable whose value is no function, or a ``catch``
+    clause or ``for`` head holding it declares ``name`` (``catch (go) { register(go) }``, ``for (const
+    run of xs) register(run)``, :func:`indexer.languages.ecmascript.local_scopes.bound_words`): then a
     ``name`` handed on there is that variable, not the file's function of that name (lodash's ``var
     result = []; ... return result`` in 122 functions is no reference to ``_.result``).
-    ``declared`` memoises each function's names by node id; each function body is walked once
+    ``declared`` memoises each function's names (and each head's words) by node id; each function body is walked once
     (not into the functions nested in it), so a file costs one walk in all. ``stop``: only the
     functions inside that node count (the scope declaring the name in question). ``read``: ``node``
     is an identifier read as a value (never one that declares), so a function whose bytes spell
@@ -93,6 +96,12 @@ def declared_around(fr: Any, node: Node, name: str, declared: dict[int, frozense
                     continue
                 names = declared[n.id] = _own_names(fr, n)
             if name in names:
+                return True
+        elif n.type in HEAD_TYPES and (gate is None or _spelled_elsewhere(fr.src.data, gate, n, node.start_byte)):
+            words = declared.get(n.id)
+            if words is None:
+                words = declared[n.id] = bound_words(fr.src.text, n)
+            if name in words:
                 return True
         n = n.parent
     return False
