@@ -58,7 +58,7 @@ __all__ = [
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
     "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
-    "STRINGS",
+    "STRINGS", "holds_on_lines",
     "EXCHANGE_ROUTE", "DRF_ROUTE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE",
 ]
@@ -286,7 +286,10 @@ class Binding:
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
     model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
-    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``)."""
+    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``).
+    Any other binding with an ``end`` holds on lines ``line`` to ``end`` only (:func:`holds_on_lines`: a
+    JavaScript / TypeScript callback's parameter, a ``for ... of`` variable), where it hides the name's
+    other bindings and imports from a lookup that knows its line."""
 
     scope: str | None
     name: str
@@ -294,6 +297,14 @@ class Binding:
     how: str
     line: int = 0
     end: int = 0
+
+
+def holds_on_lines(b: Binding) -> bool:
+    """Whether ``b`` holds on its lines ``b.line`` to ``b.end`` only, not in its whole scope: a binding
+    with an ``end`` other than a :data:`NARROWED` one (which a type test guards over its lines, read
+    apart: :mod:`indexer.resolve.either`). The resolver keeps these apart from the ``(scope, name)``
+    table (:meth:`indexer.resolve.bindings.ScopedBindings.at_line`)."""
+    return b.end > 0 and b.how != NARROWED
 
 
 @dataclass(slots=True)

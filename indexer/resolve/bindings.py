@@ -23,7 +23,7 @@ from sys import intern
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 
-from indexer.model import Binding
+from indexer.model import Binding, holds_on_lines
 from indexer.parked import ParkedList
 from indexer.resolve.held_tables import HeldTables
 
@@ -74,13 +74,19 @@ def held_tables() -> tuple[ScopedBindings, ...]:
     return _open.owners()
 
 
+_LINES = "lines"
+"""The third part of the key a binding holding on its lines only is tabled under (``(scope, name,
+"lines")``: never a :data:`Key`, so no lookup by ``(scope, name)`` sees it)."""
+
+
 def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: bool) -> dict[Key, list[Binding]]:
     """``bindings`` grouped by ``(scope, name)`` in their order: those of the ``exposed`` scopes, or
-    (``local``) those of every other scope."""
+    (``local``) those of every other scope; a binding holding on its lines only
+    (:func:`~indexer.model.holds_on_lines`) under ``(scope, name, "lines")``."""
     table: defaultdict[Key, list[Binding]] = defaultdict(list)
     for b in bindings:
         if (b.scope in exposed) is not local:
-            table[(b.scope, b.name)].append(b)
+            table[(b.scope, b.name, _LINES) if holds_on_lines(b) else (b.scope, b.name)].append(b)  # type: ignore[index]
     return dict(table)
 
 
@@ -150,6 +156,20 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         if key[0] in self.exposed:
             return self.hot.get(key, default)
         return self._local_table().get(key, default)
+
+    def at_line(self, scope: str | None, name: str, line: int) -> list[Binding]:
+        """The bindings of ``name`` in ``scope`` that hold on their lines only
+        (:func:`~indexer.model.holds_on_lines`) and hold on ``line``: the innermost range's (the one
+        starting last, then ending first; several when that range binds it several ways), else ``[]``."""
+        table = self.hot if scope in self.exposed else self._local_table()
+        ranged = table.get((scope, name, _LINES))  # type: ignore[call-overload]
+        if not ranged:
+            return []
+        held = [b for b in ranged if b.line <= line <= b.end]
+        if not held:
+            return []
+        inner = max((b.line, -b.end) for b in held)
+        return [b for b in held if (b.line, -b.end) == inner]
 
     def __getitem__(self, key: Key) -> list[Binding]:
         found = self.get(key)

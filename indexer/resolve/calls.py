@@ -68,7 +68,8 @@ class CallBinder:
                                 lambda v: self._callee_targets(v, cs, "inferred", fc=fc))
             if union:  # `const t = c ? a : b; t()`: either may run
                 return union
-            if len(fc.bindings.get((scope, cs.name), ())) > 1:  # re-bound: statement order decides
+            if len(fc.bindings.get((scope, cs.name), ())) > 1 or fc.bindings.at_line(scope, cs.name, cs.line):
+                # re-bound: statement order decides; a callback's parameter holds on its lines
                 v = r.resolve_expr_at(fc, scope, cs.name, cs.line)
             else:
                 v = _defined_before(r, fc, scope, cs) or r.resolve_name(fc, scope, cs.name)

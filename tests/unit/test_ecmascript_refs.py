@@ -136,11 +136,10 @@ export function page(forms: Form[]) {
 """
 
 
-def test_a_library_type_held_stays_the_librarys_and_a_parameter_named_like_an_import_hides_nothing() -> None:
+def test_a_library_type_held_stays_the_librarys_and_a_parameter_named_like_an_import_hides_it_in_its_callback() -> None:
     # `ref(false)` is vue's (external), not the callback parameter `ref` below it; a ref of a DOM
-    # element is the library's, not unresolved. The parameter's element binding is not written (a
-    # function's bindings hold in all of its lines): inside the callback `ref` is read as the import
-    # too, which costs `ref.validate()`'s edge; writing it cost every `ref(...)` of the function.
-    result = check(CLASSES + LIBRARY_AND_SHADOWING, [])
+    # element is the library's, not unresolved. The parameter's binding holds on the callback's line
+    # only (elements.py): there `ref` is the element of `forms`, and `ref.validate()` is Form's.
+    result = check(CLASSES + LIBRARY_AND_SHADOWING, ["src/list.page(1) -> src/Form.Form.validate(0) [inferred]"])
     assert [u.name for f in result.files for u in f.unresolved] == []
-    assert result.call_outcomes == {"external": 5}  # ref x2, el.value.focus, forms.map, ref.validate
+    assert result.call_outcomes == {"external": 4, "inferred": 1}  # ref x2, el.value.focus, forms.map

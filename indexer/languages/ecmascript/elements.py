@@ -4,9 +4,17 @@
 Each is an ``element`` :class:`~indexer.model.Binding` of the iterated expression's receiver text:
 the resolver gives it an element of that value when the value is a container of a repository class
 (a name declared ``User[]``, a method returning ``Promise<User[]>``: the module system's
-``container_element``, :func:`indexer.languages.ecmascript.syntax.array_element`). A binding is per
-function, not per loop or callback, so a name bound otherwise in its scope, or received from two
-different expressions, gets none (queries: ``queries/elements.scm``).
+``container_element``, :func:`indexer.languages.ecmascript.syntax.array_element`); a callback's first
+parameter written with a type (``forms.map((f: Form) => f.validate())``) is ``declared`` that type.
+
+The name is a variable of the loop or callback, not of the function around it: each binding holds on
+the lines of its loop or callback only (its ``end``: :func:`indexer.model.holds_on_lines`), where a
+lookup knowing its line reads it before the function's other bindings and imports of the name
+(``import { ref } from "vue"`` ... ``forms.map((ref) => ref.validate())``: ``ref`` is the import above
+the callback, the form inside it). Lookups that know no line (a local's alias ``const p = u.profile``
+read later) read bindings per function: there the name is also bound in the whole function when
+nothing else there binds it, no import of the file names it and one expression alone hands it (an
+import or another binding keeps its meaning around the loop). Queries: ``queries/elements.scm``.
 """
 
 from __future__ import annotations
@@ -44,13 +52,42 @@ def _first_parameter(callback: Node) -> Node | None:
     return first if first is not None and first.type == "identifier" else None
 
 
+def _typed_first_parameter(callback: Node) -> tuple[Node, Node] | None:
+    """``(name, type)`` of a callback's first parameter written as a plain name with a type
+    (``(u: User) => ...``), else ``None``."""
+    params = callback.child_by_field_name("parameters")
+    first = params.named_children[0] if params is not None and params.named_children else None
+    if first is None or first.type != "required_parameter":
+        return None
+    pattern, annotation = first.child_by_field_name("pattern"), first.child_by_field_name("type")
+    if pattern is None or pattern.type != "identifier" or annotation is None or not annotation.named_children:
+        return None
+    return pattern, annotation.named_children[0]
+
+
+def _lines(node: Node) -> tuple[int, int]:
+    """The first and last line (1-based) of ``node``."""
+    return node.start_point[0] + 1, node.end_point[0] + 1
+
+
+def _loop(name: Node) -> Node:
+    """The ``for ... of`` statement declaring ``name`` (its ``left``)."""
+    node = name
+    while node.parent is not None and node.type != "for_in_statement":
+        node = node.parent
+    return node
+
+
 def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     """Append to ``run.out.bindings`` the ``element`` bindings of ``matches`` (the ``elements``
-    query's: a ``for ... of`` loop's name, an array method's callback's first parameter) that no
-    other binding of their scope names, no import of the file names, and that one expression alone
-    hands; ``run`` is the extractor's per-file run (``text``, ``receiver``, ``code_scope``, ``src``,
-    ``out``)."""
+    query's: a ``for ... of`` loop's name, an array method's callback's first parameter; a typed
+    callback parameter ``declared``), each holding on its loop's or callback's lines; and, for the
+    lookups that know no line, an ``element`` binding in the whole scope of each that no other
+    binding of its scope names, no import of the file names, and that one expression alone hands
+    (see the module docstring); ``run`` is the extractor's per-file run (``text``, ``receiver``,
+    ``code_scope``, ``src``, ``out``, ``type_params``)."""
     found: list[Binding] = []
+    ranged: list[Binding] = []
     items: list[tuple[Binding, int, int]] = []
     for caps in matches:
         if "item.name" in caps or "item.pattern" in caps:
@@ -61,10 +98,20 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
             continue
         if "name" in caps:
             name, source = caps["name"][0], caps["iterable"][0]
+            lo, hi = _lines(_loop(name))
         else:
+            callback = caps["callback"][0]
+            lo, hi = _lines(callback)
+            typed = _typed_first_parameter(callback)
+            if typed is not None:  # `(f: Form) => ...`: the type written, whatever the method
+                name, annotation = typed
+                if run.text(annotation) not in run.type_params:
+                    ranged.append(Binding(run.code_scope(name), run.text(name), run.text(annotation), "declared",
+                                          lo, hi))
+                continue
             if run.text(caps["method"][0]) not in ELEMENT_CALLBACKS:
                 continue
-            name, source = _first_parameter(caps["callback"][0]), caps["receiver"][0]
+            name, source = _first_parameter(callback), caps["receiver"][0]
             if name is None:
                 continue
         receiver = run.receiver(source)
@@ -73,12 +120,13 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
         if "method" in caps and run.text(caps["method"][0]) == "forEach":  # a Map's forEach hands values first
             receiver += ".values()"
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
-    # A loop variable or callback parameter named like an import (`import { ref } from "vue"` ...
-    # `list.map((ref) => ref.recipe)`): a function's bindings hold in all of its lines, so its element
-    # binding would stand for the import in the whole enclosing function (`ref(false)` above it).
+        ranged.append(Binding(run.code_scope(name), run.text(name), receiver, "element", lo, hi))
+    # In the whole function, a name an import has (`import { ref } from "vue"` ... `list.map((ref) =>
+    # ref.recipe)`) stays the import's: its ranged binding alone holds inside the callback
     imported = {i.local for i in run.out.imports}
     found = [b for b in found if b.name not in imported]
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
+    run.out.bindings.extend(ranged)
     run.out.bindings.extend(_unambiguous_items(items, run.out.bindings))
 
 
