@@ -37,12 +37,13 @@ if TYPE_CHECKING:
 
     from tree_sitter import Node
 
-__all__ = ["FUNCTION_TYPES", "HEAD_TYPES", "ScopeTables", "bound_words"]
+__all__ = ["BLOCK_TYPES", "FUNCTION_TYPES", "HEAD_TYPES", "ScopeTables", "bound_words"]
 
 FUNCTION_TYPES = frozenset({"function_declaration", "function_expression", "function", "arrow_function",
                             "method_definition", "generator_function_declaration", "generator_function"})
 """Node types of functions: each binds its parameters over its body."""
-_BLOCKS = frozenset({"statement_block", "switch_case", "switch_default", "class_static_block"})
+BLOCK_TYPES = frozenset({"statement_block", "switch_case", "switch_default", "class_static_block"})
+"""Nodes whose statements declare names for the block: a table each (:meth:`ScopeTables.declarator_before`)."""
 HEAD_TYPES = frozenset({"catch_clause", "for_in_statement", "for_statement"})
 """Nodes binding names over their body besides functions: a ``catch`` parameter, a ``for`` head's declaration."""
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
@@ -143,7 +144,7 @@ class ScopeTables:
             kind = parent.type
             if kind == "program":
                 return False
-            if kind in _BLOCKS:
+            if kind in BLOCK_TYPES:
                 found = self._block(parent).get(name)
                 if found:
                     _, _, d, how = found[0]

@@ -17,7 +17,10 @@ the language: no variable of the source can have it), with one ``alias`` binding
 in the object's scope (``useCustomToast.return``); the function's ``returned_refs`` names it, so
 the resolver's ``call_result`` of the function is that object
 (:class:`indexer.resolve.values.ObjV`). Several returned literals of one function are one object
-(the union of their properties).
+(the union of their properties). A returned name whose nearest declaration in the function is a
+``const`` holding an object literal (``const api = { open, close }; return api``) returns that
+literal; a ``let`` / ``var`` (which may be reassigned), a parameter or a ``catch`` / ``for`` variable
+of that name returns no known object.
 
 :func:`destructured`: ``const { a, b: c, d = x } = f()`` / ``= await f()`` / ``= obj`` binds each
 name as the ``item`` ``f().a`` (``f().b`` for ``c``, ``obj.d``), which the resolver evaluates as
@@ -30,7 +33,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.assignments import function_of
-from indexer.languages.ecmascript.local_scopes import ScopeTables
+from indexer.languages.ecmascript.local_scopes import BLOCK_TYPES, HEAD_TYPES, ScopeTables
 from indexer.model import CALLABLE_KINDS, Binding
 
 if TYPE_CHECKING:
@@ -89,8 +92,9 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             fn, value = caps["arrow"][0], caps["body"][0]
         else:
             fn, value = function_of(caps["return"][0]), caps["value"][0]
-        while value.type == "parenthesized_expression" and value.named_child_count == 1:
-            value = value.named_children[0]
+        value = _unwrapped(value)
+        if value.type == "identifier" and fn is not None:  # `const api = { open }; return api`
+            value = _held_literal(fr, locals_, fn, value) or value
         d = fr.fn_defs.get(fn.id) if fn is not None else None
         if value.type != "object" or d is None or fn.type in _GENERATORS:
             continue
@@ -108,6 +112,41 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             text = fr.receiver(prop)
             if "(" not in text and "[" not in text:
                 fr.out.bindings.append(Binding(scope, fr.text(key), text, "alias", fr.src.line(key)))
+
+
+def _unwrapped(value: Node) -> Node:
+    """``value`` without the parentheses around it."""
+    while value.type == "parenthesized_expression" and value.named_child_count == 1:
+        value = value.named_children[0]
+    return value
+
+
+def _held_literal(fr: Any, tables: ScopeTables, fn: Node, use: Node) -> Node | None:
+    """The object literal the name ``use`` returns (``return api`` / ``() => api``) holds: the value of
+    the nearest ``const`` declarator of that name in a block of ``fn`` around ``use`` written before it
+    (:meth:`~indexer.languages.ecmascript.local_scopes.ScopeTables.declarator_before`), when that value
+    is an object literal. ``None`` when the nearest declaration is a ``let`` / ``var`` (it may be
+    reassigned), a parameter, a ``catch`` or ``for`` variable, or of another value, or when there is none."""
+    name = fr.text(use)
+    node = use.parent
+    while node is not None:
+        if node.type in HEAD_TYPES or node.id == fn.id:
+            if name in tables.bound_words(node):
+                return None
+            if node.id == fn.id:
+                return None
+        elif node.type in BLOCK_TYPES:
+            found = tables.declarator_before(node, name, use.start_byte)
+            if found is not None:
+                declaration = found.parent
+                if declaration is None or declaration.type != "lexical_declaration" or \
+                        declaration.child(0) is None or declaration.child(0).type != "const":
+                    return None
+                value = found.child_by_field_name("value")
+                value = _unwrapped(value) if value is not None else None
+                return value if value is not None and value.type == "object" else None
+        node = node.parent
+    return None
 
 
 def destructured(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
