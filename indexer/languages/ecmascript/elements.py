@@ -126,8 +126,8 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     imported = {i.local for i in run.out.imports}
     found = [b for b in found if b.name not in imported]
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
-    run.out.bindings.extend(ranged)
     run.out.bindings.extend(_unambiguous_items(items, run.out.bindings))
+    run.out.bindings.extend(ranged)  # after the others' checks: they are about the whole function
 
 
 def _unambiguous_items(items: list[tuple[Binding, int, int]], bound: list[Binding]) -> list[Binding]:
