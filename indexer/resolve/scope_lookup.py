@@ -106,7 +106,8 @@ class ScopeLookup:
     def resolve_expr_at(self, fc: FileCtx, scope: str | None, text: str, line: int, narrowing: bool = True) -> Value:
         """:meth:`resolve_expr` at ``line``: a binding of the head name holding on its lines only and
         holding on ``line`` (:meth:`~indexer.resolve.bindings.ScopedBindings.at_line`: a callback's
-        parameter) gives its value when known, before anything else; a type test guarding ``line`` narrows the head name
+        parameter) gives its value before anything else (``None`` when unknown: it hides the name's
+        other bindings and imports there); a type test guarding ``line`` narrows the head name
         (:meth:`_narrowed`, unless not ``narrowing``); when the head name of ``text`` is bound several ways in
         ``scope`` itself (``x = A()`` ... ``x = B()``), the binding written last before ``line``
         decides (statement order; a binding in a loop body after the use is not seen); when its value
@@ -132,8 +133,9 @@ class ScopeLookup:
         held = fc.bindings.at_line(scope, name, line) if name else None
         if held:  # a callback's parameter, a loop's variable: only its lines, there before any other
             v = self.binding_value(fc, held)
-            if v is not None:
-                return self.follow(self.call_result(v, "exact") if called else v, segments[1:])
+            if v is None:  # of an unknown value: unknown, not the import or outer name it hides
+                return None
+            return self.follow(self.call_result(v, "exact") if called else v, segments[1:])
         bindings = fc.bindings.get((scope, name))
         if bindings and any(b.how == NARROWED for b in bindings):
             plain = [b for b in bindings if b.how != NARROWED]

@@ -46,7 +46,7 @@ export function loop(forms: Form[]) {
 }
 export function unknown(data) {
   const open = ref(false);
-  return data.map((ref) => ref.validate());
+  return data.map((ref) => ref.reset());
 }
 export function typeParameter<T>(items: T[]) {
   return items.map((ref: T) => ref.reset());
@@ -61,13 +61,15 @@ def test_a_callback_parameter_hides_the_import_on_its_lines_only() -> None:
         "src/page.nested(2) -> src/Form.Editor.reset(0) [inferred]",  # the inner x: not Form.reset
         "src/page.typedParam(1) -> src/Form.Form.validate(0) [exact]",  # the type written
         # not linked: ref(false) / ref(true) / chunk([1], 2) around them (vue's, lodash's); a
-        # parameter of an unknown array (`unknown`) or of a type parameter (`typeParameter`)
+        # parameter of an unknown array (`unknown`) or of a type parameter (`typeParameter`), and
+        # neither class's reset in `nested` but the inner parameter's
     ])
     calls = sorted((u.name, u.line) for f in result.files for u in f.unresolved)
-    # `data.map` and `items.map` (T[]) are unknown; a parameter whose value is unknown leaves its name
-    # to the lookup per function (the import: `ref.validate()` in `unknown` stays vue's, external)
-    assert calls == [("map", 28), ("map", 31)]
-    assert result.call_outcomes == {"external": 11, "exact": 1, "inferred": 3, "unresolved": 2}
+    # `data.map` and `items.map` (T[]) are unknown, and so is `ref` inside `unknown`'s callback: a
+    # parameter of an unknown value hides the import there (`ref.reset()` is not vue's, external, but
+    # unresolved: two classes have a `reset`)
+    assert calls == [("map", 28), ("map", 31), ("reset", 28)]
+    assert result.call_outcomes == {"external": 10, "exact": 1, "inferred": 3, "unresolved": 3}
 
 
 def test_the_bindings_hold_on_the_callback_and_loop_lines() -> None:
