@@ -123,13 +123,21 @@ def _base_type_arguments(r: Resolver, x: Def) -> dict[str, tuple[str, ...]]:
     return r.memoised((id(x.file), x.qualname, str(x.line), "base type arguments"), lambda: hook(x.d)) or {}
 
 
-def member_result(r: Resolver, receiver: Value, method: Value, result: Value) -> Value:
-    """What calling (or reading, for a getter) ``method``, read on ``receiver``, yields when
-    ``result`` is what its body gives: a Python classmethod whose inferred return is its class
-    receiver itself (``return cls(...)``, ``return cls.query.get(i)``) called on a subclass
-    (``User.get_by_id(i)``, the method a mixin's) builds an instance of that subclass; a member
-    returning its class's type parameter, what the receiver binds it to (:func:`generic_result`:
-    ``repo.get(1)`` of a ``UserRepository(Repository[User])``); ``result`` otherwise."""
+def member_result(r: Resolver, receiver: Value, method: Value, result: Value, name: str = "") -> Value:
+    """What calling (or reading, for a getter) ``method``, read on ``receiver`` as member ``name``
+    (``""``: not known), yields when ``result`` is what its body gives: what the receiver class's
+    module system says of a query object's member (its optional ``query_member(r, receiver, name,
+    method, result)``, ``None`` for no opinion: Django's queryset classes return querysets of their
+    own class); a Python classmethod whose inferred return is its class receiver itself (``return
+    cls(...)``, ``return cls.query.get(i)``) called on a subclass (``User.get_by_id(i)``, the method
+    a mixin's) builds an instance of that subclass; a member returning its class's type parameter,
+    what the receiver binds it to (:func:`generic_result`: ``repo.get(1)`` of a
+    ``UserRepository(Repository[User])``); ``result`` otherwise."""
+    if isinstance(receiver, InstV | QueryV):
+        hook = getattr(receiver.c.file.rules, "query_member", None)
+        found = hook(r, receiver, name, method, result) if hook is not None else None
+        if found is not None:
+            return found
     if (result is None or result is EXTERNAL) and isinstance(method, FuncV):
         return generic_result(r, receiver, method.f) or result
     if not (isinstance(result, InstV) and isinstance(method, FuncV) and isinstance(receiver, ClassV | InstV)):

@@ -454,7 +454,8 @@ class Resolver(ScopeLookup, ReturnInference):
             if not calls and isinstance(v, FuncV) and isinstance(owner, InstV) and is_getter(v.f):
                 v = self.own_class(owner, v, self.call_result(v, "inferred"))  # what the @property returns
             for i in range(calls):
-                v = self.own_class(owner, v, self.call_result(v, "exact")) if i == 0 else self.call_result(v, "inferred")
+                v = self.own_class(owner, v, self.call_result(v, "exact"), name) if i == 0 \
+                    else self.call_result(v, "inferred")
             if subs and (v is not EXTERNAL or calls):  # a library object's attribute subscripted stays the
                 v = self._postfix(v, subs)  # library's; what a library method returns, subscripted, is unknown
         return v
@@ -468,11 +469,12 @@ class Resolver(ScopeLookup, ReturnInference):
             v = self.call_result(v, "inferred") if op == "()" else self.subscripted(v, op[1:-1].strip())
         return v
 
-    def own_class(self, receiver: Value, method: Value, result: Value) -> Value:
-        """What calling ``method``, read on ``receiver``, yields when ``result`` is what its body gives
-        (:func:`~indexer.resolve.generics.member_result`: a classmethod returning ``cls(...)`` called
-        on a subclass, a member returning its class's type parameter)."""
-        return member_result(self, receiver, method, result)
+    def own_class(self, receiver: Value, method: Value, result: Value, name: str = "") -> Value:
+        """What calling ``method``, read on ``receiver`` as member ``name``, yields when ``result`` is
+        what its body gives (:func:`~indexer.resolve.generics.member_result`: a classmethod returning
+        ``cls(...)`` called on a subclass, a member returning its class's type parameter, a query
+        object's member as its module system reads it)."""
+        return member_result(self, receiver, method, result, name)
 
     def call_result(self, v: Value, how: str) -> Value:
         """The value calling ``v`` yields: an instance of a class, a function's (inferred) return."""
@@ -508,12 +510,13 @@ class Resolver(ScopeLookup, ReturnInference):
 
     def called(self, fc: FileCtx, scope: str | None, callee: str) -> Value:
         """What calling the callee text ``callee`` in ``scope`` of ``fc`` yields (``inferred``): a
-        classmethod read on a class (``User.get_by_id``) as :meth:`own_class` says."""
+        classmethod read on a class (``User.get_by_id``), or a library method where the module system
+        reads query objects (``self.filter`` of a Django queryset class), as :meth:`own_class` says."""
         target = self.resolve_expr(fc, scope, callee)
         result = self.call_result(target, "inferred")
-        head, dot, _ = callee.rpartition(".")
-        if dot and isinstance(target, FuncV):
-            result = self.own_class(self.resolve_expr(fc, scope, head), target, result)
+        head, dot, member = callee.rpartition(".")
+        if dot and (isinstance(target, FuncV) or (target is EXTERNAL and hasattr(fc.rules, "query_member"))):
+            result = self.own_class(self.resolve_expr(fc, scope, head), target, result, member)
         return result
 
     @staticmethod

@@ -491,3 +491,87 @@ def test_a_manager_made_by_from_queryset_has_the_queryset_class_methods():
         "app/jobs.tree(1) -> app/managers.TreeManager.rebuild(0) [inferred]",
         "app/jobs.tree(1) -> app/querysets.TreeQuerySet.ancestors(1) [inferred]",
     ]
+
+
+QUERYSET_METHODS = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db.models import QuerySet
+
+
+class RestrictedQuerySet(QuerySet):
+    def restrict(self, user, action="view"):
+        if user is None:
+            return self.none()
+        return self
+
+
+class ChangeQuerySet(RestrictedQuerySet):
+    def valid_models(self):
+        ids = set()
+        return self.filter(type_id__in=ids)
+
+    def recent(self):
+        return self.valid_models().order_by("-time")
+# --- path: app/tables.py ---
+class Table:
+    def order_by(self, field):
+        return field
+
+    def restrict(self, user):
+        return user
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import ChangeQuerySet
+
+
+class Change(models.Model):
+    objects = ChangeQuerySet.as_manager()
+
+    def label(self):
+        return ""
+
+
+class Note(models.Model):
+    def label(self):
+        return ""
+# --- path: app/jobs.py ---
+from app.models import Change, Note
+
+
+def listed(user):
+    Change.objects.valid_models().restrict(user, "view")
+
+
+def newest(user):
+    Change.objects.restrict(user).valid_models().first().label()
+
+
+def steps():
+    Change.objects.recent().restrict(None)
+
+
+def counted(user):
+    Change.objects.valid_models().count().restrict(user)
+    Note.objects.valid_models().restrict(user)
+"""
+
+
+def test_a_queryset_classs_own_methods_return_querysets_of_the_receiver():
+    # NetBox's `ObjectChange.objects.valid_models().restrict(request.user, "view")`: `valid_models`
+    # returns `self.filter(...)`, a clone of its own class (Django's `QuerySet._chain`), so `restrict`
+    # after it is RestrictedQuerySet's, and through the model's manager the rows stay Change's
+    # (`.first().label()`). Negatives: `count()` is no query step (`restrict` after it is nobody's,
+    # not Table.restrict by name); `Note` has Django's own manager, with no `valid_models`
+    assert [e for e in edges(resolve_fixture(QUERYSET_METHODS)) if e.startswith(("app/jobs.", "app/querysets."))] == [
+        "app/jobs.counted(1) -> app/querysets.ChangeQuerySet.valid_models(0) [inferred]",
+        "app/jobs.listed(1) -> app/querysets.ChangeQuerySet.valid_models(0) [inferred]",
+        "app/jobs.listed(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/jobs.newest(1) -> app/models.Change.label(0) [inferred]",
+        "app/jobs.newest(1) -> app/querysets.ChangeQuerySet.valid_models(0) [inferred]",
+        "app/jobs.newest(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/jobs.steps(0) -> app/querysets.ChangeQuerySet.recent(0) [inferred]",
+        "app/jobs.steps(0) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/querysets.ChangeQuerySet.recent(0) -> app/querysets.ChangeQuerySet.valid_models(0) [exact]",
+    ]

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries, every
-from indexer.resolve.values import EXTERNAL, ClassV, Def, InstV, QueryV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, QueryV, Value
 
 if TYPE_CHECKING:
     from indexer.model import Binding
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
 
 __all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "manager_bases", "framework_receiver", "model_reference",
-           "opaque_return", "query_call", "related_value", "reverse_member", "user_model"]
+           "opaque_return", "query_call", "query_member", "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -303,13 +303,48 @@ def manager_bases(c: Def, text: str) -> tuple[str, ...]:
 def opaque_return(r: Lookup, f: Def) -> Value:
     """What calling ``f``, whose return the resolver cannot read (no annotation, returns of several
     shapes: ``return self`` / ``return self.none()`` / ``return self.filter(...)``), yields: for a method
-    of a repository manager or queryset class (extending the library's ``Manager`` / ``QuerySet``),
-    the library's value (a queryset), so a chain after it (``Site.objects.restrict(u).filter(...)
-    .order_by("x")``) binds to no repository method by name, as it did while ``restrict`` was the
-    library's; ``None`` (unknown) for any other function."""
+    of a repository queryset class (extending the library's ``QuerySet``), a queryset of that class
+    (an instance of it, ``inferred``: Django's queryset methods return clones of their own class, and
+    :func:`query_member` narrows it to its receiver's), so a chain after it
+    (``Site.objects.restrict(u).filter(...).order_by("x")``) stays a queryset; for one of a manager
+    class (``Manager``), the library's value (its querysets are another class's, unknown here);
+    ``None`` (unknown) for any other function."""
     owners = entries(f.file.by_qualname, f.parent) if f.parent else ()
-    if owners and owners[-1].kind == "class" and _extends(r, owners[-1], ("Manager", "QuerySet")):
-        return EXTERNAL
+    if not owners or owners[-1].kind != "class":
+        return None
+    if _extends(r, owners[-1], ("QuerySet",)):
+        return InstV(owners[-1], "inferred")
+    return EXTERNAL if _extends(r, owners[-1], ("Manager",)) else None
+
+
+def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, result: Value) -> Value:
+    """What calling member ``name`` (``method`` its value, ``result`` what its body gives) of a Django
+    queryset yields, where it is more than ``result`` (``None``: no opinion). Django's ``QuerySet``
+    methods return a clone of the receiver's own class (``QuerySet._chain``:
+    https://docs.djangoproject.com/en/5.2/ref/models/querysets/#methods-that-return-new-querysets), so:
+
+    * on an instance of a repository queryset class (``self`` in ``class PostQuerySet(QuerySet)``), a
+      library query step (:data:`QUERY_STEPS`: ``self.filter(...)``) is an instance of that class, and
+      one of its own methods returning an instance of a class it extends (``restrict`` of a base,
+      ``return self``) an instance of the receiver's class;
+    * on a model's manager or queryset built from such a class (``M.objects``, ``objects =
+      PostQuerySet.as_manager()``), one of that class's methods returning an instance of it or of a
+      class it extends (``M.objects.published()``) is a queryset of ``M`` again, whose later steps
+      and one-row calls (``.first()``) are ``M``'s.
+
+    Only in files importing Django (``_extends``); a one-row call on a bare queryset instance is
+    unknown (the model is not)."""
+    if isinstance(receiver, QueryV):
+        manager = receiver.manager
+        if (manager is None or receiver.method or not isinstance(method, FuncV) or not isinstance(result, InstV)
+                or not any(a is result.c for a in r.mro(manager.c)) or not _extends(r, result.c, ("QuerySet",))):
+            return None
+        return QueryV(receiver.c, manager=manager)
+    if method is EXTERNAL and name in QUERY_STEPS:
+        return InstV(receiver.c, "inferred") if _extends(r, receiver.c, ("QuerySet",)) else None
+    if (isinstance(method, FuncV) and isinstance(result, InstV) and result.c is not receiver.c
+            and any(a is result.c for a in r.mro(receiver.c)[1:]) and _extends(r, result.c, ("QuerySet",))):
+        return InstV(receiver.c, "inferred")
     return None
 
 

@@ -14,7 +14,8 @@ import posixpath
 import re
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.python.django_models import class_query, manager_bases, opaque_return, related_value, reverse_member
+from indexer.languages.python.django_models import class_query, manager_bases, opaque_return, query_member, related_value, \
+    reverse_member
 from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
@@ -493,6 +494,9 @@ class PythonModuleSystem:
     opaque_return = staticmethod(opaque_return)
     """Optional hook of the resolver core: what a Django manager's or queryset's own method with an
     unreadable return yields (:func:`indexer.languages.python.django_models.opaque_return`)."""
+    query_member = staticmethod(query_member)
+    """Optional hook of the resolver core: what a Django queryset's member returns on its receiver
+    (:func:`indexer.languages.python.django_models.query_member`)."""
     base_texts = staticmethod(manager_bases)
     """Optional hook of the resolver core: the bases one written base stands for (Django's
     ``M.from_queryset(Qs)``: :func:`indexer.languages.python.django_models.manager_bases`)."""
