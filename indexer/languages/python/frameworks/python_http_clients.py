@@ -73,6 +73,8 @@ def _may_call(src: SourceText, out: FileExtraction) -> bool:
     drops it, in the type of a binding that is no alias (or that type has ``<...>`` or ``...``,
     which ``base_type`` drops, joining what was around), or in an import."""
     data = src.data
+    if any(word in data for word in _NEEDED_WORDS):
+        return True  # a word written whole is in the squeezed text too: no need to squeeze
     if data.isascii():
         squeezed = data.translate(None, _ASCII_WS).decode("ascii")
     else:  # decoded as node texts are: a word of a node's text is one of the whole file's
