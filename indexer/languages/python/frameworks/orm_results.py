@@ -312,7 +312,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     added: dict[tuple[str | None, str, int], Binding] = {}
     functions: dict[int, Node] = {}
     loops: set[tuple[str | None, str]] = set()
-    calls_at = {(c.line, c.col): c for c in out.calls if c.receiver is not None and c.receiver.endswith("()")}
+    calls_at: dict[tuple[int, int], CallSite] | None = None  # built for the first chain that needs it
     for c in out.calls:
         if c.name not in _CANDIDATES or not (
                 c.receiver is None and c.name.endswith("_or_404")
@@ -330,6 +330,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         found = lookup_model(src, top)
         if found is None:  # the lookup may end before the chain: `get_or_404(U, i).to_dict()`
+            if calls_at is None:
+                calls_at = {(c.line, c.col): c for c in out.calls if c.receiver is not None and c.receiver.endswith("()")}
             _bind_chained(src, top, calls_at, added)
             continue
         if parent.type == "return_statement":

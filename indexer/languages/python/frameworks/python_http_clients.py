@@ -60,6 +60,8 @@ _ASCII_WS = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
 """The ASCII characters ``\\s`` matches (:func:`~indexer.languages.python.frameworks.common.compact`
 drops them; ``translate`` drops them from an ASCII file faster than the expression does)."""
 _WS = re.compile(r"\s+")
+_NEEDED_ANY = re.compile("|".join(re.escape(word) for word in _NEEDED))
+"""A word of :data:`_NEEDED` anywhere in a string (one search, not one ``in`` per word)."""
 
 
 def _may_call(src: SourceText, out: FileExtraction) -> bool:
@@ -79,16 +81,17 @@ def _may_call(src: SourceText, out: FileExtraction) -> bool:
         squeezed = data.translate(None, _ASCII_WS).decode("ascii")
     else:  # decoded as node texts are: a word of a node's text is one of the whole file's
         squeezed = _WS.sub("", data.decode("utf-8", "replace"))
-    if any(word in squeezed for word in _NEEDED):
+    needed = _NEEDED_ANY.search
+    if needed(squeezed):
         return True
     for imp in out.imports:
-        if any(word in imp.module or (imp.name is not None and word in imp.name) for word in _NEEDED):
+        if needed(imp.module) or (imp.name is not None and needed(imp.name)):
             return True
     for b in out.bindings:
         if b.how == "alias":
             continue  # never read as a client (BindingTable.types)
         t = b.type or ""
-        if "<" in t or "..." in t or any(word in t for word in _NEEDED):
+        if "<" in t or "..." in t or needed(t):
             return True
     return False
 
