@@ -45,7 +45,7 @@ HANDLERS = (
 
 def test_a_container_called_through_reads_the_names_bound_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
     out, runs = _extract(HANDLERS, containers, monkeypatch)
-    assert len(runs) == 3  # containers (shared), named_calls (the fetched local), container_shadows
+    assert len(runs) == 2  # containers (shared), container_shadows (the fetched local's calls: the extractor's own)
     assert _element_calls(out) == [("run", "on_a", 5), ("run", "on_b", 5),
                                    ("local", "on_a", 10), ("local", "on_b", 10)]
     assert not any(line == 7 for _, _, line in _element_calls(out))  # the parameter shadows it

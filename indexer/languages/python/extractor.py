@@ -118,6 +118,9 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         """The calls :meth:`calls` read by their callee name's position (for the detectors' look-ups)."""
         self.callees: set[int] = set()
         """Node ids of the attributes :meth:`calls` found called (``a.m`` of ``a.m(x)``): no value read."""
+        self.bare_calls: list[tuple[Node, Node, Node]] = []
+        """``(call, callee name, arguments)`` of each call of a plain name (``h(x)``) :meth:`calls` read,
+        in match order (:class:`~indexer.languages.python.containers.ContainerCalls` reads them)."""
 
     def run(self) -> None:
         """Fill ``out``; definitions first, since every other record is scoped by them."""
@@ -536,7 +539,7 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                     line, col = src.line(at), src.col(at)
                     handed = NamedArgument("0", f"{NamedArgument.DECORATED}{below or ''}", line, col)
                     out.append(CallSite(qualname, name, receiver or None, 1, line, col, via=via, handed=(handed,)))
-        located = self.located
+        located, bare = self.located, self.bare_calls
         for _, caps in run_query(query(GRAMMAR, "python/queries", "calls"), self.root):
             node = caps["name"][0]
             name, (line, col) = src.text(node), src.line_col(node)
@@ -553,6 +556,8 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                 call = caps["call"][0]
                 if "callee" in caps:
                     self.callees.add(caps["callee"][0].id)
+                elif "receiver" not in caps:  # `h(x)`: calls.scm's first pattern
+                    bare.append((call, node, caps["args"][0]))
                 out.append(CallSite(caller_of(call), name, receiver, self.arity(caps["args"][0]), line, col,
                                     handed=self.handed(caps["args"][0])))
                 if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position

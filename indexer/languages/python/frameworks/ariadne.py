@@ -28,7 +28,7 @@ _NAMED = frozenset({"ariadne.ObjectType", "ariadne.InterfaceType"})
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a GraphQL route per Ariadne resolver of the file."""
-    imports = ImportTable(out.imports)
+    imports = ImportTable.of(out)
     if not imports.uses("ariadne"):
         return
     bindables: dict[str, str] = {}

@@ -36,18 +36,21 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     for _, caps in run_query(query("python", "python/queries", "class_uses"), root):
         node = caps["use"][0]
         last = caps["last"][0] if "last" in caps else node
-        name = src.text(last)
-        if not _is_class_name(name) or (node.start_byte, node.end_byte) in seen or _in_annotation(node) \
-                or _is_base(node):
+        span = (node.start_byte, node.end_byte)
+        if span in seen or not _is_class_name(src.text(last)) or _in_annotation(node) or _is_base(node):
             continue
-        seen.add((node.start_byte, node.end_byte))
+        seen.add(span)
         out.type_uses.append(TypeUse(scope_of(node, src), compact(src, node), *src.line_col(node)))
 
 
 def _is_class_name(name: str) -> bool:
     """``User``, ``_Base``, ``HTTPServer``: capitalised with a lower-case letter somewhere."""
     bare = name.lstrip("_")
-    return bool(bare) and bare[0].isupper() and any(ch.islower() for ch in bare)
+    if not bare or not bare[0].isupper():
+        return False
+    if bare.isascii():  # an ASCII name has a lower-case letter exactly when upper-casing changes it
+        return bare.upper() != bare
+    return any(ch.islower() for ch in bare)
 
 
 def _is_base(node: Node) -> bool:

@@ -458,8 +458,14 @@ class Args:
 # ---------------------------------------------------------------------------------------- names
 
 
+_IMPORT_MEMO: ContextVar[tuple[FileExtraction, list[Import], int, ImportTable] | None] = ContextVar(
+    "ripple_python_import_memo", default=None)
+"""The extraction :meth:`ImportTable.of` last built a table for, its imports list and length, and the table."""
+
+
 class ImportTable:
-    """The file's imports, for qualifying a name as its library spells it."""
+    """The file's imports, for qualifying a name as its library spells it. Read-only once built:
+    :meth:`of` hands one table to every detector of a file."""
 
     def __init__(self, imports: Iterable[Import]) -> None:
         self.by_local: dict[str, Import] = {}
@@ -469,6 +475,19 @@ class ImportTable:
                 self.packages.add(imp.module.split(".", 1)[0])
             if imp.local != "*":
                 self.by_local.setdefault(imp.local, imp)
+
+    @classmethod
+    def of(cls, out: FileExtraction) -> ImportTable:
+        """The table of ``out.imports``, built once per file: the detectors of one file ask for it
+        one after the other (Django 5.2.8: 40,000 tables for 2,818 files, 1.4 s of a 98 s profiled
+        extraction). Built again when ``out`` is another file's or its imports list was replaced
+        or changed length since."""
+        memo = _IMPORT_MEMO.get()
+        if memo is not None and memo[0] is out and memo[1] is out.imports and memo[2] == len(out.imports):
+            return memo[3]
+        table = cls(out.imports)
+        _IMPORT_MEMO.set((out, out.imports, len(out.imports), table))
+        return table
 
     def uses(self, *packages: str) -> bool:
         """Whether the file imports from one of the top-level ``packages`` (absolute imports)."""
@@ -551,7 +570,7 @@ class Context:
     def __init__(self, src: SourceText, out: FileExtraction) -> None:
         self.src = src
         self.out = out
-        self.imports = ImportTable(out.imports)
+        self.imports = ImportTable.of(out)
         self._bindings: BindingTable | None = None
         self._kinds: dict[str, str] | None = None
 

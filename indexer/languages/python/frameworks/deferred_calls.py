@@ -50,7 +50,7 @@ _FUNCTIONS = {
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a ``via="library"`` call of each function handed to a runner (module docstring)."""
-    imports = ImportTable(out.imports)
+    imports = ImportTable.of(out)
     methods = {**_METHODS, **_EXECUTOR_METHODS} if imports.uses("concurrent") else _METHODS
     added = []
     for cs in out.calls:

@@ -58,7 +58,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if b"urlpatterns" not in src.data:
         return
     lists: dict[str, _List] = {}
-    imports = ImportTable(out.imports)
+    imports = ImportTable.of(out)
     for _, caps in run_query(query("python", "python/queries", "django_urls"), root):
         statement = caps["assign"][0]
         if scope_of(statement, src) is not None:

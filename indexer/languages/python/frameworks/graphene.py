@@ -41,7 +41,7 @@ _MUTATIONS = frozenset({"graphene.Mutation", "graphene.relay.ClientIDMutation"})
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a GraphQL route per resolver of the file's Graphene object types."""
-    imports = ImportTable(out.imports)
+    imports = ImportTable.of(out)
     if not imports.uses("graphene", "graphene_django"):
         return
     types = {d.qualname: d.name for d in out.definitions

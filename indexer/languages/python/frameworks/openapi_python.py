@@ -39,7 +39,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     ``out.http_calls``."""
     _clients(out)
     names = {c.name for c in out.calls}
-    if "add_api" not in names or not ImportTable(out.imports).uses("connexion"):
+    if "add_api" not in names or not ImportTable.of(out).uses("connexion"):
         return
     calls: list[Node] = []
     stack, seen = [root], 0

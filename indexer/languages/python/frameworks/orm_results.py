@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexer.languages.base import query, run_query
 from indexer.languages.python.frameworks.common import Args, CallLocator, compact, outermost_call, scope_of
 from indexer.model import Binding, CallSite, FileExtraction
 
@@ -197,17 +198,20 @@ _ROOTS = frozenset({"objects", "_default_manager", "query", "session", "db"})
 
 
 def _returns_of(fn: Node) -> list[Node]:
-    """The ``return`` statements of function ``fn``'s own body (not of functions nested in it)."""
+    """The ``return`` statements of function ``fn``'s own body (not of functions nested in it), in
+    source order. One query over ``fn``'s node (``queries/orm_returns.scm``: its returns and nested
+    definitions, matched in source order by the tree-sitter walk) instead of a Python walk of the
+    body (Django 5.2.8: 1,816 functions, 1.1 s of a 98 s profiled extraction); a return inside a
+    nested definition, which starts before it and ends after, is that definition's."""
     out: list[Node] = []
-    body = fn.child_by_field_name("body")
-    stack = [body] if body is not None else []
-    while stack:
-        node = stack.pop()
-        for child in node.named_children:
-            if child.type == "return_statement":
-                out.append(child)
-            elif child.type not in _NESTED:
-                stack.append(child)
+    nested_end = -1
+    for _, caps in run_query(query("python", "python/queries", "orm_returns"), fn):
+        if "nested" in caps:
+            node = caps["nested"][0]
+            if node.id != fn.id:
+                nested_end = max(nested_end, node.end_byte)
+        elif caps["return"][0].start_byte >= nested_end:
+            out.append(caps["return"][0])
     return out
 
 
@@ -308,7 +312,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     added: dict[tuple[str | None, str, int], Binding] = {}
     functions: dict[int, Node] = {}
     loops: set[tuple[str | None, str]] = set()
-    calls_at = {(c.line, c.col): c for c in out.calls if c.receiver is not None and c.receiver.endswith("()")}
+    calls_at: dict[tuple[int, int], CallSite] | None = None  # built for the first chain that needs it
     for c in out.calls:
         if c.name not in _CANDIDATES or not (
                 c.receiver is None and c.name.endswith("_or_404")
@@ -326,6 +330,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         found = lookup_model(src, top)
         if found is None:  # the lookup may end before the chain: `get_or_404(U, i).to_dict()`
+            if calls_at is None:
+                calls_at = {(c.line, c.col): c for c in out.calls if c.receiver is not None and c.receiver.endswith("()")}
             _bind_chained(src, top, calls_at, added)
             continue
         if parent.type == "return_statement":

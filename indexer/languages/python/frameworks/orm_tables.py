@@ -175,9 +175,10 @@ class _Detector:
                     if name is not None and name.parent is not None and name.parent.type == "class_definition":
                         self._class(name.parent)
         seen: set[int] = set()
+        managers = bool(self.managers)  # most files define none: no caller to look up then
         for c in self.out.calls:
             manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
-            if not manager and c.receiver is not None and self._in_manager(c.caller):
+            if not manager and managers and c.receiver is not None and self._in_manager(c.caller):
                 manager = c.receiver.startswith(("self", "super"))
             session_get = c.name in _SESSION_GETS and c.receiver is not None and "session" in c.receiver.lower()
             if c.name not in _CALL_NAMES and not manager and not session_get:

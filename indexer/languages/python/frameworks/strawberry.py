@@ -33,7 +33,7 @@ _FIELDS = frozenset({"strawberry.field", "strawberry.mutation", "strawberry.subs
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a GraphQL route per resolver method of the file's Strawberry types."""
-    imports = ImportTable(out.imports)
+    imports = ImportTable.of(out)
     if not imports.uses("strawberry"):
         return
     types: dict[str, str] = {}

@@ -44,7 +44,7 @@
   (#any-of? @element.method "get" "pop" "popleft" "setdefault")) @element
 
 ; `h = d.get(kind)`, `h = d[kind]`: a local holding a value taken out of a container (its calls,
-; `h(x)`, are found by queries/named_calls.scm).
+; `h(x)`, are the extractor's bare calls of calls.scm).
 (assignment
   left: (identifier) @fetch.name
   right: [
