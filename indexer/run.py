@@ -20,7 +20,7 @@ from typing import Protocol
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 
 __all__ = ["IndexOptions", "IndexReport", "ProgressSink", "NoProgress", "DEFAULT_MEMORY_BUDGET_MIB", "WORKER_MIB",
-           "MAIN_MIB"]
+           "MAIN_MIB", "WRITE_BATCH_SHARE"]
 
 DEFAULT_MEMORY_BUDGET_MIB = 400
 """Peak memory (MiB, resident set of the run's main process) an index run aims at by default
@@ -30,6 +30,10 @@ WORKER_MIB = 100
 left after :data:`MAIN_MIB` bounds the number of workers."""
 MAIN_MIB = 200
 """Budget kept for the main process before workers are counted (:meth:`IndexOptions.extraction_jobs`)."""
+WRITE_BATCH_SHARE = 400
+"""A write batch holds at most 1/this of the memory budget in source bytes
+(:meth:`IndexOptions.write_batch_bytes`): its texts, chunks, rows and the chunk preparer's frame
+are in memory together, on top of everything the run keeps for the write."""
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +116,11 @@ class IndexOptions:
         return max(1, jobs)
 
     def write_batch_bytes(self) -> int:
-        """Source bytes per write batch (:class:`indexer.writer.IndexWriter`): 1/200 of the budget
-        (2 MiB at 400 MiB; a batch's texts, chunks and rows take about 8x its source), at least 256 KiB."""
+        """Source bytes per write batch (:class:`indexer.writer.IndexWriter`): 1/:data:`WRITE_BATCH_SHARE`
+        of the budget (1 MiB at 400 MiB; a batch's texts, chunks and rows take about 8x its source), at
+        least 256 KiB."""
         budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
-        return max(256 << 10, (budget << 20) // 200)
+        return max(256 << 10, (budget << 20) // WRITE_BATCH_SHARE)
 
 
 @dataclass(slots=True)

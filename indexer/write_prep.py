@@ -102,11 +102,18 @@ class ChunkPreparer:
                  budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB) -> None:
         read_end, write_end = os.pipe()
         parent = os.getpid()
+        # Until close(), this process's collections leave alone what the copy shares with it (as the
+        # binding's copy does, indexer.resolve.forked_binding): a full collection here writes the
+        # header of every container it walks, and each page so written is then held twice, the
+        # old one by the copy alone.
+        gc.freeze()
+        self._frozen = True
         try:
             self._call: ForkedCall | None = ForkedCall(
                 lambda: _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib))
         except BaseException:
             os.close(read_end)
+            self._thaw()
             raise
         finally:
             os.close(write_end)
@@ -173,10 +180,18 @@ class ChunkPreparer:
         return buf
 
     def close(self) -> None:
-        """Stop the copy if it still runs, reap it and close the pipe (idempotent)."""
+        """Stop the copy if it still runs, reap it, close the pipe, and let this process's
+        collections reach the objects frozen at the fork again (idempotent)."""
+        self._thaw()
         if self._call is not None:
             self._call.cancel()
             self._call = None
         if self._read is not None:
             os.close(self._read)
             self._read = None
+
+    def _thaw(self) -> None:
+        """Unfreeze what :meth:`__init__` froze (once)."""
+        if self._frozen:
+            gc.unfreeze()
+            self._frozen = False

@@ -119,9 +119,10 @@ def indexer_version() -> str:
     return h.hexdigest()[:16]
 
 
-WRITE_BATCH_BYTES = 2 << 20
+WRITE_BATCH_BYTES = 1 << 20
 """Source bytes of the files one write batch holds (their text, chunks and store rows are in memory
-together; a run's batches share one transaction): 2 MiB of source is about 15 MiB of objects."""
+together; a run's batches share one transaction): 1 MiB of source is about 8 MiB of objects (an
+index run sizes it from its budget: :meth:`indexer.run.IndexOptions.write_batch_bytes`)."""
 
 
 def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, FileCtx], limit: int) -> Iterable[list[int]]:

@@ -21,10 +21,12 @@ from stores.sqlite_file import map_sqlite_error
 
 __all__ = ["EmbeddedTransactions", "WRITE_CACHE_KIB"]
 
-WRITE_CACHE_KIB = 16 << 10
+WRITE_CACHE_KIB = 4 << 10
 """SQLite's page cache (KiB) on the connection while a :meth:`EmbeddedTransactions.transaction` runs
 (the connection's own size is put back after): an index run writes every file inside one, and a
-full cache is only pages SQLite can read again, while its size adds to the run's peak memory."""
+full cache is only pages SQLite can read again (from the operating system's file cache, or spill to
+the write-ahead log), while its size adds to the run's peak memory. 4 MiB, not 16: the 45-package
+monorepo's write peak about 12 MiB lower for the same CPU (docs/benchmarks.md, session 55, mem55a)."""
 
 
 class EmbeddedTransactions:

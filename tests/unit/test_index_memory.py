@@ -244,7 +244,7 @@ class TestStoreTransaction:
         assert size == -65536
         with store.transaction():
             store.replace_files([_file("a.py")])
-            assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == -WRITE_CACHE_KIB == -16384
+            assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == -WRITE_CACHE_KIB == -4096
         assert store._conn.execute("PRAGMA cache_size").fetchone()[0] == size
         with pytest.raises(ValueError), store.transaction():
             raise ValueError("boom")
@@ -288,8 +288,8 @@ class TestBudget:
         assert IndexOptions(repo="r", memory_budget_mib=400).extraction_jobs(8) == 2
         assert IndexOptions(repo="r", memory_budget_mib=150).extraction_jobs(8) == 1
         assert IndexOptions(repo="r", memory_budget_mib=4000, jobs=3).extraction_jobs(8) == 3
-        assert IndexOptions(repo="r").write_batch_bytes() == (DEFAULT_MEMORY_BUDGET_MIB << 20) // 200
-        assert IndexOptions(repo="r", memory_budget_mib=4000).write_batch_bytes() == (4000 << 20) // 200
+        assert IndexOptions(repo="r").write_batch_bytes() == (DEFAULT_MEMORY_BUDGET_MIB << 20) // 400 == 1 << 20
+        assert IndexOptions(repo="r", memory_budget_mib=4000).write_batch_bytes() == (4000 << 20) // 400
         assert IndexOptions(repo="r", memory_budget_mib=40).write_batch_bytes() == 256 << 10
 
 

@@ -6,6 +6,7 @@ incremental, and when the copy fails."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sqlite3
@@ -19,7 +20,7 @@ import indexer.write_prep as wp
 from indexer.forked import can_fork
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
-from stores.chunk_prep import PreparedChunks, chunk_keys, prepare_chunks
+from stores.chunk_prep import ChunkBasis, PreparedChunks, chunk_keys, prepare_chunks
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.embedded_schema import compress_text
@@ -245,3 +246,30 @@ def test_a_preparation_matches_only_the_same_chunks_in_the_same_order_from_the_s
     changed = Chunk(**{**{f: getattr(b, f) for f in Chunk.__dataclass_fields__}, "checksum": "f" * 64})
     assert not prep.matches([a, changed], 5)
     assert isinstance(prep, PreparedChunks) and prep.reference == 10.0
+
+
+def test_the_writer_freezes_its_objects_while_the_copy_runs_and_not_after(monkeypatch):
+    """The writer's collections leave alone what it shares with the copy (a full collection writes
+    every container's header: each page so written would be held twice) until the copy is closed;
+    a copy that could not be made leaves nothing frozen."""
+    before = gc.get_freeze_count()
+    assert before == 0
+    basis = ChunkBasis(start=1, reference=None, weights=(3.0, 2.0, 1.0))
+    chunk = _chunk(0, "def parseURL0():\n    return 1\n")
+    prep = wp.ChunkPreparer([["a.py"]], lambda path: ("r", "c" * 64, chunk.text, [chunk]), basis)
+    try:
+        assert gc.get_freeze_count() > 0
+        assert prep.take(0) is not None
+    finally:
+        prep.close()
+    assert gc.get_freeze_count() == 0
+    prep.close()  # idempotent: nothing is unfrozen twice
+    assert gc.get_freeze_count() == 0
+
+    def no_fork(fn):
+        raise OSError("no process")
+
+    monkeypatch.setattr(wp, "ForkedCall", no_fork)
+    with pytest.raises(OSError, match="no process"):
+        wp.ChunkPreparer([["a.py"]], lambda path: None, basis)
+    assert gc.get_freeze_count() == 0
