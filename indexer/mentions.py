@@ -70,11 +70,19 @@ def mentions(chunk: Chunk) -> list[Mention]:
     body, first = chunk.text, chunk.start_line
     if " > " in body.split("\n", 1)[0] and "\n" in body:
         body = body.split("\n", 1)[1]
+    # Line and column of each span from the last one's on (counted once over the body, not from its
+    # start for every span: a long section with many spans stayed quadratic in its length).
+    line, line_start, at = first, 0, 0
     for m in _SPAN.finditer(body):
         name = _clean(m.group(1) or m.group(2))
         if name is not None:
-            before = body[:m.start()]
-            out.append((name, first + before.count("\n"), m.start() - (before.rfind("\n") + 1)))
+            start = m.start()
+            breaks = body.count("\n", at, start)
+            if breaks:
+                line += breaks
+                line_start = body.rfind("\n", at, start) + 1
+            at = start
+            out.append((name, line, start - line_start))
     return out
 
 

@@ -27,3 +27,21 @@ from indexer.resolve.dotted import split_dotted
 )
 def test_split_dotted(text, segments):
     assert split_dotted(text) == segments
+
+
+def test_split_dotted_memo_answers_again_with_the_same_segments_and_stays_bounded(monkeypatch):
+    """A text split before is answered from the memo (the same list, equal to a fresh split); a text
+    longer than SPLIT_MEMO_CHARS is split each time and not kept; a full memo starts over."""
+    from indexer.resolve import dotted
+
+    monkeypatch.setattr(dotted, "_SPLIT", {})
+    first = split_dotted("a.b().c")
+    assert first == ["a", "b()", "c"] and split_dotted("a.b().c") is first
+    long = "x." * dotted.SPLIT_MEMO_CHARS + "y"
+    assert split_dotted(long) == ["x"] * dotted.SPLIT_MEMO_CHARS + ["y"]
+    assert long not in dotted._SPLIT
+    monkeypatch.setattr(dotted, "SPLIT_MEMO", 2)
+    split_dotted("p.q")
+    assert set(dotted._SPLIT) == {"a.b().c", "p.q"}
+    assert split_dotted("r(s.t)") == ["r()"]
+    assert set(dotted._SPLIT) == {"r(s.t)"}  # full: started over
