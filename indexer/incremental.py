@@ -80,10 +80,11 @@ from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, fold
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
 from indexer.mention_refresh import MentionRecords, changed_names
+from indexer.mentions import stored_mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
-from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver
+from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver, ResolvedRepository
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.spill import spill_file
 from indexer.symbols import file_id
@@ -493,7 +494,9 @@ class RepositoryIndex:
         pending, done = self.journal.read()
         affected |= (pending - done) & set(self.resolver.files)
         refresh = self._stale_docs(changes, affected)
+        linked_before = self.resolver.link_names
         resolved = self.resolver.resolve(sorted(affected | refresh))
+        resolved = self._relink_docs(linked_before, resolved, affected, refresh)
         t2 = time.perf_counter()
         report.phases["resolve"] = t2 - t1
         gone = sorted({c.path for c in changes if c.new is None})
@@ -561,7 +564,9 @@ class RepositoryIndex:
         if any(c.interface_changed for c in changes):
             affected |= self._dependents(changes)
         refresh = self._stale_docs(changes, affected)
+        linked_before = self.resolver.link_names
         resolved = self.resolver.resolve(sorted(affected | refresh))
+        resolved = self._relink_docs(linked_before, resolved, affected, refresh)
         progress.done("resolve")
         t3 = time.perf_counter()
         report.phases["resolve"] = t3 - t2
@@ -586,7 +591,7 @@ class RepositoryIndex:
                 return False
             base.append((ex, checksum, sizes.get(path, 0)))
         self.resolver.update(base, track=False)
-        self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        self.resolver.restore(state.deps, state.link_deps, state.link_shares, state.link_names)
         self.mention_records = self.mention_records.merged(state.mentions)
         return True
 
@@ -678,14 +683,15 @@ class RepositoryIndex:
             discard_bind_state(self.bind_path)
             return False
         try:
-            deps, link_deps, link_shares = self.resolver.recorded()
+            deps, link_deps, link_shares, link_names = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
             discard_bind_state(self.bind_path)
             return False
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
         return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                         link_shares, self.mention_records.kept(self.resolver.files)))
+                                                         link_shares, self.mention_records.kept(self.resolver.files),
+                                                         link_names))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -838,6 +844,35 @@ class RepositoryIndex:
         confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
         return self.mention_records.docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
                                                     self.options.max_file_bytes, confine)
+
+    def _relink_docs(self, before: frozenset[tuple[str, str]] | None, resolved: ResolvedRepository,
+                     affected: set[str], refresh: set[str]) -> ResolvedRepository:
+        """``resolved`` with the outputs of the doc and configuration files outside ``affected`` and
+        ``refresh`` (added to ``refresh``, so that they are written) whose ``MENTIONS`` the tables and
+        columns the resolve's link made or dropped can change: the linker's nodes are no definitions of
+        any file (:func:`changed_names` does not see them) and are known only once it ran. ``before``:
+        the resolver's :attr:`~indexer.resolve.repository.RepositoryResolver.link_names` before the
+        resolve (``None``: not known, the store's are read). The ids of those no longer emitted are the
+        result's ``dropped`` (no doc written links to them). ``resolved`` itself when the names did not
+        change."""
+        after = self.resolver.link_names
+        if after is None or after == before:
+            return resolved
+        if before is None:
+            before = stored_mentionable(self.graph, self.repo)
+        names = {name for name, _ in before ^ after}
+        resolved = dataclasses.replace(resolved, dropped=frozenset(i for _, i in before - after))
+        confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
+        more = self.mention_records.docs_mentioning(self.root, self.resolver.files, names, affected | refresh,
+                                                    self.options.max_file_bytes, confine) if names else set()
+        if not more:
+            return resolved
+        refresh |= more
+        extra = self.resolver.resolve(sorted(more))
+        outcomes = Counter(resolved.call_outcomes)
+        outcomes.update(extra.call_outcomes)
+        return ResolvedRepository([*resolved.files, *extra.files], dict(outcomes), resolved.link_outcomes,
+                                  resolved.dropped)
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

@@ -1,0 +1,60 @@
+"""brk55's hostile inputs against session 54's work and the defects it left: what broke is tested here
+with exact values and what must not be linked (inputs, sizes and times: docs/benchmarks.md, "brk55")."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from indexer.mentions import stored_mentionable
+from tests.unit.test_incremental import Workspace
+
+
+def _mentions(db: Path) -> list[str]:
+    """MENTIONS edges as ``file:line -> target id``, sorted."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT file, line, dst FROM edges WHERE kind = 'MENTIONS'").fetchall()
+    finally:
+        conn.close()
+    return sorted(f"{f}:{line} -> {d}" for f, line, d in rows)
+
+
+README = "# Billing\n\nRows go to `invoice_lines`; the log is `audit_trail`.\n\nThe sum is `invoice_lines.amount`.\n"
+SVC = "def log(cur):\n    return 1\n"
+SVC_SQL = "def log(cur):\n    cur.execute('SELECT id FROM audit_trail')\n"
+
+
+@pytest.mark.parametrize("records_first", [False, True])
+def test_a_doc_naming_a_table_follows_the_tables_an_update_makes_and_removes(tmp_path: Path,
+                                                                               records_first: bool) -> None:
+    """A table is a node the linker emits (a SQL script's ``CREATE TABLE``, raw SQL inside a body), not a
+    definition: an update making or removing one re-links the docs naming it as a full index links them
+    (session 54 left the doc unlinked). A word no table has links nothing."""
+    w = Workspace(tmp_path, {"README.md": README, "pkg/__init__.py": "", "pkg/svc.py": SVC}, records_first)
+    try:
+        assert _mentions(w.db) == []
+        w.edit({"db/V1__init.sql": "CREATE TABLE invoice_lines (id INT PRIMARY KEY, amount INT);\n"})
+        assert _mentions(w.db) == ["README.md:3 -> table:r:.invoice_lines",
+                                   "README.md:5 -> column:r:.invoice_lines.amount"]
+        assert stored_mentionable(w.store, "r") == {
+            ("invoice_lines", "table:r:.invoice_lines"), ("id", "column:r:.invoice_lines.id"),
+            ("amount", "column:r:.invoice_lines.amount")}
+        assert stored_mentionable(w.store, "other") == frozenset()
+        w.edit({"pkg/svc.py": SVC_SQL})
+        assert _mentions(w.db) == ["README.md:3 -> table:r:.audit_trail", "README.md:3 -> table:r:.invoice_lines",
+                                   "README.md:5 -> column:r:.invoice_lines.amount"]
+        # the column goes, the table stays
+        w.edit({"db/V1__init.sql": "CREATE TABLE invoice_lines (id INT PRIMARY KEY, total INT);\n"})
+        assert _mentions(w.db) == ["README.md:3 -> table:r:.audit_trail", "README.md:3 -> table:r:.invoice_lines"]
+        # renamed: the doc names no table of the new name, the old one is gone from the store
+        w.edit({"db/V1__init.sql": "CREATE TABLE invoice_rows (id INT PRIMARY KEY);\n"})
+        assert _mentions(w.db) == ["README.md:3 -> table:r:.audit_trail"]
+        w.edit({"pkg/svc.py": SVC, "db/V1__init.sql": None})
+        assert _mentions(w.db) == []
+        assert stored_mentionable(w.store, "r") == frozenset()
+    finally:
+        w.close()
+
