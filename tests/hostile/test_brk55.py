@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from indexer.mentions import stored_mentionable
+from tests.resolution_harness import check
 from tests.unit.test_incremental import Workspace
 
 
@@ -57,4 +58,26 @@ def test_a_doc_naming_a_table_follows_the_tables_an_update_makes_and_removes(tmp
         assert stored_mentionable(w.store, "r") == frozenset()
     finally:
         w.close()
+
+
+def _star_chain(n: int) -> str:
+    """``m0`` .. ``m{n-1}``, each ``export * from`` the next and from ``m{(7 i + 3) % n}`` (a cycle
+    too), each declaring ``f{i}``; ``use.ts`` asks ``m0`` for the first, a middle and the last name."""
+    parts = [f'// --- path: re/m{i}.ts ---\nexport * from "./m{(i + 1) % n}"\nexport * from "./m{(7 * i + 3) % n}"\n'
+             f"export function f{i}() {{ return {i} }}\n" for i in range(n)]
+    parts.append('// --- path: re/use.ts ---\nimport { f0, f2, f150, fnope } from "./m0"\n'
+                 "export function w() { f0(); f2(); f150(); fnope() }\n")
+    return "".join(parts)
+
+
+def test_a_chain_of_star_re_exports_deeper_than_the_memo_is_cut_not_crashed() -> None:
+    """300 barrels each ``export *`` the next: asking ``m0`` for ``f150`` nests the member lookups
+    past ``MAX_MEMO_DEPTH``, where the memo yields ``None`` (a cut); the star targets and export names
+    read ``None`` as a tuple and crashed the run (TypeError). The names resolve (``f150`` through the
+    shortcuts), and no name is linked to a module that does not declare it (``fnope``)."""
+    check(_star_chain(300), [
+        "re/use.w(0) -> re/m0.f0(0) [exact]",
+        "re/use.w(0) -> re/m150.f150(0) [exact]",
+        "re/use.w(0) -> re/m2.f2(0) [exact]",
+    ])
 
