@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from indexer.languages import extractor_for_path
 from indexer.mentions import stored_mentionable
 from tests.resolution_harness import check
 from tests.unit.test_incremental import Workspace
@@ -81,3 +82,14 @@ def test_a_chain_of_star_re_exports_deeper_than_the_memo_is_cut_not_crashed() ->
         "re/use.w(0) -> re/m2.f2(0) [exact]",
     ])
 
+
+def test_a_constant_in_thousands_of_parentheses_costs_no_detector() -> None:
+    """``X = ((((...("/api")...))))`` 5,000 deep: reading whether it is a string literal recursed once
+    per parenthesis and the constants detector failed on the file (``RecursionError``, reported as a
+    syntax error, every constant of the file lost). Now the file's other constants are kept; the deep
+    one is beyond the template's depth (a hole: no constant)."""
+    src = 'BASE = "/api"\nDEEP = ' + "(" * 5000 + '"/x"' + ")" * 5000 + '\nSHALLOW = (("/y"))\n'
+    ex = extractor_for_path("m.py").extract("m.py", src.encode())
+    assert [e for e in ex.errors if "detector" in e] == []
+    assert [(c.qualname, c.value.parts) for c in ex.constants] == [("BASE", (("lit", "/api"),)),
+                                                                ("SHALLOW", (("lit", "/y"),))]
