@@ -3,6 +3,7 @@ with exact values and what must not be linked (inputs, sizes and times: docs/ben
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -10,6 +11,9 @@ import pytest
 
 from indexer.languages import extractor_for_path
 from indexer.mentions import stored_mentionable
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
 from tests.resolution_harness import check
 from tests.unit.test_incremental import Workspace
 
@@ -93,3 +97,50 @@ def test_a_constant_in_thousands_of_parentheses_costs_no_detector() -> None:
     assert [e for e in ex.errors if "detector" in e] == []
     assert [(c.qualname, c.value.parts) for c in ex.constants] == [("BASE", (("lit", "/api"),)),
                                                                 ("SHALLOW", (("lit", "/y"),))]
+
+
+PRISMA = """model User {
+  id       Int       @id @default(autoincrement())
+  email    String    @unique
+  articles Article[] @relation("UserArticles")
+}
+
+model Article {
+  id       Int    @id @default(autoincrement())
+  title    String
+  author   User   @relation("UserArticles", fields: [authorId], references: [id])
+  authorId Int
+  pa       Int
+  paid     Int
+}
+"""
+SERVICE = """import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+
+export const createArticle = async (title: string, id: number) =>
+  prisma.article.create({ data: { title, author: { connect: { id } } } });
+
+export const markPaid = async (pa: number) => prisma.article.update({ where: { id: 1 }, data: { pa } });
+"""
+
+
+def test_a_prisma_relation_field_writes_its_foreign_key_column(tmp_path: Path) -> None:
+    """``data: { author: { connect: ... } }`` writes ``Article``'s ``authorId`` (the relation's
+    ``fields``, Prisma's camel-case foreign key), not a column ``author`` the table does not have
+    (session 55's newcomer run of the RealWorld Express app listed ``author``). A name the table
+    declares is kept as it is (``pa``, not ``paid``)."""
+    (tmp_path / "prisma").mkdir()
+    (tmp_path / "prisma" / "schema.prisma").write_text(PRISMA)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "article.ts").write_text(SERVICE)
+    store = EmbeddedStore(tmp_path / "x.db")
+    try:
+        index_repository(tmp_path, store, store, IndexOptions(repo="r", jobs=1))
+        rows = store._db.execute(  # noqa: SLF001 - the stored rows as they are
+            "SELECT src, dst, props FROM edges WHERE kind = 'WRITES' ORDER BY src").fetchall()
+    finally:
+        store.close()
+    assert [(s, d, json.loads(p)["columns"]) for s, d, p in rows] == [
+        ("r:src/article.createArticle(2)", "table:r:.article", ["authorid", "title"]),
+        ("r:src/article.markPaid(1)", "table:r:.article", ["pa"]),
+    ]
