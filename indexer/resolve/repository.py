@@ -214,10 +214,11 @@ class RepositoryResolver:
         self._link_memo: LinkMemo | None = None
         """What the links of the current resolver worked out per file (made with the resolver:
         its entries are checked against that resolver's epochs)."""
-        self._link_names: dict[str, frozenset[tuple[str, str]]] | None = {}
+        self._link_names: dict[str, frozenset[tuple[str, str]]] | None = None
         """Per file, ``(short name, id)`` of the nodes a mention may link to (tables, columns) that the
-        links gave it (:func:`indexer.mentions.mentionable`; absent: none); ``None``: not known (a
-        resolver restored from records that lack them). Read as :attr:`link_names`."""
+        links gave it (:func:`indexer.mentions.mentionable`; absent: none); ``None``: not known (no
+        whole link ran yet, or a resolver restored from records that lack them: the index may hold
+        another run's). Read as :attr:`link_names`."""
         self.keep_link_memo = True
         """Whether links record their per-file work for a later link of this resolver to replay
         (:attr:`link_memo`). A one-shot run resolves once and drops the resolver: it sets this false,

@@ -144,3 +144,29 @@ def test_a_prisma_relation_field_writes_its_foreign_key_column(tmp_path: Path) -
         ("r:src/article.createArticle(2)", "table:r:.article", ["authorid", "title"]),
         ("r:src/article.markPaid(1)", "table:r:.article", ["pa"]),
     ]
+
+
+@pytest.mark.parametrize("records_first", [False, True])
+def test_a_whole_tree_sync_over_an_index_writes_the_docs_an_edit_elsewhere_relinks(tmp_path: Path,
+                                                                                   records_first: bool) -> None:
+    """An update of more than RESCAN_THRESHOLD paths (a branch switch), or a one-shot run the records no
+    longer hold for, binds the whole tree but writes only the outputs whose digest changed: a doc
+    whose own output did not change kept its old ``MENTIONS`` (brk55: a definition and a table it
+    names added, a fourth copy of a common name deleted: all three left unlinked). Now the docs naming
+    a definition, table or column that came, went or moved are written too, as a full index links them."""
+    files = {"README.md": "# X\n\nSee `pkg.a.brand_new_thing`, `fresh_table` and `common_name_x`.\n",
+             "pkg/__init__.py": "", "pkg/a.py": "def old():\n    pass\n"}
+    files.update({f"pkg/c{i}.py": "def common_name_x():\n    pass\n" for i in range(4)})
+    files.update({f"pkg/m{i}.py": f"def f{i}():\n    return {i}\n" for i in range(260)})
+    w = Workspace(tmp_path, files, records_first)
+    try:
+        assert _mentions(w.db) == []  # four copies: too common
+        edit: dict[str, str | None] = {f"pkg/m{i}.py": f"def f{i}():\n    return {i + 1}\n" for i in range(260)}
+        edit.update({"pkg/a.py": "def brand_new_thing():\n    pass\n", "db/V1__t.sql": "CREATE TABLE fresh_table (id INT);\n",
+                     "pkg/c3.py": None})
+        w.edit(edit)
+        assert _mentions(w.db) == ["README.md:3 -> r:pkg/a.brand_new_thing(0)", "README.md:3 -> r:pkg/c0.common_name_x(0)",
+                                   "README.md:3 -> r:pkg/c1.common_name_x(0)", "README.md:3 -> r:pkg/c2.common_name_x(0)",
+                                   "README.md:3 -> table:r:.fresh_table"]
+    finally:
+        w.close()
