@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from indexer.discovery import discover
 from indexer.languages import extractor_for_path
 from indexer.mentions import stored_mentionable
 from indexer.pipeline import index_repository
@@ -170,3 +171,16 @@ def test_a_whole_tree_sync_over_an_index_writes_the_docs_an_edit_elsewhere_relin
                                    "README.md:3 -> table:r:.fresh_table"]
     finally:
         w.close()
+
+
+def test_links_leading_to_each_other_are_a_symlink_loop(tmp_path: Path) -> None:
+    """``a.py -> b.py -> a.py`` and ``l1 -> l2 -> l1``: the walk counted them ``unreadable`` (the
+    operating system's ``ELOOP``), which tells the user nothing; they are ``symlink_loop`` as a link
+    back to a walked folder is. A dangling link stays ``unreadable``; the real file is indexed."""
+    for name, target in (("a.py", "b.py"), ("b.py", "a.py"), ("l1", "l2"), ("l2", "l1"), ("gone.py", "nowhere.py")):
+        (tmp_path / name).symlink_to(target)
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    found = discover(str(tmp_path), 1 << 20, False, ())
+    assert [f.path for f in found.files] == ["ok.py"]
+    assert sorted(found.skipped_log) == [("symlink_loop", "a.py"), ("symlink_loop", "b.py"), ("symlink_loop", "l1"),
+                                         ("symlink_loop", "l2"), ("unreadable", "gone.py")]
