@@ -15,6 +15,13 @@ holds one of those names as a whole identifier. The caller re-binds and writes t
 bodies changes no definition's id: no doc is read. A name the doc holds but not as a mention (outside a
 code span) makes the doc written again with the same edges: a wasted write, never a wrong one.
 
+Tables and columns are no file's definitions: the framework linker emits them, so the caller compares
+the names of what the link emitted before and after it resolves
+(:attr:`indexer.resolve.repository.RepositoryResolver.link_names`) and writes the docs naming a
+changed one after the resolve. A whole-tree sync over an index (more than ``RESCAN_THRESHOLD`` paths,
+a one-shot run whose records no longer hold) writes only the outputs whose digest changed; there
+:func:`synced_names` compares the changed files' definitions with the index's nodes of their paths.
+
 :class:`MentionRecords` answers the same question from a record of each doc's identifiers kept between
 updates (and saved with the resolver's records for the next one-shot run), reading a doc only when the
 index holds bytes of it the record was not made from.

@@ -24,9 +24,9 @@ most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from th
 symbol, at the line of the mention.
 
 A doc file's edges are computed when the file is written. An incremental update that adds, removes
-or moves a definition a doc of the same repository names writes that doc again
-(:mod:`indexer.mention_refresh`); a doc of another repository in a shared index is linked when it is
-next indexed.
+or moves a definition, or makes or drops a table or column, a doc of the same repository names
+writes that doc again (:mod:`indexer.mention_refresh`); a doc of another repository in a shared index
+is linked when it is next indexed.
 """
 
 from __future__ import annotations
