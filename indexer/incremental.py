@@ -390,9 +390,6 @@ class RepositoryIndex:
         resolved = self.resolver.resolve(
             sorted(current), spill=spill_file(self.options.state_dir), summarise=self.writer.summary,
             processes=processes, memory_budget_mib=self.options.memory_budget_mib)
-        refresh: set[str] = set()
-        if stored and trusted:
-            resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
@@ -400,6 +397,9 @@ class RepositoryIndex:
             # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
             # full collection frees them, and the write's rows would otherwise come on top of them.
             _release_memory()
+        refresh: set[str] = set()
+        if stored and trusted:  # (after the release: the docs are read with the contexts' memory given back)
+            resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
