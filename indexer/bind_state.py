@@ -34,12 +34,14 @@ __all__ = ["BindState", "load_bind_state", "save_bind_state", "discard_bind_stat
 
 log = logging.getLogger(__name__)
 
-FORMAT = 5
+FORMAT = 6
 """Version of the file's layout: a file of another layout is ignored (2: a file's record may be its
 tokens packed, :func:`indexer.resolve.tracking.pack_deps`; 3: the records are one pickle kept with
 its SHA-256, so that damage which still unpickles is refused, not trusted; 4: with each file's
 share of the framework links, so that a link that changes re-produces only the files whose share did;
-5: with the identifiers of the doc files, :class:`indexer.mention_refresh.MentionRecords`)."""
+5: with the identifiers of the doc files, :class:`indexer.mention_refresh.MentionRecords`; 6: with the
+names of the tables and columns each file's share of the links holds, so that an update sees a table
+come or go: :attr:`indexer.resolve.repository.RepositoryResolver.link_names`)."""
 
 
 @dataclass(slots=True)
@@ -52,7 +54,9 @@ class BindState:
     :func:`indexer.resolve.tracking.record_tokens` reads either); ``link_deps``: the tokens the last
     framework link read; ``link_shares``: ``{path: 16-byte digest}`` of what that link gave each file
     (``None``: not known); ``mentions``: ``{path: (checksum, words, non_ascii)}``, the identifiers of
-    the doc and configuration files recorded so far (:data:`indexer.mention_refresh.DocWords`)."""
+    the doc and configuration files recorded so far (:data:`indexer.mention_refresh.DocWords`);
+    ``link_names``: ``{path: frozenset of (short name, id)}``, the nodes a mention may link to of each
+    file's share of the links (``None``: not known)."""
 
     key: str
     checksums: dict[str, str]
@@ -60,6 +64,7 @@ class BindState:
     link_deps: set[Token] = field(default_factory=set)
     link_shares: dict[str, bytes] | None = None
     mentions: dict[str, tuple[str, bytes, bool]] = field(default_factory=dict)
+    link_names: dict[str, frozenset[tuple[str, str]]] | None = None
 
 
 def load_bind_state(path: Path) -> BindState | None:
@@ -84,21 +89,28 @@ def load_bind_state(path: Path) -> BindState | None:
     except Exception as exc:  # written whole, digest and all, by something else: ignored as well
         log.info("bind records %s unreadable (%s): ignored", path, exc)
         return None
-    if not (isinstance(body, tuple) and len(body) == 6):
+    if not (isinstance(body, tuple) and len(body) == 7):
         return None
-    key, checksums, deps, link_deps, link_shares, mentions = body
+    key, checksums, deps, link_deps, link_shares, mentions, link_names = body
     if not (isinstance(key, str) and isinstance(checksums, dict) and isinstance(deps, dict)
             and isinstance(link_deps, (set, frozenset)) and all(isinstance(d, (tuple, bytes)) for d in deps.values())
             and (link_shares is None or (isinstance(link_shares, dict)
                                          and all(isinstance(d, bytes) for d in link_shares.values())))
-            and isinstance(mentions, dict) and all(_doc_words(m) for m in mentions.values())):
+            and isinstance(mentions, dict) and all(_doc_words(m) for m in mentions.values())
+            and (link_names is None or (isinstance(link_names, dict) and all(_names(n) for n in link_names.values())))):
         return None
     if not checksums.keys() <= deps.keys():
         # Every file the index held has a record (an empty one when its output read nothing): a file
         # without one would never count as a reader of what a later edit changes.
         log.info("bind records %s lack the record of a file: ignored", path)
         return None
-    return BindState(key, checksums, deps, set(link_deps), link_shares, mentions)
+    return BindState(key, checksums, deps, set(link_deps), link_shares, mentions, link_names)
+
+
+def _names(n: object) -> bool:
+    """Whether ``n`` has the shape of a file's link names: a frozenset of ``(name, id)`` strings."""
+    return isinstance(n, frozenset) and all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and isinstance(p[1], str) for p in n)
 
 
 def _doc_words(m: object) -> bool:
@@ -114,7 +126,7 @@ def save_bind_state(path: Path, state: BindState) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         body = pickle.dumps((state.key, state.checksums, state.deps, state.link_deps, state.link_shares,
-                             state.mentions),
+                             state.mentions, state.link_names),
                             protocol=pickle.HIGHEST_PROTOCOL)
         with open(tmp, "wb") as fh:
             pickle.dump((FORMAT, hashlib.sha256(body).hexdigest(), body), fh, protocol=pickle.HIGHEST_PROTOCOL)

@@ -9,6 +9,7 @@ binary and encoding checks need the bytes and happen when the file is read (:fun
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
@@ -76,8 +77,8 @@ class Discovery:
 
     Reasons: ``gitignored``, ``pruned_dir`` (files under a pruned directory are not counted one by
     one: the directory counts once), ``no_extractor``, ``generated``, ``too_large``, ``symlink_loop``
-    (a link back to a folder on the walk or to one of its ancestors), ``symlink_duplicate`` (a second
-    link to a folder already walked), ``symlink_outside`` (a link out of the root, not followed by
+    (a link back to a folder on the walk or to one of its ancestors, or links leading to each other),
+    ``symlink_duplicate`` (a second link to a folder already walked), ``symlink_outside`` (a link out of the root, not followed by
     default), ``not_regular`` (a FIFO, socket or device), ``undecodable_name`` (a file name that is not
     UTF-8 or holds a line break), ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
     """
@@ -234,8 +235,8 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
             try:
                 is_dir = entry.is_dir()
                 is_link = entry.is_symlink()
-            except OSError:
-                result.skip("unreadable", rel)
+            except OSError as exc:
+                result.skip(_unreadable(exc), rel)
                 continue
             only_docs = rel_dir in docs_only  # a folder walked only for the documentation folders in it
             if (only_docs or _ignored(specs, rel, is_dir)) and not (doc_folders and (
@@ -378,6 +379,13 @@ def link_target_indexed(path: str, root: str) -> bool:
     return extractor_for_path(target) is not None
 
 
+def _unreadable(exc: OSError) -> str:
+    """The skip reason of a path whose type or size cannot be read: ``symlink_loop`` for links leading
+    to each other (``ELOOP``: the walk's own loop check sees only links to folders it walks), else
+    ``unreadable``."""
+    return "symlink_loop" if exc.errno == errno.ELOOP else "unreadable"
+
+
 def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery,
                    confine: str | None) -> None:
     extractor = extractor_for_path(rel)
@@ -389,9 +397,9 @@ def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, resul
         return
     try:
         st = entry.stat()
-    except OSError:
-        # A dangling symlink or a file removed under us.
-        result.skip("unreadable", rel)
+    except OSError as exc:
+        # A dangling symlink, links leading to each other, or a file removed under us.
+        result.skip(_unreadable(exc), rel)
         return
     if not stat.S_ISREG(st.st_mode):  # a FIFO, socket or device: opening it could block forever
         result.skip("not_regular", rel)

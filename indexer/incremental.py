@@ -79,11 +79,12 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.fsguard import read_regular
-from indexer.mention_refresh import MentionRecords, changed_names
+from indexer.mention_refresh import MentionRecords, changed_names, synced_names
+from indexer.mentions import mentionable, stored_mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
-from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver
+from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver, ResolvedRepository
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.spill import spill_file
 from indexer.symbols import file_id
@@ -373,8 +374,15 @@ class RepositoryIndex:
         # A one-shot run never asks which files an update affects (dependents): it does not record
         # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
         # later updates digest the old versions when they compare).
-        self.resolver.update(loaded, [p for p in self.resolver.files if p not in current], track=not self.skip_unchanged)
+        changes = self.resolver.update(loaded, [p for p in self.resolver.files if p not in current],
+                                       track=not self.skip_unchanged)
         report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
+        # Over an index (trusted: else every file is written anyway), the docs naming a definition that
+        # came, went or moved are written again although their own outputs did not change (brk55).
+        gone = sorted(set(stored) - current)
+        names = self._synced_names(changes, stored, gone) if stored and trusted else set()
+        del changes
+        linked_before = self.resolver.link_names
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
         # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
@@ -389,15 +397,17 @@ class RepositoryIndex:
             # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
             # full collection frees them, and the write's rows would otherwise come on top of them.
             _release_memory()
+        refresh: set[str] = set()
+        if stored and trusted:  # (after the release: the docs are read with the contexts' memory given back)
+            resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
 
-        gone = sorted(set(stored) - current)
         # The write analyses chunks on a second core as the binding did (indexer.write_prep).
         self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
         try:
-            self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress)
+            self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress, refresh)
         finally:
             self.writer.processes = 1
         self._save_written_stamp()
@@ -493,7 +503,9 @@ class RepositoryIndex:
         pending, done = self.journal.read()
         affected |= (pending - done) & set(self.resolver.files)
         refresh = self._stale_docs(changes, affected)
+        linked_before = self.resolver.link_names
         resolved = self.resolver.resolve(sorted(affected | refresh))
+        resolved = self._relink_docs(linked_before, resolved, affected, refresh)
         t2 = time.perf_counter()
         report.phases["resolve"] = t2 - t1
         gone = sorted({c.path for c in changes if c.new is None})
@@ -561,7 +573,9 @@ class RepositoryIndex:
         if any(c.interface_changed for c in changes):
             affected |= self._dependents(changes)
         refresh = self._stale_docs(changes, affected)
+        linked_before = self.resolver.link_names
         resolved = self.resolver.resolve(sorted(affected | refresh))
+        resolved = self._relink_docs(linked_before, resolved, affected, refresh)
         progress.done("resolve")
         t3 = time.perf_counter()
         report.phases["resolve"] = t3 - t2
@@ -586,7 +600,7 @@ class RepositoryIndex:
                 return False
             base.append((ex, checksum, sizes.get(path, 0)))
         self.resolver.update(base, track=False)
-        self.resolver.restore(state.deps, state.link_deps, state.link_shares)
+        self.resolver.restore(state.deps, state.link_deps, state.link_shares, state.link_names)
         self.mention_records = self.mention_records.merged(state.mentions)
         return True
 
@@ -678,14 +692,15 @@ class RepositoryIndex:
             discard_bind_state(self.bind_path)
             return False
         try:
-            deps, link_deps, link_shares = self.resolver.recorded()
+            deps, link_deps, link_shares, link_names = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
             discard_bind_state(self.bind_path)
             return False
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
         return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                         link_shares, self.mention_records.kept(self.resolver.files)))
+                                                         link_shares, self.mention_records.kept(self.resolver.files),
+                                                         link_names))
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -838,6 +853,65 @@ class RepositoryIndex:
         confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
         return self.mention_records.docs_mentioning(self.root, self.resolver.files, changed_names(changes), affected,
                                                     self.options.max_file_bytes, confine)
+
+    def _relink_docs(self, before: frozenset[tuple[str, str]] | None, resolved: ResolvedRepository,
+                     affected: set[str], refresh: set[str]) -> ResolvedRepository:
+        """``resolved`` with the outputs of the doc and configuration files outside ``affected`` and
+        ``refresh`` (added to ``refresh``, so that they are written) whose ``MENTIONS`` the tables and
+        columns the resolve's link made or dropped can change: the linker's nodes are no definitions of
+        any file (:func:`changed_names` does not see them) and are known only once it ran. ``before``:
+        the resolver's :attr:`~indexer.resolve.repository.RepositoryResolver.link_names` before the
+        resolve (``None``: not known, the store's are read). The ids of those no longer emitted are the
+        result's ``dropped`` (no doc written links to them). ``resolved`` itself when the names did not
+        change."""
+        resolved, names = self._link_changes(before, resolved)
+        more = self._docs_naming(names, affected | refresh)
+        if not more:
+            return resolved
+        refresh |= more
+        extra = self.resolver.resolve(sorted(more))
+        outcomes = Counter(resolved.call_outcomes)
+        outcomes.update(extra.call_outcomes)
+        return ResolvedRepository([*resolved.files, *extra.files], dict(outcomes), resolved.link_outcomes,
+                                  resolved.dropped)
+
+    def _relinked_docs(self, before: frozenset[tuple[str, str]] | None, resolved: ResolvedRepository,
+                       names: set[str], refresh: set[str]) -> ResolvedRepository:
+        """A whole-tree sync's :meth:`_relink_docs`: ``resolved`` holds every file's output already, so
+        the docs naming one of ``names`` (definitions that came, went or moved: :meth:`_synced_names`)
+        or a table or column that did are only added to ``refresh``."""
+        resolved, more = self._link_changes(before, resolved)
+        refresh |= self._docs_naming(names | more, set())
+        return resolved
+
+    def _link_changes(self, before: frozenset[tuple[str, str]] | None,
+                      resolved: ResolvedRepository) -> tuple[ResolvedRepository, set[str]]:
+        """The short names of the tables and columns the last resolve's link made or dropped
+        (:attr:`~indexer.resolve.repository.RepositoryResolver.link_names` against ``before``, the
+        store's when ``None``), and ``resolved`` with the dropped ids as its ``dropped``."""
+        after = self.resolver.link_names
+        if after is None or after == before:
+            return resolved, set()
+        if before is None:
+            before = stored_mentionable(self.graph, self.repo)
+        gone = frozenset(i for _, i in before - after)
+        return (dataclasses.replace(resolved, dropped=gone) if gone else resolved), {n for n, _ in before ^ after}
+
+    def _docs_naming(self, names: set[str], skip: set[str]) -> set[str]:
+        """The doc and configuration files but ``skip`` whose text holds one of ``names``."""
+        if not names:
+            return set()
+        confine = None if self.options.follow_external_symlinks else os.path.realpath(self.root)
+        return self.mention_records.docs_mentioning(self.root, self.resolver.files, names, skip,
+                                                    self.options.max_file_bytes, confine)
+
+    def _synced_names(self, changes: Sequence[FileChange], stored: dict[str, str], gone: Sequence[str]) -> set[str]:
+        """:func:`indexer.mention_refresh.synced_names` of a whole-tree sync over the index, the index's
+        nodes of a path read from the graph store."""
+        def stored_ids(path: str) -> set[tuple[str, str]]:
+            return set(mentionable(self.graph.nodes_in_file(self.repo, path)))
+        seen = {c.path for c in changes}
+        return synced_names(changes, stored, [p for p in gone if p not in seen], stored_ids)
 
     def _summarise(self, report: IndexReport) -> None:
         report.files_indexed = len(self.resolver.files)

@@ -15,6 +15,13 @@ holds one of those names as a whole identifier. The caller re-binds and writes t
 bodies changes no definition's id: no doc is read. A name the doc holds but not as a mention (outside a
 code span) makes the doc written again with the same edges: a wasted write, never a wrong one.
 
+Tables and columns are no file's definitions: the framework linker emits them, so the caller compares
+the names of what the link emitted before and after it resolves
+(:attr:`indexer.resolve.repository.RepositoryResolver.link_names`) and writes the docs naming a
+changed one after the resolve. A whole-tree sync over an index (more than ``RESCAN_THRESHOLD`` paths,
+a one-shot run whose records no longer hold) writes only the outputs whose digest changed; there
+:func:`synced_names` compares the changed files' definitions with the index's nodes of their paths.
+
 :class:`MentionRecords` answers the same question from a record of each doc's identifiers kept between
 updates (and saved with the resolver's records for the next one-shot run), reading a doc only when the
 index holds bytes of it the record was not made from.
@@ -33,7 +40,7 @@ on every run (its files, its journal), a change of the shared index's ownership,
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,7 +51,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.repository import FileChange
 
-__all__ = ["changed_names", "docs_mentioning", "DocWords", "MentionRecords"]
+__all__ = ["changed_names", "synced_names", "docs_mentioning", "DocWords", "MentionRecords"]
 
 _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 _SPACES = bytes(c if c in _WORD_BYTES else 32 for c in range(256))
@@ -67,6 +74,24 @@ def changed_names(changes: Iterable[FileChange]) -> set[str]:
     for c in changes:
         old, new = _ids(c.old), _ids(c.new)
         names.update(name for name, _ in old ^ new)
+    return names
+
+
+def synced_names(changes: Iterable[FileChange], stored: Mapping[str, str], gone: Iterable[str],
+                 stored_ids: Callable[[str], set[tuple[str, str]]]) -> set[str]:
+    """:func:`changed_names` for a whole-tree sync over an index (``stored``: ``{path: checksum}`` it
+    holds; ``gone``: its paths the tree no longer has): a change whose old context is not known (a
+    fresh resolver, a one-shot run) compares the new definitions with the index's nodes of that path
+    (``stored_ids(path)``: ``(short name, id)`` of its nodes a mention may link to); a file whose
+    bytes the index holds is left out there, and a gone file counts its stored nodes."""
+    names: set[str] = set()
+    for c in changes:
+        if c.old is not None or c.path not in stored:
+            names |= changed_names([c])
+        elif c.new is None or c.new.checksum != stored[c.path]:
+            names.update(name for name, _ in stored_ids(c.path) ^ _ids(c.new))
+    for path in gone:
+        names.update(name for name, _ in stored_ids(path))
     return names
 
 

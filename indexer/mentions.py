@@ -24,9 +24,9 @@ most :data:`MAX_TARGETS` (more is a common name: no edge). The edge goes from th
 symbol, at the line of the mention.
 
 A doc file's edges are computed when the file is written. An incremental update that adds, removes
-or moves a definition a doc of the same repository names writes that doc again
-(:mod:`indexer.mention_refresh`); a doc of another repository in a shared index is linked when it is
-next indexed.
+or moves a definition, or makes or drops a table or column, a doc of the same repository names
+writes that doc again (:mod:`indexer.mention_refresh`); a doc of another repository in a shared index
+is linked when it is next indexed.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from stores.contracts import Chunk, Edge, GraphStore, IndexedFile, SymbolKey, qualname_agrees
+from stores.contracts import SHARED_LABELS, Chunk, Edge, GraphStore, IndexedFile, Node, SymbolKey, qualname_agrees
 
 __all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS", "NodeSource",
-           "Mention", "Key", "Lookup"]
+           "Mention", "Key", "Lookup", "mentionable", "stored_mentionable", "LINKED_LABELS"]
 
 MAX_TARGETS = 3
 """An unqualified name matching more nodes than this is too common to link."""
@@ -46,6 +46,9 @@ MENTION_LABELS = frozenset({"Class", "Interface", "Enum", "Method", "Function", 
                             "Column"})
 """Node labels a mention may link to."""
 _TABLE_LABELS = frozenset({"Table"})
+LINKED_LABELS = tuple(sorted(MENTION_LABELS.intersection(SHARED_LABELS)))
+"""Labels a mention may link to of the nodes the framework linker emits (shared nodes, no file of
+their own: tables and columns), which an update's definitions do not show."""
 
 _SPAN = re.compile(r"``([^`\n]+?)``|`([^`\n]+?)`")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*")
@@ -152,6 +155,19 @@ an unqualified key the nodes of that name with a label it may link to (:data:`ME
 more (too common: no edge)."""
 
 
+def mentionable(nodes: Iterable[Node]) -> frozenset[tuple[str, str]]:
+    """``(short name, id)`` of the nodes among ``nodes`` a mention may link to (:data:`MENTION_LABELS`):
+    what a doc's edges depend on, compared before and after an update (:mod:`indexer.mention_refresh`)."""
+    return frozenset((n.name, n.id) for n in nodes if n.label in MENTION_LABELS)
+
+
+def stored_mentionable(graph: GraphStore, repo: str) -> frozenset[tuple[str, str]]:
+    """:func:`mentionable` of the linker's nodes of repository ``repo`` the graph store holds
+    (:data:`LINKED_LABELS`, owned by ``repo`` by their ``repository`` property): what its docs were
+    linked against, for a resolver that does not remember its last link (one restored from records)."""
+    return mentionable(n for n in graph.labelled(LINKED_LABELS) if n.props.get("repository") == repo)
+
+
 def _key(parts: list[str]) -> Key:
     """The lookup key of a mention written as ``parts`` (:func:`_parts`)."""
     return (parts[-1], "" if len(parts) == 1 else ".".join(parts))
@@ -220,7 +236,7 @@ def _by_name(nodes: Iterable[SymbolKey]) -> dict[str, dict[str, SymbolKey]]:
 
 
 def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource, repo: str,
-                 gone: Collection[str] = ()) -> Lookup:
+                 gone: Collection[str] = (), dropped: Collection[str] = ()) -> Lookup:
     """A :data:`Lookup` over the nodes of ``written`` (this run's files of repository ``repo``, not in
     the store yet: their outputs, or a :class:`NodeSource`) and the graph store's
     (:meth:`~stores.contracts.GraphStore.find_symbol_keys`, without those of ``repo``'s files that
@@ -228,7 +244,9 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
     several of them hold one). What it reads from the store is bounded by the keys: an unqualified
     key reads at most ``MAX_TARGETS + 1`` nodes of other repositories, a qualified one only nodes
     whose qualname agrees with it, and names only (:class:`~stores.contracts.SymbolKey`). ``gone``:
-    paths of ``repo`` this run deletes; their nodes, still in the store, are not found either."""
+    paths of ``repo`` this run deletes; their nodes, still in the store, are not found either.
+    ``dropped``: ids of nodes the run's link no longer emits (a table no source declares or uses any
+    more: a shared node of no file, still in the store until the write prunes it), not found either."""
     if isinstance(written, Sequence):
         known: dict[str, dict[str, SymbolKey]] | None = _by_name(
             SymbolKey.of(n) for out in written for n in out.nodes if n.label in MENTION_LABELS)
@@ -243,15 +261,15 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
         words = [k for k in keys if not k[1] and _specific(k[0]) != "code"]
         qualified = [k for k in keys if k[1]]
         stored: dict[Key, list[SymbolKey]] = {}
-        for ks, labels, limit in ((plain, MENTION_LABELS, MAX_TARGETS + 1), (words, _TABLE_LABELS, MAX_TARGETS + 1),
-                                  (qualified, MENTION_LABELS, None)):
+        cap = MAX_TARGETS + 1 + len(dropped)  # still MAX_TARGETS + 1 once the dropped are left out
+        for ks, labels, limit in ((plain, MENTION_LABELS, cap), (words, _TABLE_LABELS, cap), (qualified, MENTION_LABELS, None)):
             if ks:
                 stored.update(graph.find_symbol_keys(ks, sorted(labels), limit=limit, skip_repo=repo,
                                                      skip_files=replaced))
         fresh = known if known is not None else _by_name(written.named({k[0] for k in keys}))  # type: ignore[union-attr]
         out: dict[Key, list[SymbolKey]] = {}
         for key in keys:
-            merged = {n.id: n for n in stored.get(key, ())}
+            merged = {n.id: n for n in stored.get(key, ()) if n.id not in dropped}
             merged.update((i, n) for i, n in fresh.get(key[0], {}).items() if qualname_agrees(n.qualname, key[1]))
             out[key] = [merged[k] for k in sorted(merged)]
         return out
@@ -260,20 +278,22 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
 
 
 def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
-                      written: Sequence[IndexedFile] | NodeSource | None = None, gone: Collection[str] = ()) -> int:
+                      written: Sequence[IndexedFile] | NodeSource | None = None, gone: Collection[str] = (),
+                      dropped: Collection[str] = ()) -> int:
     """Add the ``MENTIONS`` edges of every doc / config file among ``files`` (about to be written,
     all of one repository) to its edges; returns how many were added. One store lookup for all of
     them. ``written``: every file this run writes (default ``files``; a run written in batches
     passes all of them, or a :class:`NodeSource` over them, so that a batch's mentions see the nodes
     of the others as one write of them all would); ``gone``: the repository's paths this run deletes
-    (their nodes are not linked to)."""
+    (their nodes are not linked to); ``dropped``: ids of the store's nodes the run's link no longer
+    emits (not linked to, :func:`store_lookup`)."""
     # Each doc file's mentions are parsed once: for the keys of the one lookup, then for its edges.
     docs = [(out, found) for out in files if any(c.kind in ("doc", "config") for c in out.chunks)
             if (found := _found(out.chunks))]
     if not docs:
         return 0
     keys = {key for _, found in docs for _, _, key, _ in found}
-    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo, gone)(sorted(keys))
+    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo, gone, dropped)(sorted(keys))
     added = 0
     for out, found in docs:
         edges = _edges(out.file.repo, out.file.path, out.nodes[0].id, found, table)

@@ -313,7 +313,7 @@ class IndexWriter:
                             changed_meanwhile.append(out.file.path)
                     if not written:
                         continue
-                    add_mention_edges(written, self.graph, everything, gone)
+                    add_mention_edges(written, self.graph, everything, gone, resolved.dropped)
                     if preparer is not None:  # read when the store needs it, not beside the graph rows
                         self.search.offer_prepared(functools.partial(preparer.take, k))
                     self.graph.replace_files(written)

@@ -29,7 +29,7 @@ so ``self.filter(...)`` in its methods reads that table.
 level) to the table, owned by the use's file, with ``props``: ``framework``, ``resolution``
 (``exact``: the code names the table or entity; ``inferred``: a naming rule or the receiver's type
 led there) and ``columns`` (sorted, mapped onto the table's declared columns where a name differs:
-``author`` -> ``author_id``, ``lastName`` -> ``last_name``; absent when unknown). An entity
+``author`` -> ``author_id`` or ``authorId``, ``lastName`` -> ``last_name``; absent when unknown). An entity
 expression is resolved through the resolver (``Owner``, ``owner``, ``self.repo``); what does not
 resolve to a mapped class links nothing (counted ``unlinked_table_use``). SQL is rendered (constants
 followed) and parsed with sqlglot; a string that does not parse links nothing (``unlinked_sql``).
@@ -471,7 +471,8 @@ class _TableLinker:
             return low
         if low == "pk" and "id" in t.columns:  # Django's primary-key alias
             return "id"
-        for guess in (f"{low}_id", _camel_to_snake(c), f"{_camel_to_snake(c)}_id"):
+        # a relation's foreign key: author -> author_id (snake case), authorId (Prisma, camel case)
+        for guess in (f"{low}_id", _camel_to_snake(c), f"{_camel_to_snake(c)}_id", f"{low}id"):
             if guess in t.columns:
                 return guess
         return low

@@ -168,7 +168,8 @@ def _sites(r: Resolver, fc: FileCtx) -> dict:
             if cs.handed and cs.via is None:
                 out.setdefault((cs.caller, cs.receiver, cs.name), []).append(((cs.line, cs.col), cs.handed, cs.arity))
         return out
-    return r.memoised((id(fc), fc.checksum, "call arguments"), index)  # type: ignore[return-value]
+    found = r.memoised((id(fc), fc.checksum, "call arguments"), index)
+    return found if found is not None else index()  # type: ignore[return-value]  # cut deep in a chain: made here
 
 
 def _bound(r: Resolver, fc: FileCtx, scope: str | None, f: Def, name: str, args: tuple[NamedArgument, ...],

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
 from indexer.languages import module_systems
+from indexer.mentions import mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.context import FileCtx
@@ -53,6 +54,11 @@ class ResolvedRepository:
     """A list, or a :class:`indexer.spill.SpilledOutputs` (``resolve(..., spill=...)``)."""
     call_outcomes: dict[str, int]
     link_outcomes: dict[str, int] = field(default_factory=dict)
+    dropped: frozenset[str] = frozenset()
+    """Ids of the nodes a mention may link to that the link emitted before this resolve and no more
+    (tables no source declares or uses now): set by the caller that compared
+    :attr:`RepositoryResolver.link_names`; the store holds them until the write prunes them, and no
+    doc written with these outputs links to them."""
 
 
 def resolve_repository(
@@ -208,6 +214,11 @@ class RepositoryResolver:
         self._link_memo: LinkMemo | None = None
         """What the links of the current resolver worked out per file (made with the resolver:
         its entries are checked against that resolver's epochs)."""
+        self._link_names: dict[str, frozenset[tuple[str, str]]] | None = None
+        """Per file, ``(short name, id)`` of the nodes a mention may link to (tables, columns) that the
+        links gave it (:func:`indexer.mentions.mentionable`; absent: none); ``None``: not known (no
+        whole link ran yet, or a resolver restored from records that lack them: the index may hold
+        another run's). Read as :attr:`link_names`."""
         self.keep_link_memo = True
         """Whether links record their per-file work for a later link of this resolver to replay
         (:attr:`link_memo`). A one-shot run resolves once and drops the resolver: it sets this false,
@@ -531,6 +542,7 @@ class RepositoryResolver:
                 bind(fc)
                 ctxs.append(fc)
             _merge_links(linked, ctxs, files)
+            self._remember_names(linked, produce)
             links = dict(sorted(linked.outcomes.items()))
             deps = strip_cut(deps)
             if self._link_dirty:
@@ -567,6 +579,30 @@ class RepositoryResolver:
         self._link_shares = shares
         return changed
 
+    @property
+    def link_names(self) -> frozenset[tuple[str, str]] | None:
+        """``(short name, id)`` of every node a mention may link to that the links emit (tables and
+        columns: no file's definitions, so :func:`indexer.mention_refresh.changed_names` does not
+        see them), as of the last resolve; ``None`` when not known (restored from records without
+        them). An update compares it before and after it resolves: a table that came or went changes
+        the ``MENTIONS`` of the docs naming it (:meth:`indexer.incremental.RepositoryIndex.update`)."""
+        if self._link_names is None:
+            return None
+        return frozenset().union(*self._link_names.values())
+
+    def _remember_names(self, linked: LinkResult, produce: set[str] | None) -> None:
+        """Keep :attr:`link_names` per file: every file's after a whole link, the produced files' after
+        a link asked for ``produce`` only (a SQL script's edited table is its own share)."""
+        if produce is None:
+            self._link_names = {p: names for p, nodes in linked.nodes.items() if (names := mentionable(nodes))}
+        elif self._link_names is not None:
+            for p in produce:
+                names = mentionable(linked.nodes.get(p, ()))
+                if names:
+                    self._link_names[p] = names
+                else:
+                    self._link_names.pop(p, None)
+
     def release(self, paths: Iterable[str]) -> None:
         """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` stubs (held as columns,
         :class:`~indexer.resolve.released.ReleasedFiles`; a stub made on each access) and drop the
@@ -589,17 +625,20 @@ class RepositoryResolver:
         (``ripple index``) lets them go before it writes."""
         self._resolver = self._link_memo = None
 
-    def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None]:
+    def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None,
+                                dict[str, frozenset[tuple[str, str]]] | None]:
         """What every current file's last output read (``{path: record}``, each record its tokens
         or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either), what the
-        last framework link read, and the digest of each file's share of that link (``None``: not
-        known): what :meth:`restore` takes in another process."""
+        last framework link read, the digest of each file's share of that link (``None``: not
+        known) and the names a mention may link to of that share (:attr:`link_names` per file,
+        ``None``: not known): what :meth:`restore` takes in another process."""
         out = {p: d for p, d in self._deps.items() if p in self.files}
         for p, ref in self._spilled.items():
             if p in self.files:
                 out[p] = self._spilled_record(ref)
         shares = None if self._link_shares is None else {p: d for p, d in self._link_shares.items() if p in self.files}
-        return out, set(self._link_deps), shares
+        names = None if self._link_names is None else {p: n for p, n in self._link_names.items() if p in self.files}
+        return out, set(self._link_deps), shares, names
 
     def _spilled_record(self, ref: SpillRef) -> bytes:
         """A record :meth:`_record` wrote to the park spill file, read back (raises
@@ -611,18 +650,21 @@ class RepositoryResolver:
             raise ParkedDataError(f"parked dependency record at {ref} unreadable: {exc}") from exc
 
     def restore(self, deps: Mapping[str, Record], link_deps: Iterable[Token],
-                link_shares: Mapping[str, bytes] | None = None) -> None:
+                link_shares: Mapping[str, bytes] | None = None,
+                link_names: Mapping[str, frozenset[tuple[str, str]]] | None = None) -> None:
         """Take over the records :meth:`recorded` gave in a process whose outputs of exactly the
         current files (same bytes, same link options) the index holds: :meth:`dependents` then
         answers as it would there, and links count as current (``link_shares`` ``None``: which
         file holds which links is not known, so a link that changes produces every file that can
-        own framework edges)."""
+        own framework edges; ``link_names`` ``None``: :attr:`link_names` is not known until a whole
+        link runs)."""
         self._deps = {p: tokens for p, tokens in deps.items() if p in self.files}
         self._spilled = {}
         self._readers = defaultdict(set)
         self._readers_stale = True  # built when first asked (most one-shot runs never ask)
         self._link_deps = set(link_deps)
         self._link_shares = None if link_shares is None else dict(link_shares)
+        self._link_names = None if link_names is None else dict(link_names)
         self._link_dirty = False
 
     def _record(self, path: str, deps: Deps) -> None:

@@ -50,9 +50,9 @@ def test_records_in_the_spill_file_read_back_as_the_in_memory_ones():
     park = SpillFile()
     spilled, held = _resolved(park), _resolved(None)
     before = park.size
-    records, link, shares = spilled.recorded()
+    records, link, shares, names = spilled.recorded()
     assert park.size == before  # reading writes nothing
-    assert (records, link, shares) == held.recorded()
+    assert (records, link, shares, names) == held.recorded()
     assert sorted(records) == ["shop/__init__.py", "shop/models.py", "shop/util.py", "shop/views.py"]
     assert all(isinstance(r, bytes) for r in records.values())
     views = set(record_tokens(records["shop/views.py"]))

@@ -273,7 +273,10 @@ def _star_targets(r: Lookup, fc: FileCtx) -> tuple[str, ...]:
         keys = (resolve_specifier(r, fc, ex.module) for ex in fc.ex.exports
                 if ex.exported == "*" and ex.module is not None)
         return tuple(k for k in keys if k is not None)
-    return r.memoised((id(fc), None, "", "stars:ecmascript"), compute)  # type: ignore[arg-type, return-value]
+    found = r.memoised((id(fc), None, "", "stars:ecmascript"), compute)
+    # ``None``: cut, met MAX_MEMO_DEPTH lookups deep (a chain of thousands of barrels): computed here,
+    # as it recurses no further (brk55: iterating the ``None`` crashed the run)
+    return found if found is not None else compute()  # type: ignore[return-value]
 
 
 def _export_names(r: Lookup, fc: FileCtx) -> frozenset[str]:
@@ -289,7 +292,8 @@ def _export_names(r: Lookup, fc: FileCtx) -> frozenset[str]:
                 if "default" in rd.d.modifiers:
                     names.add("default")
         return frozenset(names)
-    return r.memoised((id(fc), None, "", "exported:ecmascript"), compute)  # type: ignore[arg-type, return-value]
+    found = r.memoised((id(fc), None, "", "exported:ecmascript"), compute)
+    return found if found is not None else compute()  # type: ignore[return-value]  # cut: as _star_targets
 
 
 def _may_export(r: Lookup, key: str, name: str) -> bool:

@@ -229,8 +229,9 @@ def string_value(src: SourceText, node: Node | None) -> str | None:
     anything else (f-strings, bytes, names, calls)."""
     if node is None:
         return None
-    if node.type == "parenthesized_expression" and node.named_child_count == 1:
-        return string_value(src, node.named_children[0])
+    # a loop, not a call per level: 5,000 nested parentheses exceeded the recursion limit (brk55)
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
     if node.type == "concatenated_string":
         values = [string_value(src, c) for c in node.named_children if c.type != "comment"]
         return None if any(v is None for v in values) else "".join(values)  # type: ignore[arg-type]
