@@ -91,9 +91,9 @@ bound several times in one scope as their list, a name bound in several scopes a
 
 def _by_name(bindings: Iterable[Binding]) -> Hot:
     """``bindings`` (in source order, their names interned) per name, as :data:`Hot` holds them: per
-    ``(scope, name)`` key a tuple and a list besides the bindings (about 140 bytes a key) were more
-    than half of what a context held of its bindings (the 10-package generated monorepo: 0.6 of 1.1 KB
-    a file; docs/benchmarks.md, session 55), while the names are strings every file shares. The list of
+    ``(scope, name)`` key a tuple and a list besides the bindings (about 140 bytes a key), while the
+    names are strings every file shares (two packages of the generated monorepo: the bindings a context
+    holds 1,154 -> 986 bytes a file; docs/benchmarks.md, session 55). The list of
     several bindings of one key is one object for the whole run, so that what is built from it
     (:func:`indexer.resolve.member_flow.per_attribute`) is kept while it is read."""
     table: Hot = {}
