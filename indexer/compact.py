@@ -36,7 +36,7 @@ from indexer.model import Import, Param
 if TYPE_CHECKING:
     from indexer.model import Definition, FileExtraction
 
-__all__ = ["ELIDED_DOCSTRING", "EMPTY", "SHARED_LIMIT", "FrozenEmptyList", "FrozenList", "compact_extraction", "elide_docstrings"]
+__all__ = ["ELIDED_DOCSTRING", "EMPTY", "SHARED_LIMIT", "FrozenEmptyList", "FrozenList", "compact_extraction", "elide_docstrings", "forget_shared"]
 
 
 class FrozenList(list):  # type: ignore[type-arg]
@@ -109,6 +109,20 @@ _IMPORTS: dict[tuple[Any, ...], Import] = {}
 """Per ``(local, module, name, level, line)``, the one :class:`~indexer.model.Import` compacted
 extractions share: an import repeats across files, mostly at the same line (Django 5.2.8: 36% of its
 18,126 imports equal an earlier one, Home Assistant 2024.3.3: 58% of 107,935)."""
+
+
+def forget_shared() -> int:
+    """Empty the tables of shared values (parameters, parameter lists, integers, imports); returns
+    how many entries they held. What is shared already stays shared; values compacted later share
+    anew, as after a full table (:data:`SHARED_LIMIT`). For a process whose compacted extractions
+    were parked on disk since (:func:`indexer.parked.park_extraction`, the resolver's park): the
+    tables are then the only holders of most of their values (the 10-package generated monorepo:
+    its 16,384 imports' keys, the imports and the table, about 3 MiB at the resolver's contexts
+    built; docs/benchmarks.md, session 55)."""
+    n = len(_PARAMS) + len(_PARAM_LISTS) + len(_INTS) + len(_IMPORTS)
+    for table in (_PARAMS, _PARAM_LISTS, _INTS, _IMPORTS):
+        table.clear()
+    return n
 
 
 def _remember(table: dict[Any, Any], key: Any, value: Any) -> Any:

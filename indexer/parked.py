@@ -48,23 +48,43 @@ class ParkedDataError(RuntimeError):
     overwritten): the file's binding cannot go on without it."""
 
 
+_SIZE_LIMIT = 1 << 32
+"""Pickles shorter than this (4 GiB: every real one) have their reference held as one int."""
+
+
 class ParkedList(Sequence[Any]):
     """An immutable sequence stored as one pickle of a list in a :class:`SpillFile`, unpickled on
     each iteration or index. Equal to any sequence of the same items in the same order; pickles (and
     copies deeply) as a plain list. Reading raises :class:`ParkedDataError` when the bytes at its
     reference are not the list it parked."""
 
-    __slots__ = ("spill", "offset", "size", "_len")
+    __slots__ = ("spill", "_at", "_len")
 
     def __init__(self, spill: SpillFile, ref: SpillRef, length: int) -> None:
-        # the reference's two numbers kept flat, not as the tuple put() returned: the resolver holds
-        # four to six parked lists per file for a whole run, and the tuple is 56 bytes of each
-        self.spill, (self.offset, self.size), self._len = spill, ref, length
+        # the reference's two numbers as one int (offset << 32 | size), not the tuple put() returned
+        # nor two ints: the resolver holds four to six parked lists per file for a whole run, and
+        # each int above 256 is an object of its own (32 bytes in pymalloc), the tuple 56 bytes more
+        offset, size = ref
+        self.spill, self._len = spill, length
+        self._at: int | SpillRef = offset << 32 | size if 0 <= size < _SIZE_LIMIT and offset >= 0 else ref
+
+    @property
+    def offset(self) -> int:
+        """Where the list's pickle starts in :attr:`spill`, in bytes."""
+        at = self._at
+        return at >> 32 if type(at) is int else at[0]  # type: ignore[index]
+
+    @property
+    def size(self) -> int:
+        """The length of the list's pickle in :attr:`spill`, in bytes."""
+        at = self._at
+        return at & (_SIZE_LIMIT - 1) if type(at) is int else at[1]  # type: ignore[index,operator]
 
     @property
     def ref(self) -> SpillRef:
         """Where the list's pickle is in :attr:`spill`: ``(offset, length)`` in bytes."""
-        return (self.offset, self.size)
+        at = self._at
+        return (at >> 32, at & (_SIZE_LIMIT - 1)) if type(at) is int else at  # type: ignore[return-value,operator]
 
     @classmethod
     def park(cls, spill: SpillFile, items: Sequence[Any]) -> ParkedList:

@@ -90,6 +90,37 @@ def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: 
     return dict(table)
 
 
+Hot = dict[str, "Binding | list[Binding] | dict[str | None, list[Binding]]"]
+"""Bindings per name (:attr:`ScopedBindings.hot`): a name bound once is held as its binding, a name
+bound several times in one scope as their list, a name bound in several scopes as a list per scope."""
+
+
+def _by_name(bindings: Iterable[Binding]) -> Hot:
+    """``bindings`` (in source order, their names interned) per name, as :data:`Hot` holds them: per
+    ``(scope, name)`` key a tuple and a list besides the bindings (about 140 bytes a key), while the
+    names are strings every file shares (two packages of the generated monorepo: the bindings a context
+    holds 1,154 -> 986 bytes a file; docs/benchmarks.md, session 55). The list of
+    several bindings of one key is one object for the whole run, so that what is built from it
+    (:func:`indexer.resolve.member_flow.per_attribute`) is kept while it is read."""
+    table: Hot = {}
+    for b in bindings:
+        v = table.get(b.name)
+        if v is None:
+            table[b.name] = b
+        elif type(v) is dict:
+            v.setdefault(b.scope, []).append(b)  # type: ignore[union-attr]
+        else:
+            first = v[0] if type(v) is list else v  # type: ignore[index]
+            if first.scope == b.scope:  # type: ignore[union-attr]
+                if type(v) is list:
+                    v.append(b)  # type: ignore[union-attr]
+                else:
+                    table[b.name] = [v, b]  # type: ignore[list-item]
+            else:
+                table[b.name] = {first.scope: v if type(v) is list else [v], b.scope: [b]}  # type: ignore[union-attr,dict-item,list-item]
+    return table
+
+
 def _interned(b: Binding) -> Binding:
     """``b`` with its texts interned (in place): a binding kept for the whole run shares its scope,
     name, type and kind strings with every other that spells them (one string each per file read
@@ -127,8 +158,8 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
                                        if b.scope in self.exposed or b.how in TABLED_BINDINGS]
         """The bindings other files may read, in source order: those of exposed scopes and every
         binding the lookup tables index (:data:`TABLED_BINDINGS`)."""
-        self.hot = _table(items, self.exposed, local=False)  # keyed by the texts just interned
-        """The bindings of the exposed scopes, by key."""
+        self.hot = _by_name(b for b in self.visible if b.scope in self.exposed)
+        """The bindings of the exposed scopes per name (see :func:`_by_name`; read by :meth:`get`)."""
         local = any(b.scope not in self.exposed for b in items)
         self.source: Sequence[Binding] | None = bindings if local else None
         """Where the local bindings are read from (``None``: the file has none)."""
@@ -153,8 +184,17 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
 
     def get(self, key: Key, default: list[Binding] | None = None) -> list[Binding] | None:  # type: ignore[override]
         """The bindings of ``key`` (``default`` when there are none)."""
-        if key[0] in self.exposed:
-            return self.hot.get(key, default)
+        scope = key[0]
+        if scope in self.exposed:
+            v = self.hot.get(key[1])
+            if v is None:
+                return default
+            t = type(v)
+            if t is list:  # several, of one scope
+                return v if v[0].scope == scope else default  # type: ignore[union-attr]
+            if t is dict:  # of several scopes
+                return v.get(scope, default)  # type: ignore[union-attr]
+            return [v] if v.scope == scope else default  # type: ignore[union-attr,list-item]
         return self._local_table().get(key, default)
 
     def at_line(self, scope: str | None, name: str, line: int) -> list[Binding]:
@@ -180,12 +220,17 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     def __contains__(self, key: object) -> bool:
         return isinstance(key, tuple) and len(key) == 2 and self.get(key) is not None  # type: ignore[arg-type]
 
+    def _hot_keys(self) -> dict[Key, None]:
+        """The keys of the exposed scopes' bindings, in the order of their first binding."""
+        exposed = self.exposed
+        return dict.fromkeys((b.scope, b.name) for b in self.visible if b.scope in exposed)
+
     def __iter__(self) -> Iterator[Key]:
-        yield from self.hot
+        yield from self._hot_keys()
         yield from self._local_table()
 
     def __len__(self) -> int:
-        return len(self.hot) + len(self._local_table())
+        return len(self._hot_keys()) + len(self._local_table())
 
     def release(self) -> None:
         """Drop the local table if it is held for a parked list (it is built again on demand)."""

@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from indexer.compact import forget_shared
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
 from indexer.languages import module_systems
 from indexer.mentions import mentionable
@@ -329,6 +330,10 @@ class RepositoryResolver:
             ms = self._systems[ex.language]
             key = ms.module_key(ex, self._layout.get(ms.namespace, {}))
             new_ctxs[p] = FileCtx(self.repo, ex, key, checksum, size, ms, self._unpacked)
+        if self.park is not None:
+            # the definitions and imports are on disk now: the tables of shared values hold most of
+            # what they share alone (indexer.compact.forget_shared)
+            forget_shared()
         changes = []
         for p, fc in new_ctxs.items():
             before = self.files.get(p)

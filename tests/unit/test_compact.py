@@ -197,3 +197,38 @@ def test_equal_imports_are_one_object_across_extractions_and_others_are_not():
     d = pickle.loads(pickle.dumps(extractor_for_path("pkg/d.py").extract("pkg/d.py", ("\n" + SOURCE).encode())))
     compact_extraction(d)
     assert d.imports[0] is not a.imports[0] and (d.imports[0].module, d.imports[0].line) == ("os", 3)
+
+
+def test_forgetting_the_shared_values_keeps_what_is_shared_and_shares_later_ones_anew():
+    a, b, c = (pickle.loads(pickle.dumps(_extract())) for _ in range(3))
+    compact_extraction(a)
+    compact_extraction(b)
+    assert a.imports[0] is b.imports[0]
+    held = compact.forget_shared()
+    assert held >= 1  # a's import at least
+    assert compact.forget_shared() == 0  # nothing left to forget
+    assert a.imports[0] is b.imports[0]  # what was shared stays shared
+    compact_extraction(c)
+    assert c.imports[0] is not a.imports[0] and c.imports == a.imports  # equal, not the object forgotten
+    assert compact.forget_shared() >= 1  # c's import shared anew
+
+
+def test_the_resolver_forgets_the_shared_values_once_its_files_are_parked(tmp_path):
+    from indexer.resolve.repository import RepositoryResolver
+
+    spill = SpillFile()
+    exs = [pickle.loads(pickle.dumps(_extract())) for _ in range(2)]
+    resolver = RepositoryResolver("r", None, park=spill)
+    exs[1].path = "pkg/other.py"
+    compact.forget_shared()
+    compact_extraction(exs[0])
+    assert compact.forget_shared() >= 1
+    compact_extraction(exs[0])
+    resolver.update([(ex, "c", 1) for ex in exs], track=False)
+    assert compact.forget_shared() == 0  # the update emptied the tables
+    unparked = RepositoryResolver("r", None)  # no park: the tables are left as they are
+    ex = pickle.loads(pickle.dumps(_extract()))
+    ex.path = "pkg/third.py"
+    compact_extraction(ex)
+    unparked.update([(ex, "c", 1)], track=False)
+    assert compact.forget_shared() >= 1

@@ -33,15 +33,23 @@ def _tree(root):
 
 
 class TestFlatReferences:
-    def test_a_parked_list_keeps_offset_and_length_not_a_tuple(self):
+    def test_a_parked_list_keeps_offset_and_length_as_one_int_not_a_tuple(self):
         spill = SpillFile()
         spill.put(b"x" * 300)  # the list lands past offset 256
         uses = [TypeUse(owner="A.f", type="Owner", line=2, col=8)]
         parked = ParkedList.park(spill, uses)
         assert (parked.offset, parked.size) == parked.ref
         assert parked.offset == 300 and parked.size == len(spill.get(parked.ref))
-        assert not hasattr(parked, "__dict__") and set(type(parked).__slots__) == {"spill", "offset", "size", "_len"}
+        assert not hasattr(parked, "__dict__") and set(type(parked).__slots__) == {"spill", "_at", "_len"}
+        assert type(parked._at) is int and parked._at == 300 << 32 | parked.size  # one int, not two
         assert list(parked) == uses and len(parked) == 1
+
+    def test_a_reference_too_long_for_one_int_is_kept_as_given(self):
+        spill = SpillFile()
+        big = ParkedList(spill, (7, 1 << 32), 3)  # a pickle of 4 GiB: never real, but not folded wrongly
+        assert big.ref == (7, 1 << 32) and (big.offset, big.size) == (7, 1 << 32)
+        edge = ParkedList(spill, ((1 << 40) + 5, (1 << 32) - 1), 1)  # the largest size that folds
+        assert edge.ref == ((1 << 40) + 5, (1 << 32) - 1) and type(edge._at) is int
 
     def test_a_flat_reference_pointing_elsewhere_still_refuses_to_read(self):
         spill = SpillFile()

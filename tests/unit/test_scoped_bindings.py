@@ -200,8 +200,8 @@ def test_kept_bindings_share_their_texts_and_local_ones_are_untouched():
     b = kept[0]
     assert b.scope is sys.intern("Service") and b.name is sys.intern("self.repo")
     assert b.type is sys.intern("Repo") and b.how is sys.intern("declared")
-    (scope, name), = table.hot
-    assert scope is b.scope and name is b.name  # the table's key holds the same strings
+    (name,) = table.hot
+    assert name is b.name and table.hot[name] is b  # keyed by the same string; one binding held as itself
     local = table.get(("Service.run", "x"))
     assert [(x.scope, x.name, x.type, x.how) for x in local] == [("Service.run", "x", "Repo", "constructed")]
 
@@ -224,3 +224,30 @@ def test_few_exposed_scopes_are_a_tuple_many_a_frozenset_and_no_objects_one_shar
     named = ScopedBindings([Binding(None, "api", "api", "object", 1), Binding("api", "list", "f", "alias", 2)], {None})
     assert named.objects == frozenset({"api"}) and named.exposed == (None, "api")
     assert [b.type for b in named.get(("api", "list"))] == ["f"]
+
+
+def test_exposed_bindings_are_held_per_name_and_answer_per_scope_and_name() -> None:
+    """The exposed scopes' bindings are held per name (one binding as itself, several of one scope as
+    one list, several scopes as a list each) and answer ``get``, ``in`` and iteration exactly as a
+    table per ``(scope, name)`` did; the list of a key bound several times is the same object at
+    every read (what member_flow.per_attribute keeps its work by), and no other key's bindings leak in."""
+    items = [Binding(None, "x", "A", "constructed", 1),
+             Binding("C", "self.x", "B", "assigned", 3),
+             Binding("C", "x", "D", "declared", 4),
+             Binding("C", "self.x", "E", "assigned", 7),
+             Binding(None, "y", "F", "constructed", 9),
+             Binding("C.run", "x", "G", "constructed", 11)]
+    sb = ScopedBindings(list(items), {None, "C"})
+    assert sb.hot["y"] is items[4]
+    assert sb.hot["self.x"] == [items[1], items[3]]
+    assert sb.hot["x"] == {None: [items[0]], "C": [items[2]]}
+    assert sb.get(("C", "self.x")) == [items[1], items[3]]
+    assert sb.get(("C", "self.x")) is sb.get(("C", "self.x"))
+    assert sb.get((None, "x")) == [items[0]] and sb.get(("C", "x")) == [items[2]]
+    assert sb.get((None, "y")) == [items[4]]
+    assert sb.get(("C.run", "x")) == [items[5]]  # a local scope: the local table
+    # what must not be found: a name bound in another exposed scope only, an unbound name
+    assert sb.get(("C", "y")) is None and sb.get((None, "self.x"), ()) == ()
+    assert ("C", "y") not in sb and (None, "z") not in sb and ("C", "x") in sb
+    assert list(sb) == [(None, "x"), ("C", "self.x"), ("C", "x"), (None, "y"), ("C.run", "x")]
+    assert len(sb) == 5
