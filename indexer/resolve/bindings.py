@@ -142,7 +142,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     :class:`indexer.parked.ParkedDataError` when it cannot). :attr:`visible` lists, in memory
     and in source order, the bindings other files may read."""
 
-    __slots__ = ("exposed", "hot", "visible", "source", "_local", "objects")
+    __slots__ = ("exposed", "hot", "ranged", "visible", "source", "_local", "objects")
 
     def __init__(self, bindings: Sequence[Binding], exposed: Collection[str | None]) -> None:
         items = list(bindings)  # a parked list is read back once here
@@ -158,8 +158,14 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
                                        if b.scope in self.exposed or b.how in TABLED_BINDINGS]
         """The bindings other files may read, in source order: those of exposed scopes and every
         binding the lookup tables index (:data:`TABLED_BINDINGS`)."""
-        self.hot = _by_name(b for b in self.visible if b.scope in self.exposed)
-        """The bindings of the exposed scopes per name (see :func:`_by_name`; read by :meth:`get`)."""
+        self.hot = _by_name(b for b in self.visible if b.scope in self.exposed and not holds_on_lines(b))
+        """The bindings of the exposed scopes per name (see :func:`_by_name`; read by :meth:`get`), but
+        those holding on their lines only (:func:`~indexer.model.holds_on_lines`)."""
+        self.ranged: dict[Key, list[Binding]] | None = _table(
+            [b for b in self.visible if b.scope in self.exposed and holds_on_lines(b)], self.exposed, local=False) or None
+        """The exposed scopes' bindings holding on their lines only (a module-level callback's
+        parameter), as :func:`_table` keys them; ``None`` when there are none (most files). Read by
+        :meth:`at_line` only."""
         local = any(b.scope not in self.exposed for b in items)
         self.source: Sequence[Binding] | None = bindings if local else None
         """Where the local bindings are read from (``None``: the file has none)."""
@@ -201,7 +207,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         """The bindings of ``name`` in ``scope`` that hold on their lines only
         (:func:`~indexer.model.holds_on_lines`) and hold on ``line``: the innermost range's (the one
         starting last, then ending first; several when that range binds it several ways), else ``[]``."""
-        table = self.hot if scope in self.exposed else self._local_table()
+        table = (self.ranged or {}) if scope in self.exposed else self._local_table()
         ranged = table.get((scope, name, _LINES))  # type: ignore[call-overload]
         if not ranged:
             return []
@@ -223,7 +229,7 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
     def _hot_keys(self) -> dict[Key, None]:
         """The keys of the exposed scopes' bindings, in the order of their first binding."""
         exposed = self.exposed
-        return dict.fromkeys((b.scope, b.name) for b in self.visible if b.scope in exposed)
+        return dict.fromkeys((b.scope, b.name) for b in self.visible if b.scope in exposed and not holds_on_lines(b))
 
     def __iter__(self) -> Iterator[Key]:
         yield from self._hot_keys()

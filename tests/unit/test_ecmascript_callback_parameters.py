@@ -86,3 +86,28 @@ def test_the_bindings_hold_on_the_callback_and_loop_lines() -> None:
     # in the whole function: only a name no import has and no other binding or expression hands
     whole = [b for b in page.bindings if b.how == "element" and not holds_on_lines(b)]
     assert whole == []  # ref and chunk are imports; nested's x comes from two expressions
+
+
+MODULE_LEVEL = """
+// --- path: src/Form.ts ---
+export class Form {
+  validate() { return true; }
+}
+// --- path: src/boot.ts ---
+import { ref } from "vue";
+import { Form } from "./Form";
+const forms: Form[] = [new Form()];
+forms.forEach((ref) =>
+  ref.validate());
+ref(true);
+"""
+
+
+def test_a_module_level_callback_parameter_holds_on_its_lines_only() -> None:
+    # module level is a scope other files read (its bindings are kept in memory apart from the local
+    # table): the callback's `ref` is the element there too, and `ref(true)` after it stays vue's
+    result = check(MODULE_LEVEL, ["src/boot.ts -> src/Form.Form [exact]",  # new Form()
+                                  "src/boot.ts -> src/Form.Form.validate(0) [inferred]"])
+    assert sorted((u.name, u.line) for f in result.files for u in f.unresolved) == []
+    boot = next(ex for ex, _, _ in extract_fixture(MODULE_LEVEL) if ex.path == "src/boot.ts")
+    assert [b for b in boot.bindings if holds_on_lines(b)] == [Binding(None, "ref", "forms.values()", "element", 4, 5)]
