@@ -9,6 +9,7 @@ from tree_sitter import Node
 from indexer.languages.base import SourceText, parser
 from indexer.languages.ecmascript.local_scopes import ScopeTables, bound_words
 from tests.resolution_harness import check
+from tests.unit.test_js_scope_tables import nodes_of_type
 
 _CODE = b"""\
 import { go, run, keep } from "./api";
@@ -27,16 +28,6 @@ use(go);
 """
 
 
-def _all(node: Node, type_: str) -> list[Node]:
-    found, stack = [], [node]
-    while stack:
-        n = stack.pop()
-        if n.type == type_:
-            found.append(n)
-        stack.extend(reversed(n.children))
-    return found
-
-
 def _tables() -> tuple[Node, ScopeTables]:
     src = SourceText(_CODE)
     root = parser("typescript").parse(_CODE).root_node
@@ -45,7 +36,7 @@ def _tables() -> tuple[Node, ScopeTables]:
 
 def _uses(root: Node) -> list[Node]:
     """The identifiers of the ``use(...)`` calls, in source order."""
-    calls = [c for c in _all(root, "call_expression") if c.text.startswith(b"use(")]
+    calls = [c for c in nodes_of_type(root, "call_expression") if c.text.startswith(b"use(")]
     calls.sort(key=lambda c: c.start_byte)
     return [a for c in calls for a in c.child_by_field_name("arguments").named_children]
 
@@ -53,10 +44,10 @@ def _uses(root: Node) -> list[Node]:
 def test_bound_words_of_functions_catch_clauses_and_for_heads() -> None:
     root, tables = _tables()
     src = SourceText(_CODE)
-    fn = _all(root, "function_declaration")[0]
-    catch = _all(root, "catch_clause")[0]
-    for_of, for_in_assigning = _all(root, "for_in_statement")
-    for_loop = _all(root, "for_statement")[0]
+    fn = nodes_of_type(root, "function_declaration")[0]
+    catch = nodes_of_type(root, "catch_clause")[0]
+    for_of, for_in_assigning = nodes_of_type(root, "for_in_statement")
+    for_loop = nodes_of_type(root, "for_statement")[0]
     assert bound_words(src.text, fn) == {"a", "Keep", "keep", "b", "rest"}  # a type or default counts
     assert bound_words(src.text, catch) == {"err"}
     assert bound_words(src.text, for_of) == {"k", "v"}
@@ -85,7 +76,7 @@ def test_shadowed_and_declarator_before_read_one_block_table() -> None:
         False,  # keep
         False,  # module level: never a local
     ]
-    body = _all(root, "statement_block")[0]
+    body = nodes_of_type(root, "statement_block")[0]
     end = uses[-2].start_byte
     assert tables.declarator_before(body, "go", end).text == b"go = 1"
     assert tables.declarator_before(body, "run", end).text == b"run = () => 3"

@@ -31,7 +31,8 @@ def _tree(code: bytes, grammar: str = "typescript") -> tuple[Node, SourceText]:
     return parser(grammar).parse(code).root_node, SourceText(code)
 
 
-def _all(node: Node, type_: str) -> list[Node]:
+def nodes_of_type(node: Node, type_: str) -> list[Node]:
+    """Every node of ``type_`` under ``node`` (itself included), in source order."""
     found, stack = [], [node]
     while stack:
         n = stack.pop()
@@ -48,13 +49,13 @@ def _tables(root: Node, src: SourceText) -> ScopeTables:
 
 
 def _use(root: Node) -> Node:
-    return next(c for c in _all(root, "call_expression") if c.text.startswith(b"use("))
+    return next(c for c in nodes_of_type(root, "call_expression") if c.text.startswith(b"use("))
 
 
 def test_parameter_words_are_whole_words_of_the_parameter_text() -> None:
     root, src = _tree(_CODE)
     tables = _tables(root, src)
-    fn = _all(root, "function_declaration")[0]
+    fn = nodes_of_type(root, "function_declaration")[0]
     params = fn.child_by_field_name("parameters")
     got = {w: tables.parameter_word(params, fn, w) for w in ("url", "Url", "base", "method", "rest", "ur",
                                                                 "ethod", "send", "a")}
@@ -65,7 +66,7 @@ def test_parameter_words_are_whole_words_of_the_parameter_text() -> None:
 def test_declarator_before_is_the_last_one_of_the_block_before_the_use() -> None:
     root, src = _tree(_CODE)
     tables = _tables(root, src)
-    block = _all(root, "statement_block")[0]
+    block = nodes_of_type(root, "statement_block")[0]
     pos = _use(root).start_byte
 
     def value(name: str) -> str | None:
@@ -77,7 +78,7 @@ def test_declarator_before_is_the_last_one_of_the_block_before_the_use() -> None
     assert value("a2") == 'a + "/x"'
     assert value("late") is None  # declared after the use
     assert value("method") is None  # a parameter, not a declarator
-    first_if = _all(root, "if_statement")[0]
+    first_if = nodes_of_type(root, "if_statement")[0]
     d = tables.declarator_before(block, "a", first_if.start_byte)
     assert src.text(d.child_by_field_name("value")) == '"/one"'  # before the second declaration
 
@@ -85,7 +86,7 @@ def test_declarator_before_is_the_last_one_of_the_block_before_the_use() -> None
 def test_reassigned_reads_plain_names_inside_the_block_only() -> None:
     root, src = _tree(_CODE)
     tables = _tables(root, src)
-    send_body, inner, other_body = _all(root, "statement_block")
+    send_body, inner, other_body = nodes_of_type(root, "statement_block")
     assert [tables.reassigned(send_body, n) for n in ("b", "n", "a", "total")] == [True, True, False, False]
     assert [tables.reassigned(inner, n) for n in ("b", "n")] == [True, False]
     assert [tables.reassigned(other_body, n) for n in ("total", "b", "obj", "n")] == [True, False, False, False]
@@ -110,7 +111,7 @@ def _jsfile(code: bytes) -> tuple[JsFile, Node]:
 def test_template_memo_keeps_plain_values_and_never_a_chosen_one() -> None:
     jf, root = _jsfile(_VALUES)
     url_arg, plain_arg = (c.child_by_field_name("arguments").named_children[0]
-                          for c in _all(root, "call_expression"))  # fmt: skip
+                          for c in nodes_of_type(root, "call_expression"))  # fmt: skip
     plain = jf.template(plain_arg)
     assert plain == Template((("lit", "/api/orders"),))
     assert jf.template(plain_arg) is plain  # remembered: no choice point below it
@@ -126,7 +127,7 @@ def test_template_memo_keeps_plain_values_and_never_a_chosen_one() -> None:
 
 def test_parameters_are_the_same_set_for_every_node_of_a_function() -> None:
     jf, root = _jsfile(_VALUES)
-    calls = _all(root, "call_expression")
+    calls = nodes_of_type(root, "call_expression")
     assert jf.parameters(calls[0]) == frozenset({"flag"})
     assert jf.parameters(calls[1]) is jf.parameters(calls[0])
     assert jf.parameters(root.children[0]) == frozenset()  # the function itself: module level
