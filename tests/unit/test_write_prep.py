@@ -256,7 +256,8 @@ def test_the_writer_freezes_its_objects_while_the_copy_runs_and_not_after(monkey
     assert before == 0
     basis = ChunkBasis(start=1, reference=None, weights=(3.0, 2.0, 1.0))
     chunk = _chunk(0, "def parseURL0():\n    return 1\n")
-    prep = wp.ChunkPreparer([["a.py"]], lambda path: ("r", "c" * 64, chunk.text, [chunk]), basis)
+    # a budget no test process reaches: the copy would stop at once in a suite grown past the default
+    prep = wp.ChunkPreparer([["a.py"]], lambda path: ("r", "c" * 64, chunk.text, [chunk]), basis, budget_mib=1 << 20)
     try:
         assert gc.get_freeze_count() > 0
         assert prep.take(0) is not None
