@@ -582,8 +582,19 @@ def stats(db: str | None, as_json: bool) -> None:
             value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
         elif isinstance(value, list):
             value = ", ".join(map(str, value))
-        table.add_row(key, escape(str(value)))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            value = f"{value:,}"
+        table.add_row(_STATS_LABELS.get(key, key), escape(str(value)))
     out.print(table)
+    if data.get("calls_by_resolution"):
+        out.print(_EDGES_NOT_SITES, markup=False)
+
+
+_STATS_LABELS = {"calls_by_resolution": "CALLS edges by resolution", "unresolved_calls": "call sites unresolved"}
+"""`ripple stats`'s row labels where the JSON key alone would not say what is counted."""
+_EDGES_NOT_SITES = ("CALLS edges are not call sites: a call bound to several targets is one edge each, and getters "
+                    "run, callbacks a library calls and decorators add edges of their own; `ripple index` counts "
+                    "call sites by outcome (one per call).")
 
 
 @main.command()
