@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from indexer.languages.base import parser
+from indexer.languages.ecmascript.elements import LineWords
 from tests.hostile.test_hostile_stores_cli import ripple
+from tests.resolution_harness import check
+from tests.unit.test_js_scope_tables import nodes_of_type
 
 
 def _one_getter_and_a_thousand_functions(root: Path) -> Path:
@@ -74,3 +78,64 @@ def test_stats_of_an_index_without_calls_prints_no_note_about_them(tmp_path: Pat
     assert result.exit_code == 0
     assert "CALLS edges are not call sites" not in result.stdout
     assert _rows(result.stdout)["edges"] == "CONTAINS 1"
+
+
+SAME_LINE = """
+// --- path: src/Form.ts ---
+export class Form {
+  validate() { return true; }
+}
+// --- path: src/util.ts ---
+export function reset() { return 1; }
+export function helper() { return 2; }
+// --- path: src/page.ts ---
+import { Form } from "./Form";
+import { reset, helper } from "./util";
+export function after(forms: Form[]) { forms.forEach((reset) => reset.validate()); reset(); }
+export function before(forms: Form[]) { helper(); forms.forEach((helper: Form) => helper.validate()); }
+export function loop(forms: Form[]) { for (const reset of forms) reset.validate(); reset(); }
+export function apart(forms: Form[]) {
+  forms.forEach((reset) => reset.validate());
+  reset();
+}
+export function alone(forms: Form[]) { forms.forEach((f) => f.validate()); helper(); }
+"""
+
+
+def test_a_callback_parameter_does_not_hide_the_import_written_beside_it_on_its_line() -> None:
+    """Session 55's callback parameters and ``for ... of`` variables hold on their lines (no columns):
+    ``xs.forEach((reset) => ...); reset();`` on one line (any minified file) took the import's call
+    after the callback, and ``helper(); xs.forEach((helper) => ...)`` the one before it, for the
+    parameter's, leaving both unresolved. A name also written outside the callback on its first or last
+    line gets no range (the import keeps its name there, as before session 55); on lines of its own,
+    and when nothing beside it names it, the parameter still holds."""
+    result = check(SAME_LINE, [
+        "src/page.after(1) -> src/util.reset(0) [exact]",
+        "src/page.alone(1) -> src/Form.Form.validate(0) [inferred]",  # f: alone on its line
+        "src/page.alone(1) -> src/util.helper(0) [exact]",
+        "src/page.apart(1) -> src/Form.Form.validate(0) [inferred]",  # the parameter, on lines of its own
+        "src/page.apart(1) -> src/util.reset(0) [exact]",
+        "src/page.before(1) -> src/util.helper(0) [exact]",
+        "src/page.loop(1) -> src/util.reset(0) [exact]",
+        # not linked: Form.validate from after / before / loop, whose callback's or loop's name is the
+        # import's there too (one line cannot tell the two apart)
+    ])
+    unresolved = sorted((u.name, u.line) for f in result.files for u in f.unresolved)
+    assert unresolved == [("validate", 3), ("validate", 4), ("validate", 5)]
+
+
+def _beside(src: bytes) -> bool:
+    """:meth:`LineWords.beside` of the first arrow function of JavaScript ``src`` and its parameter."""
+    callback = nodes_of_type(parser("javascript").parse(src).root_node, "arrow_function")[0]
+    return LineWords(src).beside(callback, callback.child_by_field_name("parameter"))
+
+
+def test_a_name_beside_a_callback_is_found_on_its_first_and_last_lines_only() -> None:
+    """:class:`LineWords` reads the callback's first line before it and its last line after it: a
+    name inside the callback, another word holding it (``a2``, ``$a``), a property read (``obj.a``)
+    or the name on another line is not beside it."""
+    assert _beside(b"a.x;\nys.map(a => a.b(a)\n  .c()); z(a2, $a, obj.a);\nq(a)\n") is False
+    assert _beside(b"ys.map(a => a.b()); a();\n") is True  # after it, on its last line
+    assert _beside(b"ys.map(a =>\n  a.b()); a();\n") is True  # its last line is the second
+    assert _beside(b"a(); ys.map(a => a.b());\n") is True  # before it, on its first line
+    assert _beside(b"ys.map(a =>\n  a.b());\na();\n") is False

@@ -11,7 +11,9 @@ The name is a variable of the loop or callback, not of the function around it: e
 the lines of its loop or callback only (its ``end``: :func:`indexer.model.holds_on_lines`), where a
 lookup knowing its line reads it before the function's other bindings and imports of the name
 (``import { ref } from "vue"`` ... ``forms.map((ref) => ref.validate())``: ``ref`` is the import above
-the callback, the form inside it). Lookups that know no line (a local's alias ``const p = u.profile``
+the callback, the form inside it). Lines carry no columns: a name also written outside the loop or
+callback on its first or last line (``xs.map((ref) => ref.x()); ref();``, minified code) gets no
+range (:class:`LineWords`), so the other name keeps its meaning on that line. Lookups that know no line (a local's alias ``const p = u.profile``
 read later) read bindings per function: there the name is also bound in the whole function when
 nothing else there binds it, no import of the file names it and one expression alone hands it (an
 import or another binding keeps its meaning around the loop). Queries: ``queries/elements.scm``.
@@ -20,6 +22,7 @@ import or another binding keeps its meaning around the loop). Queries: ``queries
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import unambiguous_elements
@@ -89,6 +92,7 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     found: list[Binding] = []
     ranged: list[Binding] = []
     items: list[tuple[Binding, int, int]] = []
+    words = LineWords(run.src.data)
     for caps in matches:
         if "item.name" in caps or "item.pattern" in caps:
             made = _items(run, caps)
@@ -98,14 +102,15 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
             continue
         if "name" in caps:
             name, source = caps["name"][0], caps["iterable"][0]
-            lo, hi = _lines(_loop(name))
+            span = _loop(name)
+            lo, hi = _lines(span)
         else:
-            callback = caps["callback"][0]
+            callback = span = caps["callback"][0]
             lo, hi = _lines(callback)
             typed = _typed_first_parameter(callback)
             if typed is not None:  # `(f: Form) => ...`: the type written, whatever the method
                 name, annotation = typed
-                if run.text(annotation) not in run.type_params:
+                if run.text(annotation) not in run.type_params and not words.beside(span, name):
                     ranged.append(Binding(run.code_scope(name), run.text(name), run.text(annotation), "declared",
                                           lo, hi))
                 continue
@@ -120,7 +125,8 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
         if "method" in caps and run.text(caps["method"][0]) == "forEach":  # a Map's forEach hands values first
             receiver += ".values()"
         found.append(Binding(run.code_scope(name), run.text(name), receiver, "element", run.src.line(name)))
-        ranged.append(Binding(run.code_scope(name), run.text(name), receiver, "element", lo, hi))
+        if not words.beside(span, name):  # else its lines hold the name outside it too: no range tells them apart
+            ranged.append(Binding(run.code_scope(name), run.text(name), receiver, "element", lo, hi))
     # In the whole function, a name an import has (`import { ref } from "vue"` ... `list.map((ref) =>
     # ref.recipe)`) stays the import's: its ranged binding alone holds inside the callback
     imported = {i.local for i in run.out.imports}
@@ -128,6 +134,49 @@ def element_bindings(run, matches: list[dict[str, list[Node]]]) -> None:
     run.out.bindings.extend(unambiguous_elements(found, run.out.bindings))
     run.out.bindings.extend(_unambiguous_items(items, run.out.bindings))
     run.out.bindings.extend(ranged)  # after the others' checks: they are about the whole function
+
+
+_WORD = re.compile(rb"(?<![\w$.])[A-Za-z_$][\w$]*")
+"""A name written whole in JavaScript / TypeScript source, not after a ``.`` (no property read)."""
+
+
+class LineWords:
+    """The names written on a file's lines (:data:`_WORD`, strings and comments included), each line
+    tokenized once, when first asked about: a minified file's one line of a megabyte is read once for
+    its thousands of callbacks, not once per callback."""
+
+    __slots__ = ("data", "_lines")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._lines: dict[int, dict[bytes, list[int]]] = {}
+
+    def _words(self, start: int) -> dict[bytes, list[int]]:
+        """``{name: byte offsets, ascending}`` of the line starting at byte ``start``."""
+        words = self._lines.get(start)
+        if words is None:
+            end = self.data.find(b"\n", start)
+            words = {}
+            for m in _WORD.finditer(self.data, start, len(self.data) if end < 0 else end):
+                words.setdefault(m.group(), []).append(m.start())
+            self._lines[start] = words
+        return words
+
+    def beside(self, span: Node, name: Node) -> bool:
+        """Whether the name ``name`` (a node inside ``span``) is also written outside ``span`` on the
+        line ``span`` starts on (before it) or the line it ends on (after it): there a binding holding
+        on ``span``'s lines (:func:`~indexer.model.holds_on_lines`, lines without columns) would
+        take the other name's uses for its own (``xs.map((reset) => reset.x()); reset();`` on one
+        line, any minified file). Over-approximate: a word in a string, a comment or a property key
+        counts too."""
+        data, word = self.data, self.data[name.start_byte:name.end_byte]
+        first = data.rfind(b"\n", 0, span.start_byte) + 1
+        last = data.rfind(b"\n", 0, span.end_byte) + 1
+        before = self._words(first).get(word, ())
+        if before and bisect_left(before, span.start_byte) > 0:  # an offset below span's start
+            return True
+        after = self._words(last).get(word, ())
+        return bool(after) and bisect_left(after, span.end_byte) < len(after)
 
 
 def _unambiguous_items(items: list[tuple[Binding, int, int]], bound: list[Binding]) -> list[Binding]:
