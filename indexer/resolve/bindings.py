@@ -19,6 +19,7 @@ When the list is not parked (a watcher's resolver) the whole table stays in memo
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from sys import intern
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
@@ -27,7 +28,7 @@ from indexer.model import Binding, holds_on_lines
 from indexer.parked import ParkedList
 from indexer.resolve.held_tables import HeldTables
 
-__all__ = ["OPEN_FILES", "REGISTERS", "SMALL_SCOPES", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
+__all__ = ["LineRanges", "OPEN_FILES", "REGISTERS", "SMALL_SCOPES", "TABLED_BINDINGS", "ScopedBindings", "Key", "held_tables"]
 
 Key = tuple[str | None, str]
 """``(scope qualname or None for module level, bound name)``."""
@@ -87,7 +88,62 @@ def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: 
     for b in bindings:
         if (b.scope in exposed) is not local:
             table[(b.scope, b.name, _LINES) if holds_on_lines(b) else (b.scope, b.name)].append(b)  # type: ignore[index]
+    for key, found in table.items():
+        if len(key) == 3 and len(found) > _SCANNED:
+            table[key] = LineRanges.of(found)  # type: ignore[assignment]
     return dict(table)
+
+
+_SCANNED = 8
+"""At most this many bindings of one name holding on their lines are scanned per lookup; more (a
+function of thousands of ``xs.forEach((a) => ...)``: each lookup of ``a`` scanned them all, quadratic)
+are indexed by line (:class:`LineRanges`)."""
+
+
+class LineRanges(list):
+    """The bindings of one ``(scope, name)`` holding on their lines only, in order of ``(line, -end)``
+    (the table's order among equal ranges), indexed to answer :meth:`at` in O(log n + nesting
+    depth): each one's nearest enclosing range (``parents``; ``-1``: none). Only for ranges that
+    nest or are apart (a laminar family, as the loops and callbacks of one name are: two sharing a
+    line get no range, :class:`indexer.languages.ecmascript.elements.LineWords`);
+    :meth:`of` gives back the list itself for any other. Among the ranges holding on a line the
+    innermost is the one starting last there, and every range holding on it encloses it (the
+    classic argument for laminar families), so the walk from the last range starting on or before
+    the line up its parents finds it."""
+
+    __slots__ = ("starts", "parents")
+
+    @classmethod
+    def of(cls, bindings: list[Binding]) -> list[Binding]:
+        """``bindings`` indexed, or ``bindings`` itself when two of them overlap without nesting."""
+        ordered = sorted(bindings, key=lambda b: (b.line, -b.end))
+        parents: list[int] = []
+        stack: list[int] = []
+        for i, b in enumerate(ordered):
+            while stack and ordered[stack[-1]].end < b.line:
+                stack.pop()
+            if stack and ordered[stack[-1]].end < b.end:
+                return bindings  # overlapping, not nested: scanned
+            parents.append(stack[-1] if stack else -1)
+            stack.append(i)
+        made = cls(ordered)
+        made.starts = [b.line for b in ordered]
+        made.parents = parents
+        return made
+
+    def at(self, line: int) -> list[Binding]:
+        """The bindings of the innermost range holding on ``line`` (several when that range binds the
+        name several ways, in the table's order), else ``[]``."""
+        i = bisect_right(self.starts, line) - 1
+        while i >= 0 and self[i].end < line:
+            i = self.parents[i]
+        if i < 0:
+            return []
+        first = self[i]
+        k = i
+        while k > 0 and self[k - 1].line == first.line and self[k - 1].end == first.end:
+            k -= 1
+        return self[k:i + 1]
 
 
 Hot = dict[str, "Binding | list[Binding] | dict[str | None, list[Binding]]"]
@@ -211,6 +267,8 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         ranged = table.get((scope, name, _LINES))  # type: ignore[call-overload]
         if not ranged:
             return []
+        if type(ranged) is LineRanges:
+            return ranged.at(line)
         held = [b for b in ranged if b.line <= line <= b.end]
         if not held:
             return []

@@ -4,10 +4,13 @@ tested here with exact values and what must not happen (inputs, sizes and times:
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from indexer.languages.base import parser
 from indexer.languages.ecmascript.elements import LineWords
+from indexer.model import Binding
+from indexer.resolve.bindings import LineRanges, ScopedBindings
 from tests.hostile.test_hostile_stores_cli import ripple
 from tests.resolution_harness import check
 from tests.unit.test_js_scope_tables import nodes_of_type
@@ -139,3 +142,70 @@ def test_a_name_beside_a_callback_is_found_on_its_first_and_last_lines_only() ->
     assert _beside(b"ys.map(a =>\n  a.b()); a();\n") is True  # its last line is the second
     assert _beside(b"a(); ys.map(a => a.b());\n") is True  # before it, on its first line
     assert _beside(b"ys.map(a =>\n  a.b());\na();\n") is False
+
+
+def _scan(bindings: list[Binding], line: int) -> list[Binding]:
+    """What ``ScopedBindings.at_line`` answered before ranges were indexed: every binding scanned."""
+    held = [b for b in bindings if b.line <= line <= b.end]
+    if not held:
+        return []
+    inner = max((b.line, -b.end) for b in held)
+    return [b for b in held if (b.line, -b.end) == inner]
+
+
+def test_many_callback_parameters_of_one_name_are_looked_up_by_line_not_scanned() -> None:
+    """A function of thousands of ``xs.forEach(function (a) {...})`` (each on its own line) scanned
+    every range of ``a`` at each lookup of ``a``: 4,000 took 1.0 s to bind, 1,000 lines of a minified
+    file 9 s on base56 (docs/benchmarks.md, brk56). Past 8 ranges the table holds them indexed by
+    line; the answers are the scan's, for nested, apart and equal ranges and lines outside all."""
+    ranges = [(2, 9), (3, 3), (3, 3), (4, 8), (5, 5), (6, 7), (11, 11), (12, 20), (14, 14), (14, 16), (22, 22)]
+    bindings = [Binding("f", "a", f"T{i}", "element", lo, hi) for i, (lo, hi) in enumerate(ranges)]
+    assert type(LineRanges.of(bindings)) is LineRanges
+    table = ScopedBindings(bindings, ())  # scope f is not exposed: the local table
+    for line in range(0, 24):
+        assert table.at_line("f", "a", line) == _scan(bindings, line), line
+    assert [b.type for b in table.at_line("f", "a", 3)] == ["T1", "T2"]  # one range bound two ways
+    assert [b.type for b in table.at_line("f", "a", 6)] == ["T5"]
+    assert [b.type for b in table.at_line("f", "a", 10)] == []  # between ranges: none holds
+    assert [b.type for b in table.at_line("f", "a", 15)] == ["T9"]
+    assert [b.type for b in table.at_line("f", "a", 17)] == ["T7"]  # back to the enclosing one
+    assert table.at_line("f", "b", 3) == [] and table.at_line("g", "a", 3) == []
+
+
+def test_ranges_overlapping_without_nesting_are_scanned_as_before() -> None:
+    """Two ranges sharing lines without one holding the other are no laminar family: the list is
+    kept and scanned (same answers)."""
+    ranges = [(1, 5), (5, 9)] + [(20 + i, 20 + i) for i in range(8)]
+    bindings = [Binding("f", "a", f"T{i}", "element", lo, hi) for i, (lo, hi) in enumerate(ranges)]
+    assert type(LineRanges.of(bindings)) is list
+    table = ScopedBindings(bindings, ())
+    for line in range(0, 30):
+        assert table.at_line("f", "a", line) == _scan(bindings, line), line
+    assert [b.type for b in table.at_line("f", "a", 5)] == ["T1"]
+
+
+def _laminar(rng: random.Random, lo: int, hi: int, depth: int, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` with random ranges inside ``lo..hi`` added: apart from each other, some bound twice,
+    some holding more of them (at most 4 deep, 60 in all)."""
+    at = lo
+    while at < hi and len(ranges) < 60:
+        end = min(hi, at + rng.randint(0, 12))
+        ranges.append((at, end))
+        if rng.random() < 0.3:
+            ranges.append((at, end))  # bound twice
+        if depth < 4 and end > at:
+            _laminar(rng, at, end, depth + 1, ranges)
+        at = end + rng.randint(1, 3)
+    return ranges
+
+
+def test_random_laminar_ranges_answer_as_the_scan_does() -> None:
+    """Random nested and apart ranges (seeded), every line: the index answers as the scan."""
+    rng = random.Random(56)
+    for _ in range(40):
+        ranges = _laminar(rng, 1, 200, 0, [])
+        rng.shuffle(ranges)
+        bindings = [Binding("f", "a", f"T{i}", "element", lo, hi) for i, (lo, hi) in enumerate(ranges)]
+        table = ScopedBindings(bindings, ())
+        for line in range(0, 202):
+            assert table.at_line("f", "a", line) == _scan(bindings, line), (ranges, line)
