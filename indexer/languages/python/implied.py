@@ -156,7 +156,7 @@ class ImpliedFacts:
             receiver = self.receiver_text(operand)
             if receiver in ("self", "cls", "super") or receiver.startswith("super"):
                 return  # self + x inside the class: rare, and `super` is no operand
-            out.append(CallSite(scopes.qualname(scopes.at(at.start_byte)), name, receiver, arity,
+            out.append(CallSite(scopes.qualname_at(at.start_byte), name, receiver, arity,
                                 *src.line_col(at), via="dunder"))
 
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "implicit_calls"), self.root):
