@@ -72,6 +72,8 @@ class _Lines:
         long = self.long
         if long and bisect_left(long, first) < bisect_left(long, stop):
             return _cut_lines_text(self.lines, start, end, start_col, end_col)
+        if stop == first + 1:
+            return self.lines[first]  # one line: the line itself, as a join of one gives it (shared, not copied)
         return self.joined[offsets[first] : offsets[stop] - 1]
 
 

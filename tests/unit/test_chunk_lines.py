@@ -30,6 +30,7 @@ def test_slices_whole_lines():
     assert t.text(-1, 1) == "a = 1"  # clamped to the file
     assert t.text(2, 99) == "    return 2\n"
     assert t.text(5, 9) == ""  # past the end: nothing, not the last line
+    assert t.text(1, 2) is t.lines[1]  # one line: that line's own string, as "\n".join gives it
 
 
 def test_stops_after_the_line_that_passes_the_cap():
