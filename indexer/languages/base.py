@@ -14,6 +14,7 @@ import functools
 import re
 import time
 from collections.abc import Iterator
+from itertools import accumulate
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -341,17 +342,17 @@ class SourceText:
     (invalid UTF-8 becomes U+FFFD so a file in another encoding is still extracted).
     """
 
-    __slots__ = ("data", "_line_starts", "_continuations", "_ascii")
+    __slots__ = ("data", "_line_starts", "_continuations", "_ascii", "_str")
 
     def __init__(self, data: bytes) -> None:
         self.data = data
         self._ascii = data.isascii()  # every column a byte column (most files)
-        starts = [0]
-        find = data.find
-        i = find(b"\n")
-        while i != -1:
-            starts.append(i + 1)
-            i = find(b"\n", i + 1)
+        self._str = data.decode("ascii") if self._ascii else None
+        """An ASCII file's text, decoded once: a node's text is a slice of it (byte offsets are
+        character offsets), not a decode per node."""
+        # where each line starts: 0, then one past each "\n" (a running sum of the lines' lengths + 1)
+        starts = list(accumulate(map((1).__add__, map(len, data.split(b"\n"))), initial=0))
+        starts.pop()  # the end of the last line, one past the data
         self._line_starts = starts
         self._continuations: dict[int, tuple[int, ...]] = {}
 
@@ -359,6 +360,8 @@ class SourceText:
         """The node's source text, leniently decoded ("" for ``None``)."""
         if node is None:
             return ""
+        if self._str is not None:
+            return self._str[node.start_byte : node.end_byte]
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     @staticmethod

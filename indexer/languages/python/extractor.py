@@ -26,6 +26,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from tree_sitter import Node
 
@@ -52,9 +53,20 @@ from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, 
 
 __all__ = ["EXTRACTOR", "PythonExtractor", "SHARED_QUERIES"]
 
+_AT = attrgetter("line", "col")
+"""Sort key of records in source order: ``(line, col)``, read in C (no Python call per record)."""
+_DEFINITION_ORDER = attrgetter("start_line", "start_col", "name_line", "name_col")
+"""Sort key of a file's definitions: where each starts, then where its name is."""
+
 _OBJECT, _ATTRIBUTE, _FUNCTION, _NAME, _VALUE = (language(GRAMMAR).field_id_for_name(f) for f in (
     "object", "attribute", "function", "name", "value"))
 """Field ids of the hottest look-ups (``child_by_field_id``: no search of the field's name per call)."""
+_PLAIN_CHAIN = re.compile(rf"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*){{1,{MAX_RECEIVER_LINKS}}}")
+"""An attribute chain of names, no space, call or comment, within :data:`MAX_RECEIVER_LINKS`: the
+receiver text of such an attribute node is its own text (the walk of :meth:`receiver_text` would
+rebuild it link by link)."""
+_LITERAL_HEADS = ("True", "False")
+"""Heads of a plain chain that may be a literal (``True.real``: :data:`LITERAL_RECEIVER`): walked."""
 _TRAILING_COMMA = re.compile(r",\s+\)")  # `def f(\n  a,\n)`: the comma before a closing line
 
 _MODIFIER_DECORATORS = {  # decorators that become modifiers
@@ -133,12 +145,12 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         self.container_calls()
         self.out.calls.extend(getattr_calls(self))
         self.out.bindings.extend(string_constants(self.root, self.src.text))
-        self.out.bindings.extend(branch_joins(self.root, self.out.bindings, lambda at: self.scopes.qualname(self.scopes.at(at))))
-        self.out.bindings.extend(isinstance_narrowings(self.root, self.src.text, lambda at: self.scopes.qualname(self.scopes.at(at))))
+        self.out.bindings.extend(branch_joins(self.root, self.out.bindings, self.scopes.qualname_at))
+        self.out.bindings.extend(isinstance_narrowings(self.root, self.src.text, self.scopes.qualname_at))
         self.imports()
         self.value_reads()
         self.function_refs()
-        self.out.definitions.sort(key=lambda d: (d.start_line, d.start_col, d.name_line, d.name_col))
+        self.out.definitions.sort(key=_DEFINITION_ORDER)
         self.out.errors.extend(parse_errors(self.root, self.src))
 
     # ------------------------------------------------------------------ definitions
@@ -550,27 +562,30 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                 if node.type == "call":
                     receiver, _, name = self.receiver_text(node).rpartition(".")
                     receiver = receiver or None
-                out.append(CallSite(caller_of(caps["result"][0]), name, receiver, self.arity(caps["args"][0]), line, col,
-                                    via="result", handed=self.handed(caps["args"][0])))
+                arity, handed = self.arguments(caps["args"][0])
+                out.append(CallSite(caller_of(caps["result"][0]), name, receiver, arity, line, col,
+                                    via="result", handed=handed))
             else:
                 call = caps["call"][0]
                 if "callee" in caps:
                     self.callees.add(caps["callee"][0].id)
                 elif "receiver" not in caps:  # `h(x)`: calls.scm's first pattern
                     bare.append((call, node, caps["args"][0]))
-                out.append(CallSite(caller_of(call), name, receiver, self.arity(caps["args"][0]), line, col,
-                                    handed=self.handed(caps["args"][0])))
+                arity, handed = self.arguments(caps["args"][0])
+                out.append(CallSite(caller_of(call), name, receiver, arity, line, col, handed=handed))
                 if node.end_byte > node.start_byte:  # a missing (empty) name is no node of its position
                     located[line, col] = call
-        out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+        out[start:] = sorted(out[start:], key=_AT)
 
     def caller_of(self, node: Node) -> str | None:
         """The qualname ``node``'s code belongs to: the decorated definition for code inside a
         decorator, else the innermost enclosing scope (:meth:`calls` sorts the decorators first)."""
-        i = bisect_right(self._decorator_starts, node.start_byte) - 1
-        if i >= 0 and node.end_byte <= self.decorated[i][1]:
-            return self.decorated[i][2]
-        return self.scopes.qualname(self.scopes.at(node.start_byte))
+        start = node.start_byte
+        if self._decorator_starts:
+            i = bisect_right(self._decorator_starts, start) - 1
+            if i >= 0 and node.end_byte <= self.decorated[i][1]:
+                return self.decorated[i][2]
+        return self.scopes.qualname_at(start)
 
     def receiver_text(self, node: Node) -> str:
         """Normalised receiver text: ``a.b``, ``self``, ``super``, ``a.b()`` (arguments dropped).
@@ -579,6 +594,10 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         rewrites every call in the chain, which a query capture cannot do); anything else is
         written as its text without whitespace.
         """
+        if node.type == "attribute":  # `a.b.c` written plainly (most receivers): its text is the answer
+            text = self.src.text(node)
+            if _PLAIN_CHAIN.fullmatch(text) and not text.startswith(_LITERAL_HEADS):
+                return text
         parts: list[str] = []
         for _ in range(MAX_RECEIVER_LINKS + 1):
             kind = node.type
@@ -623,33 +642,50 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                 count += 1
         return count
 
-    def handed(self, args: Node) -> tuple[NamedArgument, ...]:
-        """The arguments written as a name or dotted name (``run(handler, cb=self.on_done)``) or as
-        a call of one (``run(make_handler(x))``: text ``make_handler()``, what the call returns), by
-        position or keyword (:class:`~indexer.model.NamedArgument`); ``self`` / ``cls`` are no
-        function handed. Reads the argument list's children (one level, no walk)."""
-        if args.type != "argument_list":
-            return ()
+    def arguments(self, args: Node) -> tuple[int, tuple[NamedArgument, ...]]:
+        """``(arity, handed)`` of a call's argument list, from one read of its children (one level,
+        no walk). ``arity`` as :meth:`arity` counts it; ``handed``: the arguments written as a name
+        or dotted name (``run(handler, cb=self.on_done)``) or as a call of one
+        (``run(make_handler(x))``: text ``make_handler()``, what the call returns), by position or
+        keyword (:class:`~indexer.model.NamedArgument`); ``self`` / ``cls`` are no function handed."""
+        if args.type != "argument_list":  # f(x for x in y)
+            return 1, ()
+        if not args.named_child_count:  # `f()`
+            return 0, ()
         out: list[NamedArgument] = []
-        position = -1
+        count, spread = 0, False
+        text, line_col = self.src.text, self.src.line_col
         for child in args.named_children:
-            if child.type == "comment":
+            kind = child.type
+            if kind == "comment":
                 continue
-            position += 1
-            key = str(position)
-            if child.type == "keyword_argument":
+            key = str(count)
+            count += 1
+            if kind == "identifier" or kind == "attribute":
+                name = text(child)
+                if name not in ("self", "cls") and DOTTED.fullmatch(name):
+                    out.append(NamedArgument(key, name, *line_col(child)))
+                continue
+            if kind == "list_splat" or kind == "dictionary_splat":
+                spread = True
+                continue
+            if kind == "keyword_argument":
                 name, child = child.child_by_field_id(_NAME), child.child_by_field_id(_VALUE)
                 if name is None or child is None:
                     continue
-                key = self.src.text(name)
+                key = text(name)
+                kind = child.type
             called = ""
-            if child.type == "call":  # what the call returns is handed
+            if kind == "call":  # what the call returns is handed
                 called, child = "()", child.child_by_field_id(_FUNCTION)
-            if child is not None and child.type in ("identifier", "attribute"):
-                text = self.src.text(child)
-                if text not in ("self", "cls") and DOTTED.fullmatch(text):
-                    out.append(NamedArgument(key, text + called, *self.src.line_col(child)))
-        return tuple(out)
+                if child is None:
+                    continue
+                kind = child.type
+            if kind == "identifier" or kind == "attribute":
+                name = text(child)
+                if name not in ("self", "cls") and DOTTED.fullmatch(name):
+                    out.append(NamedArgument(key, name + called, *line_col(child)))
+        return (-1 if spread else count), tuple(out)
 
 class PythonExtractor:
     """Extracts :class:`~indexer.model.FileExtraction` records from Python source (``.py``, ``.pyi``)."""

@@ -170,7 +170,7 @@ def getattr_calls(extractor) -> list[CallSite]:
         obj = caps["ga.obj"][0]
         if pattern is None or obj.type not in ("identifier", "attribute", "call"):
             continue
-        caller = scopes.qualname(scopes.at(ga.start_byte))
+        caller = scopes.qualname_at(ga.start_byte)
         out.append(CallSite(caller, pattern, extractor.receiver_text(obj), arity, src.line(ga), src.col(ga),
                             via="pattern"))
     return out

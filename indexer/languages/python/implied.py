@@ -10,6 +10,7 @@ unpacking (issue 16); calls through containers are :mod:`indexer.languages.pytho
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tree_sitter import Node
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from indexer.model import FileExtraction
 
 __all__ = ["CALL_THROUGH", "ITEM_SOURCE", "ImpliedFacts", "ScopeTable", "element_types"]
+
+_AT = attrgetter("line", "col")
+"""Sort key of records in source order: ``(line, col)``, read in C (no Python call per record)."""
 
 
 class ScopeTable(Protocol):
@@ -156,7 +160,7 @@ class ImpliedFacts:
             receiver = self.receiver_text(operand)
             if receiver in ("self", "cls", "super") or receiver.startswith("super"):
                 return  # self + x inside the class: rare, and `super` is no operand
-            out.append(CallSite(scopes.qualname(scopes.at(at.start_byte)), name, receiver, arity,
+            out.append(CallSite(scopes.qualname_at(at.start_byte), name, receiver, arity,
                                 *src.line_col(at), via="dunder"))
 
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "implicit_calls"), self.root):
@@ -214,7 +218,7 @@ class ImpliedFacts:
             elif "builtin" in caps:
                 b = caps["builtin"][0]
                 add(caps["builtin.arg"][0], _BUILTIN_DUNDERS[src.text(b)], 0, b)
-        out[start:] = sorted(out[start:], key=lambda c: (c.line, c.col))
+        out[start:] = sorted(out[start:], key=_AT)
 
     def unpacking(self) -> None:
         """Bindings of loop variables (``for x in items``, comprehensions) typed by the element

@@ -18,6 +18,7 @@ function or method or imports.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from operator import attrgetter
 
 from indexer.languages.base import language, query, run_query
 from indexer.model import CALLABLE_KINDS, LONG_RECEIVER, Definition, ValueRead
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 __all__ = ["ValueReads"]
+
+_AT = attrgetter("line", "col")
+"""Sort key of records in source order: ``(line, col)``, read in C (no Python call per record)."""
 
 _HANDED_PARENTS = frozenset({"argument_list", "list", "tuple", "set", "return_statement"})
 """Nodes whose children are values handed on (an argument, a container's element, a returned value)."""
@@ -102,7 +106,7 @@ class ValueReads:
                     continue
                 seen.add(node.start_byte)
                 out.append(ValueRead(self.caller_of(node), text, None, *src.line_col(node), True))
-        out[start:] = sorted(out[start:], key=lambda r: (r.line, r.col))
+        out[start:] = sorted(out[start:], key=_AT)
 
 
 def _plain_members(defs: list[Definition]) -> tuple[set[tuple[str, str]], set[str]]:

@@ -56,3 +56,12 @@ class Scopes:
     def qualname(self, index: int) -> str | None:
         """The qualname of scope ``index`` (``None`` for -1, the module)."""
         return self.items[index].qualname if index >= 0 else None
+
+    def qualname_at(self, offset: int) -> str | None:
+        """``qualname(at(offset))`` in one call: the qualname of the innermost scope whose body
+        contains byte ``offset``, ``None`` at module level."""
+        i = bisect_right(self._starts, offset) - 1
+        items = self.items
+        while i >= 0 and items[i].end <= offset:
+            i = items[i].parent
+        return items[i].qualname if i >= 0 else None
