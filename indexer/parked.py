@@ -200,3 +200,11 @@ class UnpackedLists:
     def __len__(self) -> int:
         with self._lock:
             return len(self._lists)
+
+    def clear(self) -> None:
+        """Forget every list read back (a later :meth:`get` unpickles again): for a resolver that
+        reads no more definitions in bulk (:meth:`indexer.resolve.repository.RepositoryResolver.release`),
+        whose kept lists would otherwise live, with their definitions, as long as its files do."""
+        with self._lock:
+            self._lists.clear()
+            self._last = None

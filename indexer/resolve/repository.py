@@ -611,8 +611,9 @@ class RepositoryResolver:
     def release(self, paths: Iterable[str]) -> None:
         """Replace the contexts of ``paths`` by their :meth:`FileCtx.released` stubs (held as columns,
         :class:`~indexer.resolve.released.ReleasedFiles`; a stub made on each access) and drop the
-        lookup tables: what a one-shot run (``ripple index``) does once every file is bound, so that
-        the write holds each file's checksum and size, not its extraction. Only the first call
+        lookup tables and the parked lists read back (:class:`~indexer.parked.UnpackedLists`): what a
+        one-shot run (``ripple index``) does once every file is bound, so that the write holds each
+        file's checksum and size, not its extraction. Only the first call
         releases. What :meth:`recorded` returns stays; :meth:`update` and :meth:`resolve` then raise
         ``RuntimeError``."""
         if not self._released:
@@ -621,6 +622,7 @@ class RepositoryResolver:
             # Columns of what the write reads, referring to objects the contexts hold already: a
             # smaller copy of each context, made while the old ones live, was the resolve's peak.
             self.files = ReleasedFiles(self.files, paths)  # type: ignore[assignment]
+        self._unpacked.clear()  # up to UNPACKED_LISTS files' definitions read back (mono10: 1.9 MiB, 26k objects)
         self._resolver = self._link_memo = None  # (the memo holds contexts)
         self._released = True
 

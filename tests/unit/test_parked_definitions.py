@@ -157,6 +157,15 @@ class TestDefsOfParkedFiles:
         assert views.defs[0].d.qualname == "checkout"  # the other file's list takes the only place
         assert models.defs[1].d is not first and models.defs[1].d == first
 
+    def test_release_forgets_the_lists_read_back(self):
+        resolver = self._resolver()
+        table = resolver.files["shop/models.py"].unpacked
+        paths = sorted(resolver.files)
+        resolver.resolve(paths, spill=SpillFile())
+        assert table is not None and len(table) == 2  # both files' definitions read back while binding
+        resolver.release(paths)
+        assert len(table) == 0
+
     def test_a_lost_spill_file_stops_a_read_with_a_clear_error(self):
         spill = SpillFile()
         resolver = RepositoryResolver("t", park=spill)
@@ -216,6 +225,20 @@ class TestUnpackedLists:
         table.get(c)
         assert reads == ["a", "b", "c"] and table.get(a) is first and reads == ["a", "b", "c"]
         assert table.get(b) == ["b"] and reads == ["a", "b", "c", "b"]  # b went, not a
+
+    def test_clear_forgets_every_list_and_the_last(self, monkeypatch):
+        spill = SpillFile()
+        a, b = (ParkedList.park(spill, [n]) for n in "ab")
+        reads: list[str] = []
+        unpack = ParkedList.unpack
+        monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(unpack(self)[0]) or unpack(self))
+        table = UnpackedLists(2)
+        first = table.get(a)
+        table.get(b)
+        table.clear()
+        assert len(table) == 0 and reads == ["a", "b"]
+        again = table.get(a)  # read back anew, not the list held before
+        assert again == ["a"] and again is not first and reads == ["a", "b", "a"] and len(table) == 1
 
     def test_a_table_of_no_lists_keeps_not_even_the_last(self, monkeypatch):
         spill = SpillFile()
