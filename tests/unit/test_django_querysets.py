@@ -575,3 +575,117 @@ def test_a_queryset_classs_own_methods_return_querysets_of_the_receiver():
         "app/jobs.steps(0) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
         "app/querysets.ChangeQuerySet.recent(0) -> app/querysets.ChangeQuerySet.valid_models(0) [exact]",
     ]
+
+
+RELATED_MANAGERS = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db.models import QuerySet
+
+
+class RestrictedQuerySet(QuerySet):
+    def restrict(self, user, action="view"):
+        return self
+
+
+class CableQuerySet(QuerySet):
+    def connected(self):
+        return self.filter(status="connected")
+# --- path: app/tables.py ---
+class Table:
+    def restrict(self, user):
+        return user
+
+    def connected(self):
+        return self
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import CableQuerySet, RestrictedQuerySet
+
+
+class BaseModel(models.Model):
+    objects = RestrictedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Site(BaseModel):
+    def device_names(self, user):
+        return [d.label() for d in self.devices.restrict(user)]
+
+    def plain(self, user):
+        self.notes.restrict(user)
+        self.notes.filter(id=1).first().label()
+
+    def links(self):
+        self.cables.connected()
+        return self.cables.restrict(None)
+
+
+class Tag(BaseModel):
+    def label(self):
+        return ""
+
+
+class Device(BaseModel):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="devices")
+    tags = models.ManyToManyField(Tag, related_name="devices")
+
+    def label(self):
+        return ""
+
+    def ports(self, user):
+        self.interface_set.restrict(user).first().label()
+        self.tags.restrict(user)
+
+
+class Interface(BaseModel):
+    device = models.ForeignKey(Device, models.CASCADE)
+
+    def label(self):
+        return ""
+
+
+class Note(models.Model):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="notes")
+
+    def label(self):
+        return ""
+
+
+class Cable(models.Model):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="cables")
+    objects = CableQuerySet.as_manager()
+# --- path: app/jobs.py ---
+from app.models import Device, Tag
+
+
+def tagged(tag: Tag, user):
+    tag.devices.restrict(user).first().label()
+
+
+def unrelated(t, user):
+    t.restrict(user)
+"""
+
+
+def test_a_related_manager_has_the_related_models_default_manager_methods():
+    # Django builds a related manager (`site.devices`, `device.interface_set`, either side of a
+    # many-to-many field) from the related model's default manager class, so `self.devices.restrict(u)`
+    # in a model method is NetBox's `RestrictedQuerySet.restrict` and its rows stay the related model's.
+    # Negatives: `self.notes` (Note has Django's own manager) binds `restrict` to nobody, not to
+    # Table.restrict by name; `self.cables` has CableQuerySet's `connected`, not Table.connected, and no
+    # `restrict` (Cable's manager is not RestrictedQuerySet's); `t.restrict` of an unknown `t` stays unlinked
+    # to the queryset
+    assert [e for e in edges(resolve_fixture(RELATED_MANAGERS)) if e.startswith(("app/jobs.", "app/models."))] == [
+        "app/jobs.tagged(2) -> app/models.Device.label(0) [inferred]",
+        "app/jobs.tagged(2) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Device.ports(1) -> app/models.Interface.label(0) [inferred]",
+        "app/models.Device.ports(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Site.device_names(1) -> app/models.Device.label(0) [inferred]",
+        "app/models.Site.device_names(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Site.links(0) -> app/querysets.CableQuerySet.connected(0) [inferred]",
+        "app/models.Site.plain(1) -> app/models.Note.label(0) [inferred]",
+    ]

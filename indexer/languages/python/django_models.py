@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
 
 __all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "manager_bases", "framework_receiver", "model_reference",
-           "opaque_return", "query_call", "query_member", "related_value", "reverse_member", "user_model"]
+           "opaque_return", "query_call", "query_member", "related_query", "related_value", "reverse_member", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -179,8 +179,24 @@ def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
         if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
             if not text.startswith(_MANY):
                 return InstV(model, "inferred")
-            return QueryV(model) if _extends(r, model, ("Model",)) else None
+            return related_query(r, model) if _extends(r, model, ("Model",)) else None
     return None
+
+
+def related_query(r: Lookup, model: Def) -> QueryV:
+    """The related manager of a relation to many instances of ``model`` (the reverse side of a
+    foreign key, either side of a many-to-many field): a :class:`QueryV` of ``model`` whose manager is
+    ``model``'s default manager's. Django builds a related manager as a subclass of the related
+    model's ``_default_manager.__class__`` (``create_reverse_many_to_one_manager`` /
+    ``create_forward_many_to_many_manager`` in ``django/db/models/fields/related_descriptors.py``),
+    so ``site.devices.restrict(user)`` is the method ``restrict`` of ``Device.objects``' queryset
+    class. The default manager is read as ``model.objects`` (:func:`class_query`: a manager class of
+    the repository, or a ``Qs.as_manager()`` / ``M.from_queryset(Qs)()``); Django's rule, the first
+    manager the model (or an abstract base) declares, differs only for a model that declares another
+    manager before ``objects``. Without a repository manager, a queryset of ``model`` whose methods
+    are the library's."""
+    v = r.attr(ClassV(model), "objects")
+    return QueryV(model, manager=v.manager) if isinstance(v, QueryV) and v.c is model and not v.method else QueryV(model)
 
 
 def _instance(v: Value) -> Value:
@@ -380,5 +396,5 @@ def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
     if isinstance(target, ClassV):
         if not b.type.startswith(_MANY):
             return InstV(target.c, "inferred")
-        return QueryV(target.c) if _extends(r, target.c, ("Model",)) else None
+        return related_query(r, target.c) if _extends(r, target.c, ("Model",)) else None
     return EXTERNAL if target is EXTERNAL else None
