@@ -689,3 +689,67 @@ def test_a_related_manager_has_the_related_models_default_manager_methods():
         "app/models.Site.links(0) -> app/querysets.CableQuerySet.connected(0) [inferred]",
         "app/models.Site.plain(1) -> app/models.Note.label(0) [inferred]",
     ]
+
+
+UNKNOWN_OWNERS = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from django.db import models
+
+
+class TokenManager(models.Manager["Token"]):
+    def create(self, *, app, name=""):
+        return self.model(app=app, name=name)
+
+
+class App(models.Model):
+    pass
+
+
+class Token(models.Model):
+    app = models.ForeignKey(App, models.CASCADE, related_name="tokens")
+    objects = TokenManager()
+
+
+class Order(models.Model):
+    pass
+
+
+class Discount(models.Model):
+    order = models.ForeignKey(Order, models.CASCADE, related_name="discounts")
+
+
+class Line(models.Model):
+    order = models.ForeignKey(Order, models.CASCADE, related_name="lines")
+    objects = TokenManager()
+# --- path: app/lines.py ---
+class Lines:
+    def append_all(self, items):
+        return items
+# --- path: app/fixtures.py ---
+def discounted(order):
+    order.discounts.create(value=1)
+    order.discounts.create(name="x")
+
+
+def tokens(app):
+    app.tokens.create(name="Default")
+
+
+def lines(order, doc):
+    order.lines.create(name="x")
+    doc.discounts.append_all([])
+"""
+
+
+def test_a_name_match_on_a_related_manager_skips_another_models_manager_method():
+    # saleor's shape: `order.discounts.create(...)` on an unknown `order`, where the only repository
+    # `create` is TokenManager.create (Token's manager): `discounts` is the related manager of Discount,
+    # whose manager is Django's, so the name match is dropped (it stays unresolved). Kept: `app.tokens`
+    # and `order.lines` (Token's and Line's managers are TokenManager), and a name match of a method
+    # that is no manager's (`doc.discounts.append_all`)
+    assert [e for e in edges(resolve_fixture(UNKNOWN_OWNERS)) if e.startswith("app/fixtures.")] == [
+        "app/fixtures.lines(2) -> app/lines.Lines.append_all(1) [name]",
+        "app/fixtures.lines(2) -> app/models.TokenManager.create(2) [name]",
+        "app/fixtures.tokens(1) -> app/models.TokenManager.create(2) [name]",
+    ]

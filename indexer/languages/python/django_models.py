@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
 
 __all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "manager_bases", "framework_receiver", "model_reference",
-           "opaque_return", "query_call", "query_member", "related_query", "related_value", "reverse_member", "user_model"]
+           "opaque_return", "query_call", "query_member", "related_query", "related_value", "reverse_member",
+           "unreached_manager_method", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -197,6 +198,32 @@ def related_query(r: Lookup, model: Def) -> QueryV:
     are the library's."""
     v = r.attr(ClassV(model), "objects")
     return QueryV(model, manager=v.manager) if isinstance(v, QueryV) and v.c is model and not v.method else QueryV(model)
+
+
+
+def unreached_manager_method(r: Lookup, receiver: str, rd: Def) -> bool:
+    """Whether the method ``rd``, the only repository method of its name and arity, cannot be what a
+    call on the unknown receiver text ``receiver`` runs: ``rd`` belongs to a Django manager or
+    queryset class of the repository (extending the library's ``Manager`` / ``QuerySet``), the
+    receiver's last part names the related manager of a relation to many (a reverse accessor,
+    ``order.discounts`` of ``OrderLineDiscount.order = ForeignKey(Order, related_name="discounts")``),
+    and the default manager of no model with a relation so named has ``rd``
+    (:func:`related_query`): ``order.discounts.create(...)`` is Django's ``create``, not saleor's
+    ``AppTokenManager.create`` of another model. ``False`` when the receiver names no such accessor
+    (``model.objects``, a plain name) or one of those related managers has ``rd``
+    (``app.tokens.create(...)``, ``AppToken.objects = AppTokenManager()``)."""
+    accessor = receiver.rpartition(".")[2]
+    owners = entries(rd.file.by_qualname, rd.parent) if rd.parent and accessor.isidentifier() else ()
+    if not owners or owners[-1].kind != "class" or not _extends(r, owners[-1], ("Manager", "QuerySet")):
+        return False
+    models = [m for m, text in r.reverse_members("python", accessor) if text.startswith(_MANY) and _extends(r, m, ("Model",))]
+    if not models:
+        return False
+    for model in models:
+        manager = related_query(r, model).manager
+        if manager is not None and any(a is owners[-1] for a in r.mro(manager.c)):
+            return False
+    return True
 
 
 def _instance(v: Value) -> Value:
