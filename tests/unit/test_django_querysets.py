@@ -753,3 +753,91 @@ def test_a_name_match_on_a_related_manager_skips_another_models_manager_method()
         "app/fixtures.lines(2) -> app/models.TokenManager.create(2) [name]",
         "app/fixtures.tokens(1) -> app/models.TokenManager.create(2) [name]",
     ]
+
+
+MANAGER_ALIASES = """
+# --- path: app/__init__.py ---
+# --- path: app/managers.py ---
+from django.db import models
+
+
+class VariantQuerySet(models.QuerySet):
+    def annotate_quantities(self):
+        return self.annotate(n=1)
+
+
+class Plain:
+    def annotate_quantities(self):
+        return self
+
+
+VariantManager = models.Manager.from_queryset(VariantQuerySet)
+PlainManager = models.Manager.from_queryset(Plain)
+# --- path: app/models.py ---
+from django.db import models
+
+from app import managers
+from app.managers import VariantManager
+
+StockManager = models.Manager.from_queryset(managers.VariantQuerySet)
+
+
+class Product(models.Model):
+    pass
+
+
+class Variant(models.Model):
+    product = models.ForeignKey(Product, models.CASCADE, related_name="variants")
+    objects = managers.VariantManager()
+
+    def label(self):
+        return ""
+
+
+class Stock(models.Model):
+    objects = StockManager()
+
+
+class Imported(models.Model):
+    objects = VariantManager()
+
+
+class Note(models.Model):
+    objects = managers.PlainManager()
+# --- path: app/jobs.py ---
+from app.models import Imported, Note, Product, Stock, Variant
+
+
+def dotted():
+    Variant.objects.annotate_quantities().first().label()
+
+
+def related(product: Product):
+    product.variants.annotate_quantities()
+
+
+def same_module():
+    Stock.objects.annotate_quantities()
+
+
+def imported():
+    Imported.objects.annotate_quantities()
+
+
+def others():
+    Note.objects.annotate_quantities()
+"""
+
+
+def test_a_manager_class_made_by_from_queryset_in_a_module_has_the_queryset_class_methods():
+    # saleor's shape: `ProductVariantManager = models.Manager.from_queryset(ProductVariantQueryset)` at
+    # module level, then `objects = managers.ProductVariantManager()` (a dotted name), `StockManager()`
+    # (the same module) or an imported name; the related manager `product.variants` has it too.
+    # Negative: a `from_queryset` of a class that is no QuerySet (`Plain`) gives Note nothing
+    assert [e for e in edges(resolve_fixture(MANAGER_ALIASES)) if e.startswith("app/jobs.")] == [
+        "app/jobs.dotted(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.dotted(0) -> app/models.Variant.label(0) [inferred]",
+        "app/jobs.imported(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.related(1) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.same_module(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+    ]

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries, every
-from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, QueryV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, QueryV, Value
 
 if TYPE_CHECKING:
     from indexer.model import Binding
@@ -304,12 +304,19 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
         if not declared:
             continue
         b = declared[-1]
+        fc = c.file
         head = b.type.removesuffix(".as_manager") if b.how == "constructed" else ""
         if b.how == "constructed" and b.type.endswith(_FROM_QUERYSET + "()"):
-            head = _from_queryset_argument(c, b) or ""  # objects = M.from_queryset(Qs)(): Qs's methods
+            head = _from_queryset_argument(fc, c.qualname, b) or ""  # objects = M.from_queryset(Qs)(): Qs's methods
+        elif head and head == b.type:  # objects = StockManager(), StockManager = M.from_queryset(Qs) in a module
+            alias = _module_binding(r, fc, head)
+            head = ""
+            if alias is not None and alias[1].how == "constructed" and alias[1].type.endswith(_FROM_QUERYSET):
+                fc, bound = alias
+                head = _from_queryset_argument(fc, None, bound) or ""
         if not head or head == b.type:
             return None
-        v = r.resolve_expr(c.file, None, head)
+        v = r.resolve_expr(fc, None, head)
         return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
     return None
 
@@ -317,13 +324,40 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
 _FROM_QUERYSET = ".from_queryset"
 
 
-def _from_queryset_argument(c: Def, b: Binding) -> str | None:
-    """The queryset class text of the binding ``b`` (``objects = M.from_queryset(Qs)()`` in class
-    ``c``: the binding keeps ``M.from_queryset()``; the call site on its line hands ``Qs``)."""
-    for call in c.file.ex.calls:
-        if (call.caller == c.qualname and call.line == b.line and call.name == "from_queryset"
+def _from_queryset_argument(fc: FileCtx, scope: str | None, b: Binding) -> str | None:
+    """The queryset class text of the binding ``b`` in ``scope`` of ``fc`` (``objects =
+    M.from_queryset(Qs)()`` in a class, ``StockManager = M.from_queryset(Qs)`` in a module: the binding
+    keeps ``M.from_queryset()`` or ``M.from_queryset``; the call site on its line hands ``Qs``)."""
+    for call in fc.ex.calls:
+        if (call.caller == scope and call.line == b.line and call.name == "from_queryset"
                 and call.via is None and call.handed and call.handed[0].key == "0"):
             return call.handed[0].text
+    return None
+
+
+def _module_binding(r: Lookup, fc: FileCtx, text: str) -> tuple[FileCtx, Binding] | None:
+    """The module-level binding the name or dotted name ``text`` of ``fc`` refers to, with its file:
+    a binding of ``fc``'s own module, of the module an import names (``from .managers import
+    StockManager``), or of the module a dotted head names (``managers.ProductVariantManager``);
+    ``None`` for anything else (a class, a function, an unknown name). Reads are recorded."""
+    head, _, name = text.rpartition(".")
+    files: list[FileCtx] = []
+    if head:
+        module = r.resolve_expr(fc, None, head)
+        if isinstance(module, ModuleV):
+            files = r.module_files(module.ns, module.key)
+    elif fc.bindings.get((None, name)):
+        files = [fc]
+    else:
+        imps = entries(fc.imports, name)
+        target = fc.rules.import_target(r, fc, imps[-1]) if imps and imps[-1].name else None
+        if target is not None and target.member:
+            files, name = list(target.files), target.member
+    for f in files:
+        r.use(("name", f.path, name))
+        bound = f.bindings.get((None, name))
+        if bound and not entries(f.top, name):
+            return f, bound[-1]
     return None
 
 
