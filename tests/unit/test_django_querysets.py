@@ -841,3 +841,65 @@ def test_a_manager_class_made_by_from_queryset_in_a_module_has_the_queryset_clas
         "app/jobs.related(1) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
         "app/jobs.same_module(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
     ]
+
+
+STEP_OVERRIDES = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db import models
+
+
+class SpecificMixin:
+    def prefetch_related(self, *lookups, deep=False):
+        clone = super().prefetch_related(*lookups)
+        clone._deep = deep
+        return clone
+
+    def specific(self):
+        return self
+
+
+class StateQuerySet(SpecificMixin, models.QuerySet):
+    def active(self):
+        return self.filter(done=False)
+
+
+StateManager = models.Manager.from_queryset(StateQuerySet)
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import StateManager
+
+
+class State(models.Model):
+    objects = StateManager()
+
+    def label(self):
+        return ""
+# --- path: app/tables.py ---
+class Table:
+    def active(self):
+        return self
+# --- path: app/jobs.py ---
+from app.models import State
+
+
+def chained():
+    State.objects.filter(a=1).prefetch_related("x").active().first().label()
+
+
+def counted():
+    State.objects.prefetch_related("x").count().active()
+"""
+
+
+def test_an_override_of_a_query_step_keeps_the_models_queryset():
+    # wagtail's `SpecificQuerySetMixin.prefetch_related` (returns `super()...`'s clone, unreadable here):
+    # on `State.objects` it stays a queryset of State, so `.active()` after it is StateQuerySet's and
+    # `.first()` a State. Negative: `count()` is no query step, `.active()` after it binds nothing
+    assert [e for e in edges(resolve_fixture(STEP_OVERRIDES)) if e.startswith("app/jobs.")] == [
+        "app/jobs.chained(0) -> app/models.State.label(0) [inferred]",
+        "app/jobs.chained(0) -> app/querysets.SpecificMixin.prefetch_related(2) [inferred]",
+        "app/jobs.chained(0) -> app/querysets.StateQuerySet.active(0) [inferred]",
+        "app/jobs.counted(0) -> app/querysets.SpecificMixin.prefetch_related(2) [inferred]",
+    ]

@@ -407,14 +407,21 @@ def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, 
     * on a model's manager or queryset built from such a class (``M.objects``, ``objects =
       PostQuerySet.as_manager()``), one of that class's methods returning an instance of it or of a
       class it extends (``M.objects.published()``) is a queryset of ``M`` again, whose later steps
-      and one-row calls (``.first()``) are ``M``'s.
+      and one-row calls (``.first()``) are ``M``'s; so is its override of a library query step
+      (:data:`QUERY_STEPS`) whose return the resolver cannot read (wagtail's
+      ``SpecificQuerySetMixin.prefetch_related`` returns ``super().prefetch_related(...)``'s clone:
+      an override keeps the overridden method's contract).
 
     Only in files importing Django (``_extends``); a one-row call on a bare queryset instance is
     unknown (the model is not)."""
     if isinstance(receiver, QueryV):
         manager = receiver.manager
-        if (manager is None or receiver.method or not isinstance(method, FuncV) or not isinstance(result, InstV)
-                or not any(a is result.c for a in r.mro(manager.c)) or not _extends(r, result.c, ("QuerySet",))):
+        if manager is None or receiver.method or not isinstance(method, FuncV):
+            return None
+        if name in QUERY_STEPS and (result is None or result is EXTERNAL):
+            return QueryV(receiver.c, manager=manager)  # an override of a query step (a mixin's `prefetch_related`)
+        if (not isinstance(result, InstV) or not any(a is result.c for a in r.mro(manager.c))
+                or not _extends(r, result.c, ("QuerySet",))):
             return None
         return QueryV(receiver.c, manager=manager)
     if method is EXTERNAL and name in QUERY_STEPS:
