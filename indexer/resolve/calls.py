@@ -601,7 +601,7 @@ class CallBinder:
         # objects (`ctx.res` of a middleware, the library's own `this.res`) never went through.
         if len(candidates) == 1 and not (properties and (_interface_member(r, candidates[0])
                                                          or _foreign_patch(r, fc, candidates[0]))) \
-                and not _builtin_namesake(r, candidates[0]):
+                and not _builtin_namesake(r, candidates[0]) and not _unreached_member(r, fc, cs, candidates[0]):
             return [(candidates[0], "name")]
         return None
 
@@ -644,6 +644,14 @@ def _builtin_namesake(r: Resolver, rd: Def) -> bool:
     bases = parents[0].d.bases if parents and parents[0].is_type else ()
     return any(member(base_type(b) or "", rd.name) and not entries(rd.file.by_qualname, base_type(b) or "")
                for b in bases)
+
+
+def _unreached_member(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def) -> bool:
+    """Whether the module system of the calling file says the method ``rd`` cannot be what the call
+    ``cs`` on its unknown receiver runs (its optional ``unreached_member(r, receiver, rd)``: Python's
+    Django related managers, :func:`indexer.languages.python.django_models.unreached_manager_method`)."""
+    unreached = getattr(fc.rules, "unreached_member", None)
+    return unreached is not None and cs.receiver is not None and unreached(r, cs.receiver, rd)
 
 
 def _foreign_patch(r: Resolver, fc: FileCtx, rd: Def) -> bool:

@@ -575,3 +575,331 @@ def test_a_queryset_classs_own_methods_return_querysets_of_the_receiver():
         "app/jobs.steps(0) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
         "app/querysets.ChangeQuerySet.recent(0) -> app/querysets.ChangeQuerySet.valid_models(0) [exact]",
     ]
+
+
+RELATED_MANAGERS = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db.models import QuerySet
+
+
+class RestrictedQuerySet(QuerySet):
+    def restrict(self, user, action="view"):
+        return self
+
+
+class CableQuerySet(QuerySet):
+    def connected(self):
+        return self.filter(status="connected")
+# --- path: app/tables.py ---
+class Table:
+    def restrict(self, user):
+        return user
+
+    def connected(self):
+        return self
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import CableQuerySet, RestrictedQuerySet
+
+
+class BaseModel(models.Model):
+    objects = RestrictedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class Site(BaseModel):
+    def device_names(self, user):
+        return [d.label() for d in self.devices.restrict(user)]
+
+    def plain(self, user):
+        self.notes.restrict(user)
+        self.notes.filter(id=1).first().label()
+
+    def links(self):
+        self.cables.connected()
+        return self.cables.restrict(None)
+
+
+class Tag(BaseModel):
+    def label(self):
+        return ""
+
+
+class Device(BaseModel):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="devices")
+    tags = models.ManyToManyField(Tag, related_name="devices")
+
+    def label(self):
+        return ""
+
+    def ports(self, user):
+        self.interface_set.restrict(user).first().label()
+        self.tags.restrict(user)
+
+
+class Interface(BaseModel):
+    device = models.ForeignKey(Device, models.CASCADE)
+
+    def label(self):
+        return ""
+
+
+class Note(models.Model):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="notes")
+
+    def label(self):
+        return ""
+
+
+class Cable(models.Model):
+    site = models.ForeignKey(Site, models.CASCADE, related_name="cables")
+    objects = CableQuerySet.as_manager()
+# --- path: app/jobs.py ---
+from app.models import Device, Tag
+
+
+def tagged(tag: Tag, user):
+    tag.devices.restrict(user).first().label()
+
+
+def unrelated(t, user):
+    t.restrict(user)
+"""
+
+
+def test_a_related_manager_has_the_related_models_default_manager_methods():
+    # Django builds a related manager (`site.devices`, `device.interface_set`, either side of a
+    # many-to-many field) from the related model's default manager class, so `self.devices.restrict(u)`
+    # in a model method is NetBox's `RestrictedQuerySet.restrict` and its rows stay the related model's.
+    # Negatives: `self.notes` (Note has Django's own manager) binds `restrict` to nobody, not to
+    # Table.restrict by name; `self.cables` has CableQuerySet's `connected`, not Table.connected, and no
+    # `restrict` (Cable's manager is not RestrictedQuerySet's); `t.restrict` of an unknown `t` stays unlinked
+    # to the queryset
+    assert [e for e in edges(resolve_fixture(RELATED_MANAGERS)) if e.startswith(("app/jobs.", "app/models."))] == [
+        "app/jobs.tagged(2) -> app/models.Device.label(0) [inferred]",
+        "app/jobs.tagged(2) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Device.ports(1) -> app/models.Interface.label(0) [inferred]",
+        "app/models.Device.ports(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Site.device_names(1) -> app/models.Device.label(0) [inferred]",
+        "app/models.Site.device_names(1) -> app/querysets.RestrictedQuerySet.restrict(2) [inferred]",
+        "app/models.Site.links(0) -> app/querysets.CableQuerySet.connected(0) [inferred]",
+        "app/models.Site.plain(1) -> app/models.Note.label(0) [inferred]",
+    ]
+
+
+UNKNOWN_OWNERS = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from django.db import models
+
+
+class TokenManager(models.Manager["Token"]):
+    def create(self, *, app, name=""):
+        return self.model(app=app, name=name)
+
+
+class App(models.Model):
+    pass
+
+
+class Token(models.Model):
+    app = models.ForeignKey(App, models.CASCADE, related_name="tokens")
+    objects = TokenManager()
+
+
+class Order(models.Model):
+    pass
+
+
+class Discount(models.Model):
+    order = models.ForeignKey(Order, models.CASCADE, related_name="discounts")
+
+
+class Line(models.Model):
+    order = models.ForeignKey(Order, models.CASCADE, related_name="lines")
+    objects = TokenManager()
+# --- path: app/lines.py ---
+class Lines:
+    def append_all(self, items):
+        return items
+# --- path: app/fixtures.py ---
+def discounted(order):
+    order.discounts.create(value=1)
+    order.discounts.create(name="x")
+
+
+def tokens(app):
+    app.tokens.create(name="Default")
+
+
+def lines(order, doc):
+    order.lines.create(name="x")
+    doc.discounts.append_all([])
+"""
+
+
+def test_a_name_match_on_a_related_manager_skips_another_models_manager_method():
+    # saleor's shape: `order.discounts.create(...)` on an unknown `order`, where the only repository
+    # `create` is TokenManager.create (Token's manager): `discounts` is the related manager of Discount,
+    # whose manager is Django's, so the name match is dropped (it stays unresolved). Kept: `app.tokens`
+    # and `order.lines` (Token's and Line's managers are TokenManager), and a name match of a method
+    # that is no manager's (`doc.discounts.append_all`)
+    assert [e for e in edges(resolve_fixture(UNKNOWN_OWNERS)) if e.startswith("app/fixtures.")] == [
+        "app/fixtures.lines(2) -> app/lines.Lines.append_all(1) [name]",
+        "app/fixtures.lines(2) -> app/models.TokenManager.create(2) [name]",
+        "app/fixtures.tokens(1) -> app/models.TokenManager.create(2) [name]",
+    ]
+
+
+MANAGER_ALIASES = """
+# --- path: app/__init__.py ---
+# --- path: app/managers.py ---
+from django.db import models
+
+
+class VariantQuerySet(models.QuerySet):
+    def annotate_quantities(self):
+        return self.annotate(n=1)
+
+
+class Plain:
+    def annotate_quantities(self):
+        return self
+
+
+VariantManager = models.Manager.from_queryset(VariantQuerySet)
+PlainManager = models.Manager.from_queryset(Plain)
+# --- path: app/models.py ---
+from django.db import models
+
+from app import managers
+from app.managers import VariantManager
+
+StockManager = models.Manager.from_queryset(managers.VariantQuerySet)
+
+
+class Product(models.Model):
+    pass
+
+
+class Variant(models.Model):
+    product = models.ForeignKey(Product, models.CASCADE, related_name="variants")
+    objects = managers.VariantManager()
+
+    def label(self):
+        return ""
+
+
+class Stock(models.Model):
+    objects = StockManager()
+
+
+class Imported(models.Model):
+    objects = VariantManager()
+
+
+class Note(models.Model):
+    objects = managers.PlainManager()
+# --- path: app/jobs.py ---
+from app.models import Imported, Note, Product, Stock, Variant
+
+
+def dotted():
+    Variant.objects.annotate_quantities().first().label()
+
+
+def related(product: Product):
+    product.variants.annotate_quantities()
+
+
+def same_module():
+    Stock.objects.annotate_quantities()
+
+
+def imported():
+    Imported.objects.annotate_quantities()
+
+
+def others():
+    Note.objects.annotate_quantities()
+"""
+
+
+def test_a_manager_class_made_by_from_queryset_in_a_module_has_the_queryset_class_methods():
+    # saleor's shape: `ProductVariantManager = models.Manager.from_queryset(ProductVariantQueryset)` at
+    # module level, then `objects = managers.ProductVariantManager()` (a dotted name), `StockManager()`
+    # (the same module) or an imported name; the related manager `product.variants` has it too.
+    # Negative: a `from_queryset` of a class that is no QuerySet (`Plain`) gives Note nothing
+    assert [e for e in edges(resolve_fixture(MANAGER_ALIASES)) if e.startswith("app/jobs.")] == [
+        "app/jobs.dotted(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.dotted(0) -> app/models.Variant.label(0) [inferred]",
+        "app/jobs.imported(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.related(1) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+        "app/jobs.same_module(0) -> app/managers.VariantQuerySet.annotate_quantities(0) [inferred]",
+    ]
+
+
+STEP_OVERRIDES = """
+# --- path: app/__init__.py ---
+# --- path: app/querysets.py ---
+from django.db import models
+
+
+class SpecificMixin:
+    def prefetch_related(self, *lookups, deep=False):
+        clone = super().prefetch_related(*lookups)
+        clone._deep = deep
+        return clone
+
+    def specific(self):
+        return self
+
+
+class StateQuerySet(SpecificMixin, models.QuerySet):
+    def active(self):
+        return self.filter(done=False)
+
+
+StateManager = models.Manager.from_queryset(StateQuerySet)
+# --- path: app/models.py ---
+from django.db import models
+
+from app.querysets import StateManager
+
+
+class State(models.Model):
+    objects = StateManager()
+
+    def label(self):
+        return ""
+# --- path: app/tables.py ---
+class Table:
+    def active(self):
+        return self
+# --- path: app/jobs.py ---
+from app.models import State
+
+
+def chained():
+    State.objects.filter(a=1).prefetch_related("x").active().first().label()
+
+
+def counted():
+    State.objects.prefetch_related("x").count().active()
+"""
+
+
+def test_an_override_of_a_query_step_keeps_the_models_queryset():
+    # wagtail's `SpecificQuerySetMixin.prefetch_related` (returns `super()...`'s clone, unreadable here):
+    # on `State.objects` it stays a queryset of State, so `.active()` after it is StateQuerySet's and
+    # `.first()` a State. Negative: `count()` is no query step, `.active()` after it binds nothing
+    assert [e for e in edges(resolve_fixture(STEP_OVERRIDES)) if e.startswith("app/jobs.")] == [
+        "app/jobs.chained(0) -> app/models.State.label(0) [inferred]",
+        "app/jobs.chained(0) -> app/querysets.SpecificMixin.prefetch_related(2) [inferred]",
+        "app/jobs.chained(0) -> app/querysets.StateQuerySet.active(0) [inferred]",
+        "app/jobs.counted(0) -> app/querysets.SpecificMixin.prefetch_related(2) [inferred]",
+    ]

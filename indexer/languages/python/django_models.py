@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries, every
-from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, QueryV, Value
+from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, QueryV, Value
 
 if TYPE_CHECKING:
     from indexer.model import Binding
@@ -53,7 +53,8 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
 
 __all__ = ["REQUEST_TYPES", "QUERY_STEPS", "ONE_ROW", "class_query", "manager_bases", "framework_receiver", "model_reference",
-           "opaque_return", "query_call", "query_member", "related_value", "reverse_member", "user_model"]
+           "opaque_return", "query_call", "query_member", "related_query", "related_value", "reverse_member",
+           "unreached_manager_method", "user_model"]
 
 REQUEST_TYPES = frozenset({"HttpRequest", "Request", "WSGIRequest", "ASGIRequest", "AuthenticatedHttpRequest"})
 """Annotations of a ``request`` parameter that mean Django's or DRF's request."""
@@ -179,8 +180,50 @@ def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
         if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
             if not text.startswith(_MANY):
                 return InstV(model, "inferred")
-            return QueryV(model) if _extends(r, model, ("Model",)) else None
+            return related_query(r, model) if _extends(r, model, ("Model",)) else None
     return None
+
+
+def related_query(r: Lookup, model: Def) -> QueryV:
+    """The related manager of a relation to many instances of ``model`` (the reverse side of a
+    foreign key, either side of a many-to-many field): a :class:`QueryV` of ``model`` whose manager is
+    ``model``'s default manager's. Django builds a related manager as a subclass of the related
+    model's ``_default_manager.__class__`` (``create_reverse_many_to_one_manager`` /
+    ``create_forward_many_to_many_manager`` in ``django/db/models/fields/related_descriptors.py``),
+    so ``site.devices.restrict(user)`` is the method ``restrict`` of ``Device.objects``' queryset
+    class. The default manager is read as ``model.objects`` (:func:`class_query`: a manager class of
+    the repository, or a ``Qs.as_manager()`` / ``M.from_queryset(Qs)()``); Django's rule, the first
+    manager the model (or an abstract base) declares, differs only for a model that declares another
+    manager before ``objects``. Without a repository manager, a queryset of ``model`` whose methods
+    are the library's."""
+    v = r.attr(ClassV(model), "objects")
+    return QueryV(model, manager=v.manager) if isinstance(v, QueryV) and v.c is model and not v.method else QueryV(model)
+
+
+
+def unreached_manager_method(r: Lookup, receiver: str, rd: Def) -> bool:
+    """Whether the method ``rd``, the only repository method of its name and arity, cannot be what a
+    call on the unknown receiver text ``receiver`` runs: ``rd`` belongs to a Django manager or
+    queryset class of the repository (extending the library's ``Manager`` / ``QuerySet``), the
+    receiver's last part names the related manager of a relation to many (a reverse accessor,
+    ``order.discounts`` of ``OrderLineDiscount.order = ForeignKey(Order, related_name="discounts")``),
+    and the default manager of no model with a relation so named has ``rd``
+    (:func:`related_query`): ``order.discounts.create(...)`` is Django's ``create``, not saleor's
+    ``AppTokenManager.create`` of another model. ``False`` when the receiver names no such accessor
+    (``model.objects``, a plain name) or one of those related managers has ``rd``
+    (``app.tokens.create(...)``, ``AppToken.objects = AppTokenManager()``)."""
+    accessor = receiver.rpartition(".")[2]
+    owners = entries(rd.file.by_qualname, rd.parent) if rd.parent and accessor.isidentifier() else ()
+    if not owners or owners[-1].kind != "class" or not _extends(r, owners[-1], ("Manager", "QuerySet")):
+        return False
+    models = [m for m, text in r.reverse_members("python", accessor) if text.startswith(_MANY) and _extends(r, m, ("Model",))]
+    if not models:
+        return False
+    for model in models:
+        manager = related_query(r, model).manager
+        if manager is not None and any(a is owners[-1] for a in r.mro(manager.c)):
+            return False
+    return True
 
 
 def _instance(v: Value) -> Value:
@@ -261,12 +304,19 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
         if not declared:
             continue
         b = declared[-1]
+        fc = c.file
         head = b.type.removesuffix(".as_manager") if b.how == "constructed" else ""
         if b.how == "constructed" and b.type.endswith(_FROM_QUERYSET + "()"):
-            head = _from_queryset_argument(c, b) or ""  # objects = M.from_queryset(Qs)(): Qs's methods
+            head = _from_queryset_argument(fc, c.qualname, b) or ""  # objects = M.from_queryset(Qs)(): Qs's methods
+        elif head and head == b.type:  # objects = StockManager(), StockManager = M.from_queryset(Qs) in a module
+            alias = _module_binding(r, fc, head)
+            head = ""
+            if alias is not None and alias[1].how == "constructed" and alias[1].type.endswith(_FROM_QUERYSET):
+                fc, bound = alias
+                head = _from_queryset_argument(fc, None, bound) or ""
         if not head or head == b.type:
             return None
-        v = r.resolve_expr(c.file, None, head)
+        v = r.resolve_expr(fc, None, head)
         return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
     return None
 
@@ -274,13 +324,40 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
 _FROM_QUERYSET = ".from_queryset"
 
 
-def _from_queryset_argument(c: Def, b: Binding) -> str | None:
-    """The queryset class text of the binding ``b`` (``objects = M.from_queryset(Qs)()`` in class
-    ``c``: the binding keeps ``M.from_queryset()``; the call site on its line hands ``Qs``)."""
-    for call in c.file.ex.calls:
-        if (call.caller == c.qualname and call.line == b.line and call.name == "from_queryset"
+def _from_queryset_argument(fc: FileCtx, scope: str | None, b: Binding) -> str | None:
+    """The queryset class text of the binding ``b`` in ``scope`` of ``fc`` (``objects =
+    M.from_queryset(Qs)()`` in a class, ``StockManager = M.from_queryset(Qs)`` in a module: the binding
+    keeps ``M.from_queryset()`` or ``M.from_queryset``; the call site on its line hands ``Qs``)."""
+    for call in fc.ex.calls:
+        if (call.caller == scope and call.line == b.line and call.name == "from_queryset"
                 and call.via is None and call.handed and call.handed[0].key == "0"):
             return call.handed[0].text
+    return None
+
+
+def _module_binding(r: Lookup, fc: FileCtx, text: str) -> tuple[FileCtx, Binding] | None:
+    """The module-level binding the name or dotted name ``text`` of ``fc`` refers to, with its file:
+    a binding of ``fc``'s own module, of the module an import names (``from .managers import
+    StockManager``), or of the module a dotted head names (``managers.ProductVariantManager``);
+    ``None`` for anything else (a class, a function, an unknown name). Reads are recorded."""
+    head, _, name = text.rpartition(".")
+    files: list[FileCtx] = []
+    if head:
+        module = r.resolve_expr(fc, None, head)
+        if isinstance(module, ModuleV):
+            files = r.module_files(module.ns, module.key)
+    elif fc.bindings.get((None, name)):
+        files = [fc]
+    else:
+        imps = entries(fc.imports, name)
+        target = fc.rules.import_target(r, fc, imps[-1]) if imps and imps[-1].name else None
+        if target is not None and target.member:
+            files, name = list(target.files), target.member
+    for f in files:
+        r.use(("name", f.path, name))
+        bound = f.bindings.get((None, name))
+        if bound and not entries(f.top, name):
+            return f, bound[-1]
     return None
 
 
@@ -330,14 +407,21 @@ def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, 
     * on a model's manager or queryset built from such a class (``M.objects``, ``objects =
       PostQuerySet.as_manager()``), one of that class's methods returning an instance of it or of a
       class it extends (``M.objects.published()``) is a queryset of ``M`` again, whose later steps
-      and one-row calls (``.first()``) are ``M``'s.
+      and one-row calls (``.first()``) are ``M``'s; so is its override of a library query step
+      (:data:`QUERY_STEPS`) whose return the resolver cannot read (wagtail's
+      ``SpecificQuerySetMixin.prefetch_related`` returns ``super().prefetch_related(...)``'s clone:
+      an override keeps the overridden method's contract).
 
     Only in files importing Django (``_extends``); a one-row call on a bare queryset instance is
     unknown (the model is not)."""
     if isinstance(receiver, QueryV):
         manager = receiver.manager
-        if (manager is None or receiver.method or not isinstance(method, FuncV) or not isinstance(result, InstV)
-                or not any(a is result.c for a in r.mro(manager.c)) or not _extends(r, result.c, ("QuerySet",))):
+        if manager is None or receiver.method or not isinstance(method, FuncV):
+            return None
+        if name in QUERY_STEPS and (result is None or result is EXTERNAL):
+            return QueryV(receiver.c, manager=manager)  # an override of a query step (a mixin's `prefetch_related`)
+        if (not isinstance(result, InstV) or not any(a is result.c for a in r.mro(manager.c))
+                or not _extends(r, result.c, ("QuerySet",))):
             return None
         return QueryV(receiver.c, manager=manager)
     if method is EXTERNAL and name in QUERY_STEPS:
@@ -380,5 +464,5 @@ def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
     if isinstance(target, ClassV):
         if not b.type.startswith(_MANY):
             return InstV(target.c, "inferred")
-        return QueryV(target.c) if _extends(r, target.c, ("Model",)) else None
+        return related_query(r, target.c) if _extends(r, target.c, ("Model",)) else None
     return EXTERNAL if target is EXTERNAL else None

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, manager_bases, opaque_return, query_member, related_value, \
-    reverse_member
+    reverse_member, unreached_manager_method
 from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
@@ -523,6 +523,10 @@ class PythonModuleSystem:
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""
+    unreached_member = staticmethod(unreached_manager_method)
+    """Optional hook of the resolver core: a method a name match must not give a call on an unknown
+    receiver (a Django related manager whose model's manager lacks it:
+    :func:`indexer.languages.python.django_models.unreached_manager_method`)."""
 
     def is_builtin(self, name: str) -> bool:
         """Whether ``name`` is a Python builtin."""
