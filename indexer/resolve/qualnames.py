@@ -66,23 +66,14 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
         self._defs = ordered
         self._wide = wide
 
-    def _find(self, parent: str | None, name: str) -> Def | tuple[Def, ...] | None:
-        """The one definition of ``parent.name`` (``parent`` ``None``: top level), a tuple of its
-        several in source order, or ``None``."""
-        wide = self._wide
-        if wide is not None:
-            per_parent = wide.get(name)
-            if per_parent is not None:
-                return per_parent.get(parent)
+    def _run(self, i: int, parent: str | None, name: str) -> Def | tuple[Def, ...] | None:
+        """Of the definitions named ``name`` from position ``i`` of the sorted tuple on (at most
+        :data:`FANOUT`: more are in ``_wide``), the one of ``parent``, a tuple of its several in
+        source order, or ``None``."""
         defs = self._defs
-        i = bisect_left(defs, name, key=_NAME)
         n = len(defs)
-        if i == n or (rd := defs[i]).name != name:
-            return None
-        if i + 1 == n or defs[i + 1].name != name:  # one definition of the name: most
-            return rd if rd.parent == parent else None
         found = []
-        while i < n and (rd := defs[i]).name == name:  # at most FANOUT (more are in _wide)
+        while i < n and (rd := defs[i]).name == name:
             if rd.parent == parent:
                 found.append(rd)
             i += 1
@@ -93,7 +84,20 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
     def members(self, parent: str | None, name: str) -> tuple[Def, ...]:
         """The definitions named ``name`` whose parent qualname is ``parent`` (``None``: top
         level), in source order: those of qualname ``parent.name`` (``()`` when none)."""
-        v = self._find(parent, name) if type(name) is str else None
+        if type(name) is not str:
+            return ()
+        wide = self._wide
+        if wide is not None and name in wide:
+            v = wide[name].get(parent)
+        else:  # inlined with get(): lookups run hundreds of thousands of times a run
+            defs = self._defs
+            i = bisect_left(defs, name, key=_NAME)
+            n = len(defs)
+            if i == n or (rd := defs[i]).name != name:
+                return ()
+            if i + 1 == n or defs[i + 1].name != name:  # one definition of the name: most
+                return (rd,) if rd.parent == parent else ()
+            v = self._run(i, parent, name)
         return () if v is None else v if type(v) is tuple else (v,)
 
     def get(self, qualname: str, default: object = None) -> Def | tuple[Def, ...] | None:  # type: ignore[override]
@@ -102,7 +106,19 @@ class QualnameIndex(Mapping[str, "Def | tuple[Def, ...]"]):
         if type(qualname) is not str:
             return default  # type: ignore[return-value]
         parent, dot, name = qualname.rpartition(".")
-        v = self._find(parent if dot else None, name)
+        p = parent if dot else None
+        wide = self._wide
+        if wide is not None and name in wide:
+            v = wide[name].get(p)
+            return default if v is None else v  # type: ignore[return-value]
+        defs = self._defs
+        i = bisect_left(defs, name, key=_NAME)
+        n = len(defs)
+        if i == n or (rd := defs[i]).name != name:
+            return default  # type: ignore[return-value]
+        if i + 1 == n or defs[i + 1].name != name:  # one definition of the name: most
+            return rd if rd.parent == p else default  # type: ignore[return-value]
+        v = self._run(i, p, name)
         return default if v is None else v  # type: ignore[return-value]
 
     def __getitem__(self, qualname: str) -> Def | tuple[Def, ...]:
