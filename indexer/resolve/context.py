@@ -31,7 +31,7 @@ from indexer.symbols import defines_suffix, definition_tails, id_prefix
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["FileCtx", "TopLevel", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "namesakes", "overload_candidates", "overloads_cut", "decorator_name", "default_export", "spans", "shared_parts"]
+__all__ = ["FileCtx", "TopLevel", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS", "line_column", "namesakes", "overload_candidates", "overloads_cut", "decorator_name", "default_export", "spans", "shared_parts"]
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
@@ -157,8 +157,9 @@ class FileCtx:
     """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
     def_lines: array[int] | None = None
     """Once the definitions are parked, each one's first line by position in the extraction's
-    ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 4 bytes a definition, not a
-    slot and an int object of each Def); ``None`` while the extraction holds them."""
+    ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 2 bytes a definition in a
+    file of fewer than 65,536 lines, else 4 (:func:`line_column`), not a slot and an int object of
+    each Def); ``None`` while the extraction holds them."""
     _members: dict[str, MultiMap[str, Def]] | None = None
     """The members per parent qualname, held only for a file where some definition's qualname is not
     its parent's qualname and its name (see :meth:`members_of`); ``None``: derived from
@@ -218,7 +219,7 @@ class FileCtx:
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
         if parked:  # the Defs hold what lookups read; the rest is read back when asked for
             self.unpacked = unpacked
-            self.def_lines = array("i", [d.start_line for d in definitions])
+            self.def_lines = line_column([d.start_line for d in definitions])
             for i, rd in enumerate(self.defs):
                 rd.park(i)
 
@@ -608,6 +609,14 @@ class FileCtx:
             ordered = all(a <= b for a, b in zip(starts, starts[1:]))
             spans[qualname] = (starts, reach) if ordered else None
         return spans[qualname]
+
+
+def line_column(lines: list[int]) -> array[int]:
+    """``lines`` (1-based line numbers, none negative) as a packed column: unsigned 16-bit items
+    (``"H"``) when every one is below 65,536 (almost every file), else signed 32-bit (``"i"``). Two
+    bytes a definition, not four: about 50 bytes a file of 26 definitions in pymalloc's 16-byte
+    size classes (the 400 MB generated monorepo's average; docs/benchmarks.md, session 56)."""
+    return array("H" if not lines or max(lines) < 65536 else "i", lines)
 
 
 def _held(table: dict[str, list[Def]]) -> dict[str, list[Def]]:

@@ -18,7 +18,7 @@ def _classes(n: int, body: str = "    def run(self):\n        return 1\n") -> st
 
 def test_a_name_of_many_definitions_is_held_per_parent() -> None:
     """``run`` of 3 * FANOUT classes (and a nested class's) is held per parent: each qualname answers
-    its own definitions, an unknown parent or a prefix nothing; the iteration keeps the names' order."""
+    its own definitions, an unknown parent or a prefix nothing; the iteration goes by name in sorted order."""
     n = 3 * FANOUT
     fixture = ("# --- path: m.py ---\n" + _classes(n) + "class Outer:\n    class C1:\n        def run(self):\n"
                "            return 2\n    def run(self):\n        return 3\n    def run(self):\n        return 4\n")
@@ -33,7 +33,9 @@ def test_a_name_of_many_definitions_is_held_per_parent() -> None:
     assert entries(index, "C999.run") == () and entries(index, "run") == () and entries(index, "C7.ru") == ()
     assert "C0.run" in index and "Outer.C2.run" not in index
     assert len(index) == 2 * n + 4  # C_i, C_i.run, Outer, Outer.C1, Outer.C1.run, Outer.run
-    assert list(index)[:4] == ["C0", "C0.run", "C1.run", "C2.run"]  # by name, first definitions first
+    # by name in sorted order, a name's qualnames in the order of their first definitions
+    assert list(index)[:4] == ["C0", "C1", "Outer.C1", "C10"]
+    assert list(index)[-4:] == [f"C{n - 2}.run", f"C{n - 1}.run", "Outer.C1.run", "Outer.run"]
     (outer,) = entries(r.files["m.py"].top, "Outer")
     assert [rd.id.removeprefix("t:m.") for rd in outer.member("run")] == ["Outer.run(0)#2"]  # the later replaces
 

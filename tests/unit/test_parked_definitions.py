@@ -11,6 +11,7 @@ import pytest
 
 from indexer.compact import ELIDED_DOCSTRING
 from indexer.model import Definition, Param
+from indexer.resolve.context import line_column
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
 from indexer.resolve.calls import arity_ok, by_arity
 from indexer.resolve.hierarchy import same_arity
@@ -107,7 +108,7 @@ class TestDefsOfParkedFiles:
     def test_first_lines_are_read_from_the_files_column_not_from_disk(self, monkeypatch):
         resolver = self._resolver()
         fc = resolver.files["shop/models.py"]
-        assert list(fc.def_lines) == [1, 2, 6, 7, 11, 14] and fc.def_lines.itemsize == 4
+        assert list(fc.def_lines) == [1, 2, 6, 7, 11, 14] and fc.def_lines.itemsize == 2  # 16-bit: the file has fewer than 65,536 lines
         reads = []
         monkeypatch.setattr(ParkedList, "unpack", lambda self: reads.append(self) or [])
         monkeypatch.setattr(fc, "unpacked", UnpackedLists())  # nothing unpacked held: a read would unpack
@@ -318,3 +319,13 @@ class TestShapes:
         assert by_arity([total, pay], 9) == [total, pay]  # none fits: every overload
         assert same_arity(base_save, order_save) and same_arity(base_save, pay) is False
         assert same_arity(total, base_save) is False and same_arity(pay, pay)
+
+
+def test_line_column_is_16_bit_below_65536_and_32_bit_from_there() -> None:
+    """A file's column of first lines: 2 bytes an item while every line fits, exact values kept;
+    a line of 65,536 or more (a generated file) makes it 4 bytes an item, never a wrapped value."""
+    small = line_column([1, 300, 65535])
+    assert small.typecode == "H" and small.itemsize == 2 and list(small) == [1, 300, 65535]
+    big = line_column([1, 65536, 70000])
+    assert big.typecode == "i" and big.itemsize == 4 and list(big) == [1, 65536, 70000]
+    assert line_column([]).typecode == "H" and list(line_column([])) == []

@@ -120,3 +120,53 @@ def test_def_holds_kind_and_id_tail_in_its_shape_eight_slots() -> None:
     assert [rd.is_type for rd in fc.defs] == [False, True, False, False, True, False, True, False, False]
     assert [rd.is_callable for rd in fc.defs] == [True, False, True, True, False, True, False, True, True]
     assert len(type(fc.defs[0]).__slots__) == 6
+
+
+ADJACENT = """
+# --- path: pkg/store.py ---
+def ge():
+    return 0
+
+
+def get_all():
+    return 1
+
+
+class A:
+    def get(self):
+        return 2
+
+
+class B:
+    def get(self):
+        return 3
+
+    def gets(self):
+        return 4
+
+
+def get():
+    return 5
+"""
+
+
+def test_sorted_index_bisects_to_the_name_and_its_parent_only() -> None:
+    """The definitions are held sorted by name and bisected: names sorting next to each other
+    (``ge``, ``get``, ``get_all``, ``gets``) never answer for one another, and of one name's
+    definitions only those of the asked parent answer."""
+    fc = _fc(ADJACENT)
+    index = fc.by_qualname
+    assert isinstance(index, QualnameIndex)
+    assert _ids(entries(index, "get")) == ["get(0)"]  # the function, not A's or B's method
+    assert _ids(entries(index, "A.get")) == ["A.get(0)"] and _ids(entries(index, "B.get")) == ["B.get(0)"]
+    assert _ids(entries(index, "B.gets")) == ["B.gets(0)"] and _ids(entries(index, "ge")) == ["ge(0)"]
+    assert _ids(entries(index, "get_all")) == ["get_all(0)"]
+    assert _ids(index.members("A", "get")) == ["A.get(0)"] and index.members(None, "gets") == ()
+    # what must not be found: a neighbour's name, a parent without that member, names past both ends
+    assert entries(index, "A.gets") == () and entries(index, "gets") == () and entries(index, "B.ge") == ()
+    assert entries(index, "get_") == () and entries(index, "AAA") == () and entries(index, "zzz") == ()
+    assert entries(index, "C.get") == () and index.get("A.get_all", "none") == "none"
+    assert index.members(None, 7) == ()  # type: ignore[arg-type]
+    # iterated by name in sorted order, one name's qualnames in source order
+    assert list(index) == ["A", "B", "ge", "A.get", "B.get", "get", "get_all", "B.gets"]
+    assert len(index) == 8 and len(fc.defs) == 8
