@@ -112,6 +112,36 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     return keys
 
 
+def namespace_aliases(path: str, module_key: str) -> list[str]:
+    """The other dotted names of a Python file whose own folder is no package (``module_key`` has
+    no package part: it is the file's stem): with the repository root, or a folder above the file,
+    on ``sys.path``, each folder between is a namespace package (PEP 420) and ``app/models.py`` is
+    also ``app.models`` (``from app.models import Post`` in a Flask or FastAPI application whose
+    ``app/`` has no ``__init__.py``). Shortest first; nothing for a file at the root, a package's
+    ``__init__``, a file inside a regular package or below a ``src/`` folder (a source root: its
+    folders are packages already, :func:`python_module_keys`), and no folder named ``src`` itself.
+
+    >>> namespace_aliases("a/b/m.py", "m")
+    ['b.m', 'a.b.m']
+    >>> namespace_aliases("pkg/m.py", "pkg.m"), namespace_aliases("m.py", "m"), namespace_aliases("svc/src/m.py", "m")
+    ([], [], [])
+    """
+    if "." in module_key or "/" not in path:
+        return []
+    folders, base = posixpath.split(module_path(path))
+    if base != module_key:  # a package's __init__ (the key is its folder's)
+        return []
+    out: list[str] = []
+    name = base
+    while folders:
+        folders, folder = posixpath.split(folders)
+        if folder == "src" or not folder.isidentifier():
+            break
+        name = f"{folder}.{name}"
+        out.append(name)
+    return out
+
+
 def absolute_module(fc: FileCtx, imp: Import) -> str | None:
     """The dotted module a Python import names from ``fc`` (relative levels applied), ``None`` when
     a relative import climbs above the top package."""
@@ -562,8 +592,13 @@ class PythonModuleSystem:
         return layout[ex.path]
 
     def module_keys(self, fc: FileCtx) -> list[str]:
-        """The file's dotted module."""
-        return [fc.module_key]
+        """The file's dotted module, then its :func:`namespace_aliases` (a file of a folder without
+        ``__init__.py`` is found under both)."""
+        return [fc.module_key, *namespace_aliases(fc.path, fc.module_key)]
+
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """:meth:`module_keys`: the folders of an alias are namespace packages."""
+        return self.module_keys(fc)
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """``import a.b`` binds a module; ``from a import x`` a member of ``a`` or its submodule ``a.x``."""
