@@ -226,6 +226,12 @@ class ModuleSystem(Protocol):
         file is also ``dir``)."""
         ...
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """With :attr:`dotted_packages`: the keys of ``fc`` whose every dotted prefix is a package
+        (its module key first; a Python file of a namespace folder has more, a Kotlin facade class
+        or C#'s global usings none)."""
+        ...
+
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """The value an import of ``fc`` binds (``EXTERNAL``: outside the repository)."""
         ...
@@ -391,6 +397,10 @@ class JvmModuleSystem:
 
     def module_keys(self, fc: FileCtx) -> list[str]:
         """The file's package."""
+        return [fc.module_key]
+
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The file's package (a Kotlin facade class is no package)."""
         return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:

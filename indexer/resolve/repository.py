@@ -782,11 +782,11 @@ def _module_tokens(fc: FileCtx) -> list[Token]:
 
 
 def _dotted_prefixes(fc: FileCtx) -> list[tuple[str, str]]:
-    """``(namespace, prefix)`` for every package prefix ``fc``'s module key makes exist (Python, Java)."""
+    """``(namespace, prefix)`` for every package prefix ``fc``'s package keys make exist (Python, Java)."""
     if not fc.rules.dotted_packages:
         return []
-    parts = fc.module_key.split(".")
-    return [(fc.rules.namespace, ".".join(parts[:i])) for i in range(1, len(parts) + 1)]
+    return [(fc.rules.namespace, ".".join(parts[:i])) for key in fc.rules.package_keys(fc)
+            for parts in (key.split("."),) for i in range(1, len(parts) + 1)]
 
 
 def _link_share(nodes: Sequence[Node] | None, edges: Sequence[Edge] | None) -> bytes | None:

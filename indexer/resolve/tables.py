@@ -74,13 +74,14 @@ class ModuleTables:
                 files.sort(key=lambda f: f.path)  # the order a full run sees
         if fc.rules.dotted_packages:
             packages = self.packages[ns]
-            parts = fc.module_key.split(".")
-            for i in range(1, len(parts) + 1):
-                # one string for the set and the count, the module key itself for the last prefix
-                # (not three equal strings: about 100 bytes a file for the run)
-                prefix = fc.module_key if i == len(parts) else ".".join(parts[:i])
-                packages.add(prefix)
-                self._package_files[(ns, prefix)] += 1
+            for key in fc.rules.package_keys(fc):  # the module key, then a namespace folder's file's aliases
+                parts = key.split(".")
+                for i in range(1, len(parts) + 1):
+                    # one string for the set and the count, the module key itself for the last prefix
+                    # (not three equal strings: about 100 bytes a file for the run)
+                    prefix = key if i == len(parts) else ".".join(parts[:i])
+                    packages.add(prefix)
+                    self._package_files[(ns, prefix)] += 1
         held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
         touched: set[tuple[str, str]] = set()
         for rd in fc.defs:
@@ -113,13 +114,14 @@ class ModuleTables:
             if not files:
                 del self.modules[ns][key]
         if fc.rules.dotted_packages:
-            parts = fc.module_key.split(".")
-            for i in range(1, len(parts) + 1):
-                prefix = (ns, ".".join(parts[:i]))
-                self._package_files[prefix] -= 1
-                if self._package_files[prefix] <= 0:
-                    del self._package_files[prefix]
-                    self.packages[ns].discard(prefix[1])
+            for key in fc.rules.package_keys(fc):
+                parts = key.split(".")
+                for i in range(1, len(parts) + 1):
+                    prefix = (ns, ".".join(parts[:i]))
+                    self._package_files[prefix] -= 1
+                    if self._package_files[prefix] <= 0:
+                        del self._package_files[prefix]
+                        self.packages[ns].discard(prefix[1])
         gone: dict[tuple[str, str], list[Def]] = defaultdict(list)  # each list filtered once
         for rd in fc.defs:
             if rd.shape.getter:

@@ -630,6 +630,69 @@ def test_regular_package_below_a_namespace_folder_keeps_the_whole_package_path()
     assert "src/dispatch/incident/views.get_feedback(0)" not in " ".join(edges(result))
 
 
+def test_a_top_level_folder_without_init_is_also_a_namespace_package_from_the_root():
+    # A Flask / FastAPI application whose app/ has no __init__.py, run from the repository root:
+    # `from app.models import Post` (PEP 420). Its files keep their script-style keys too (a script's
+    # sibling import `from util import helper`); a namesake module elsewhere is not bound, and a folder
+    # below the root (NetBox's scripts/packaging/) does not shadow the library of its name.
+    result = check(
+        """
+        # --- path: app/models.py ---
+        class Post:
+            def publish(self):
+                return 1
+
+        def make_post():
+            return Post()
+        # --- path: app/routes.py ---
+        from app.models import make_post
+        import app.models
+
+        def show():
+            make_post().publish()
+            return app.models.Post()
+        # --- path: app/views.py ---
+        from .models import Post
+
+        def view():
+            Post().publish()
+        # --- path: scripts/util.py ---
+        def helper():
+            return 2
+        # --- path: scripts/run.py ---
+        from util import helper
+        from other.models import make_post
+
+        def main():
+            helper()
+            make_post()
+        # --- path: scripts/packaging/build.py ---
+        def build():
+            pass
+        # --- path: app/jobs.py ---
+        from packaging import version
+        from scripts.packaging.build import build
+
+        def check():
+            version.parse("1.0")
+            build()
+        """,
+        [
+            "app/models.make_post(0) -> app/models.Post [exact]",
+            "app/routes.show(0) -> app/models.make_post(0) [exact]",
+            "app/routes.show(0) -> app/models.Post.publish(0) [inferred]",
+            "app/routes.show(0) -> app/models.Post [exact]",
+            "app/views.view(0) -> app/models.Post [exact]",
+            "app/views.view(0) -> app/models.Post.publish(0) [exact]",
+            "scripts/run.main(0) -> scripts/util.helper(0) [exact]",
+            "app/jobs.check(0) -> scripts/packaging/build.build(0) [exact]",
+        ],
+    )
+    assert "scripts/run.main(0) -> app/models.make_post(0)" not in " ".join(edges(result))
+    # `packaging` is the library (scripts/ is not on sys.path): its call is no unbound name of the repository
+    assert [u.name for f in result.files for u in f.unresolved] == []
+
+
 def test_name_fallback_never_binds_a_method_call_to_a_free_function():
     # Flask: `rv.update(processor())` on a dict must not become a call of flaskr.blog.update.
     check(

@@ -124,6 +124,10 @@ class CSharpModuleSystem(AngleBracketGenerics):
             return [fc.module_key, GLOBAL_USINGS]
         return [fc.module_key]
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The file's namespace (:data:`GLOBAL_USINGS` is no package)."""
+        return [fc.module_key]
+
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """A namespace (``using A.B;``) or an alias to a type or namespace."""
         if imp.name is None:

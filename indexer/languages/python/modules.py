@@ -112,6 +112,32 @@ def python_module_keys(paths: Iterable[str]) -> dict[str, str]:
     return keys
 
 
+def namespace_aliases(path: str, module_key: str) -> list[str]:
+    """The other dotted name of a Python file whose own folder is no package (``module_key`` has no
+    package part: it is the file's stem): run from the repository root (on ``sys.path``), each of
+    its folders is a namespace package (PEP 420), and ``app/models.py`` is also ``app.models``
+    (``from app.models import Post`` in a Flask or FastAPI application whose ``app/`` has no
+    ``__init__.py``). Only the root's reading: a folder further down on ``sys.path`` would make a
+    folder's name (NetBox's ``scripts/packaging/``) shadow a library's. Nothing for a file at the
+    root, a package's ``__init__``, a file inside a regular package, or when a folder on the way
+    is no identifier or is a ``src/`` source root (:func:`python_module_keys`).
+
+    >>> namespace_aliases("a/b/m.py", "m")
+    ['a.b.m']
+    >>> namespace_aliases("pkg/m.py", "pkg.m"), namespace_aliases("m.py", "m"), namespace_aliases("svc/src/m.py", "m")
+    ([], [], [])
+    """
+    if "." in module_key or "/" not in path:
+        return []
+    folders, base = posixpath.split(module_path(path))
+    if base != module_key:  # a package's __init__ (the key is its folder's)
+        return []
+    parts = folders.split("/")
+    if any(p == "src" or not p.isidentifier() for p in parts):
+        return []
+    return [".".join([*parts, base])]
+
+
 def absolute_module(fc: FileCtx, imp: Import) -> str | None:
     """The dotted module a Python import names from ``fc`` (relative levels applied), ``None`` when
     a relative import climbs above the top package."""
@@ -566,8 +592,13 @@ class PythonModuleSystem:
         return layout[ex.path]
 
     def module_keys(self, fc: FileCtx) -> list[str]:
-        """The file's dotted module."""
-        return [fc.module_key]
+        """The file's dotted module, then its :func:`namespace_aliases` (a file of a folder without
+        ``__init__.py`` is found under both)."""
+        return [fc.module_key, *namespace_aliases(fc.path, fc.module_key)]
+
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """:meth:`module_keys`: the folders of an alias are namespace packages."""
+        return self.module_keys(fc)
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """``import a.b`` binds a module; ``from a import x`` a member of ``a`` or its submodule ``a.x``."""
@@ -582,7 +613,11 @@ class PythonModuleSystem:
         files = r.module_files("python", key)
         if len(files) > 1:  # one module in several places (services of a monorepo): the importer's own
             return self.member_of(r, key, imp.name, [nearest(fc.path, files)])
-        return r.module_member("python", key, imp.name)
+        value = r.module_member("python", key, imp.name)
+        # A namespace package (no file of its own, PEP 420) found nothing of that name here: other
+        # portions of it, or a library of that name (a regular package wins over a namespace), may
+        # hold it. Not a name of the repository left unbound.
+        return EXTERNAL if value is None and not files else value
 
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
         """A module-level definition, import or binding of the module's file, else its submodule
