@@ -119,22 +119,36 @@ class ChunkPreparer:
             os.close(write_end)
         self._read: int | None = read_end
         self._held: tuple[int, PreparedChunks] | None = None
+        self._last = len(batches) - 1
         self.used = 0
         """Frames :meth:`take` returned."""
 
     def take(self, k: int) -> PreparedChunks | None:
         """Batch ``k``'s preparation (``k`` ascending from call to call), waiting for it; ``None``
-        when the copy has failed or stopped (it is then stopped for good)."""
+        when the copy has failed or stopped (it is then stopped for good). With the last batch's
+        frame the copy, done, is reaped and the pipe closed (:meth:`_finish`)."""
         while True:
             frame, self._held = self._held or self._frame(), None
             if frame is None:
                 return None
             if frame[0] == k:
                 self.used += 1
+                if k == self._last:  # the copy has nothing more to send: reap it now (see _finish)
+                    self._finish()
                 return frame[1]
             if frame[0] > k:  # a batch the writer skipped to: keep it for its turn
                 self._held = frame
                 return None
+
+    def _finish(self) -> None:
+        """After the last batch's frame: wait for the copy's end (it only returns its count and
+        exits), reap it and close, instead of leaving it defunct until :meth:`close`, which the
+        writer calls after its ``COMMIT`` and the WAL checkpoint that follows (tens of seconds at
+        load). A frame after the last is a broken copy: warned about, dropped."""
+        extra = self._frame()
+        if extra is not None:
+            log.warning("the write's second process sent a frame after the last (batch %d): stopped", extra[0])
+        self.close()
 
     def _frame(self) -> tuple[int, PreparedChunks] | None:
         if self._read is None:

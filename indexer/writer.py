@@ -330,6 +330,8 @@ class IndexWriter:
                             item.release()
                     ready += (out.file.path for out in written)
                     progress.advance(len(written))
+                if preparer is not None:  # no frame is wanted now: reap the copy before COMMIT and its
+                    preparer.close()  # checkpoint, not after (it would stay defunct meanwhile)
         finally:
             if preparer is not None:
                 log.debug("the second process analysed %d of %d write batches", preparer.used, len(batches))

@@ -6,6 +6,7 @@ incremental, and when the copy fails."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import logging
@@ -13,6 +14,7 @@ import sqlite3
 import zlib
 from pathlib import Path
 
+import psutil
 import pytest
 
 import indexer.resolve.forked_binding as fb
@@ -274,3 +276,64 @@ def test_the_writer_freezes_its_objects_while_the_copy_runs_and_not_after(monkey
     with pytest.raises(OSError, match="no process"):
         wp.ChunkPreparer([["a.py"]], lambda path: None, basis)
     assert gc.get_freeze_count() == 0
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process ``pid`` exists at all, a defunct (unreaped) one included."""
+    try:
+        psutil.Process(pid).status()
+    except psutil.NoSuchProcess:
+        return False
+    return True
+
+
+def test_the_copy_is_reaped_with_the_last_batch_not_left_defunct_until_close():
+    """The copy exits once it has sent the last batch's frame; taking that frame reaps it (and
+    unfreezes), where before it stayed defunct until close(), after the write's COMMIT."""
+    basis = ChunkBasis(start=1, reference=None, weights=(3.0, 2.0, 1.0))
+    chunks = {p: _chunk(i, f"def parseURL{i}():\n    return {i}\n") for i, p in enumerate(["a.py", "b.py"])}
+    prep = wp.ChunkPreparer([["a.py"], ["b.py"]], lambda path: ("r", "c" * 64, chunks[path].text, [chunks[path]]),
+                            basis, budget_mib=1 << 20)
+    try:
+        pid = prep._call.pid
+        assert pid is not None and _alive(pid)
+        first = prep.take(0)
+        assert first is not None and first.keys == chunk_keys([chunks["a.py"]])
+        assert _alive(pid) and gc.get_freeze_count() > 0  # one batch to go: the copy is still wanted
+        last = prep.take(1)
+        assert last is not None and last.keys == chunk_keys([chunks["b.py"]])
+        assert not _alive(pid)  # reaped: no defunct process left
+        assert gc.get_freeze_count() == 0 and prep.used == 2
+        assert prep.take(2) is None  # nothing after the last
+    finally:
+        prep.close()
+
+
+def test_a_cold_write_commits_with_its_copy_already_reaped(forking, tmp_path, monkeypatch):
+    """When the write's transaction commits (SQLite's COMMIT, then the WAL checkpoint: the longest
+    step at the end of a write) no process of the copy is left, defunct or not."""
+    root = tmp_path / "repo"
+    _tree(root, 6)
+    pids: list[int] = []
+    init = wp.ChunkPreparer.__init__
+
+    def spied_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        pids.append(self._call.pid)
+
+    monkeypatch.setattr(wp.ChunkPreparer, "__init__", spied_init)
+    at_commit: list[bool] = []
+    transaction = EmbeddedStore.transaction
+
+    @contextlib.contextmanager
+    def spied_transaction(self):
+        outer = self._tx_depth == 0
+        with transaction(self):
+            yield
+            if outer and pids:
+                at_commit.append(_alive(pids[-1]))
+
+    monkeypatch.setattr(EmbeddedStore, "transaction", spied_transaction)
+    _index(root, tmp_path / "two.db", tmp_path / "s2", 2, monkeypatch)
+    assert len(pids) == 1 and forking == list(range(6))
+    assert at_commit == [False]
