@@ -41,15 +41,15 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["AppConfig", "app_configs", "app_model"]
+__all__ = ["LabelledApp", "app_configs", "app_model"]
 
 _LABEL = "label"
 _NAME = "name"
 _CONFIG_BASE = "AppConfig"
 
 
-class AppConfig(NamedTuple):
-    """One app config class of the repository that sets its own label."""
+class LabelledApp(NamedTuple):
+    """An app of the repository whose ``AppConfig`` class sets its own label."""
 
     label: str
     """The app label (``wagtailimages``)."""
@@ -64,10 +64,10 @@ def app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     return v if isinstance(v, ClassV) else None
 
 
-def app_configs(r: Lookup) -> list[AppConfig]:
+def app_configs(r: Lookup) -> list[LabelledApp]:
     """The repository's app configs that set a literal ``label`` (module docstring), in path order,
     then source order; each read recorded."""
-    out: list[AppConfig] = []
+    out: list[LabelledApp] = []
     for fc in r.constant_files("python", "." + _LABEL):
         for k in fc.ex.constants:
             owner, _, attr = k.qualname.rpartition(".")
@@ -77,7 +77,7 @@ def app_configs(r: Lookup) -> list[AppConfig]:
             cls = entries(fc.by_qualname, owner)
             if not label or not cls or not cls[-1].is_type or not _is_app_config(r, cls[-1]):
                 continue
-            out.append(AppConfig(label, _package(r, cls[-1])))
+            out.append(LabelledApp(label, _package(r, cls[-1])))
     return out
 
 
@@ -144,12 +144,11 @@ def _package(r: Lookup, cls: Def) -> str:
     return key.rpartition(".")[0] or key
 
 
-def _literal(parts: object) -> str | None:
-    """The text of a string constant made only of literal pieces, else ``None``."""
-    pieces = list(parts)  # type: ignore[call-overload]
-    if not all(kind == "lit" for kind, _ in pieces):
+def _literal(parts: tuple[tuple[str, str], ...]) -> str | None:
+    """The text of a string constant made only of literal pieces (``Template.parts``), else ``None``."""
+    if not all(kind == "lit" for kind, _ in parts):
         return None
-    return "".join(text for _, text in pieces)
+    return "".join(text for _, text in parts)
 
 
 def _imports_django(fc: FileCtx) -> bool:
