@@ -3,8 +3,9 @@ class ``get_user_model()`` returns, and the reverse accessor a one-to-one field 
 
 * The user model: the module-level string constant ``AUTH_USER_MODEL = "app_label.Model"`` of the
   repository (the settings file nearest to the file asking, when several set it), read as the class
-  ``Model`` of a module whose dotted key holds the package ``app_label`` (Django's default app label
-  is the app package's last name: ``conduit.apps.authentication`` is ``authentication``); without the
+  ``Model`` of the app labelled ``app_label`` (:func:`indexer.languages.python.django_apps.app_model`:
+  an ``AppConfig``'s ``label``, else Django's default, the app package's last name:
+  ``conduit.apps.authentication`` is ``authentication``); without the
   setting, ``django.contrib.auth.models.User`` when the repository holds it (Django itself), else a
   library class (:data:`~indexer.resolve.values.EXTERNAL`).
 * ``request.user`` is an instance of it where ``request`` is the request: a parameter named
@@ -42,6 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.languages.python.django_apps import app_model
 from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries, every
@@ -91,7 +93,7 @@ def user_model(r: Lookup, fc: FileCtx) -> Value:
             value = _constant(settings, _SETTING)
             if value is not None and value.count(".") == 1:
                 label, _, name = value.partition(".")
-                return _app_model(r, label, name) or None
+                return app_model(r, label, name) or None
     for c in r.types_named("python", "User"):
         if c.file.module_key == _FALLBACK_MODULE:
             return ClassV(c)
@@ -110,7 +112,7 @@ def model_reference(r: Lookup, model: Def, text: str) -> Value:
             return ClassV(model)
         label, _, name = value.rpartition(".")
         if label:
-            return _app_model(r, label, name)
+            return app_model(r, label, name)
         named = r.types_named("python", name)
         for c in named:  # the same app: the model's own package
             if c.file.module_key.rpartition(".")[0] == fc.module_key.rpartition(".")[0]:
@@ -228,16 +230,6 @@ def unreached_manager_method(r: Lookup, receiver: str, rd: Def) -> bool:
 
 def _instance(v: Value) -> Value:
     return InstV(v.c, "inferred") if isinstance(v, ClassV) else v
-
-
-def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
-    """The class ``name`` of the app labelled ``label``: a module whose key holds ``label`` as a
-    package, its ``models`` module (or package) first; ``None`` when no class matches."""
-    matches = [c for c in r.types_named("python", name) if label in c.file.module_key.split(".")[:-1]
-               or c.file.module_key.split(".")[-1] == label]
-    in_models = [c for c in matches if ".models" in f".{c.file.module_key}"]
-    chosen = in_models or matches
-    return ClassV(chosen[0]) if chosen else None
 
 
 def _constant(fc: FileCtx, name: str) -> str | None:

@@ -1,0 +1,155 @@
+"""Django app labels, as the resolver reads them: which class a model reference
+``"app_label.ModelName"`` names (``ForeignKey("wagtailimages.Image")``, ``AUTH_USER_MODEL =
+"accounts.Member"``).
+
+Django gives each installed app a label: its ``AppConfig``'s ``label`` when the config sets one,
+else the last part of the app's dotted ``name`` (``django.apps.config.AppConfig.__init__``;
+https://docs.djangoproject.com/en/5.2/ref/applications/#django.apps.AppConfig.label). A model
+belongs to the app whose package holds its module, the innermost one when apps nest
+(``django.apps.registry.Apps.get_containing_app_config``). So here:
+
+* the repository's app configs with their own label are the classes setting ``label`` to a literal
+  string in their body (the string constants ``C.label``, found by
+  :meth:`~indexer.resolve.language.Lookup.constant_files` as ``.label``) that extend the library's
+  ``AppConfig`` in a file importing Django; each one's package is its literal ``name`` (its own, else
+  the nearest repository ancestor's), else the package of the module declaring it
+  (``wagtail/images/apps.py``: ``wagtail.images``);
+* ``"L.M"`` names the classes ``M`` in the package of a config labelled ``L`` (a package matched on
+  whole dotted parts of a module key, so a source-root prefix such as ``src.`` does not hide it)
+  outside any package nested in it that has a config of its own (``wagtail`` labelled
+  ``wagtailcore`` does not reach ``wagtail.images``'s models); when no config is labelled ``L``,
+  Django's default: the classes ``M`` of a module whose key holds a package ``L`` that no config
+  relabels (``wagtail.images`` labelled ``wagtailimages`` is not the app ``images``);
+* among those, a class of a module whose key has a part starting with ``models`` first, then path order.
+
+Configs of a library are not seen: a reference to an app label only a library sets stays unknown.
+Reads go through :class:`~indexer.resolve.language.Lookup` (``("n", "python", "=.label")`` for the
+configs, the ``=.name`` group of each config's file for its package, class names and ancestry), so
+an edit of an ``apps.py`` re-resolves what a label lookup gave.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from indexer.model import base_type
+from indexer.resolve.multimap import entries, every
+from indexer.resolve.values import ClassV
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+    from indexer.resolve.values import Def
+
+__all__ = ["LabelledApp", "app_configs", "app_model"]
+
+_LABEL = "label"
+_NAME = "name"
+_CONFIG_BASE = "AppConfig"
+
+
+class LabelledApp(NamedTuple):
+    """An app of the repository whose ``AppConfig`` class sets its own label."""
+
+    label: str
+    """The app label (``wagtailimages``)."""
+    package: str
+    """The app's dotted package (``wagtail.images``)."""
+
+
+def app_model(r: Lookup, label: str, name: str) -> ClassV | None:
+    """The class ``name`` of the app labelled ``label`` (module docstring): a :class:`ClassV` of the
+    repository, ``None`` when no class matches. Memoised per (label, name) for the repository."""
+    v = r.memoised((0, label, name, "django app model"), lambda: _app_model(r, label, name))
+    return v if isinstance(v, ClassV) else None
+
+
+def app_configs(r: Lookup) -> list[LabelledApp]:
+    """The repository's app configs that set a literal ``label`` (module docstring), in path order,
+    then source order; each read recorded."""
+    out: list[LabelledApp] = []
+    for fc in r.constant_files("python", "." + _LABEL):
+        for k in fc.ex.constants:
+            owner, _, attr = k.qualname.rpartition(".")
+            if attr != _LABEL or not owner:
+                continue
+            label = _literal(k.value.parts)
+            cls = entries(fc.by_qualname, owner)
+            if not label or not cls or not cls[-1].is_type or not _is_app_config(r, cls[-1]):
+                continue
+            out.append(LabelledApp(label, _package(r, cls[-1])))
+    return out
+
+
+def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
+    classes = r.types_named("python", name)
+    if not classes:
+        return None
+    configs = app_configs(r)
+    packages = [c.package for c in configs]
+    own = [c.package for c in configs if c.label == label]
+    found: list[Def] = []
+    for c in classes:
+        key = c.file.module_key
+        if own:
+            if any(_within(key, p) is not None and not _nested_app(key, p, packages) for p in own):
+                found.append(c)
+            continue
+        parts = key.split(".")
+        for i, part in enumerate(parts):
+            # relabelled (`wagtail.images` is `wagtailimages`): not the app `label`
+            if part == label and not any(_within(".".join(parts[:i + 1]), p) == "" for p in packages):
+                found.append(c)
+                break
+    in_models = [c for c in found if ".models" in f".{c.file.module_key}"]
+    chosen = in_models or found
+    return ClassV(chosen[0]) if chosen else None
+
+
+def _within(key: str, package: str) -> str | None:
+    """What follows the dotted ``package`` in the module key ``key`` (``""``: the package's own
+    module, ``".models"``), matched on whole parts and after any prefix (``src.shop.models`` is
+    within ``shop``); ``None`` when ``key`` is not in ``package``."""
+    i = f".{key}.".find(f".{package}.")
+    return None if i < 0 else key[i + len(package):]
+
+
+def _nested_app(key: str, package: str, packages: list[str]) -> bool:
+    """Whether ``key`` lies in another app's package nested inside ``package``."""
+    return any(p != package and _within(p, package) not in (None, "") and _within(key, p) is not None
+               for p in packages)
+
+
+def _is_app_config(r: Lookup, cls: Def) -> bool:
+    """Whether ``cls`` or a repository ancestor extends a library class named ``AppConfig`` in a
+    file importing Django."""
+    for c in r.mro(cls):
+        if c.external_base and _imports_django(c.file) and any(
+                (base_type(b) or "").rpartition(".")[2] == _CONFIG_BASE for b in c.d.bases):
+            return True
+    return False
+
+
+def _package(r: Lookup, cls: Def) -> str:
+    """The dotted package of the app config ``cls``: the literal ``name`` it (or its nearest
+    repository ancestor setting one) declares, else the package of its module."""
+    for c in r.mro(cls):
+        r.use(("name", c.file.path, "=." + _NAME))
+        for k in c.file.ex.constants:
+            if k.qualname == f"{c.qualname}.{_NAME}":
+                value = _literal(k.value.parts)
+                if value:
+                    return value
+    key = cls.file.module_key
+    return key.rpartition(".")[0] or key
+
+
+def _literal(parts: tuple[tuple[str, str], ...]) -> str | None:
+    """The text of a string constant made only of literal pieces (``Template.parts``), else ``None``."""
+    if not all(kind == "lit" for kind, _ in parts):
+        return None
+    return "".join(text for _, text in parts)
+
+
+def _imports_django(fc: FileCtx) -> bool:
+    return any(i.level == 0 and (i.module or "").split(".", 1)[0] == "django" for i in every(fc.imports))
