@@ -299,6 +299,10 @@ class UnboundModuleSystem:
         """The one module key."""
         return [fc.module_key]
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
+        return [fc.module_key]
+
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """Nothing is bound by an import."""
         return None

@@ -64,6 +64,10 @@ class ApexModuleSystem:
         """The org namespace."""
         return [ORG_KEY]
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
+        return [fc.module_key]
+
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """Apex has no imports: anything recorded as one is external."""
         return EXTERNAL

@@ -200,6 +200,10 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
             keys.append(posixpath.dirname(fc.module_key))
         return keys
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
+        return [fc.module_key]
+
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """A relative specifier's module (namespace import) or member; a package is external. A
         Lightning Web Component's ``@salesforce/apex/Class.method`` (:func:`apex_method`) is that

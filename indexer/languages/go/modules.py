@@ -97,6 +97,10 @@ class GoModuleSystem:
         """The file's module key."""
         return [fc.module_key]
 
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
+        return [fc.module_key]
+
     def package_key(self, r: Lookup, path: str) -> str | None:
         """The folder key an import path names inside the repository, or ``None``."""
         parts = path.split("/")
