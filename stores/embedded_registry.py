@@ -45,16 +45,18 @@ the count runs at the end of every ``ripple index``, after the write: on the 10-
 session 56, mem56a)."""
 
 
-def _count(conn: sqlite3.Connection, sql: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """The first row of the query ``sql`` (with ``args``) run with a page cache of
+def _count(conn: sqlite3.Connection, queries: list[str], args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """The first row of each query of ``queries`` (each with ``args``), run with a page cache of
     :data:`COUNT_CACHE_KIB` (pages it holds beyond that are let go), the connection's cache size
-    back after it."""
+    back after them."""
     cache = conn.execute("PRAGMA cache_size").fetchone()[0]
     conn.execute(f"PRAGMA cache_size = -{COUNT_CACHE_KIB}")
     try:
-        return tuple(conn.execute(sql, args).fetchone())
+        return [tuple(conn.execute(sql, args).fetchone()) for sql in queries]
     finally:
         conn.execute(f"PRAGMA cache_size = {int(cache)}")
+
+
 _ORDER = "ORDER BY name, is_default DESC, coalesce(branch, ''), key"
 
 
@@ -115,9 +117,10 @@ class EmbeddedRegistry:
         small page cache (:func:`_count`)."""
 
         def read(conn: sqlite3.Connection) -> dict[str, int]:
-            return {what: _count(conn, f"SELECT count(*) FROM {table} WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)",
-                                 (key,))[0]
-                    for what, table in (("files", "file_rows"), ("nodes", "node_rows"), ("edges", "edge_rows"))}
+            tables = (("files", "file_rows"), ("nodes", "node_rows"), ("edges", "edge_rows"))
+            rows = _count(conn, [f"SELECT count(*) FROM {table} WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)"
+                                 for _, table in tables], (key,))
+            return {what: row[0] for (what, _), row in zip(tables, rows)}
 
         return self._registry_call(read)
 
@@ -125,8 +128,8 @@ class EmbeddedRegistry:
         """``{"chunks": n, "embedded": m}`` of repository ``repo``, counted with a small page cache
         (:func:`_count`)."""
         return self._registry_call(lambda conn: dict(zip(("chunks", "embedded"), _count(
-            conn, "SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)",
-            (repo,)))))
+            conn, ["SELECT count(*), count(embedding) FROM chunk_rows WHERE fid IN (SELECT fid FROM paths WHERE repo = ?)"],
+            (repo,))[0])))
 
     def remove_repository(self: EmbeddedStore, key: str) -> bool:
         """Remove repository ``key`` whole in one transaction (see the module docstring); ``True``

@@ -41,11 +41,12 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["LabelledApp", "app_configs", "app_model"]
+__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django"]
 
 _LABEL = "label"
 _NAME = "name"
-_CONFIG_BASE = "AppConfig"
+_CONFIG_BASE = ("AppConfig",)
+_LIBRARIES = ("django", "rest_framework")
 
 
 class LabelledApp(NamedTuple):
@@ -75,7 +76,7 @@ def app_configs(r: Lookup) -> list[LabelledApp]:
                 continue
             label = _literal(k.value.parts)
             cls = entries(fc.by_qualname, owner)
-            if not label or not cls or not cls[-1].is_type or not _is_app_config(r, cls[-1]):
+            if not label or not cls or not cls[-1].is_type or not extends_django(r, cls[-1], _CONFIG_BASE):
                 continue
             out.append(LabelledApp(label, _package(r, cls[-1])))
     return out
@@ -120,14 +121,20 @@ def _nested_app(key: str, package: str, packages: list[str]) -> bool:
                for p in packages)
 
 
-def _is_app_config(r: Lookup, cls: Def) -> bool:
-    """Whether ``cls`` or a repository ancestor extends a library class named ``AppConfig`` in a
-    file importing Django."""
+def extends_django(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:
+    """Whether ``cls`` or an ancestor of it extends a library class whose name ends with one of
+    ``names`` in a file importing Django (:func:`django_file`)."""
     for c in r.mro(cls):
-        if c.external_base and _imports_django(c.file) and any(
-                (base_type(b) or "").rpartition(".")[2] == _CONFIG_BASE for b in c.d.bases):
+        if c.external_base and django_file(c.file) and any(
+                (base_type(b) or "").rpartition(".")[2].endswith(names) for b in c.d.bases):
             return True
     return False
+
+
+def django_file(fc: FileCtx) -> bool:
+    """Whether ``fc`` imports from Django or Django REST framework."""
+    return any(i.level == 0 and (i.module or "").split(".", 1)[0] in _LIBRARIES
+               for i in every(fc.imports))
 
 
 def _package(r: Lookup, cls: Def) -> str:
@@ -149,7 +156,3 @@ def _literal(parts: tuple[tuple[str, str], ...]) -> str | None:
     if not all(kind == "lit" for kind, _ in parts):
         return None
     return "".join(text for _, text in parts)
-
-
-def _imports_django(fc: FileCtx) -> bool:
-    return any(i.level == 0 and (i.module or "").split(".", 1)[0] == "django" for i in every(fc.imports))

@@ -43,10 +43,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_model
-from indexer.model import base_type
+from indexer.languages.python.django_apps import app_model, django_file, extends_django
 from indexer.resolve.context import shared_parts
-from indexer.resolve.multimap import entries, every
+from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, QueryV, Value
 
 if TYPE_CHECKING:
@@ -76,7 +75,6 @@ _MODEL_EDITORS = ("ModelForm", "ModelSerializer")  # library bases whose ``self.
 _MANY = "*"  # a relation to many (the detector's MANY): a queryset, not an instance
 _SETTING = "AUTH_USER_MODEL"
 _FALLBACK_MODULE = "django.contrib.auth.models"
-_LIBRARIES = ("django", "rest_framework")
 _CONTEXT = "self.context"  # a DRF serializer's context: ``request = self.context.get("request")``
 
 
@@ -140,13 +138,13 @@ def framework_receiver(r: Lookup, fc: FileCtx, scope: str | None, segments: list
     if len(segments) < 2:
         return None
     if first == "request" and segments[1] == "user":
-        if (head is None or head is EXTERNAL) and _django_file(fc) and _is_request(fc, scope):
+        if (head is None or head is EXTERNAL) and django_file(fc) and _is_request(fc, scope):
             return _instance(user_model(r, fc)), 2
     elif first == "self" and segments[1:3] == ["request", "user"]:
-        if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "request") is EXTERNAL:
+        if isinstance(head, InstV) and django_file(fc) and r.attr(head, "request") is EXTERNAL:
             return _instance(user_model(r, fc)), 3
     elif first == "self" and segments[1] == "instance":
-        if isinstance(head, InstV) and _django_file(fc) and r.attr(head, "instance") is EXTERNAL:
+        if isinstance(head, InstV) and django_file(fc) and r.attr(head, "instance") is EXTERNAL:
             model = _meta_model(r, head.c)
             return (InstV(model, "inferred"), 2) if model is not None else None
     return None
@@ -158,13 +156,13 @@ def _meta_model(r: Lookup, cls: Def) -> Def | None:
     extends the library's ``ModelForm`` / ``ModelSerializer`` (``self.instance`` of such a form or
     serializer is that model's instance, Django's ``BaseModelForm.__init__`` / DRF's
     ``BaseSerializer.__init__``); ``None`` otherwise."""
-    if not _extends(r, cls, _MODEL_EDITORS):
+    if not extends_django(r, cls, _MODEL_EDITORS):
         return None
     for c in r.mro(cls):
         declared = c.file.bindings.get((f"{c.qualname}.Meta", "model"))
         if declared:
             v = r.resolve_expr(c.file, c.qualname, declared[-1].type)
-            return v.c if isinstance(v, ClassV) and _extends(r, v.c, ("Model",)) else None
+            return v.c if isinstance(v, ClassV) and extends_django(r, v.c, ("Model",)) else None
     return None
 
 
@@ -182,7 +180,7 @@ def reverse_member(r: Lookup, cls: Def, name: str) -> Value:
         if isinstance(target, ClassV) and any(a is target.c for a in ancestors):
             if not text.startswith(_MANY):
                 return InstV(model, "inferred")
-            return related_query(r, model) if _extends(r, model, ("Model",)) else None
+            return related_query(r, model) if extends_django(r, model, ("Model",)) else None
     return None
 
 
@@ -202,7 +200,6 @@ def related_query(r: Lookup, model: Def) -> QueryV:
     return QueryV(model, manager=v.manager) if isinstance(v, QueryV) and v.c is model and not v.method else QueryV(model)
 
 
-
 def unreached_manager_method(r: Lookup, receiver: str, rd: Def) -> bool:
     """Whether the method ``rd``, the only repository method of its name and arity, cannot be what a
     call on the unknown receiver text ``receiver`` runs: ``rd`` belongs to a Django manager or
@@ -216,9 +213,9 @@ def unreached_manager_method(r: Lookup, receiver: str, rd: Def) -> bool:
     (``app.tokens.create(...)``, ``AppToken.objects = AppTokenManager()``)."""
     accessor = receiver.rpartition(".")[2]
     owners = entries(rd.file.by_qualname, rd.parent) if rd.parent and accessor.isidentifier() else ()
-    if not owners or owners[-1].kind != "class" or not _extends(r, owners[-1], ("Manager", "QuerySet")):
+    if not owners or owners[-1].kind != "class" or not extends_django(r, owners[-1], ("Manager", "QuerySet")):
         return False
-    models = [m for m, text in r.reverse_members("python", accessor) if text.startswith(_MANY) and _extends(r, m, ("Model",))]
+    models = [m for m, text in r.reverse_members("python", accessor) if text.startswith(_MANY) and extends_django(r, m, ("Model",))]
     if not models:
         return False
     for model in models:
@@ -242,12 +239,6 @@ def _constant(fc: FileCtx, name: str) -> str | None:
 def _imported(fc: FileCtx, name: str, module: str) -> bool:
     imps = entries(fc.imports, name)
     return bool(imps) and imps[-1].level == 0 and imps[-1].module == module and imps[-1].name == name
-
-
-def _django_file(fc: FileCtx) -> bool:
-    """Whether ``fc`` imports from Django or Django REST framework."""
-    return any(i.level == 0 and (i.module or "").split(".", 1)[0] in _LIBRARIES
-               for i in every(fc.imports))
 
 
 def _is_request(fc: FileCtx, scope: str | None) -> bool:
@@ -278,9 +269,9 @@ def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
     if name not in _MANAGERS:
         return found
     manager = found if isinstance(found, InstV) else _queryset_manager(r, cls, name)
-    if found is not EXTERNAL and (manager is None or not _extends(r, manager.c, ("Manager", "QuerySet"))):
+    if found is not EXTERNAL and (manager is None or not extends_django(r, manager.c, ("Manager", "QuerySet"))):
         return found
-    return QueryV(cls, manager=manager) if _extends(r, cls, ("Model",)) else found
+    return QueryV(cls, manager=manager) if extends_django(r, cls, ("Model",)) else found
 
 
 def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
@@ -309,7 +300,7 @@ def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:
         if not head or head == b.type:
             return None
         v = r.resolve_expr(fc, None, head)
-        return InstV(v.c, "inferred") if isinstance(v, ClassV) and _extends(r, v.c, ("QuerySet",)) else None
+        return InstV(v.c, "inferred") if isinstance(v, ClassV) and extends_django(r, v.c, ("QuerySet",)) else None
     return None
 
 
@@ -361,7 +352,7 @@ def manager_bases(c: Def, text: str) -> tuple[str, ...]:
     extending it (NetBox's ``TreeManager(Manager.from_queryset(TreeQuerySet))``) has ``M``'s methods,
     then ``Qs``'s; any other text is itself."""
     head, sep, rest = text.partition(_FROM_QUERYSET + "(")
-    if not sep or not head or not rest.endswith(")") or not _django_file(c.file):
+    if not sep or not head or not rest.endswith(")") or not django_file(c.file):
         return (text,)
     arg = rest[:-1].strip()
     if not arg or not all(p.isidentifier() for p in arg.split(".")):
@@ -381,9 +372,9 @@ def opaque_return(r: Lookup, f: Def) -> Value:
     owners = entries(f.file.by_qualname, f.parent) if f.parent else ()
     if not owners or owners[-1].kind != "class":
         return None
-    if _extends(r, owners[-1], ("QuerySet",)):
+    if extends_django(r, owners[-1], ("QuerySet",)):
         return InstV(owners[-1], "inferred")
-    return EXTERNAL if _extends(r, owners[-1], ("Manager",)) else None
+    return EXTERNAL if extends_django(r, owners[-1], ("Manager",)) else None
 
 
 def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, result: Value) -> Value:
@@ -404,7 +395,7 @@ def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, 
       ``SpecificQuerySetMixin.prefetch_related`` returns ``super().prefetch_related(...)``'s clone:
       an override keeps the overridden method's contract).
 
-    Only in files importing Django (``_extends``); a one-row call on a bare queryset instance is
+    Only in files importing Django (:func:`~indexer.languages.python.django_apps.extends_django`); a one-row call on a bare queryset instance is
     unknown (the model is not)."""
     if isinstance(receiver, QueryV):
         manager = receiver.manager
@@ -413,25 +404,15 @@ def query_member(r: Lookup, receiver: InstV | QueryV, name: str, method: Value, 
         if name in QUERY_STEPS and (result is None or result is EXTERNAL):
             return QueryV(receiver.c, manager=manager)  # an override of a query step (a mixin's `prefetch_related`)
         if (not isinstance(result, InstV) or not any(a is result.c for a in r.mro(manager.c))
-                or not _extends(r, result.c, ("QuerySet",))):
+                or not extends_django(r, result.c, ("QuerySet",))):
             return None
         return QueryV(receiver.c, manager=manager)
     if method is EXTERNAL and name in QUERY_STEPS:
-        return InstV(receiver.c, "inferred") if _extends(r, receiver.c, ("QuerySet",)) else None
+        return InstV(receiver.c, "inferred") if extends_django(r, receiver.c, ("QuerySet",)) else None
     if (isinstance(method, FuncV) and isinstance(result, InstV) and result.c is not receiver.c
-            and any(a is result.c for a in r.mro(receiver.c)[1:]) and _extends(r, result.c, ("QuerySet",))):
+            and any(a is result.c for a in r.mro(receiver.c)[1:]) and extends_django(r, result.c, ("QuerySet",))):
         return InstV(receiver.c, "inferred")
     return None
-
-
-def _extends(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:
-    """Whether ``cls`` or an ancestor of it extends a library class whose name ends with one of
-    ``names`` in a file importing Django."""
-    for c in r.mro(cls):
-        if c.external_base and _django_file(c.file) and any(
-                (base_type(b) or "").rpartition(".")[2].endswith(names) for b in c.d.bases):
-            return True
-    return False
 
 
 def query_call(v: QueryV) -> Value:
@@ -456,5 +437,5 @@ def related_value(r: Lookup, fc: FileCtx, b: Binding) -> Value:
     if isinstance(target, ClassV):
         if not b.type.startswith(_MANY):
             return InstV(target.c, "inferred")
-        return related_query(r, target.c) if _extends(r, target.c, ("Model",)) else None
+        return related_query(r, target.c) if extends_django(r, target.c, ("Model",)) else None
     return EXTERNAL if target is EXTERNAL else None
