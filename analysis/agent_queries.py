@@ -43,7 +43,7 @@ from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.endpoints import endpoint_list, endpoints_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import closest_symbols, position_miss, target_query
+from analysis.targets import closest_symbols, nearest_definitions, position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -216,7 +216,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:
-            raise TargetError(position_miss(query))
+            raise TargetError(position_miss(graph, query), [node_json(n) for n in nearest_definitions(graph, query)])
         targets, others = found, []
     else:
         targets, others = lookup(graph, text, repo)

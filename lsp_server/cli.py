@@ -386,7 +386,7 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
     if isinstance(query, PositionQuery):
         found = query_nodes(store, query)
         if not found:
-            raise click.ClickException(terminal_text(position_miss(query)))
+            raise click.ClickException(terminal_text(position_miss(store, query)))
         return found, []
     return lookup(store, symbol, repo)
 
@@ -474,8 +474,12 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
                                   engine=QueryEngine(store, stores.search), tests=tests)
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
-        miss = None if report.targets or isinstance(query, PositionQuery) or is_table_target(target) \
-            else _no_match(store, target, repo)
+        if report.targets or is_table_target(target):
+            miss = None
+        elif isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
+            miss = position_miss(store, query)
+        else:
+            miss = _no_match(store, target, repo)
     if as_json:
         emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
@@ -484,8 +488,6 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     if not report.targets:
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
-        if isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
-            raise click.ClickException(terminal_text(position_miss(query)))
         raise click.ClickException(terminal_text(miss or f"no symbol matches {target!r}"))
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
     if others:
