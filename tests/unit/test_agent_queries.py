@@ -131,8 +131,8 @@ def test_position_targets_name_the_identifier_written_there(store):
         with pytest.raises(TargetError) as err:
             resolve_target(store, target)
         assert str(err.value) == (
-            f"`{word}` at agent-shop/shop/service.py:{at} is bound to nothing in the index (a local name, a keyword, "
-            f"a library's method, or a call whose receiver's type is not known): give agent-shop/shop/service.py:{at.split(':')[0]} for the "
+            f"`{word}` at shop/service.py:{at} (repository agent-shop) is bound to nothing in the index (a local name, "
+            f"a keyword, a library's method, or a call whose receiver's type is not known): give shop/service.py:{at.split(':')[0]} for the "
             "definition around it, or a qualified name")
 
 
