@@ -29,6 +29,7 @@ from analysis.navigation import dotted_name, location_text
 from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
 
 __all__ = ["Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
+           "declared_names",
            "spans_several", "ENDPOINT_EDGES", "SHOWN_HANDLERS", "SHOWN_WRAPPERS"]
 
 ENDPOINT_EDGES = ("EXPOSES", "CALLS_HTTP", "WRAPS")
@@ -159,6 +160,34 @@ def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None 
     entries = [_entry(n, edges.get(n.id, []), found) for n in shown]
     served_count = sum(1 for _, served in kept if served)
     return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - served_count, unserved, repo)
+
+
+def declared_names(graph: GraphStore, nodes: Sequence[Node]) -> dict[str, str]:
+    """``{endpoint id: what answers show for it}`` for the ``Endpoint`` nodes among ``nodes``: its
+    method and the route as the handlers' code declares it (``GET /user/<username>``, Flask;
+    ``GET /items/{item_id}``, FastAPI; ``GET /users/:id``, Express), read from the ``route`` of its
+    incoming ``EXPOSES`` edges in (repository, path, line) order. The node's own name
+    (``GET /user/{}``, placeholders unified so that clients match servers) stays its key and is shown
+    when no handler declares a route of its own (no parameter, or only called); routes of several
+    handlers that differ are all named: ``GET /c/<uuid:code> (also /c/<sha1:key>)``. Other nodes are
+    left out. One store call (none without endpoints)."""
+    eps = [n for n in nodes if n.label == "Endpoint"]
+    if not eps:
+        return {}
+    ins = graph.incoming([n.id for n in eps], ["EXPOSES"])
+    out = {}
+    for n in eps:
+        routes: list[str] = []
+        for e in sorted(ins.get(n.id, ()), key=lambda e: (e.repo, e.file, e.line, e.col, e.src)):
+            route = e.props.get("route")
+            if isinstance(route, str) and route and route not in routes:
+                routes.append(route)
+        if not routes:
+            out[n.id] = n.name
+            continue
+        also = f" (also {', '.join(routes[1:])})" if len(routes) > 1 else ""
+        out[n.id] = _one_line(f"{_method(n)} {routes[0]}{also}")
+    return out
 
 
 def _method(n: Node) -> str:
