@@ -41,6 +41,8 @@ path in every application of the index, and a repository of examples or tests de
 dozens of them (Flask's own: 67)."""
 SHOWN_WRAPPERS = 5
 """Wrappers one line of text names (the JSON holds all)."""
+ERROR_HANDLER = "error_handler"
+"""The ``kind`` of a ``WRAPS`` edge from code that runs for an endpoint only when handling it fails."""
 _BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 """Characters that would end or bend one endpoint's line (C0, DEL, C1, the Unicode line and
 paragraph separators): a route is a string the repository wrote (Flask's ``@app.route("/a\\nX")``)."""
@@ -79,7 +81,11 @@ class EndpointEntry:
     """One endpoint: its node ``id``, ``kind`` (``http``, ``graphql``, ``grpc``), ``method`` (the HTTP
     method, ``*`` any; the GraphQL operation type; ``GRPC``), ``path`` (normalised, as the node holds
     it), its ``handlers`` (repository, path, line order), ``clients`` (distinct calling methods) and
-    ``client_calls`` (call sites), and the display names of its ``wrappers``."""
+    ``client_calls`` (call sites), the display names of its ``wrappers`` (what every request to it
+    runs through: filters, middleware, guards, hooks) and of its ``on_error`` handlers (wrappers of
+    kind :data:`ERROR_HANDLER`, which run only when handling it fails: Flask ``errorhandler``, Spring
+    ``@ExceptionHandler``, Express error middleware, FastAPI ``exception_handler``, Django
+    ``process_exception``)."""
 
     id: str
     kind: str
@@ -89,12 +95,13 @@ class EndpointEntry:
     clients: int
     client_calls: int
     wrappers: tuple[str, ...] = ()
+    on_error: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{id, kind, method, path, handlers: [...], clients, client_calls, wrappers}``."""
+        """JSON-ready: ``{id, kind, method, path, handlers: [...], clients, client_calls, wrappers, on_error}``."""
         return {"id": self.id, "kind": self.kind, "method": self.method, "path": self.path,
                 "handlers": [h.as_dict() for h in self.handlers], "clients": self.clients,
-                "client_calls": self.client_calls, "wrappers": list(self.wrappers)}
+                "client_calls": self.client_calls, "wrappers": list(self.wrappers), "on_error": list(self.on_error)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,10 +219,17 @@ def _entry(n: Node, ins: Sequence[Edge], found: dict[str, Node]) -> EndpointEntr
         else:
             handlers[e.src] = Handler(h.id, dotted_name(h), h.repo, h.file, h.start_line, route, framework)
     calls = [e for e in ins if e.kind == "CALLS_HTTP"]
-    wrappers = sorted({dotted_name(found[e.src]) if e.src in found else e.src for e in ins if e.kind == "WRAPS"})
+    wraps = [e for e in ins if e.kind == "WRAPS"]
+    on_error = {e.src for e in wraps if e.props.get("kind") == ERROR_HANDLER}
+    # code registered both ways (a Django middleware's process_request and process_exception are two
+    # callables, each one kind) would be listed twice: the per-request reading wins
+    on_error -= {e.src for e in wraps if e.props.get("kind") != ERROR_HANDLER}
+
+    def names(srcs: set[str]) -> tuple[str, ...]:
+        return tuple(sorted({dotted_name(found[s]) if s in found else s for s in srcs}))
     return EndpointEntry(n.id, endpoint_kind(method), method, path,
                          tuple(sorted(handlers.values(), key=lambda h: (h.repo, h.path, h.line, h.id))),
-                         len({e.src for e in calls}), len(calls), tuple(wrappers))
+                         len({e.src for e in calls}), len(calls), names({e.src for e in wraps} - on_error), names(on_error))
 
 
 def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
@@ -224,7 +238,9 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     route as its first handler declares it, each handler with its place (``repo/path:line`` when the
     list spans ``several`` repositories; ``an inline handler`` for a function written in the route
     call, Express's ``app.get("/x", (req, res) => ...)``, whose node is named by the route), the
-    clients, the wrappers (the last two parts of each name: ``OwnerController.findOwner``); ``no
+    clients, the wrappers every request runs through (the last two parts of each name:
+    ``OwnerController.findOwner``), then the error handlers (``on error X``, which run only when the
+    request fails; an entry without ``on_error``, from an older answer, has none); ``no
     handler indexed`` for an endpoint that is only called. Control characters and line breaks in the
     route, names and paths are escaped (``\\x0a``): one endpoint is one line."""
     routes = [h["route"] for h in entry["handlers"]]
@@ -240,6 +256,10 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
         text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"][:SHOWN_WRAPPERS]) \
             + _more(entry["wrappers"], SHOWN_WRAPPERS, "wrapper")
+    on_error = entry.get("on_error") or []
+    if on_error:
+        text += " · on error " + ", ".join(".".join(w.split(".")[-2:]) for w in on_error[:SHOWN_WRAPPERS]) \
+            + _more(on_error, SHOWN_WRAPPERS, "error handler")
     return _one_line(text)
 
 
