@@ -3,6 +3,9 @@ changes. Every input is generated here (no committed blobs).
 
 - :class:`TestEmptyFileIsNoIndex`: ``--db`` naming an existing 0-byte file someone else made: every
   read command (CLI, MCP, REST) refuses it and leaves it 0 bytes; ``ripple index`` makes an index there.
+- :class:`TestNamespaceAliases` (lead56): folders without ``__init__.py`` named like a standard library
+  module or a third-party package, two namespace roots holding the same module, scripts and tests
+  folders, deep nesting, a file named like its folder.
 """
 
 from __future__ import annotations
@@ -13,7 +16,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
 from lsp_server.cli import main
+from stores.embedded import EmbeddedStore
+from tests.index_dump import calls, problems, unresolved
 from stores.errors import NotAnIndex
 
 CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "RIPPLE_GRAPH_BACKEND": None, "RIPPLE_SEARCH_BACKEND": None,
@@ -85,3 +92,63 @@ class TestEmptyFileIsNoIndex:
         assert db.stat().st_size > 0
         result = ripple("callers", "f", "--db", str(db))
         assert result.exit_code == 0 and "a.py:6:5  g  [exact]" in result.stdout, result.output
+
+
+def index(tmp_path: Path, files: dict[str, str], name: str = "r") -> Path:
+    """Index ``files`` (a repository named ``name``) into a fresh embedded store; its path."""
+    root = write_tree(tmp_path / name, files)
+    db = tmp_path / f"{name}.db"
+    store = EmbeddedStore(db)
+    try:
+        index_repository(root, store, store, IndexOptions(repo=name, jobs=1))
+    finally:
+        store.close()
+    assert problems(db) == []
+    return db
+
+
+# ------------------------------------------------------------------ lead56: namespace aliases
+
+NAMESPACES = {
+    "json/encoder.py": "def dumps(x):\n    return 'mine'\n\n\nclass JSONEncoder:\n    def encode(self, o):\n        return 'mine'\n",
+    "requests/api.py": "def get(url):\n    return 'mine'\n",
+    "user_code.py": ("import json\nimport requests\nfrom json import encoder\nfrom json import dumps as jd\n\n\n"
+                     "def run(x):\n    json.dumps(x)\n    requests.get('http://example.com/x')\n"
+                     "    encoder.JSONEncoder().encode(x)\n    jd(x)\n    return requests.api.get('u')\n"),
+    "svc_a/app/models.py": "class Post:\n    def publish(self):\n        return 'a'\n",
+    "svc_b/app/models.py": "class Post:\n    def publish(self):\n        return 'b'\n",
+    "svc_a/main.py": "from app.models import Post\n\n\ndef go():\n    Post().publish()\n",
+    "scripts/util.py": "def helper():\n    return 1\n",
+    "tests/test_util.py": ("from scripts.util import helper\nfrom scripts import util\n\n\n"
+                           "def test_helper():\n    helper()\n    util.helper()\n"),
+    "a/b/c/d/e.py": "def deep():\n    return 1\n",
+    "deep_user.py": ("from a.b.c.d.e import deep\nimport a.b.c.d.e\nfrom a.b.c.d import e as ee\n\n\n"
+                     "def use():\n    deep()\n    a.b.c.d.e.deep()\n    ee.deep()\n"),
+    "app/app.py": "def create():\n    return 1\n",
+    "app/run.py": "from app import app\nfrom app.app import create\n\n\ndef main():\n    app.create()\n    create()\n",
+}
+
+
+class TestNamespaceAliases:
+    """Session 56 (lead56) made ``app/models.py`` of a folder without ``__init__.py`` also ``app.models``."""
+
+    def test_namespace_folders(self, tmp_path):
+        db = index(tmp_path, NAMESPACES)
+        assert calls(db) == [
+            "app/run.main(0) -> app/app.create(0) [exact]",  # a file named like its folder: app.app and `from app import app`
+            "deep_user.use(0) -> a/b/c/d/e.deep(0) [exact]",  # deep nesting: all three spellings (one edge, 3 sites)
+            "tests/test_util.test_helper(0) -> scripts/util.helper(0) [exact]",  # a tests folder importing scripts
+            # LIMITATION: a folder named like a third-party package (requests/ without __init__.py) is taken
+            # for it when the attribute chain names one of its files; with the library installed, Python
+            # would import the library (its regular package wins). The index cannot know what is installed.
+            "user_code.run(1) -> requests/api.get(1) [exact]",
+        ]
+        # json/ shadows the standard library's package: json.dumps, `from json import encoder` and
+        # `from json import dumps` are the library's, never json/encoder.py's (before: 2 wrong links)
+        # requests.get names no file of requests/: unbound, not linked to requests/api.get
+        # (json.dumps: a library call, not kept; before, json/ made `json` a repository package and the
+        # call an unresolved one of it)
+        assert unresolved(db) == ["user_code.py:9 get"]
+        # two namespace roots with the same module: svc_a's `from app.models import Post` binds neither
+        # (only the repository root's reading is an alias), and never svc_b's
+        assert not [c for c in calls(db) if "svc_b" in c or "svc_a" in c]
