@@ -6,6 +6,9 @@ changes. Every input is generated here (no committed blobs).
 - :class:`TestNamespaceAliases` (lead56): folders without ``__init__.py`` named like a standard library
   module or a third-party package, two namespace roots holding the same module, scripts and tests
   folders, deep nesting, a file named like its folder.
+- :class:`TestDjangoRelatedManagers` (ans56): ``related_name="+"``, ``%(app_label)s_%(class)s``
+  placeholders in an abstract base, ``"self"``, a string to a model that does not exist, a
+  GenericForeignKey, a proxy model, two models of one name in two apps.
 """
 
 from __future__ import annotations
@@ -152,3 +155,134 @@ class TestNamespaceAliases:
         # two namespace roots with the same module: svc_a's `from app.models import Post` binds neither
         # (only the repository root's reading is an alias), and never svc_b's
         assert not [c for c in calls(db) if "svc_b" in c or "svc_a" in c]
+
+
+# ------------------------------------------------------------ ans56: Django related managers
+
+DJANGO_RELATIONS = """
+# --- path: shop/__init__.py ---
+# --- path: shop/managers.py ---
+from django.db import models
+
+
+class ItemQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+
+class ItemManager(models.Manager.from_queryset(ItemQuerySet)):
+    pass
+
+
+class NoteManager(models.Manager):
+    def pinned(self):
+        return self.filter(pinned=True)
+# --- path: shop/models.py ---
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.db import models
+
+from shop.managers import ItemManager, NoteManager
+
+
+class User(models.Model):
+    name = models.CharField(max_length=10)
+
+
+class Owned(models.Model):
+    owner = models.ForeignKey(User, models.CASCADE, related_name="%(app_label)s_%(class)s_related")
+
+    class Meta:
+        abstract = True
+
+
+class Item(Owned):
+    objects = ItemManager()
+
+
+class Note(Owned):
+    objects = NoteManager()
+
+
+class Hidden(models.Model):
+    user = models.ForeignKey(User, models.CASCADE, related_name="+")
+    objects = NoteManager()
+
+
+class Tree(models.Model):
+    parent = models.ForeignKey("self", models.CASCADE, related_name="children")
+    objects = ItemManager()
+
+
+class Ghost(models.Model):
+    target = models.ForeignKey("nowhere.Missing", models.CASCADE, related_name="ghosts")
+    objects = NoteManager()
+
+
+class Tag(models.Model):
+    content_object = GenericForeignKey("content_type", "object_id")
+    objects = NoteManager()
+
+
+class ProxyItem(Item):
+    class Meta:
+        proxy = True
+# --- path: blog/__init__.py ---
+# --- path: blog/models.py ---
+from django.db import models
+
+from shop.managers import NoteManager
+
+
+class Item(models.Model):
+    owner = models.ForeignKey("shop.User", models.CASCADE, related_name="blog_items")
+    objects = NoteManager()
+# --- path: shop/use.py ---
+from shop.models import Tree, User
+
+
+def run(user: User, tree: Tree, anything):
+    user.shop_item_related.active()
+    user.shop_note_related.pinned()
+    user.blog_items.pinned()
+    user.blog_items.active()
+    tree.children.active()
+    tree.parent.children.active()
+    anything.children.pinned()
+    anything.ghosts.pinned()
+    anything.hidden_set.pinned()
+    anything.tags.pinned()
+"""
+
+
+class TestDjangoRelatedManagers:
+    """Session 56 (ans56) gave related managers the related model's default manager methods and kept a
+    name match off another model's manager method when the receiver names a related manager."""
+
+    def test_each_related_manager_binds_its_models_manager_or_nothing(self):
+        from tests.resolution_harness import resolve_fixture
+
+        result = resolve_fixture(DJANGO_RELATIONS)
+        bound = sorted((e.line, e.dst.split(":", 1)[1], e.resolution) for f in result.files for e in f.edges
+                       if e.kind == "CALLS" and e.file == "shop/use.py")
+        left = sorted((u.line, u.receiver) for f in result.files for u in f.unresolved if u.file == "shop/use.py")
+        assert bound == [
+            # blog.Item's FK to the string "shop.User": User's blog_items is blog.Item's manager (NoteManager),
+            # not shop.Item's (ItemManager), though both models are named Item
+            (7, "shop/managers.NoteManager.pinned(0)", "inferred"),
+            (9, "shop/managers.ItemQuerySet.active(0)", "inferred"),  # ForeignKey("self"): Tree's own manager
+            (10, "shop/managers.ItemQuerySet.active(0)", "inferred"),
+            # an FK to "nowhere.Missing": its accessor `ghosts` still names Ghost's manager, which has pinned,
+            # so the name match on an unknown receiver is kept
+            (12, "shop/managers.NoteManager.pinned(0)", "name"),
+            # related_name="+" records no accessor (`hidden_set` is no related manager), nor does a
+            # GenericForeignKey (`tags`): plain name matches, as on any unknown receiver
+            (13, "shop/managers.NoteManager.pinned(0)", "name"),
+            (14, "shop/managers.NoteManager.pinned(0)", "name"),
+        ]
+        # NOT linked: blog_items.active (NoteManager has none); anything.children.pinned (Tree's manager has
+        # no pinned: the only repository pinned is another model's) stays unresolved
+        assert left == [(11, "anything.children")]
+        # LIMITATION: related_name="%(app_label)s_%(class)s_related" in an abstract base is no identifier and
+        # is not expanded per concrete model: user.shop_item_related / shop_note_related bind nothing
+        # (lines 5 and 6: neither an edge nor a wrong link)
+        assert not [b for b in bound if b[0] in (5, 6)]
