@@ -12,6 +12,8 @@ changes. Every input is generated here (no committed blobs).
 - :class:`TestOneLineCallbacks` (brk56's LineWords / LineRanges): thousands of same-named callback
   parameters on one line (quadratic before: 8,000 took 27 s of CPU), a 100,000-character line, a
   minified one-line file; each bound right, in time near-linear in its size.
+- :class:`TestAppConfigLabels` (lbl56): a computed label, two configs of one label, a label that is
+  another app's default or another app's name.
 """
 
 from __future__ import annotations
@@ -340,3 +342,58 @@ class TestOneLineCallbacks:
         assert len(found) == 3 * 3000
         assert {"app.f2999(2) -> app.f2998(2) [exact]", "app.f0(2) -> lib.reset(1) [exact]",
                 "app.js -> app.f2999(2) [exact]"} <= set(found)
+
+
+# ------------------------------------------------------------------- lbl56: AppConfig labels
+
+
+def _label_calls(old: str, new: str) -> list[str]:
+    from tests.resolution_harness import edges, resolve_fixture
+    from tests.unit.test_django_app_labels import APPS
+
+    assert old in APPS
+    return [e for e in edges(resolve_fixture(APPS.replace(old, new))) if e.startswith("blog/views.")]
+
+
+class TestAppConfigLabels:
+    """lbl56's fixture (tests/unit/test_django_app_labels.py): cms labelled cmscore, cms.images labelled
+    cmsimages, gallery.images on its default label; blog.EventPage's references to each."""
+
+    def test_a_label_joined_from_literals_is_read(self):
+        assert _label_calls('label = "cmsimages"', 'label = "cms" + "images"') == [
+            "blog/views.core(1) -> cms/models.Image.get_rendition(1) [inferred]",
+            "blog/views.feed(1) -> cms/images/models.Image.get_rendition(1) [inferred]",
+            "blog/views.parent(1) -> cms/models.Page.render(0) [inferred]",
+            "blog/views.plain(1) -> gallery/images/models.Image.get_rendition(1) [inferred]",
+        ]
+
+    def test_a_computed_label_keeps_the_app_apart_and_names_nothing(self):
+        # before: the config was ignored, so cms.images fell back into cms ("cmscore.Image" -> cms/images'
+        # Image) and answered to its default label ("images.Image" -> cms/images' Image): two wrong links
+        assert _label_calls('label = "cmsimages"', 'label = f"cms{SUFFIX}"') == [
+            "blog/views.core(1) -> cms/models.Image.get_rendition(1) [inferred]",
+            "blog/views.parent(1) -> cms/models.Page.render(0) [inferred]",
+            "blog/views.plain(1) -> gallery/images/models.Image.get_rendition(1) [inferred]",
+        ]  # feed ("cmsimages.Image"): the label is unknown, nothing linked
+
+    def test_two_configs_of_one_label_answer_nothing(self):
+        # cms and cms.images both labelled cmsimages: Django refuses to start; neither Image is linked
+        # (before: cms/images' was), and cmscore names no app any more
+        assert _label_calls('label = "cmscore"', 'label = "cmsimages"') == [
+            "blog/views.plain(1) -> gallery/images/models.Image.get_rendition(1) [inferred]",
+        ]
+
+    def test_a_label_that_is_another_apps_default_or_name(self):
+        # LIMITATION: cms.images labelled "images", gallery.images's default label: Django refuses the pair
+        # when both are installed (the index does not read INSTALLED_APPS); the explicit label is taken
+        assert _label_calls('label = "cmsimages"', 'label = "images"') == [
+            "blog/views.core(1) -> cms/models.Image.get_rendition(1) [inferred]",
+            "blog/views.parent(1) -> cms/models.Page.render(0) [inferred]",
+            "blog/views.plain(1) -> cms/images/models.Image.get_rendition(1) [inferred]",
+        ]
+        # labelled "blog", the name of the app holding EventPage: "cmsimages" names nothing, nothing else moves
+        assert _label_calls('label = "cmsimages"', 'label = "blog"') == [
+            "blog/views.core(1) -> cms/models.Image.get_rendition(1) [inferred]",
+            "blog/views.parent(1) -> cms/models.Page.render(0) [inferred]",
+            "blog/views.plain(1) -> gallery/images/models.Image.get_rendition(1) [inferred]",
+        ]
