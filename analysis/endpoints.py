@@ -245,7 +245,7 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     route, names and paths are escaped (``\\x0a``): one endpoint is one line."""
     routes = [h["route"] for h in entry["handlers"]]
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
-    served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
+    served = "; ".join(("an inline handler" if _inline(h, entry["method"]) else h["name"])
                        + f" ({location_text(h['repo'], h['path'], h['line'], None, several)}"
                        + (f", {h['framework']}" if h["framework"] else "") + ")"
                        for h in entry["handlers"][:SHOWN_HANDLERS]) + _more(entry["handlers"], SHOWN_HANDLERS, "handler")
@@ -261,6 +261,14 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
         text += " · on error " + ", ".join(".".join(w.split(".")[-2:]) for w in on_error[:SHOWN_WRAPPERS]) \
             + _more(on_error, SHOWN_WRAPPERS, "error handler")
     return _one_line(text)
+
+
+def _inline(handler: dict[str, Any], method: str) -> bool:
+    """Whether ``handler`` (:meth:`Handler.as_dict`) is a function written in the route call, whose node
+    is named by its method and the route as its router declares it: ``GET /articles`` for
+    ``router.get("/articles", (req, res) => ...)`` serving ``/api/articles`` under a mounted prefix."""
+    verb, _, path = handler["name"].partition(" ")
+    return verb == method and path.startswith("/") and handler["route"].endswith(path)
 
 
 def _more(items: Sequence[Any], shown: int, noun: str) -> str:
