@@ -3,7 +3,8 @@ endpoint lists) name them apart, ``on error``, and a Django middleware's ``proce
 error handler of the routes its class wraps while its ``__call__`` stays middleware. One small
 application per framework the detectors know (Flask ``errorhandler`` / ``app_errorhandler`` /
 ``register_error_handler``, Express error middleware of four parameters, FastAPI
-``exception_handler``, Spring ``@ControllerAdvice`` ``@ExceptionHandler``, Django ``MIDDLEWARE``),
+``exception_handler``, Spring ``@ControllerAdvice`` ``@ExceptionHandler``, Django ``MIDDLEWARE``,
+Flask-HTTPAuth's ``error_handler`` and Flask-Login's ``unauthorized_handler`` beside their guards' loaders),
 indexed for real; exact wrappers and error handlers per endpoint, and the per-request hooks of each
 must NOT be listed as error handlers (nor the reverse)."""
 
@@ -112,6 +113,48 @@ public class Errors {
     public void common() { }
 }
 '''}
+GUARDS = {
+    "app.py": '''
+from flask import Flask
+from flask_httpauth import HTTPTokenAuth
+from flask_login import LoginManager, login_required
+
+app = Flask(__name__)
+token_auth = HTTPTokenAuth()
+login = LoginManager(app)
+
+
+@token_auth.verify_token
+def verify_token(token):
+    return token
+
+
+@token_auth.error_handler
+def token_auth_error(status):
+    return "no", status
+
+
+@login.user_loader
+def load_user(user_id):
+    return None
+
+
+@login.unauthorized_handler
+def unauthorized():
+    return "log in", 401
+
+
+@app.route("/api/me")
+@token_auth.login_required
+def me():
+    return "me"
+
+
+@app.route("/profile")
+@login_required
+def profile():
+    return "p"
+'''}
 DJANGO = {
     "manage.py": "import django\n",
     "shop/__init__.py": "",
@@ -148,7 +191,7 @@ def store(tmp_path_factory: pytest.TempPathFactory):
     base = tmp_path_factory.mktemp("errors")
     s = EmbeddedStore(base / "index.db")
     for name, files in (("flask", FLASK), ("express", EXPRESS), ("fastapi", FASTAPI), ("spring", SPRING),
-                        ("django", DJANGO)):
+                        ("django", DJANGO), ("guards", GUARDS)):
         for rel, text in files.items():
             (base / name / rel).parent.mkdir(parents=True, exist_ok=True)
             (base / name / rel).write_text(text.lstrip("\n"))
@@ -166,12 +209,16 @@ def test_error_handlers_are_listed_apart_from_what_every_request_runs_through(st
         "endpoint:GET /orders/{}": (("shop.Errors.common",), ("shop.Errors.conflict",)),
         "endpoint:* /orders/{}": (("shop.middleware.AuditMiddleware.__call__",),
                                   ("shop.middleware.AuditMiddleware.process_exception",)),
+        # a library guard's callbacks: the check runs on every request, the failure handlers only when it fails
+        "endpoint:GET /api/me": (("app.verify_token",), ("app.token_auth_error",)),
+        "endpoint:GET /profile": (("app.load_user",), ("app.unauthorized",)),
     }
     # negatives: no error handler among what every request passes through, no hook among the error handlers
     for through, on_error in found.values():
         assert not {"app.not_found_error", "app.internal_error", "onError", "main.value_error", "shop.Errors.conflict",
-                    "shop.middleware.AuditMiddleware.process_exception"} & set(through)
-        assert not {"app.load_user", "logger", "main.timing", "shop.Errors.common"} & set(on_error)
+                    "shop.middleware.AuditMiddleware.process_exception", "app.token_auth_error", "app.unauthorized"} \
+            & set(through)
+        assert not {"app.load_user", "logger", "main.timing", "shop.Errors.common", "app.verify_token"} & set(on_error)
 
 
 def test_the_line_says_on_error(store) -> None:

@@ -478,6 +478,9 @@ class PythonModuleSystem:
         ("flask_jwt_extended", "jwt_refresh_token_required"): _JWT_CALLBACKS,
     }
     """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
+    guard_failure_callbacks = frozenset({"error_handler", "unauthorized_handler", "needs_refresh_handler"})
+    """Of :attr:`guard_callbacks`, those the guard runs only when its check fails (an error handler of
+    the routes it guards, not a callback of every request)."""
     library_callbacks = {
         "map": ("0",), "filter": ("0",), "sorted": ("key",), "min": ("key",), "max": ("key",), "sort": ("key",),
         "reduce": ("0",), "starmap": ("0",), "filterfalse": ("0",), "takewhile": ("0",), "dropwhile": ("0",),
