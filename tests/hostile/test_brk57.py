@@ -397,3 +397,21 @@ class TestAppConfigLabels:
             "blog/views.parent(1) -> cms/models.Page.render(0) [inferred]",
             "blog/views.plain(1) -> gallery/images/models.Image.get_rendition(1) [inferred]",
         ]
+
+
+def test_chunks_of_one_minified_line_round_trip_in_any_order():
+    # encode_chunk_text looks for a chunk's text after the previous chunk of its line first: a text
+    # repeated on the line, a chunk looked for again, one before the last found, and multi-byte
+    # characters all come back byte for byte
+    from stores.embedded_schema import FileText, encode_chunk_text
+
+    fns = ["function a(x){return x+'é'}", "function b(y){return y*2}", "function a(x){return x+'é'}",
+           "function c(z){return 'ünï'+z}"]
+    line = ";".join(fns) + ";"
+    file = FileText("// head\n" + line + "\n")
+    for text in (fns[1], fns[3], fns[0], fns[2], fns[1], "function zz(){return 1}"):
+        head, boff, blen, tail = encode_chunk_text(file, 2, 2, text)
+        if boff is None:
+            assert (head, blen, tail, text) == (None, None, text, "function zz(){return 1}")  # not there: kept whole
+            continue
+        assert ((head or "") + file.data[boff:boff + blen].decode() + tail) == text
