@@ -237,3 +237,20 @@ def test_a_middleware_exception_hook_wraps_as_an_error_handler(store) -> None:
     assert sorted((e.src, e.props["kind"]) for e in edges) == [
         ("django:shop/middleware.AuditMiddleware.__call__(1)", "middleware"),
         ("django:shop/middleware.AuditMiddleware.process_exception(2)", "error_handler")]
+
+
+def test_rest_and_agents_carry_the_error_handlers(store, monkeypatch, tmp_path) -> None:
+    from fastapi.testclient import TestClient
+
+    from analysis.agent_queries import AgentQueries
+    from lsp_server.api.app import ApiSettings, create_app
+    from stores.config import load_config
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-config"))
+    app = create_app(ApiSettings(load_config(store.path.parent), store.path, roots=[store.path.parent]))
+    with TestClient(app) as http:
+        body = http.get("/v1/endpoints", params={"match": "/user/"}).json()
+    assert [(e["id"], e["wrappers"], e["onError"]) for e in body["endpoints"]] == [
+        ("endpoint:GET /user/{}", ["app.load_user"], ["app.internal_error", "app.not_found_error", "app.teapot"])]
+    text = AgentQueries(store, store).endpoints(match="/api/me").text
+    assert "GET /api/me -> app.me (app.py:30, flask) · through app.verify_token · on error app.token_auth_error" in text
