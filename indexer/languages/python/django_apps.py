@@ -8,9 +8,10 @@ https://docs.djangoproject.com/en/5.2/ref/applications/#django.apps.AppConfig.la
 belongs to the app whose package holds its module, the innermost one when apps nest
 (``django.apps.registry.Apps.get_containing_app_config``). So here:
 
-* the repository's app configs with their own label are the classes setting ``label`` to a literal
-  string in their body (the string constants ``C.label``, found by
-  :meth:`~indexer.resolve.language.Lookup.constant_files` as ``.label``) that extend the library's
+* the repository's app configs with their own label are the classes setting ``label`` in their body
+  to a string constant (``C.label``; one not literal text, an f-string, is an unknown label: the app
+  keeps its package apart but answers to no label), found by
+  :meth:`~indexer.resolve.language.Lookup.constant_files` as ``.label``, that extend the library's
   ``AppConfig`` in a file importing Django; each one's package is its literal ``name`` (its own, else
   the nearest repository ancestor's), else the package of the module declaring it
   (``wagtail/images/apps.py``: ``wagtail.images``);
@@ -20,7 +21,8 @@ belongs to the app whose package holds its module, the innermost one when apps n
   ``wagtailcore`` does not reach ``wagtail.images``'s models); when no config is labelled ``L``,
   Django's default: the classes ``M`` of a module whose key holds a package ``L`` that no config
   relabels (``wagtail.images`` labelled ``wagtailimages`` is not the app ``images``);
-* among those, a class of a module whose key has a part starting with ``models`` first, then path order.
+* among those, a class of a module whose key has a part starting with ``models`` first, then path order;
+  none when configs of two packages set one label (Django refuses to start: labels must be unique).
 
 Configs of a library are not seen: a reference to an app label only a library sets stays unknown.
 Reads go through :class:`~indexer.resolve.language.Lookup` (``("n", "python", "=.label")`` for the
@@ -52,8 +54,9 @@ _LIBRARIES = ("django", "rest_framework")
 class LabelledApp(NamedTuple):
     """An app of the repository whose ``AppConfig`` class sets its own label."""
 
-    label: str
-    """The app label (``wagtailimages``)."""
+    label: str | None
+    """The app label (``wagtailimages``); ``None`` when the config computes it (``label = f"{X}images"``):
+    the app is not its package's default label, and names no other either."""
     package: str
     """The app's dotted package (``wagtail.images``)."""
 
@@ -66,8 +69,9 @@ def app_model(r: Lookup, label: str, name: str) -> ClassV | None:
 
 
 def app_configs(r: Lookup) -> list[LabelledApp]:
-    """The repository's app configs that set a literal ``label`` (module docstring), in path order,
-    then source order; each read recorded."""
+    """The repository's app configs that set a ``label`` (module docstring), in path order, then source
+    order; each read recorded. A label the extractor kept as a constant but not as literal text
+    (an f-string, a name joined in) is ``None``: Django's label is not the default there either."""
     out: list[LabelledApp] = []
     for fc in r.constant_files("python", "." + _LABEL):
         for k in fc.ex.constants:
@@ -76,7 +80,7 @@ def app_configs(r: Lookup) -> list[LabelledApp]:
                 continue
             label = _literal(k.value.parts)
             cls = entries(fc.by_qualname, owner)
-            if not label or not cls or not cls[-1].is_type or not extends_django(r, cls[-1], _CONFIG_BASE):
+            if label == "" or not cls or not cls[-1].is_type or not extends_django(r, cls[-1], _CONFIG_BASE):
                 continue
             out.append(LabelledApp(label, _package(r, cls[-1])))
     return out
@@ -89,6 +93,8 @@ def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     configs = app_configs(r)
     packages = [c.package for c in configs]
     own = [c.package for c in configs if c.label == label]
+    if len(set(own)) > 1:  # two apps of one label: Django refuses to start ("labels aren't unique"); no answer
+        return None
     found: list[Def] = []
     for c in classes:
         key = c.file.module_key

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
+import sys
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, manager_bases, opaque_return, query_member, related_value, \
@@ -120,12 +121,18 @@ def namespace_aliases(path: str, module_key: str) -> list[str]:
     ``__init__.py``). Only the root's reading: a folder further down on ``sys.path`` would make a
     folder's name (NetBox's ``scripts/packaging/``) shadow a library's. Nothing for a file at the
     root, a package's ``__init__``, a file inside a regular package, or when a folder on the way
-    is no identifier or is a ``src/`` source root (:func:`python_module_keys`).
+    is no identifier or is a ``src/`` source root (:func:`python_module_keys`), and nothing under a
+    top folder named like a standard library module (``json/``, ``email/``, ``logging/``:
+    :data:`sys.stdlib_module_names`): Python finds the library's module or regular package before
+    any namespace portion of that name, wherever it is on ``sys.path``, so ``from json import
+    encoder`` is the library's whatever ``json/encoder.py`` the repository holds.
 
     >>> namespace_aliases("a/b/m.py", "m")
     ['a.b.m']
     >>> namespace_aliases("pkg/m.py", "pkg.m"), namespace_aliases("m.py", "m"), namespace_aliases("svc/src/m.py", "m")
     ([], [], [])
+    >>> namespace_aliases("json/encoder.py", "encoder"), namespace_aliases("email/utils/m.py", "m")
+    ([], [])
     """
     if "." in module_key or "/" not in path:
         return []
@@ -133,7 +140,7 @@ def namespace_aliases(path: str, module_key: str) -> list[str]:
     if base != module_key:  # a package's __init__ (the key is its folder's)
         return []
     parts = folders.split("/")
-    if any(p == "src" or not p.isidentifier() for p in parts):
+    if parts[0] in sys.stdlib_module_names or any(p == "src" or not p.isidentifier() for p in parts):
         return []
     return [".".join([*parts, base])]
 
@@ -471,6 +478,9 @@ class PythonModuleSystem:
         ("flask_jwt_extended", "jwt_refresh_token_required"): _JWT_CALLBACKS,
     }
     """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
+    guard_failure_callbacks = frozenset({"error_handler", "unauthorized_handler", "needs_refresh_handler"})
+    """Of :attr:`guard_callbacks`, those the guard runs only when its check fails (an error handler of
+    the routes it guards, not a callback of every request)."""
     library_callbacks = {
         "map": ("0",), "filter": ("0",), "sorted": ("key",), "min": ("key",), "max": ("key",), "sort": ("key",),
         "reduce": ("0",), "starmap": ("0",), "filterfalse": ("0",), "takewhile": ("0",), "dropwhile": ("0",),
