@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.link_memo import LinkMemo, Recorded, RecordedPass
@@ -114,6 +114,7 @@ class _TableLinker:
         self._column_files: list[tuple[FileCtx, str]] = []  # (declaring file, column id), in order
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
         self._made: list[Edge] | None = None  # while the declarations are recorded: the edges made
+        self._defs: dict[str, list[TableDef]] = {}  # per file: its table definitions as named (declare)
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -123,10 +124,25 @@ class _TableLinker:
         rd = fc.def_at(td.entity, td.line)
         return rd.id if rd is not None else f"{fc.path}:{td.entity}"
 
+    def _named(self) -> dict[str, list[TableDef]]:
+        """Each file's table definitions, those whose name a framework derives from the repository
+        (``td.model``: Django's ``<app_label>_<model>``) renamed as the file's language says (its
+        module system's optional ``table_name(lookup, fc, td)`` hook; no answer: as extracted)."""
+        out: dict[str, list[TableDef]] = {}
+        for fc in self.ctxs:
+            hook = getattr(fc.rules, "table_name", None)
+            tds = fc.ex.tables
+            if hook is not None and any(td.model is not None for td in tds):
+                tds = [td if td.model is None or (name := hook(self.r, fc, td)) is None or name == td.name
+                       else replace(td, name=name) for td in tds]
+            out[fc.path] = tds
+        return out
+
     def declare(self) -> None:
         candidates: list[tuple[FileCtx, TableDef, Def]] = []
+        defs = self._defs = self._named()
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in defs[fc.path]:
                 key = self._entity_key(fc, td)
                 if td.cascades and key is not None and td.entity:
                     self.cascade_decl[key] += [(fc, td.entity, t) for t in td.cascades]
@@ -138,9 +154,9 @@ class _TableLinker:
                     rd = fc.def_at(td.entity, td.line) if td.entity else None
                     if rd is not None:
                         candidates.append((fc, td, rd))
-        fates = replay([(fc.path, td) for fc in self.ctxs for td in fc.ex.tables])
+        fates = replay([(fc.path, td) for fc in self.ctxs for td in defs[fc.path]])
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in defs[fc.path]:
                 if td.kind == "table" and td.name:
                     fate = fates.get(id(td), td)
                     if fate is None:  # a later migration dropped it
@@ -149,7 +165,7 @@ class _TableLinker:
                     self._declare(fc, td, fate)
         for kind in ("mapped", "default"):  # EF Core: ToTable(...) of a type, then a DbSet property's name
             for fc in self.ctxs:
-                for td in fc.ex.tables:
+                for td in defs[fc.path]:
                     if td.kind == kind and td.entity and td.name:
                         self._declare_type(fc, td)
         changed = True
@@ -173,7 +189,7 @@ class _TableLinker:
         are declared by the field; a SQLAlchemy ``relationship(secondary=...)`` names its table (a
         string) or a ``Table(...)`` variable (resolved like any entity)."""
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in self._defs[fc.path]:
                 if td.framework in _M2M and td.entity:
                     model, _, fname = td.entity.rpartition(".")
                     rd = fc.def_at(model, td.line)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django"]
+__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "package_within"]
 
 _LABEL = "label"
 _NAME = "name"
@@ -93,13 +93,13 @@ def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     for c in classes:
         key = c.file.module_key
         if own:
-            if any(_within(key, p) is not None and not _nested_app(key, p, packages) for p in own):
+            if any(package_within(key, p) is not None and not _nested_app(key, p, packages) for p in own):
                 found.append(c)
             continue
         parts = key.split(".")
         for i, part in enumerate(parts):
             # relabelled (`wagtail.images` is `wagtailimages`): not the app `label`
-            if part == label and not any(_within(".".join(parts[:i + 1]), p) == "" for p in packages):
+            if part == label and not any(package_within(".".join(parts[:i + 1]), p) == "" for p in packages):
                 found.append(c)
                 break
     in_models = [c for c in found if ".models" in f".{c.file.module_key}"]
@@ -107,7 +107,7 @@ def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     return ClassV(chosen[0]) if chosen else None
 
 
-def _within(key: str, package: str) -> str | None:
+def package_within(key: str, package: str) -> str | None:
     """What follows the dotted ``package`` in the module key ``key`` (``""``: the package's own
     module, ``".models"``), matched on whole parts and after any prefix (``src.shop.models`` is
     within ``shop``); ``None`` when ``key`` is not in ``package``."""
@@ -117,7 +117,7 @@ def _within(key: str, package: str) -> str | None:
 
 def _nested_app(key: str, package: str, packages: list[str]) -> bool:
     """Whether ``key`` lies in another app's package nested inside ``package``."""
-    return any(p != package and _within(p, package) not in (None, "") and _within(key, p) is not None
+    return any(p != package and package_within(p, package) not in (None, "") and package_within(key, p) is not None
                for p in packages)
 
 

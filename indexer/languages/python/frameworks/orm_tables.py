@@ -6,7 +6,10 @@ Tables:
 * Django (``django``): a class with bases in a file importing Django. ``Meta.db_table`` names its
   table, else Django's default ``<app_label>_<modelname>`` (``app_label``: ``Meta.app_label``, else
   the package holding the ``models`` module: ``blog/models.py`` and ``blog/models/post.py`` are app
-  ``blog``). Columns: each ``x = models.XField(...)`` / ``XField(...)`` in the class body, in order,
+  ``blog``), a first guess the linker replaces with Django's name for it (``TableDef.model``:
+  :mod:`indexer.languages.python.django_tables` reads the ``AppConfig`` labels and inherited ``Meta``
+  of the repository); a class with bases and no fields is a ``candidate`` too (a model when a base
+  is one). Columns: each ``x = models.XField(...)`` / ``XField(...)`` in the class body, in order,
   ``db_column=`` renaming it, a ``ForeignKey`` / ``OneToOneField`` stored as ``x_id``; a
   ``ManyToManyField`` is a join table, not a column; an ``id`` primary key is added first when no
   field says ``primary_key=True``. ``Meta.abstract`` -> an ``abstract`` definition (columns for its
@@ -364,9 +367,7 @@ class _Detector:
             kind = "candidate"
         if kind != "candidate" and kind != "abstract" and not any(c[0] == "id" for c in cols) and not self._has_pk(fields):
             cols.insert(0, ("id", "AutoField"))
-        if kind == "candidate" and not cols and not meta:
-            return
-        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind))
+        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind, model=cls))
         if kind in ("table", "candidate"):
             self._m2m_tables(qualname, cls, table, label, fields)
             self._managers_of(qualname, fields, line, col)
@@ -423,9 +424,10 @@ class _Detector:
                 cols = [("id", "AutoField"), (f"from_{me}_id", "ForeignKey"), (f"to_{me}_id", "ForeignKey")]
             else:
                 cols = [("id", "AutoField"), (f"{me}_id", "ForeignKey"), (f"{tname}_id", "ForeignKey")]
-            name = string_value(src, args.keywords.get("db_table")) or f"{table}_{fname}"
+            explicit = string_value(src, args.keywords.get("db_table"))
             line, col = src.line(call), src.col(call)
-            self.out.tables.append(TableDef("django-m2m", name, None, cols, line, col, entity=f"{qualname}.{fname}"))
+            self.out.tables.append(TableDef("django-m2m", explicit or f"{table}_{fname}", None, cols, line, col,
+                                            entity=f"{qualname}.{fname}", model=None if explicit else cls))
 
     def _has_pk(self, fields: list[tuple[str, Node]]) -> bool:
         for _, call in fields:
@@ -498,7 +500,8 @@ class _Detector:
                         opts[key] = pair.child_by_field_name("value")
             if any(src.text(opts[k]) == "True" for k in ("abstract", "proxy") if k in opts):
                 return
-            table = string_value(src, opts.get("db_table")) or (f"{label}_{name.lower()}" if label else name.lower())
+            explicit = string_value(src, opts.get("db_table"))
+            table = explicit or (f"{label}_{name.lower()}" if label else name.lower())
             fields: list[tuple[str, Node]] = []
             flist = args.get(1, "fields")
             for item in flist.named_children if flist is not None and flist.type in ("list", "tuple") else []:
@@ -507,7 +510,7 @@ class _Detector:
                     if fname is not None and item.named_children[1].type == "call":
                         fields.append((fname, item.named_children[1]))
             self.out.tables.append(TableDef("django-migration", table, None, self._django_columns(fields),
-                                            src.line(node), src.col(node)))
+                                            src.line(node), src.col(node), model=None if explicit else name))
         elif op == "AddField":
             model = string_value(src, args.get(0, "model_name"))
             fname = string_value(src, args.get(1, "name"))
@@ -518,7 +521,7 @@ class _Detector:
             if cols:
                 table = f"{label}_{model.lower()}" if label else model.lower()
                 self.out.tables.append(TableDef("django-migration", table, None, cols, src.line(node), src.col(node),
-                                                alter=True))
+                                                alter=True, model=model))
 
     # -- calls -------------------------------------------------------------------------------------
 

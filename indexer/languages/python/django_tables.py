@@ -1,0 +1,148 @@
+"""Django's table names, as Django derives them (``django/db/models/base.py`` ``ModelBase.__new__``
+and ``django/db/models/options.py`` ``Options.contribute_to_class``, Django 5.2):
+
+* a model's options are its own ``class Meta``'s attributes, with those its ``Meta`` inherits as a
+  Python class (``class Meta(Base.Meta)``); a model declaring no ``Meta`` takes the ``Meta`` its
+  class inherits, which only an abstract model (Django keeps its ``Meta``, ``abstract`` reset) or a
+  class that is no model holds: a concrete model's ``Meta`` is consumed, not inherited;
+* its table is ``Meta.db_table``, else ``<app_label>_<model name lower-cased>``; its app label is
+  ``Meta.app_label``, else the label of the app containing its module
+  (``Apps.get_containing_app_config``): here the innermost repository ``AppConfig`` setting a
+  literal ``label`` whose package holds the module
+  (:func:`~indexer.languages.python.django_apps.app_configs`: ``wagtail.images`` is
+  ``wagtailimages``), unless the package holding the module's ``models`` module or ``migrations``
+  package lies deeper inside it (an app of its own, labelled by default); else Django's default label,
+  the last part of that package (``shop/models/order.py`` and ``shop/migrations/0001_initial.py``:
+  ``shop``);
+* a migration's ``CreateModel`` / ``AddField`` names the table of its app's model the same way (no
+  ``db_table`` option: ``<app_label>_<name>``);
+* a ``ManyToManyField`` without ``db_table`` or ``through`` creates ``<model table>_<field>``
+  (``ManyToManyField._get_m2m_db_table``).
+
+Names are not truncated: ``truncate_name`` shortens them to the database's identifier length
+(PostgreSQL 63, MySQL 64, Oracle 30; SQLite and the base backend none), which the code does not say.
+Every read goes through :class:`~indexer.resolve.language.Lookup` (the configs' label and name
+constants, class ancestry), so the linker's recorded declarations are redone when an ``apps.py`` or a
+base model changes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.languages.python.django_apps import app_configs, extends_django, package_within
+from indexer.resolve.multimap import entries
+from indexer.resolve.values import ClassV
+
+if TYPE_CHECKING:
+    from indexer.model import TableDef
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+    from indexer.resolve.values import Def
+
+__all__ = ["table_name", "model_options", "containing_label"]
+
+_OPTIONS = ("db_table", "app_label")
+"""The ``Meta`` options a table name depends on."""
+_APP_MODULES = ("models", "migrations")
+"""Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
+writes ``<app>/migrations``)."""
+
+
+def table_name(r: Lookup, fc: FileCtx, td: TableDef) -> str | None:
+    """The table Django gives the definition ``td`` of ``fc`` whose name follows its rule
+    (``td.model`` set: a model class, a migration's model, a many-to-many field's join table), as the
+    module docstring says; ``None`` for any other definition, or when no app label is known (a model
+    at the repository root: ``td.name`` stands)."""
+    if td.model is None:
+        return None
+    if td.framework == "django-m2m":
+        model_qualname, _, field = (td.entity or "").rpartition(".")
+        for m in fc.ex.tables:
+            if m.framework == "django" and m.entity == model_qualname:
+                return f"{table_name(r, fc, m) or m.name}_{field}"
+        return None
+    if td.framework == "django-migration":
+        label = containing_label(r, fc)
+        return f"{label}_{td.model.lower()}" if label else None
+    if td.framework != "django" or td.entity is None:
+        return None
+    rd = fc.def_at(td.entity, td.line)
+    if rd is None:
+        return None
+    options = model_options(r, rd)
+    if "db_table" in options:
+        return options["db_table"]
+    label = options.get("app_label") or containing_label(r, fc)
+    return f"{label}_{td.model.lower()}" if label else None
+
+
+def model_options(r: Lookup, c: Def) -> dict[str, str]:
+    """The literal ``db_table`` / ``app_label`` options of the model class ``c`` (module docstring:
+    its own ``Meta`` and what that inherits, else the ``Meta`` its nearest abstract or non-model
+    ancestor holds); ``{}`` when none is set."""
+    return _options(r, c, 0)
+
+
+def _options(r: Lookup, c: Def, depth: int) -> dict[str, str]:
+    if depth > 8:  # a cycle of Meta bases
+        return {}
+    if _meta_class(c) is not None:
+        return _declared(r, c, depth)
+    for b in r.mro(c)[1:]:
+        if _meta_class(b) is not None and (_abstract(b) or not extends_django(r, b, ("Model",))):
+            return _declared(r, b, depth)
+    return {}
+
+
+def _declared(r: Lookup, c: Def, depth: int) -> dict[str, str]:
+    """The options of ``c``'s own ``class Meta``: its literal ones over those of the ``Meta`` classes
+    it extends (``class Meta(Base.Meta)``, in base order)."""
+    meta = _meta_class(c)
+    out: dict[str, str] = {}
+    for text in reversed(meta.d.bases if meta is not None else []):
+        head, _, last = text.rpartition(".")
+        if last != "Meta" or not head:
+            continue
+        v = r.resolve_expr(c.file, c.parent, head)
+        if isinstance(v, ClassV) and v.c is not c:
+            out.update(_declared(r, v.c, depth + 1) if _meta_class(v.c) is not None else _options(r, v.c, depth + 1))
+    prefix = f"{c.qualname}.Meta."
+    for k in c.file.ex.constants:
+        if k.qualname.startswith(prefix) and k.qualname[len(prefix):] in _OPTIONS \
+                and all(kind == "lit" for kind, _ in k.value.parts):
+            out[k.qualname[len(prefix):]] = "".join(text for _, text in k.value.parts)
+    return out
+
+
+def _meta_class(c: Def) -> Def | None:
+    found = [m for m in entries(c.file.by_qualname, f"{c.qualname}.Meta") if m.is_type]
+    return found[-1] if found else None
+
+
+def _abstract(c: Def) -> bool:
+    return any(t.framework == "django" and t.entity == c.qualname and t.kind == "abstract" for t in c.file.ex.tables)
+
+
+def containing_label(r: Lookup, fc: FileCtx) -> str | None:
+    """The label of the app containing the module of ``fc`` (module docstring): the innermost
+    repository config setting a label whose package holds it, unless the package holding its
+    ``models`` / ``migrations`` lies deeper; else that package's last name; ``None`` for a module at
+    the repository root."""
+    parts = fc.module_key.split(".")
+    held = [i for i, p in enumerate(parts) if p in _APP_MODULES]
+    if held:
+        parts = parts[:held[-1]]
+    elif fc.path.rpartition("/")[2] != "__init__.py":
+        parts = parts[:-1]  # a module's package (a package's own `__init__`: the package)
+    package = ".".join(parts)
+    best = None
+    for app in app_configs(r):
+        rest = package_within(package, app.package) if package else None
+        if rest is None or (held and rest):
+            continue  # not holding the module, or an app nested in it holds its models
+        if best is None or len(app.package) > len(best.package):
+            best = app
+    if best is not None:
+        return best.label
+    return package.rpartition(".")[2] or None

@@ -1,0 +1,201 @@
+"""Django's table names (indexer/languages/python/django_tables.py, the linker's ``table_name`` hook):
+``<app_label>_<model>`` with the label of the app's ``AppConfig``, ``Meta.app_label`` and
+``Meta.db_table`` read from the model's own ``Meta``, the ``Meta`` it extends (``class Meta(Base.Meta)``)
+or the ``Meta`` an abstract base holds (not a concrete parent's), a models package nested in a
+labelled app being an app of its own, migrations and many-to-many join tables named alike, a model
+class without fields still a table. An edit of ``apps.py`` or of a base model's ``Meta`` renames the
+tables like a fresh resolve. Exact edges, and what must not be declared."""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from tests.resolution_harness import edges, resolve_fixture, split_fixture
+
+APP = """
+# --- path: cms/__init__.py ---
+# --- path: cms/apps.py ---
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    name = "cms"
+    label = "cmscore"
+# --- path: cms/models.py ---
+from django.db import models
+
+
+class Page(models.Model):
+    tags = models.ManyToManyField("Tag")
+    links = models.ManyToManyField("Tag", db_table="page_links")
+
+
+class Tag(models.Model):
+    name = models.CharField(max_length=9)
+
+
+class Shared(models.Model):
+    class Meta:
+        abstract = True
+        app_label = "shared"
+
+
+class Bare(Shared):
+    pass
+
+
+class Extended(Shared):
+    title = models.CharField(max_length=9)
+
+    class Meta(Shared.Meta):
+        verbose_name = "extended"
+
+
+class OwnMeta(Shared):
+    title = models.CharField(max_length=9)
+
+    class Meta:
+        verbose_name = "own"
+
+
+class Named(models.Model):
+    class Meta:
+        db_table = "named_tbl"
+
+
+class SubNamed(Named):
+    extra = models.CharField(max_length=9)
+
+
+class PagePreview(Page):
+    class Meta:
+        proxy = True
+
+
+class Form:
+    title = "not a model"
+
+
+def touch():
+    Page(title="x").save()
+    PagePreview().save()
+    Bare().save()
+    Extended().save()
+    OwnMeta().save()
+    SubNamed().save()
+    Form().save()
+# --- path: cms/migrations/__init__.py ---
+# --- path: cms/migrations/0001_initial.py ---
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    operations = [
+        migrations.CreateModel(name="Page", fields=[("id", models.AutoField(primary_key=True))]),
+        migrations.CreateModel(name="Named", fields=[], options={"db_table": "named_tbl"}),
+        migrations.AddField(model_name="page", name="title", field=models.CharField(max_length=9)),
+    ]
+# --- path: cms/gallery/__init__.py ---
+# --- path: cms/gallery/models/__init__.py ---
+from django.db import models
+
+
+class Picture(models.Model):
+    pass
+# --- path: cms/blocks.py ---
+from django.db import models
+
+
+class Block(models.Model):
+    pass
+"""
+
+DECLARES = [
+    "cms/blocks.Block -> table:t:.cmscore_block",
+    "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
+    "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
+    "cms/migrations/0001_initial.py -> table:t:.named_tbl",
+    "cms/models.Bare -> table:t:.shared_bare",
+    "cms/models.Extended -> table:t:.shared_extended",
+    "cms/models.Named -> table:t:.named_tbl",
+    "cms/models.OwnMeta -> table:t:.cmscore_ownmeta",
+    "cms/models.Page -> table:t:.cmscore_page",
+    "cms/models.SubNamed -> table:t:.cmscore_subnamed",
+    "cms/models.Tag -> table:t:.cmscore_tag",
+    "cms/models.py -> table:t:.cmscore_page_tags",
+    "cms/models.py -> table:t:.page_links",
+]
+
+
+def test_tables_follow_the_app_label_and_the_meta_django_reads():
+    # cmscore: the config's label (cms/blocks.py too: the app holds it); shared: Meta.app_label of an
+    # abstract base, read by a model with no Meta (Bare) and one extending it (Extended), not by one
+    # with a Meta of its own (OwnMeta); named_tbl: db_table, not inherited from a concrete parent
+    # (SubNamed); cms.gallery holds its own models package: its default label; the proxy and the
+    # plain class declare nothing; the migration and the join table follow the label
+    result = resolve_fixture(APP)
+    assert edges(result, "DECLARES") == DECLARES
+    assert edges(result, "WRITES") == [
+        "cms/models.touch(0) -> table:t:.cmscore_ownmeta",
+        "cms/models.touch(0) -> table:t:.cmscore_page",
+        "cms/models.touch(0) -> table:t:.cmscore_subnamed",
+        "cms/models.touch(0) -> table:t:.shared_bare",
+        "cms/models.touch(0) -> table:t:.shared_extended",
+    ]
+
+
+def test_without_a_config_the_default_label_is_the_package():
+    result = resolve_fixture(APP.replace('    label = "cmscore"\n', ""))
+    assert edges(result, "DECLARES") == sorted(e.replace("cmscore_", "cms_") for e in DECLARES)
+
+
+def test_meta_app_label_of_the_model_itself_wins_over_the_config():
+    fixture = APP.replace('class Tag(models.Model):\n    name = models.CharField(max_length=9)\n',
+                          'class Tag(models.Model):\n    name = models.CharField(max_length=9)\n\n'
+                          '    class Meta:\n        app_label = "labels"\n')
+    assert "cms/models.Tag -> table:t:.labels_tag" in edges(resolve_fixture(fixture), "DECLARES")
+
+
+def _extract(fixture: str):
+    out = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        out.append((extractor_for_path(path).extract(path, data), str(hash(source)), len(data)))
+    return out
+
+
+def _edit(path: str, old: str, new: str) -> list[str]:
+    """Resolve APP, edit ``path``, resolve again incrementally: the DECLARES edges, checked equal to
+    a fresh resolve of the edited tree and different from before."""
+    live = RepositoryResolver("t")
+    live.update(_extract(APP))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths), "DECLARES")
+    changed = APP.replace(old, new)
+    live.update([x for x in _extract(changed) if x[0].path == path])
+    after = edges(live.resolve(paths), "DECLARES")
+    assert after == edges(resolve_repository("t", _extract(changed)), "DECLARES") != before
+    return after
+
+
+def test_editing_the_config_label_renames_the_tables_like_a_fresh_resolve():
+    assert _edit("cms/apps.py", 'label = "cmscore"', 'label = "site"') == sorted(
+        e.replace("cmscore_", "site_") for e in DECLARES)
+
+
+def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolve():
+    assert _edit("cms/models.py", 'app_label = "shared"', 'db_table = "one_table"') == [
+        "cms/blocks.Block -> table:t:.cmscore_block",
+        "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
+        "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
+        "cms/migrations/0001_initial.py -> table:t:.named_tbl",
+        "cms/models.Bare -> table:t:.one_table",
+        "cms/models.Extended -> table:t:.one_table",
+        "cms/models.Named -> table:t:.named_tbl",
+        "cms/models.OwnMeta -> table:t:.cmscore_ownmeta",
+        "cms/models.Page -> table:t:.cmscore_page",
+        "cms/models.SubNamed -> table:t:.cmscore_subnamed",
+        "cms/models.Tag -> table:t:.cmscore_tag",
+        "cms/models.py -> table:t:.cmscore_page_tags",
+        "cms/models.py -> table:t:.page_links",
+    ]
