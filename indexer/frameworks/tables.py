@@ -15,7 +15,11 @@ declares) is a node too, with ``props["declared"] = False``.
 **Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
 a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
 (a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
-a Django ``candidate`` is a table when an ancestor is a model. Migration facts (SQL scripts,
+a Django ``candidate`` is a table when an ancestor is a model, or when the file's language says it
+extends a library's model (its module system's optional ``library_model(lookup, def)`` hook). A
+definition whose name a framework derives from the repository (``TableDef.model``: Django's
+``<app_label>_<model>``) is named by the language's optional ``table_name(lookup, fc, td)`` hook
+before anything else reads it. Migration facts (SQL scripts,
 Liquibase change logs, Django and Alembic migrations) are replayed in order first
 (:mod:`indexer.frameworks.schema_history`): a table a later migration renames is declared under its
 new name, one it drops by nobody (counted ``tables_dropped``). A Django ``ManyToManyField`` declares
@@ -169,11 +173,15 @@ class _TableLinker:
                     if td.kind == kind and td.entity and td.name:
                         self._declare_type(fc, td)
         changed = True
+        library: dict[str, bool] = {}  # candidate Def id -> a model through a library base (the language's hook)
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
             for item in list(candidates):
                 fc, td, rd = item
-                if any(b.id in self.by_class or b.id in self.abstract for b in self.r.mro(rd)[1:]):
+                if rd.id not in library:
+                    hook = getattr(fc.rules, "library_model", None)
+                    library[rd.id] = hook is not None and hook(self.r, rd)
+                if library[rd.id] or any(b.id in self.by_class or b.id in self.abstract for b in self.r.mro(rd)[1:]):
                     self._declare(fc, td)
                     candidates.remove(item)
                     changed = True

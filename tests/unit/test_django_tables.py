@@ -102,6 +102,12 @@ from django.db import models
 
 class Picture(models.Model):
     pass
+# --- path: cms/gallery/models/models.py ---
+from django.db import models
+
+
+class Frame(models.Model):
+    pass
 # --- path: cms/blocks.py ---
 from django.db import models
 
@@ -113,6 +119,7 @@ class Block(models.Model):
 DECLARES = [
     "cms/blocks.Block -> table:t:.cmscore_block",
     "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
+    "cms/gallery/models/models.Frame -> table:t:.gallery_frame",
     "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
     "cms/migrations/0001_initial.py -> table:t:.named_tbl",
     "cms/models.Bare -> table:t:.shared_bare",
@@ -187,6 +194,7 @@ def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolv
     assert _edit("cms/models.py", 'app_label = "shared"', 'db_table = "one_table"') == [
         "cms/blocks.Block -> table:t:.cmscore_block",
         "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
+    "cms/gallery/models/models.Frame -> table:t:.gallery_frame",
         "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
         "cms/migrations/0001_initial.py -> table:t:.named_tbl",
         "cms/models.Bare -> table:t:.one_table",
@@ -198,4 +206,54 @@ def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolv
         "cms/models.Tag -> table:t:.cmscore_tag",
         "cms/models.py -> table:t:.cmscore_page_tags",
         "cms/models.py -> table:t:.page_links",
+    ]
+
+
+LIBRARY = """
+# --- path: accounts/__init__.py ---
+# --- path: accounts/models.py ---
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import models
+from modelcluster.models import ClusterableModel
+from pydantic import BaseModel
+
+
+class User(AbstractBaseUser):
+    email = models.EmailField()
+
+
+class Advert(ClusterableModel):
+    pass
+
+
+class StaffUser(User):
+    pass
+
+
+class Settings(BaseModel):
+    debug: bool = False
+
+
+class Manager(models.Manager):
+    pass
+
+
+class Profile(models.Model):
+    pass
+
+
+class Card(Profile):
+    pass
+"""
+
+
+def test_a_class_extending_a_library_model_is_a_table():
+    # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
+    # pydantic's BaseModel and django.db.models.Manager are no models; Card(Profile): a repository model
+    assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
+        "accounts/models.Advert -> table:t:.accounts_advert",
+        "accounts/models.Card -> table:t:.accounts_card",
+        "accounts/models.Profile -> table:t:.accounts_profile",
+        "accounts/models.StaffUser -> table:t:.accounts_staffuser",
+        "accounts/models.User -> table:t:.accounts_user",
     ]

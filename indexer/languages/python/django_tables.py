@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_configs, extends_django, package_within
+from indexer.languages.python.django_apps import app_configs, django_file, extends_django, package_within
+from indexer.model import base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV
 
@@ -40,10 +41,11 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["table_name", "model_options", "containing_label"]
+__all__ = ["table_name", "model_options", "containing_label", "library_model"]
 
 _OPTIONS = ("db_table", "app_label")
 """The ``Meta`` options a table name depends on."""
+_DJANGO_MODELS = "django.db.models"
 _APP_MODULES = ("models", "migrations")
 """Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
 writes ``<app>/migrations``)."""
@@ -124,13 +126,46 @@ def _abstract(c: Def) -> bool:
     return any(t.framework == "django" and t.entity == c.qualname and t.kind == "abstract" for t in c.file.ex.tables)
 
 
+def library_model(r: Lookup, c: Def) -> bool:
+    """Whether the class ``c`` is a model through a library: it, or a repository ancestor, in a file
+    importing Django, extends a class of no repository module imported from a library's ``models``
+    module (``from django.contrib.auth.models import AbstractBaseUser``, ``from modelcluster.models
+    import ClusterableModel``, ``from taggit.models import TaggedItemBase``: Django loads an app's
+    models from ``<app>.models``), other than ``django.db.models`` (its ``Model`` makes a ``table``
+    already; its ``Manager``, ``Field``, ``Func`` classes are no models)."""
+    for a in r.mro(c):
+        if not a.external_base or not django_file(a.file):
+            continue
+        for text in a.d.bases:
+            dotted = _imported(a.file, base_type(text) or "")
+            if dotted is None:
+                continue
+            module, _, _ = dotted.rpartition(".")
+            if module.rpartition(".")[2] == _APP_MODULES[0] and module != _DJANGO_MODELS \
+                    and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
+                return True
+    return False
+
+
+def _imported(fc: FileCtx, text: str) -> str | None:
+    """The dotted path the base text ``text`` names through an absolute import of ``fc``
+    (``models.X`` after ``from taggit import models``: ``taggit.models.X``); ``None`` otherwise."""
+    head, _, rest = text.partition(".")
+    imps = entries(fc.imports, head) if head else ()
+    if not imps or imps[-1].level:
+        return None
+    imp = imps[-1]
+    path = f"{imp.module}.{imp.name}" if imp.name else imp.module
+    return f"{path}.{rest}" if rest else path
+
+
 def containing_label(r: Lookup, fc: FileCtx) -> str | None:
     """The label of the app containing the module of ``fc`` (module docstring): the innermost
     repository config setting a label whose package holds it, unless the package holding its
     ``models`` / ``migrations`` lies deeper; else that package's last name; ``None`` for a module at
     the repository root."""
     parts = fc.module_key.split(".")
-    held = [i for i, p in enumerate(parts) if p in _APP_MODULES]
+    held = [i for i, p in enumerate(parts) if p in _APP_MODULES and (i == 0 or parts[i - 1] not in _APP_MODULES)]
     if held:
         parts = parts[:held[-1]]
     elif fc.path.rpartition("/")[2] != "__init__.py":
