@@ -257,3 +257,70 @@ def test_a_class_extending_a_library_model_is_a_table():
         "accounts/models.StaffUser -> table:t:.accounts_staffuser",
         "accounts/models.User -> table:t:.accounts_user",
     ]
+
+
+REFERENCES = """
+# --- path: shop/__init__.py ---
+# --- path: shop/models.py ---
+from django.db import models
+
+
+class Image(models.Model):
+    class Meta:
+        app_label = "media"
+
+    def render(self):
+        pass
+
+
+class Logo(models.Model):
+    def render(self):
+        pass
+# --- path: media/__init__.py ---
+# --- path: media/models.py ---
+from django.db import models
+
+
+class Logo(models.Model):
+    def render(self):
+        pass
+# --- path: blog/__init__.py ---
+# --- path: blog/models.py ---
+from django.db import models
+
+
+class Post(models.Model):
+    image = models.ForeignKey("media.Image", models.SET_NULL)
+    shop_image = models.ForeignKey("shop.Image", models.SET_NULL)
+    logo = models.ForeignKey("media.Logo", models.SET_NULL)
+
+
+def show(post: Post):
+    post.image.render()
+    post.shop_image.render()
+    post.logo.render()
+"""
+
+
+def test_a_model_reference_reads_meta_app_label():
+    # shop.models.Image says app_label = "media": "media.Image" is it, "shop.Image" nothing; "media.Logo"
+    # is media's own Logo, never shop's
+    assert [e for e in edges(resolve_fixture(REFERENCES)) if e.startswith("blog/models.show")] == [
+        "blog/models.show(1) -> media/models.Logo.render(0) [inferred]",
+        "blog/models.show(1) -> shop/models.Image.render(0) [inferred]",
+    ]
+    assert "shop/models.Image -> table:t:.media_image" in edges(resolve_fixture(REFERENCES), "DECLARES")
+
+
+def test_editing_meta_app_label_rebinds_references_like_a_fresh_resolve():
+    live = RepositoryResolver("t")
+    live.update(_extract(REFERENCES))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths))
+    changed = REFERENCES.replace('app_label = "media"', 'app_label = "other"')
+    changes = live.update([x for x in _extract(changed) if x[0].path == "shop/models.py"])
+    assert "blog/models.py" in live.dependents(changes)
+    after = edges(live.resolve(paths))
+    assert after == edges(resolve_repository("t", _extract(changed))) != before
+    assert [e for e in after if e.startswith("blog/models.show")] == [
+        "blog/models.show(1) -> media/models.Logo.render(0) [inferred]"]

@@ -20,6 +20,8 @@ belongs to the app whose package holds its module, the innermost one when apps n
   ``wagtailcore`` does not reach ``wagtail.images``'s models); when no config is labelled ``L``,
   Django's default: the classes ``M`` of a module whose key holds a package ``L`` that no config
   relabels (``wagtail.images`` labelled ``wagtailimages`` is not the app ``images``);
+* a class whose ``Meta`` sets ``app_label`` (its own, the ``Meta`` it extends, an abstract base's:
+  :func:`model_options`) is of that app only, and preferred;
 * among those, a class of a module whose key has a part starting with ``models`` first, then path order.
 
 Configs of a library are not seen: a reference to an app label only a library sets stays unknown.
@@ -41,12 +43,17 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "package_within"]
+__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "model_options",
+           "package_within"]
 
 _LABEL = "label"
 _NAME = "name"
 _CONFIG_BASE = ("AppConfig",)
 _LIBRARIES = ("django", "rest_framework")
+_OPTIONS = ("db_table", "app_label")
+"""The ``Meta`` options a model's table name depends on."""
+_META = "Meta"
+_ABSTRACT = "abstract"
 
 
 class LabelledApp(NamedTuple):
@@ -82,6 +89,61 @@ def app_configs(r: Lookup) -> list[LabelledApp]:
     return out
 
 
+def model_options(r: Lookup, c: Def) -> dict[str, str]:
+    """The literal ``db_table`` / ``app_label`` options of the model class ``c``, as Django reads its
+    ``Meta`` (``ModelBase.__new__`` and ``Options.contribute_to_class``, Django 5.2): its own ``class
+    Meta`` with what that inherits as a Python class (``class Meta(Base.Meta)``), else the ``Meta`` its
+    class inherits, which only an abstract model (Django keeps its ``Meta``) or a class that is no
+    model holds (a concrete model's ``Meta`` is consumed); ``{}`` when none is set. Reads recorded."""
+    return _options(r, c, 0)
+
+
+def _options(r: Lookup, c: Def, depth: int) -> dict[str, str]:
+    if depth > 8:  # a cycle of Meta bases
+        return {}
+    if _meta_class(c, r) is not None:
+        return _declared(r, c, depth)
+    for b in r.mro(c)[1:]:
+        if _meta_class(b, r) is not None and (_abstract(b, r) or not extends_django(r, b, ("Model",))):
+            return _declared(r, b, depth)
+    return {}
+
+
+def _declared(r: Lookup, c: Def, depth: int) -> dict[str, str]:
+    """The options of ``c``'s own ``class Meta``: its literal ones over those of the ``Meta`` classes
+    it extends (``class Meta(Base.Meta)``, in base order)."""
+    if depth > 8:  # a cycle of Meta bases
+        return {}
+    meta = _meta_class(c, r)
+    out: dict[str, str] = {}
+    for text in reversed(meta.d.bases if meta is not None else []):
+        head, _, last = text.rpartition(".")
+        if last != "Meta" or not head:
+            continue
+        v = r.resolve_expr(c.file, c.parent, head)
+        if isinstance(v, ClassV) and v.c is not c:
+            out.update(_declared(r, v.c, depth + 1) if _meta_class(v.c, r) is not None else _options(r, v.c, depth + 1))
+    prefix = f"{c.qualname}.Meta."
+    for option in _OPTIONS:
+        r.use(("name", c.file.path, "=." + option))
+    for k in c.file.ex.constants:
+        if k.qualname.startswith(prefix) and k.qualname[len(prefix):] in _OPTIONS \
+                and all(kind == "lit" for kind, _ in k.value.parts):
+            out[k.qualname[len(prefix):]] = "".join(text for _, text in k.value.parts)
+    return out
+
+
+def _meta_class(c: Def, r: Lookup) -> Def | None:
+    r.use(("name", c.file.path, _META))
+    found = [m for m in entries(c.file.by_qualname, f"{c.qualname}.{_META}") if m.is_type]
+    return found[-1] if found else None
+
+
+def _abstract(c: Def, r: Lookup) -> bool:
+    r.use(("name", c.file.path, _ABSTRACT))
+    return any(t.framework == "django" and t.entity == c.qualname and t.kind == _ABSTRACT for t in c.file.ex.tables)
+
+
 def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     classes = r.types_named("python", name)
     if not classes:
@@ -90,7 +152,13 @@ def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
     packages = [c.package for c in configs]
     own = [c.package for c in configs if c.label == label]
     found: list[Def] = []
+    declared: list[Def] = []
     for c in classes:
+        explicit = model_options(r, c).get("app_label")
+        if explicit is not None:  # `class Meta: app_label = "x"`: of app x, and no other
+            if explicit == label:
+                declared.append(c)
+            continue
         key = c.file.module_key
         if own:
             if any(package_within(key, p) is not None and not _nested_app(key, p, packages) for p in own):
@@ -103,7 +171,7 @@ def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:
                 found.append(c)
                 break
     in_models = [c for c in found if ".models" in f".{c.file.module_key}"]
-    chosen = in_models or found
+    chosen = declared or in_models or found
     return ClassV(chosen[0]) if chosen else None
 
 

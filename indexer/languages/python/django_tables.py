@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_configs, django_file, extends_django, package_within
+from indexer.languages.python.django_apps import app_configs, django_file, model_options, package_within
 from indexer.model import base_type
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV
@@ -41,10 +41,8 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["table_name", "model_options", "containing_label", "library_model"]
+__all__ = ["table_name", "containing_label", "library_model"]
 
-_OPTIONS = ("db_table", "app_label")
-"""The ``Meta`` options a table name depends on."""
 _DJANGO_MODELS = "django.db.models"
 _APP_MODULES = ("models", "migrations")
 """Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
@@ -77,53 +75,6 @@ def table_name(r: Lookup, fc: FileCtx, td: TableDef) -> str | None:
         return options["db_table"]
     label = options.get("app_label") or containing_label(r, fc)
     return f"{label}_{td.model.lower()}" if label else None
-
-
-def model_options(r: Lookup, c: Def) -> dict[str, str]:
-    """The literal ``db_table`` / ``app_label`` options of the model class ``c`` (module docstring:
-    its own ``Meta`` and what that inherits, else the ``Meta`` its nearest abstract or non-model
-    ancestor holds); ``{}`` when none is set."""
-    return _options(r, c, 0)
-
-
-def _options(r: Lookup, c: Def, depth: int) -> dict[str, str]:
-    if depth > 8:  # a cycle of Meta bases
-        return {}
-    if _meta_class(c) is not None:
-        return _declared(r, c, depth)
-    for b in r.mro(c)[1:]:
-        if _meta_class(b) is not None and (_abstract(b) or not extends_django(r, b, ("Model",))):
-            return _declared(r, b, depth)
-    return {}
-
-
-def _declared(r: Lookup, c: Def, depth: int) -> dict[str, str]:
-    """The options of ``c``'s own ``class Meta``: its literal ones over those of the ``Meta`` classes
-    it extends (``class Meta(Base.Meta)``, in base order)."""
-    meta = _meta_class(c)
-    out: dict[str, str] = {}
-    for text in reversed(meta.d.bases if meta is not None else []):
-        head, _, last = text.rpartition(".")
-        if last != "Meta" or not head:
-            continue
-        v = r.resolve_expr(c.file, c.parent, head)
-        if isinstance(v, ClassV) and v.c is not c:
-            out.update(_declared(r, v.c, depth + 1) if _meta_class(v.c) is not None else _options(r, v.c, depth + 1))
-    prefix = f"{c.qualname}.Meta."
-    for k in c.file.ex.constants:
-        if k.qualname.startswith(prefix) and k.qualname[len(prefix):] in _OPTIONS \
-                and all(kind == "lit" for kind, _ in k.value.parts):
-            out[k.qualname[len(prefix):]] = "".join(text for _, text in k.value.parts)
-    return out
-
-
-def _meta_class(c: Def) -> Def | None:
-    found = [m for m in entries(c.file.by_qualname, f"{c.qualname}.Meta") if m.is_type]
-    return found[-1] if found else None
-
-
-def _abstract(c: Def) -> bool:
-    return any(t.framework == "django" and t.entity == c.qualname and t.kind == "abstract" for t in c.file.ex.tables)
 
 
 def library_model(r: Lookup, c: Def) -> bool:
