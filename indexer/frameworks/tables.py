@@ -54,7 +54,7 @@ from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import ClassV, Def, InstV
+from indexer.resolve.values import ClassV, Def, InstV, QueryV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, column_id, table_id, table_key
 
@@ -399,6 +399,12 @@ class _TableLinker:
         elif u.entity is not None and u.relation:  # TypeORM `.leftJoinAndSelect("u.photos", "p")`: Photo's
             c = related_class(self.r, fc, u.owner, u.entity, u.relation)
             tid = self._class_table(c) if c is not None else None
+        elif u.entity is not None and u.framework == "django" and u.resolution == "exact" and "." in u.entity \
+                and u.entity.rpartition(".")[2][:1].islower() and u.entity.partition(".")[0] not in ("self", "cls"):
+            # `Person.people.filter(...)`, a chain on a manager of another name: the model's table when
+            # the resolver reads a manager of a model there (a queryset of its rows), else nothing
+            q = self.r.resolve_expr(fc, u.owner, u.entity)
+            tid = self._class_table(q.c) if isinstance(q, QueryV) and not q.method else None
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":

@@ -212,7 +212,7 @@ def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolv
 LIBRARY = """
 # --- path: accounts/__init__.py ---
 # --- path: accounts/models.py ---
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager
 from django.db import models
 from modelcluster.models import ClusterableModel
 from pydantic import BaseModel
@@ -238,6 +238,10 @@ class Manager(models.Manager):
     pass
 
 
+class Accounts(BaseUserManager):
+    pass
+
+
 class Profile(models.Model):
     pass
 
@@ -249,7 +253,8 @@ class Card(Profile):
 
 def test_a_class_extending_a_library_model_is_a_table():
     # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
-    # pydantic's BaseModel and django.db.models.Manager are no models; Card(Profile): a repository model
+    # pydantic's BaseModel, django.db.models.Manager and auth's BaseUserManager are no models;
+    # Card(Profile): a repository model
     assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
         "accounts/models.Advert -> table:t:.accounts_advert",
         "accounts/models.Card -> table:t:.accounts_card",

@@ -50,8 +50,8 @@ _LABEL = "label"
 _NAME = "name"
 _CONFIG_BASE = ("AppConfig",)
 _LIBRARIES = ("django", "rest_framework")
-_OPTIONS = ("db_table", "app_label")
-"""The ``Meta`` options a model's table name depends on."""
+_OPTIONS = ("db_table", "app_label", "default_manager_name")
+"""The ``Meta`` options read: a model's table name depends on the first two."""
 _META = "Meta"
 _ABSTRACT = "abstract"
 
@@ -90,7 +90,7 @@ def app_configs(r: Lookup) -> list[LabelledApp]:
 
 
 def model_options(r: Lookup, c: Def) -> dict[str, str]:
-    """The literal ``db_table`` / ``app_label`` options of the model class ``c``, as Django reads its
+    """The literal ``db_table`` / ``app_label`` / ``default_manager_name`` options of the model class ``c``, as Django reads its
     ``Meta`` (``ModelBase.__new__`` and ``Options.contribute_to_class``, Django 5.2): its own ``class
     Meta`` with what that inherits as a Python class (``class Meta(Base.Meta)``), else the ``Meta`` its
     class inherits, which only an abstract model (Django keeps its ``Meta``) or a class that is no

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 __all__ = ["table_name", "containing_label", "library_model"]
 
 _DJANGO_MODELS = "django.db.models"
+_NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
+               "Constraint")
+"""Name endings of the classes of a library's ``models`` module that are no models (``BaseUserManager``)."""
 _APP_MODULES = ("models", "migrations")
 """Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
 writes ``<app>/migrations``)."""
@@ -83,7 +86,8 @@ def library_model(r: Lookup, c: Def) -> bool:
     module (``from django.contrib.auth.models import AbstractBaseUser``, ``from modelcluster.models
     import ClusterableModel``, ``from taggit.models import TaggedItemBase``: Django loads an app's
     models from ``<app>.models``), other than ``django.db.models`` (its ``Model`` makes a ``table``
-    already; its ``Manager``, ``Field``, ``Func`` classes are no models)."""
+    already; its ``Manager``, ``Field``, ``Func`` classes are no models) and other than a class named
+    as a manager, queryset or field is (:data:`_NOT_MODELS`: ``BaseUserManager``)."""
     for a in r.mro(c):
         if not a.external_base or not django_file(a.file):
             continue
@@ -91,8 +95,9 @@ def library_model(r: Lookup, c: Def) -> bool:
             dotted = _imported(a.file, base_type(text) or "")
             if dotted is None:
                 continue
-            module, _, _ = dotted.rpartition(".")
+            module, _, name = dotted.rpartition(".")
             if module.rpartition(".")[2] == _APP_MODULES[0] and module != _DJANGO_MODELS \
+                    and not name.endswith(_NOT_MODELS) \
                     and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
                 return True
     return False

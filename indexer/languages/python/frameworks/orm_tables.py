@@ -111,6 +111,9 @@ _CALL_NAMES = frozenset({
 ``t = Table(...)``)."""
 _ORM_MODULES = ("django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel", "alembic")
 _QUERY_OWNER = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*|self|cls")
+_NAMED_MANAGER = re.compile(r"(?:[a-z_]\w*\.)*[A-Z]\w*\.[a-z]\w*(?:$|\.|\()")
+"""The start of a receiver that may be a model's manager of another name than ``objects``
+(``Person.people``, ``models.Person.people``): the linker keeps the chain only when it is one."""
 """Receivers of a Flask-SQLAlchemy query property read: a class name (``Article``, ``models.Tag``), ``self``, ``cls``."""
 
 
@@ -183,6 +186,8 @@ class _Detector:
             manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
             if not manager and managers and c.receiver is not None and self._in_manager(c.caller):
                 manager = c.receiver.startswith(("self", "super"))
+            if not manager and self.django and c.receiver is not None and _NAMED_MANAGER.match(c.receiver):
+                manager = True  # `Person.people.filter(...)`: a manager of another name, if the linker finds one
             session_get = c.name in _SESSION_GETS and c.receiver is not None and "session" in c.receiver.lower()
             if c.name not in _CALL_NAMES and not manager and not session_get:
                 continue
@@ -363,6 +368,8 @@ class _Detector:
             kind, cols = "proxy", []
         elif any(b in ("models.Model", "Model", "django.db.models.Model") for b in bases):
             kind = "table"
+        elif qualname in self.managers and not cols and not meta:
+            return  # a manager or queryset class, no model
         else:
             kind = "candidate"
         if kind != "candidate" and kind != "abstract" and not any(c[0] == "id" for c in cols) and not self._has_pk(fields):
@@ -663,6 +670,10 @@ class _Detector:
         rtext = compact(src, r)
         if rtext in _SELF_ROOTS and self._in_manager(scope_of(node, src)):
             entity = "self"  # a custom manager's own query: the linker maps the manager to its model
+        elif r.type == "attribute" and _NAMED_MANAGER.fullmatch(rtext + ".") and self.django \
+                and src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager") \
+                and chain[-1][0] in _MANAGER_METHODS | DJANGO_WRITES:
+            entity = rtext  # `Person.people`: the linker keeps it when it is a manager of a model
         elif r.type != "attribute" or src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager"):
             return False
         else:

@@ -1,0 +1,91 @@
+"""Django managers of other names than ``objects`` (indexer/languages/python/django_models.py
+``class_query``, frameworks/orm_tables.py, the table linker): ``people = PersonManager()`` /
+``members = Qs.as_manager()`` are queries of their model (their methods, one-row calls an instance,
+chains reading and writing its table); ``_default_manager`` is ``Meta.default_manager_name`` or the
+first declared manager; a model whose managers all have other names has no ``objects``. Exact edges,
+and what must not be linked."""
+
+from __future__ import annotations
+
+from tests.resolution_harness import resolve_fixture
+
+FIXTURE = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from django.db import models
+
+
+class PersonManager(models.Manager):
+    def adults(self):
+        pass
+
+
+class PersonQuerySet(models.QuerySet):
+    def active(self):
+        pass
+
+
+class Person(models.Model):
+    people = PersonManager()
+    members = PersonQuerySet.as_manager()
+
+    def greet(self):
+        pass
+
+
+class Shop(models.Model):
+    everyone = models.Manager()
+    staff = PersonManager()
+
+    class Meta:
+        default_manager_name = "everyone"
+
+
+class Settings:
+    cache = {}
+
+
+def go():
+    Person.people.adults()
+    Person.members.active()
+    Person._default_manager.adults()
+    Person.people.get(pk=1).greet()
+    Person.objects.adults()
+    Shop._default_manager.adults()
+    Person.people.create(name="x")
+    Person.members.filter(age=3).update(age=4)
+    Person.greet.filter()
+    Settings.cache.get("k")
+"""
+
+
+def _rows(kinds: tuple[str, ...]) -> list[tuple[str, int, str]]:
+    result = resolve_fixture(FIXTURE)
+    return sorted((e.kind, e.line, e.dst.rpartition(":")[2]) for f in result.files for e in f.edges if e.kind in kinds)
+
+
+def test_managers_of_other_names_are_queries_of_their_model():
+    # 35 people, 36 members (as_manager), 37 _default_manager = people (declared first), 38 a row's
+    # method; not 39 (no `objects`: every manager has another name) nor 40 (Shop's default is the
+    # library's `everyone`, not `staff`)
+    assert [r for r in _rows(("CALLS",)) if r[1] > 34] == [
+        ("CALLS", 35, "app/models.PersonManager.adults(0)"),
+        ("CALLS", 36, "app/models.PersonQuerySet.active(0)"),
+        ("CALLS", 37, "app/models.PersonManager.adults(0)"),
+        ("CALLS", 38, "app/models.Person.greet(0)"),
+    ]
+
+
+def test_chains_on_managers_of_other_names_read_and_write_the_model_table():
+    # 38 get, 41 create, 42 filter + update; `Person.greet.filter()` (a method) and `Settings.cache.get`
+    # (a dict of a plain class) are no managers; 37 / 39 / 40: chains on `objects` / `_default_manager`,
+    # read as before
+    assert _rows(("READS", "WRITES")) == [
+        ("READS", 37, ".app_person"),
+        ("READS", 38, ".app_person"),
+        ("READS", 39, ".app_person"),
+        ("READS", 40, ".app_shop"),
+        ("READS", 42, ".app_person"),
+        ("WRITES", 41, ".app_person"),
+        ("WRITES", 42, ".app_person"),
+    ]
