@@ -15,8 +15,9 @@ declares) is a node too, with ``props["declared"] = False``.
 **Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
 a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
 (a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
-a Django ``candidate`` is a table when an ancestor is a model, or when the file's language says it
-extends a library's model (its module system's optional ``library_model(lookup, def)`` hook). A
+a Django ``candidate`` is a table when an ancestor is a model, or when the file's language says its
+ancestry reaches a model class of the framework or a library (its module system's optional
+``library_model(lookup, def)`` hook; without one, an abstract ancestor makes it one too). A
 definition whose name a framework derives from the repository (``TableDef.model``: Django's
 ``<app_label>_<model>``) is named by the language's optional ``table_name(lookup, fc, td)`` hook
 before anything else reads it. Migration facts (SQL scripts,
@@ -173,15 +174,17 @@ class _TableLinker:
                     if td.kind == kind and td.entity and td.name:
                         self._declare_type(fc, td)
         changed = True
-        library: dict[str, bool] = {}  # candidate Def id -> a model through a library base (the language's hook)
+        library: dict[str, bool | None] = {}  # candidate Def id -> a model by its ancestry (the language's hook; None: no hook)
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
             for item in list(candidates):
                 fc, td, rd = item
                 if rd.id not in library:
                     hook = getattr(fc.rules, "library_model", None)
-                    library[rd.id] = hook is not None and hook(self.r, rd)
-                if library[rd.id] or any(b.id in self.by_class or b.id in self.abstract for b in self.r.mro(rd)[1:]):
+                    library[rd.id] = hook(self.r, rd) if hook is not None else None
+                ancestors = self.r.mro(rd)[1:]
+                if library[rd.id] or any(b.id in self.by_class for b in ancestors) or (
+                        library[rd.id] is None and any(b.id in self.abstract for b in ancestors)):
                     self._declare(fc, td)
                     candidates.remove(item)
                     changed = True

@@ -248,13 +248,28 @@ class Profile(models.Model):
 
 class Card(Profile):
     pass
+# --- path: accounts/types.py ---
+import graphene
+from django.db import models
+
+from accounts.models import User
+
+
+class BaseType(graphene.ObjectType):
+    class Meta:
+        abstract = True
+
+
+class UserType(BaseType):
+    class Meta:
+        model = User
 """
 
 
 def test_a_class_extending_a_library_model_is_a_table():
     # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
     # pydantic's BaseModel, django.db.models.Manager and auth's BaseUserManager are no models;
-    # Card(Profile): a repository model
+    # Card(Profile): a repository model; UserType extends an abstract class that is no model (graphene's)
     assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
         "accounts/models.Advert -> table:t:.accounts_advert",
         "accounts/models.Card -> table:t:.accounts_card",

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["table_name", "containing_label", "library_model"]
 
 _DJANGO_MODELS = "django.db.models"
+_DJANGO_MODEL = _DJANGO_MODELS + ".Model"
 _NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
                "Constraint")
 """Name endings of the classes of a library's ``models`` module that are no models (``BaseUserManager``)."""
@@ -81,19 +82,25 @@ def table_name(r: Lookup, fc: FileCtx, td: TableDef) -> str | None:
 
 
 def library_model(r: Lookup, c: Def) -> bool:
-    """Whether the class ``c`` is a model through a library: it, or a repository ancestor, in a file
-    importing Django, extends a class of no repository module imported from a library's ``models``
-    module (``from django.contrib.auth.models import AbstractBaseUser``, ``from modelcluster.models
-    import ClusterableModel``, ``from taggit.models import TaggedItemBase``: Django loads an app's
-    models from ``<app>.models``), other than ``django.db.models`` (its ``Model`` makes a ``table``
-    already; its ``Manager``, ``Field``, ``Func`` classes are no models) and other than a class named
-    as a manager, queryset or field is (:data:`_NOT_MODELS`: ``BaseUserManager``)."""
+    """Whether the class ``c`` is a Django model by its ancestry: it, or a repository ancestor, in a
+    file importing Django, extends Django's ``Model`` as imported from ``django.db.models`` (a class of
+    the repository when indexing Django itself), or a class of no repository module imported from a
+    library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
+    modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
+    Django loads an app's models from ``<app>.models``), other than ``django.db.models``'s other
+    classes (``Manager``, ``Field``, ``Func``) and a class named as a manager, queryset or field is
+    (:data:`_NOT_MODELS`: ``BaseUserManager``). A class declaring ``Meta.abstract`` whose ancestry
+    reaches no model (a graphene ``ObjectType`` base) is none."""
     for a in r.mro(c):
-        if not a.external_base or not django_file(a.file):
+        if not django_file(a.file):
             continue
         for text in a.d.bases:
             dotted = _imported(a.file, base_type(text) or "")
             if dotted is None:
+                continue
+            if dotted == _DJANGO_MODEL:
+                return True
+            if not a.external_base:
                 continue
             module, _, name = dotted.rpartition(".")
             if module.rpartition(".")[2] == _APP_MODULES[0] and module != _DJANGO_MODELS \
