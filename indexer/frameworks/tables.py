@@ -39,7 +39,10 @@ expression is resolved through the resolver (``Owner``, ``owner``, ``self.repo``
 resolve to a mapped class links nothing (counted ``unlinked_table_use``). SQL is rendered (constants
 followed) and parsed with sqlglot; a string that does not parse links nothing (``unlinked_sql``).
 A Spring Data call on a repository that declares the method itself links nothing here: the CALLS
-edge reaches the declared method, whose own access the walk follows.
+edge reaches the declared method, whose own access the walk follows. A Django access (``framework``
+``django``) to the table of a model below concrete models (multi-table inheritance) reads or writes
+their tables too: one more edge each, ``resolution`` ``inferred``, ``props["inherited"]`` the model's
+table (counted ``reads_inherited`` / ``writes_inherited``).
 """
 
 from __future__ import annotations
@@ -120,6 +123,8 @@ class _TableLinker:
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
         self._made: list[Edge] | None = None  # while the declarations are recorded: the edges made
         self._defs: dict[str, list[TableDef]] = {}  # per file: its table definitions as named (declare)
+        self._django: list[tuple[Def, str]] = []  # Django model classes with their tables (declare)
+        self.parents: dict[str, list[str]] = {}  # Django model table id -> its concrete ancestors' tables
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -189,11 +194,21 @@ class _TableLinker:
                     candidates.remove(item)
                     changed = True
         self._join_tables()
+        self._parent_tables()
         # A column is one shared node (one row in the store) that every declaring file emits: each
         # emits the last declaration's (path order, as a full run writes them), so that what the
         # store holds does not depend on which of those files an update wrote again.
         for fc, cid in self._column_files:
             self.emit(fc, cid, self._columns[cid])
+
+    def _parent_tables(self) -> None:
+        """Django's multi-table inheritance: a model's table by the tables of its concrete ancestors
+        (each a model with a table of its own, nearest first), which saving, deleting or querying the
+        model writes or reads too (``Model._save_parents``; a query joins them)."""
+        for rd, tid in self._django:
+            parents = [t for b in self.r.mro(rd)[1:] if (t := self.by_class.get(b.id)) is not None and t != tid]
+            if parents:
+                self.parents[tid] = list(dict.fromkeys(parents))
 
     def _join_tables(self) -> None:
         """Many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one. Django's
@@ -241,6 +256,8 @@ class _TableLinker:
             rd = entity if entity is not None else fc.def_at(td.entity, td.line) if td.entity else None
             if rd is not None:
                 owner = rd.id
+                if td.framework == "django":
+                    self._django.append((rd, tid))
                 inherited: list[tuple[str, str | None]] = []
                 for b in reversed(self.r.mro(rd)[1:]):
                     inherited += self.abstract.get(b.id, [])
@@ -476,6 +493,12 @@ class _TableLinker:
         self._edge(fc, kind, self._owner(fc, u), tid, u.line, u.col, framework=u.framework,
                    resolution=u.resolution, columns=cols or None)
         self.result.outcomes[kind.lower()] += 1
+        if u.framework == "django" and tid in self.parents:  # multi-table inheritance: the parents' rows too
+            for pt in self.parents[tid]:
+                self._node(fc, self.tables[pt])
+                self._edge(fc, kind, self._owner(fc, u), pt, u.line, u.col, framework=u.framework,
+                           resolution="inferred", inherited=tid)
+                self.result.outcomes[kind.lower() + "_inherited"] += 1
         if kind == "WRITES" and u.framework == "jpa" and tid in self.cascade_of:
             for ct in self._cascaded(tid):
                 t = self.tables[ct]
@@ -535,7 +558,7 @@ class _TableLinker:
             memo.retain_flags("sql", {fc.path for fc in self.ctxs})
 
     _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
-              "managers", "m2m", "_edges", "_columns", "_column_files")
+              "managers", "m2m", "parents", "_edges", "_columns", "_column_files")
     """What :meth:`declare` and :meth:`repositories_of` leave for the accesses to read."""
 
     def _declarations(self, memo: LinkMemo) -> None:
@@ -587,7 +610,7 @@ class _TableLinker:
         file adds alike)."""
         cascades = {tid: [(fc.path, scope, text) for fc, scope, text in found] for tid, found in self.cascade_of.items()}
         return (dict(self.tables), self.by_class, self.entity_names, cascades, self.repositories, self.managers,
-                self.m2m, self.mappers)
+                self.m2m, self.parents, self.mappers)
 
     def _remembered(self, fc: FileCtx, memo: LinkMemo) -> None:
         """:meth:`_accesses` of ``fc``, replayed from ``memo`` when it holds them (:mod:`indexer.frameworks.link_memo`),

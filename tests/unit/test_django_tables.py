@@ -138,14 +138,16 @@ def test_tables_follow_the_app_label_and_the_meta_django_reads():
     # cmscore: the config's label (cms/blocks.py too: the app holds it); shared: Meta.app_label of an
     # abstract base, read by a model with no Meta (Bare) and one extending it (Extended), not by one
     # with a Meta of its own (OwnMeta); named_tbl: db_table, not inherited from a concrete parent
-    # (SubNamed); cms.gallery holds its own models package: its default label; the proxy and the
-    # plain class declare nothing; the migration and the join table follow the label
+    # (SubNamed, whose save writes its parent's named_tbl too); cms.gallery holds its own models
+    # package: its default label; the proxy and the plain class declare nothing; the migration and
+    # the join table follow the label
     result = resolve_fixture(APP)
     assert edges(result, "DECLARES") == DECLARES
     assert edges(result, "WRITES") == [
         "cms/models.touch(0) -> table:t:.cmscore_ownmeta",
         "cms/models.touch(0) -> table:t:.cmscore_page",
         "cms/models.touch(0) -> table:t:.cmscore_subnamed",
+        "cms/models.touch(0) -> table:t:.named_tbl",
         "cms/models.touch(0) -> table:t:.shared_bare",
         "cms/models.touch(0) -> table:t:.shared_extended",
     ]
@@ -344,3 +346,78 @@ def test_editing_meta_app_label_rebinds_references_like_a_fresh_resolve():
     assert after == edges(resolve_repository("t", _extract(changed))) != before
     assert [e for e in after if e.startswith("blog/models.show")] == [
         "blog/models.show(1) -> media/models.Logo.render(0) [inferred]"]
+
+
+INHERITANCE = """
+# --- path: places/__init__.py ---
+# --- path: places/models.py ---
+from django.db import models
+
+
+class Place(models.Model):
+    name = models.CharField(max_length=9)
+
+
+class Restaurant(Place):
+    menu = models.CharField(max_length=9)
+
+
+class Pizzeria(Restaurant):
+    oven = models.CharField(max_length=9)
+
+
+class PizzeriaView(Pizzeria):
+    class Meta:
+        proxy = True
+
+
+class Stamped(models.Model):
+    class Meta:
+        abstract = True
+
+
+class Note(Stamped):
+    text = models.CharField(max_length=9)
+
+
+def open_pizzeria():
+    Pizzeria(name="x").save()
+
+
+def open_view():
+    PizzeriaView().save()
+
+
+def count_restaurants():
+    return Restaurant.objects.filter(menu="x").count()
+
+
+def write_note():
+    Note().save()
+
+
+def rename_place():
+    Place.objects.filter(name="a").update(name="b")
+"""
+
+
+def test_a_multi_table_child_reaches_its_concrete_parents_tables():
+    # Pizzeria writes its table, then Restaurant's and Place's (Django saves the parents' rows); a
+    # proxy of it the same; a query of Restaurant reads Place's too; a child of an abstract model
+    # and the root model reach their own table only
+    result = resolve_fixture(INHERITANCE)
+    rows = sorted((e.kind, e.src.rpartition(".")[2], e.dst.rpartition(".")[2], e.props.get("inherited", ""))
+                  for f in result.files for e in f.edges if e.kind in ("READS", "WRITES"))
+    assert rows == [
+        ("READS", "count_restaurants(0)", "places_place", "table:t:.places_restaurant"),
+        ("READS", "count_restaurants(0)", "places_restaurant", ""),
+        ("READS", "rename_place(0)", "places_place", ""),
+        ("WRITES", "open_pizzeria(0)", "places_pizzeria", ""),
+        ("WRITES", "open_pizzeria(0)", "places_place", "table:t:.places_pizzeria"),
+        ("WRITES", "open_pizzeria(0)", "places_restaurant", "table:t:.places_pizzeria"),
+        ("WRITES", "open_view(0)", "places_pizzeria", ""),
+        ("WRITES", "open_view(0)", "places_place", "table:t:.places_pizzeria"),
+        ("WRITES", "open_view(0)", "places_restaurant", "table:t:.places_pizzeria"),
+        ("WRITES", "rename_place(0)", "places_place", ""),
+        ("WRITES", "write_note(0)", "places_note", ""),
+    ]
