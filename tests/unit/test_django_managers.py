@@ -13,6 +13,7 @@ FIXTURE = """
 # --- path: app/__init__.py ---
 # --- path: app/models.py ---
 from django.db import models
+from taggit.managers import TaggableManager
 
 
 class PersonManager(models.Manager):
@@ -56,6 +57,17 @@ def go():
     Person.members.filter(age=3).update(age=4)
     Person.greet.filter()
     Settings.cache.get("k")
+
+
+class Tagged(models.Model):
+    tags = TaggableManager()
+
+    def greet(self):
+        pass
+
+
+def tagged():
+    Tagged.objects.get(pk=1).greet()
 """
 
 
@@ -65,27 +77,30 @@ def _rows(kinds: tuple[str, ...]) -> list[tuple[str, int, str]]:
 
 
 def test_managers_of_other_names_are_queries_of_their_model():
-    # 35 people, 36 members (as_manager), 37 _default_manager = people (declared first), 38 a row's
-    # method; not 39 (no `objects`: every manager has another name) nor 40 (Shop's default is the
-    # library's `everyone`, not `staff`)
-    assert [r for r in _rows(("CALLS",)) if r[1] > 34] == [
-        ("CALLS", 35, "app/models.PersonManager.adults(0)"),
-        ("CALLS", 36, "app/models.PersonQuerySet.active(0)"),
-        ("CALLS", 37, "app/models.PersonManager.adults(0)"),
-        ("CALLS", 38, "app/models.Person.greet(0)"),
+    # 36 people, 37 members (as_manager), 38 _default_manager = people (declared first), 39 a row's
+    # method; not 40 (no `objects`: every manager has another name) nor 41 (Shop's default is the
+    # library's `everyone`, not `staff`); 56: taggit's
+    # TaggableManager is a relation field, no manager: Tagged keeps `objects`
+    assert [r for r in _rows(("CALLS",)) if r[1] > 35] == [
+        ("CALLS", 36, "app/models.PersonManager.adults(0)"),
+        ("CALLS", 37, "app/models.PersonQuerySet.active(0)"),
+        ("CALLS", 38, "app/models.PersonManager.adults(0)"),
+        ("CALLS", 39, "app/models.Person.greet(0)"),
+        ("CALLS", 56, "app/models.Tagged.greet(0)"),
     ]
 
 
 def test_chains_on_managers_of_other_names_read_and_write_the_model_table():
-    # 38 get, 41 create, 42 filter + update; `Person.greet.filter()` (a method) and `Settings.cache.get`
-    # (a dict of a plain class) are no managers; 37 / 39 / 40: chains on `objects` / `_default_manager`,
+    # 39 get, 42 create, 43 filter + update; `Person.greet.filter()` (a method) and `Settings.cache.get`
+    # (a dict of a plain class) are no managers; 38 / 40 / 41: chains on `objects` / `_default_manager`,
     # read as before
     assert _rows(("READS", "WRITES")) == [
-        ("READS", 37, ".app_person"),
         ("READS", 38, ".app_person"),
         ("READS", 39, ".app_person"),
-        ("READS", 40, ".app_shop"),
-        ("READS", 42, ".app_person"),
-        ("WRITES", 41, ".app_person"),
+        ("READS", 40, ".app_person"),
+        ("READS", 41, ".app_shop"),
+        ("READS", 43, ".app_person"),
+        ("READS", 56, ".app_tagged"),
         ("WRITES", 42, ".app_person"),
+        ("WRITES", 43, ".app_person"),
     ]

@@ -216,6 +216,7 @@ LIBRARY = """
 # --- path: accounts/models.py ---
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager
 from django.db import models
+from django.forms.models import ModelFormMetaclass
 from modelcluster.models import ClusterableModel
 from pydantic import BaseModel
 
@@ -241,6 +242,10 @@ class Manager(models.Manager):
 
 
 class Accounts(BaseUserManager):
+    pass
+
+
+class FormMeta(ModelFormMetaclass):
     pass
 
 
@@ -270,7 +275,8 @@ class UserType(BaseType):
 
 def test_a_class_extending_a_library_model_is_a_table():
     # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
-    # pydantic's BaseModel, django.db.models.Manager and auth's BaseUserManager are no models;
+    # pydantic's BaseModel, django.db.models.Manager, auth's BaseUserManager and the forms' metaclass
+    # (django.forms.models) are no models;
     # Card(Profile): a repository model; UserType extends an abstract class that is no model (graphene's)
     assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
         "accounts/models.Advert -> table:t:.accounts_advert",

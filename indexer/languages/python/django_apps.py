@@ -43,8 +43,8 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "model_options",
-           "package_within"]
+__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "imported_path",
+           "model_options", "package_within"]
 
 _LABEL = "label"
 _NAME = "name"
@@ -142,6 +142,18 @@ def _meta_class(c: Def, r: Lookup) -> Def | None:
 def _abstract(c: Def, r: Lookup) -> bool:
     r.use(("name", c.file.path, _ABSTRACT))
     return any(t.framework == "django" and t.entity == c.qualname and t.kind == _ABSTRACT for t in c.file.ex.tables)
+
+
+def imported_path(fc: FileCtx, text: str) -> str | None:
+    """The dotted path the base text ``text`` names through an absolute import of ``fc``
+    (``models.X`` after ``from taggit import models``: ``taggit.models.X``); ``None`` otherwise."""
+    head, _, rest = text.partition(".")
+    imps = entries(fc.imports, head) if head else ()
+    if not imps or imps[-1].level:
+        return None
+    imp = imps[-1]
+    path = f"{imp.module}.{imp.name}" if imp.name else imp.module
+    return f"{path}.{rest}" if rest else path
 
 
 def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:

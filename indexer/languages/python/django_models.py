@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_model, django_file, extends_django, model_options
+from indexer.languages.python.django_apps import app_model, django_file, extends_django, imported_path, model_options
 from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries
@@ -310,11 +310,14 @@ def _manager(r: Lookup, cls: Def, name: str, found: Value) -> InstV | None | boo
         declared = c.file.bindings.get((c.qualname, name))
         if declared:
             b = declared[-1]
-            return None if b.how == "constructed" and b.type.rpartition(".")[2].endswith(_MANAGER_SUFFIX) else False
+            path = imported_path(c.file, b.type) if b.how == "constructed" else None
+            return None if path in _LIBRARY_MANAGERS else False
     return False
 
 
-_MANAGER_SUFFIX = "Manager"
+_LIBRARY_MANAGERS = frozenset({"django.db.models.Manager", "django.db.models.manager.Manager"})
+"""Django's own manager class, as imported (``models.Manager()``); a library's other ``*Manager`` may be
+no manager at all (taggit's ``TaggableManager`` is a relation field)."""
 
 
 def declared_managers(r: Lookup, cls: Def) -> tuple[str, ...]:

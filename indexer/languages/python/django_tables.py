@@ -30,9 +30,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_configs, django_file, model_options, package_within
+from indexer.languages.python.django_apps import app_configs, django_file, imported_path, model_options, package_within
 from indexer.model import base_type
-from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV
 
 if TYPE_CHECKING:
@@ -45,8 +44,10 @@ __all__ = ["table_name", "containing_label", "library_model"]
 
 _DJANGO_MODELS = "django.db.models"
 _DJANGO_MODEL = _DJANGO_MODELS + ".Model"
+_DJANGO, _DJANGO_APPS = "django.", "django.contrib."
+"""Django's own models are those of its contrib apps (``django.forms.models`` holds forms)."""
 _NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
-               "Constraint")
+               "Constraint", "Form", "FormSet", "Metaclass")
 """Name endings of the classes of a library's ``models`` module that are no models (``BaseUserManager``)."""
 _APP_MODULES = ("models", "migrations")
 """Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
@@ -87,15 +88,15 @@ def library_model(r: Lookup, c: Def) -> bool:
     the repository when indexing Django itself), or a class of no repository module imported from a
     library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
     modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
-    Django loads an app's models from ``<app>.models``), other than ``django.db.models``'s other
-    classes (``Manager``, ``Field``, ``Func``) and a class named as a manager, queryset or field is
-    (:data:`_NOT_MODELS`: ``BaseUserManager``). A class declaring ``Meta.abstract`` whose ancestry
+    Django loads an app's models from ``<app>.models``; of Django's own, its contrib apps'), other
+    than a class named as a manager, queryset, field or form is (:data:`_NOT_MODELS`:
+    ``BaseUserManager``, ``django.forms.models.ModelFormMetaclass``). A class declaring ``Meta.abstract`` whose ancestry
     reaches no model (a graphene ``ObjectType`` base) is none."""
     for a in r.mro(c):
         if not django_file(a.file):
             continue
         for text in a.d.bases:
-            dotted = _imported(a.file, base_type(text) or "")
+            dotted = imported_path(a.file, base_type(text) or "")
             if dotted is None:
                 continue
             if dotted == _DJANGO_MODEL:
@@ -103,23 +104,11 @@ def library_model(r: Lookup, c: Def) -> bool:
             if not a.external_base:
                 continue
             module, _, name = dotted.rpartition(".")
-            if module.rpartition(".")[2] == _APP_MODULES[0] and module != _DJANGO_MODELS \
-                    and not name.endswith(_NOT_MODELS) \
+            if module.rpartition(".")[2] == _APP_MODULES[0] and not name.endswith(_NOT_MODELS) \
+                    and (not module.startswith(_DJANGO) or module.startswith(_DJANGO_APPS)) \
                     and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
                 return True
     return False
-
-
-def _imported(fc: FileCtx, text: str) -> str | None:
-    """The dotted path the base text ``text`` names through an absolute import of ``fc``
-    (``models.X`` after ``from taggit import models``: ``taggit.models.X``); ``None`` otherwise."""
-    head, _, rest = text.partition(".")
-    imps = entries(fc.imports, head) if head else ()
-    if not imps or imps[-1].level:
-        return None
-    imp = imps[-1]
-    path = f"{imp.module}.{imp.name}" if imp.name else imp.module
-    return f"{path}.{rest}" if rest else path
 
 
 def containing_label(r: Lookup, fc: FileCtx) -> str | None:
