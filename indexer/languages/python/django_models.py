@@ -302,7 +302,7 @@ def _manager(r: Lookup, cls: Def, name: str, found: Value) -> InstV | None | boo
     a repository manager or queryset class, ``None`` for a library manager (``models.Manager()``),
     ``False`` when ``name`` is no manager."""
     if isinstance(found, InstV):
-        return found if extends_django(r, found.c, ("Manager", "QuerySet")) else False
+        return found if extends_django(r, found.c, ("Manager", "QuerySet")) and not _field(r, found.c) else False
     built = _queryset_manager(r, cls, name)
     if built is not None:
         return built
@@ -315,6 +315,20 @@ def _manager(r: Lookup, cls: Def, name: str, found: Value) -> InstV | None | boo
     return False
 
 
+def _field(r: Lookup, c: Def) -> bool:
+    """Whether the class ``c`` is a model field named like a manager: it or an ancestor is named
+    ``...Field`` or extends a library class so named, or a library relation field named as a manager
+    (:data:`_FIELD_MANAGERS`: NetBox's ``NetBoxTaggableManagerField(TaggableManager)``)."""
+    for a in r.mro(c):
+        if a.name.endswith(_FIELD) or any((base_type(b) or "").rpartition(".")[2].endswith(_FIELD_MANAGERS + (_FIELD,))
+                                          for b in a.d.bases):
+            return True
+    return False
+
+
+_FIELD = "Field"
+_FIELD_MANAGERS = ("TaggableManager",)
+"""Library relation fields named as managers (django-taggit's ``TaggableManager``)."""
 _LIBRARY_MANAGERS = frozenset({"django.db.models.Manager", "django.db.models.manager.Manager"})
 """Django's own manager class, as imported (``models.Manager()``); a library's other ``*Manager`` may be
 no manager at all (taggit's ``TaggableManager`` is a relation field)."""
