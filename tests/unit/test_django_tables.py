@@ -217,6 +217,7 @@ LIBRARY = """
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager
 from django.db import models
 from django.forms.models import ModelFormMetaclass
+from ninja.params.models import BodyModel
 from modelcluster.models import ClusterableModel
 from pydantic import BaseModel
 
@@ -249,6 +250,10 @@ class FormMeta(ModelFormMetaclass):
     pass
 
 
+class Body(BodyModel):
+    pass
+
+
 class Profile(models.Model):
     pass
 
@@ -276,7 +281,7 @@ class UserType(BaseType):
 def test_a_class_extending_a_library_model_is_a_table():
     # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
     # pydantic's BaseModel, django.db.models.Manager, auth's BaseUserManager and the forms' metaclass
-    # (django.forms.models) are no models;
+    # (django.forms.models) are no models, nor django-ninja's BodyModel (ninja.params.models: no app);
     # Card(Profile): a repository model; UserType extends an abstract class that is no model (graphene's)
     assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
         "accounts/models.Advert -> table:t:.accounts_advert",

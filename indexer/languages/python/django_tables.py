@@ -88,7 +88,8 @@ def library_model(r: Lookup, c: Def) -> bool:
     the repository when indexing Django itself), or a class of no repository module imported from a
     library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
     modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
-    Django loads an app's models from ``<app>.models``; of Django's own, its contrib apps'), other
+    Django loads an app's models from ``<app>.models``, an installed library's app being its top
+    package, so ``ninja.params.models`` is none; of Django's own, its contrib apps'), other
     than a class named as a manager, queryset, field or form is (:data:`_NOT_MODELS`:
     ``BaseUserManager``, ``django.forms.models.ModelFormMetaclass``). A class declaring ``Meta.abstract`` whose ancestry
     reaches no model (a graphene ``ObjectType`` base) is none."""
@@ -105,7 +106,7 @@ def library_model(r: Lookup, c: Def) -> bool:
                 continue
             module, _, name = dotted.rpartition(".")
             if module.rpartition(".")[2] == _APP_MODULES[0] and not name.endswith(_NOT_MODELS) \
-                    and (not module.startswith(_DJANGO) or module.startswith(_DJANGO_APPS)) \
+                    and (module.count(".") == 1 and not module.startswith(_DJANGO) or module.startswith(_DJANGO_APPS)) \
                     and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
                 return True
     return False
