@@ -293,8 +293,12 @@ def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
 
 
 def _declares(r: Lookup, cls: Def, name: str) -> bool:
-    """Whether ``cls`` or an ancestor binds ``name`` in its class body."""
-    return any(c.file.bindings.get((c.qualname, name)) for c in r.mro(cls))
+    """Whether ``cls`` or an ancestor binds ``name`` in its class body (reads recorded)."""
+    for c in r.mro(cls):
+        r.use(("name", c.file.path, name))
+        if c.file.bindings.get((c.qualname, name)):
+            return True
+    return False
 
 
 def _manager(r: Lookup, cls: Def, name: str, found: Value) -> InstV | None | bool:
@@ -345,6 +349,7 @@ def declared_managers(r: Lookup, cls: Def) -> tuple[str, ...]:
 def _declared_managers(r: Lookup, cls: Def) -> tuple[str, ...]:
     out: list[str] = []
     for c in r.mro(cls):
+        r.use(("file", c.file.path, ""))  # which names its class bodies bind, and in what order
         fields = sorted((d.d.name_line, d.name) for d in c.file.defs if d.parent == c.qualname and d.kind == "field")
         for _, name in fields:
             declared = c.file.bindings.get((c.qualname, name))
