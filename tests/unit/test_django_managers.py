@@ -111,3 +111,57 @@ def test_chains_on_managers_of_other_names_read_and_write_the_model_table():
         ("WRITES", 42, ".app_person"),
         ("WRITES", 43, ".app_person"),
     ]
+
+
+SPLIT = """
+# --- path: app/__init__.py ---
+# --- path: app/models.py ---
+from django.db import models
+
+
+class PersonManager(models.Manager):
+    def adults(self):
+        pass
+
+
+class Base(models.Model):
+    people = PersonManager()
+
+    class Meta:
+        abstract = True
+
+
+class Person(Base):
+    pass
+# --- path: app/views.py ---
+from app.models import Person
+
+
+def go():
+    Person._default_manager.adults()
+    Person.objects.adults()
+"""
+
+
+def test_editing_a_base_models_managers_rebinds_its_users_like_a_fresh_resolve():
+    # Base declares `objects` before `people`: Person's default manager is then the library's
+    # (`_default_manager.adults()` links nothing) and `objects` exists (a query, library methods)
+    from indexer.languages import extractor_for_path
+    from indexer.resolve.repository import RepositoryResolver, resolve_repository
+    from tests.resolution_harness import edges, split_fixture
+
+    def extract(fixture: str):
+        return [(extractor_for_path(p).extract(p, s.encode()), str(hash(s)), len(s.encode()))
+                for p, s in split_fixture(fixture).items()]
+
+    live = RepositoryResolver("t")
+    live.update(extract(SPLIT))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths))
+    assert "app/views.go(0) -> app/models.PersonManager.adults(0) [inferred]" in before
+    changed = SPLIT.replace("    people = PersonManager()\n", "    objects = models.Manager()\n    people = PersonManager()\n")
+    changes = live.update([x for x in extract(changed) if x[0].path == "app/models.py"])
+    assert "app/views.py" in live.dependents(changes)
+    after = edges(live.resolve(paths))
+    assert after == edges(resolve_repository("t", extract(changed)))
+    assert sorted(set(before) - set(after)) == ["app/views.go(0) -> app/models.PersonManager.adults(0) [inferred]"]
