@@ -260,6 +260,18 @@ class Profile(models.Model):
 
 class Card(Profile):
     pass
+# --- path: places/__init__.py ---
+# --- path: places/models.py ---
+from django.contrib.gis.db import models
+
+
+class Named(models.Model):
+    class Meta:
+        abstract = True
+
+
+class City(Named):
+    pass
 # --- path: accounts/types.py ---
 import graphene
 from django.db import models
@@ -282,13 +294,14 @@ def test_a_class_extending_a_library_model_is_a_table():
     # AbstractBaseUser, ClusterableModel: classes of a library's models module; StaffUser below one;
     # pydantic's BaseModel, django.db.models.Manager, auth's BaseUserManager and the forms' metaclass
     # (django.forms.models) are no models, nor django-ninja's BodyModel (ninja.params.models: no app);
-    # Card(Profile): a repository model; UserType extends an abstract class that is no model (graphene's)
+    # Card(Profile): a repository model; City below an abstract GeoDjango model; UserType extends an abstract class that is no model (graphene's)
     assert edges(resolve_fixture(LIBRARY), "DECLARES") == [
         "accounts/models.Advert -> table:t:.accounts_advert",
         "accounts/models.Card -> table:t:.accounts_card",
         "accounts/models.Profile -> table:t:.accounts_profile",
         "accounts/models.StaffUser -> table:t:.accounts_staffuser",
         "accounts/models.User -> table:t:.accounts_user",
+        "places/models.City -> table:t:.places_city",
     ]
 
 

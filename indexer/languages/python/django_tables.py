@@ -44,6 +44,7 @@ __all__ = ["table_name", "containing_label", "library_model"]
 
 _DJANGO_MODELS = "django.db.models"
 _DJANGO_MODEL = _DJANGO_MODELS + ".Model"
+_MODELS_MODEL = ".models.Model"
 _DJANGO, _DJANGO_APPS = "django.", "django.contrib."
 """Django's own models are those of its contrib apps (``django.forms.models`` holds forms)."""
 _NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
@@ -84,8 +85,9 @@ def table_name(r: Lookup, fc: FileCtx, td: TableDef) -> str | None:
 
 def library_model(r: Lookup, c: Def) -> bool:
     """Whether the class ``c`` is a Django model by its ancestry: it, or a repository ancestor, in a
-    file importing Django, extends Django's ``Model`` as imported from ``django.db.models`` (a class of
-    the repository when indexing Django itself), or a class of no repository module imported from a
+    file importing Django, extends Django's ``Model`` as imported from ``django.db.models`` or a Django
+    module re-exporting it (``django.contrib.gis.db.models``; a class of the repository when indexing
+    Django itself), or a class of no repository module imported from a
     library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
     modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
     Django loads an app's models from ``<app>.models``, an installed library's app being its top
@@ -100,8 +102,8 @@ def library_model(r: Lookup, c: Def) -> bool:
             dotted = imported_path(a.file, base_type(text) or "")
             if dotted is None:
                 continue
-            if dotted == _DJANGO_MODEL:
-                return True
+            if dotted == _DJANGO_MODEL or dotted.startswith(_DJANGO) and dotted.endswith(_MODELS_MODEL):
+                return True  # Django's Model, as django.db.models or a module re-exporting it (GeoDjango's) has it
             if not a.external_base:
                 continue
             module, _, name = dotted.rpartition(".")
