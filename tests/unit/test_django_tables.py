@@ -445,3 +445,43 @@ def test_a_multi_table_child_reaches_its_concrete_parents_tables():
         ("WRITES", "rename_place(0)", "places_place", ""),
         ("WRITES", "write_note(0)", "places_note", ""),
     ]
+
+
+OWN_DJANGO = """
+# --- path: django/__init__.py ---
+# --- path: django/db/__init__.py ---
+# --- path: django/db/models/__init__.py ---
+class Model:
+    pass
+# --- path: shop/__init__.py ---
+# --- path: shop/models.py ---
+from django.db import models
+
+
+class Rating(models.Model):
+    class Meta:
+        abstract = True
+
+
+class Place(models.Model):
+    pass
+
+
+class Restaurant(Place, Rating):
+    class Meta(Rating.Meta):
+        db_table = "my_restaurant"
+
+
+class ItalianRestaurant(Restaurant):
+    pass
+"""
+
+
+def test_a_concrete_parents_meta_is_not_inherited_when_model_is_a_repository_class():
+    # indexing Django itself: `models.Model` is a class of the repository; Restaurant is still a
+    # concrete model, whose Meta (db_table) its child does not take (it takes Rating's, abstract)
+    assert edges(resolve_fixture(OWN_DJANGO), "DECLARES") == [
+        "shop/models.ItalianRestaurant -> table:t:.shop_italianrestaurant",
+        "shop/models.Place -> table:t:.shop_place",
+        "shop/models.Restaurant -> table:t:.my_restaurant",
+    ]

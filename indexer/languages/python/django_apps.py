@@ -43,13 +43,22 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "imported_path",
+__all__ = ["LabelledApp", "app_configs", "app_model", "django_file", "extends_django", "imported_path", "is_model",
            "model_options", "package_within"]
 
 _LABEL = "label"
 _NAME = "name"
 _CONFIG_BASE = ("AppConfig",)
 _LIBRARIES = ("django", "rest_framework")
+_DJANGO_MODELS = "django.db.models"
+_DJANGO_MODEL = _DJANGO_MODELS + ".Model"
+_MODELS_MODEL = ".models.Model"
+_DJANGO, _DJANGO_APPS = "django.", "django.contrib."
+"""Django's own models are those of its contrib apps (``django.forms.models`` holds forms)."""
+_NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
+               "Constraint", "Form", "FormSet", "Metaclass")
+"""Name endings of the classes of a library's ``models`` module that are no models (``BaseUserManager``)."""
+_MODELS_MODULE = "models"
 _OPTIONS = ("db_table", "app_label", "default_manager_name")
 """The ``Meta`` options read: a model's table name depends on the first two."""
 _META = "Meta"
@@ -104,7 +113,7 @@ def _options(r: Lookup, c: Def, depth: int) -> dict[str, str]:
     if _meta_class(c, r) is not None:
         return _declared(r, c, depth)
     for b in r.mro(c)[1:]:
-        if _meta_class(b, r) is not None and (_abstract(b, r) or not extends_django(r, b, ("Model",))):
+        if _meta_class(b, r) is not None and (_abstract(b, r) or not is_model(r, b)):
             return _declared(r, b, depth)
     return {}
 
@@ -154,6 +163,37 @@ def imported_path(fc: FileCtx, text: str) -> str | None:
     imp = imps[-1]
     path = f"{imp.module}.{imp.name}" if imp.name else imp.module
     return f"{path}.{rest}" if rest else path
+
+
+def is_model(r: Lookup, c: Def) -> bool:
+    """Whether the class ``c`` is a Django model by its ancestry: it, or a repository ancestor, in a
+    file importing Django, extends Django's ``Model`` as imported from ``django.db.models`` or a Django
+    module re-exporting it (``django.contrib.gis.db.models``; a class of the repository when indexing
+    Django itself), or a class of no repository module imported from a
+    library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
+    modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
+    Django loads an app's models from ``<app>.models``, an installed library's app being its top
+    package, so ``ninja.params.models`` is none; of Django's own, its contrib apps'), other
+    than a class named as a manager, queryset, field or form is (:data:`_NOT_MODELS`:
+    ``BaseUserManager``, ``django.forms.models.ModelFormMetaclass``). A class declaring ``Meta.abstract`` whose ancestry
+    reaches no model (a graphene ``ObjectType`` base) is none."""
+    for a in r.mro(c):
+        if not django_file(a.file):
+            continue
+        for text in a.d.bases:
+            dotted = imported_path(a.file, base_type(text) or "")
+            if dotted is None:
+                continue
+            if dotted == _DJANGO_MODEL or dotted.startswith(_DJANGO) and dotted.endswith(_MODELS_MODEL):
+                return True  # Django's Model, as django.db.models or a module re-exporting it (GeoDjango's) has it
+            if not a.external_base:
+                continue
+            module, _, name = dotted.rpartition(".")
+            if module.rpartition(".")[2] == _MODELS_MODULE and not name.endswith(_NOT_MODELS) \
+                    and (module.count(".") == 1 and not module.startswith(_DJANGO) or module.startswith(_DJANGO_APPS)) \
+                    and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
+                return True
+    return False
 
 
 def _app_model(r: Lookup, label: str, name: str) -> ClassV | None:

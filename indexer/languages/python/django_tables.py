@@ -30,26 +30,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_configs, django_file, imported_path, model_options, package_within
-from indexer.model import base_type
-from indexer.resolve.values import ClassV
+from indexer.languages.python.django_apps import app_configs, is_model, model_options, package_within
 
 if TYPE_CHECKING:
     from indexer.model import TableDef
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
-    from indexer.resolve.values import Def
 
 __all__ = ["table_name", "containing_label", "library_model"]
 
-_DJANGO_MODELS = "django.db.models"
-_DJANGO_MODEL = _DJANGO_MODELS + ".Model"
-_MODELS_MODEL = ".models.Model"
-_DJANGO, _DJANGO_APPS = "django.", "django.contrib."
-"""Django's own models are those of its contrib apps (``django.forms.models`` holds forms)."""
-_NOT_MODELS = ("Manager", "QuerySet", "Field", "Descriptor", "Lookup", "Transform", "Expression", "Index",
-               "Constraint", "Form", "FormSet", "Metaclass")
-"""Name endings of the classes of a library's ``models`` module that are no models (``BaseUserManager``)."""
+library_model = is_model
+"""The linker's ``library_model`` hook: whether a class is a Django model by its ancestry
+(:func:`~indexer.languages.python.django_apps.is_model`)."""
+
 _APP_MODULES = ("models", "migrations")
 """Module or package names whose holder is an app (Django imports ``<app>.models``; ``makemigrations``
 writes ``<app>/migrations``)."""
@@ -81,37 +74,6 @@ def table_name(r: Lookup, fc: FileCtx, td: TableDef) -> str | None:
         return options["db_table"]
     label = options.get("app_label") or containing_label(r, fc)
     return f"{label}_{td.model.lower()}" if label else None
-
-
-def library_model(r: Lookup, c: Def) -> bool:
-    """Whether the class ``c`` is a Django model by its ancestry: it, or a repository ancestor, in a
-    file importing Django, extends Django's ``Model`` as imported from ``django.db.models`` or a Django
-    module re-exporting it (``django.contrib.gis.db.models``; a class of the repository when indexing
-    Django itself), or a class of no repository module imported from a
-    library's ``models`` module (``from django.contrib.auth.models import AbstractBaseUser``, ``from
-    modelcluster.models import ClusterableModel``, ``from taggit.models import TaggedItemBase``:
-    Django loads an app's models from ``<app>.models``, an installed library's app being its top
-    package, so ``ninja.params.models`` is none; of Django's own, its contrib apps'), other
-    than a class named as a manager, queryset, field or form is (:data:`_NOT_MODELS`:
-    ``BaseUserManager``, ``django.forms.models.ModelFormMetaclass``). A class declaring ``Meta.abstract`` whose ancestry
-    reaches no model (a graphene ``ObjectType`` base) is none."""
-    for a in r.mro(c):
-        if not django_file(a.file):
-            continue
-        for text in a.d.bases:
-            dotted = imported_path(a.file, base_type(text) or "")
-            if dotted is None:
-                continue
-            if dotted == _DJANGO_MODEL or dotted.startswith(_DJANGO) and dotted.endswith(_MODELS_MODEL):
-                return True  # Django's Model, as django.db.models or a module re-exporting it (GeoDjango's) has it
-            if not a.external_base:
-                continue
-            module, _, name = dotted.rpartition(".")
-            if module.rpartition(".")[2] == _APP_MODULES[0] and not name.endswith(_NOT_MODELS) \
-                    and (module.count(".") == 1 and not module.startswith(_DJANGO) or module.startswith(_DJANGO_APPS)) \
-                    and not isinstance(r.resolve_expr(a.file, a.parent, base_type(text) or ""), ClassV):
-                return True
-    return False
 
 
 def containing_label(r: Lookup, fc: FileCtx) -> str | None:
