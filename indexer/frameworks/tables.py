@@ -389,7 +389,11 @@ class _TableLinker:
             return
         if u.framework in _M2M:  # ``post.tags.add(t)``: the join table of Post.tags
             mt = self._entity_table(fc, u.owner, u.entity or "")
-            jt = self.m2m.get((mt, u.table or "")) if mt is not None else None
+            jt = None
+            for owner in ([mt, *self.parents.get(mt, ())] if mt is not None else []):  # a field of a concrete parent
+                jt = self.m2m.get((owner, u.table or ""))
+                if jt is not None:
+                    break
             if jt is None:
                 self.result.outcomes["unlinked_table_use"] += 1
             else:
@@ -471,16 +475,28 @@ class _TableLinker:
     def _attribute(self, fc: FileCtx, u: TableUse, tid: str | None) -> None:
         """An ORM instance's attribute use: the access to the names of ``u.columns`` that are declared
         columns of table ``tid`` (a method, a relationship or a name nothing maps is none), counted
-        apart when the object is no mapped instance or no name is a column."""
+        apart when the object is no mapped instance or no name is a column. A name that is no column of
+        ``tid`` but one of a concrete parent's table (Django's multi-table inheritance) is that table's."""
         t = self.tables.get(tid) if tid is not None else None
         if t is None or not t.declared or not t.columns:
             self.result.outcomes["attribute_not_mapped"] += 1
             return
         columns = [c for c in u.columns if self._column(t, c) in t.columns]
-        if not columns:
+        rest = [c for c in u.columns if c not in columns]
+        inherited: list[tuple[str, list[str]]] = []
+        for pt in self.parents.get(t.id, ()) if rest else ():
+            p = self.tables.get(pt)
+            found = [c for c in rest if p is not None and p.columns and self._column(p, c) in p.columns]
+            if found:
+                inherited.append((pt, found))
+                rest = [c for c in rest if c not in found]
+        if not columns and not inherited:
             self.result.outcomes["attribute_not_column"] += 1
             return
-        self._access(fc, u, u.role, t.id, columns)
+        if columns:
+            self._access(fc, u, u.role, t.id, columns)
+        for pt, found in inherited:
+            self._access(fc, u, u.role, pt, found)
 
     def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str]) -> None:
         t = self.tables.get(tid)

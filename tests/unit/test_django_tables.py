@@ -380,6 +380,11 @@ from django.db import models
 
 class Place(models.Model):
     name = models.CharField(max_length=9)
+    tags = models.ManyToManyField("Tag")
+
+
+class Tag(models.Model):
+    label = models.CharField(max_length=9)
 
 
 class Restaurant(Place):
@@ -422,13 +427,23 @@ def write_note():
 
 def rename_place():
     Place.objects.filter(name="a").update(name="b")
+
+
+def rename(p: Pizzeria):
+    p.name = "x"
+    p.oven = "y"
+
+
+def tag(r: Restaurant):
+    r.tags.add(1)
 """
 
 
 def test_a_multi_table_child_reaches_its_concrete_parents_tables():
     # Pizzeria writes its table, then Restaurant's and Place's (Django saves the parents' rows); a
     # proxy of it the same; a query of Restaurant reads Place's too; a child of an abstract model
-    # and the root model reach their own table only
+    # and the root model reach their own table only; Pizzeria's attribute `name` is a column of
+    # Place's table, and Restaurant's `tags` Place's join table
     result = resolve_fixture(INHERITANCE)
     rows = sorted((e.kind, e.src.rpartition(".")[2], e.dst.rpartition(".")[2], e.props.get("inherited", ""))
                   for f in result.files for e in f.edges if e.kind in ("READS", "WRITES"))
@@ -442,9 +457,17 @@ def test_a_multi_table_child_reaches_its_concrete_parents_tables():
         ("WRITES", "open_view(0)", "places_pizzeria", ""),
         ("WRITES", "open_view(0)", "places_place", "table:t:.places_pizzeria"),
         ("WRITES", "open_view(0)", "places_restaurant", "table:t:.places_pizzeria"),
+        ("WRITES", "rename(1)", "places_pizzeria", ""),
+        ("WRITES", "rename(1)", "places_place", ""),
         ("WRITES", "rename_place(0)", "places_place", ""),
+        ("WRITES", "tag(1)", "places_place_tags", ""),
         ("WRITES", "write_note(0)", "places_note", ""),
     ]
+    columns = {(e.src.rpartition(".")[2], e.dst.rpartition(".")[2]): e.props.get("columns")
+               for f in result.files for e in f.edges if e.kind == "WRITES"}
+    # an attribute of the parent's table is written there; the parent's many-to-many field's join table
+    assert columns[("rename(1)", "places_pizzeria")] == ["oven"]
+    assert columns[("rename(1)", "places_place")] == ["name"]
 
 
 OWN_DJANGO = """
