@@ -478,10 +478,10 @@ class _TableLinker:
         apart when the object is no mapped instance or no name is a column. A name that is no column of
         ``tid`` but one of a concrete parent's table (Django's multi-table inheritance) is that table's."""
         t = self.tables.get(tid) if tid is not None else None
-        if t is None or not t.declared or not t.columns:
+        if t is None or not t.declared or not t.columns and not self.parents.get(t.id):
             self.result.outcomes["attribute_not_mapped"] += 1
             return
-        columns = [c for c in u.columns if self._column(t, c) in t.columns]
+        columns = [c for c in u.columns if t.columns and self._column(t, c) in t.columns]
         rest = [c for c in u.columns if c not in columns]
         inherited: list[tuple[str, list[str]]] = []
         for pt in self.parents.get(t.id, ()) if rest else ():

@@ -436,6 +436,14 @@ def rename(p: Pizzeria):
 
 def tag(r: Restaurant):
     r.tags.add(1)
+
+
+class Branch(Restaurant):
+    pass
+
+
+def rename_branch(b: Branch):
+    b.menu = "x"
 """
 
 
@@ -443,7 +451,8 @@ def test_a_multi_table_child_reaches_its_concrete_parents_tables():
     # Pizzeria writes its table, then Restaurant's and Place's (Django saves the parents' rows); a
     # proxy of it the same; a query of Restaurant reads Place's too; a child of an abstract model
     # and the root model reach their own table only; Pizzeria's attribute `name` is a column of
-    # Place's table, and Restaurant's `tags` Place's join table
+    # Place's table (and Branch's `menu`, a child with no column of its own, Restaurant's), and
+    # Restaurant's `tags` Place's join table
     result = resolve_fixture(INHERITANCE)
     rows = sorted((e.kind, e.src.rpartition(".")[2], e.dst.rpartition(".")[2], e.props.get("inherited", ""))
                   for f in result.files for e in f.edges if e.kind in ("READS", "WRITES"))
@@ -459,6 +468,7 @@ def test_a_multi_table_child_reaches_its_concrete_parents_tables():
         ("WRITES", "open_view(0)", "places_restaurant", "table:t:.places_pizzeria"),
         ("WRITES", "rename(1)", "places_pizzeria", ""),
         ("WRITES", "rename(1)", "places_place", ""),
+        ("WRITES", "rename_branch(1)", "places_restaurant", ""),
         ("WRITES", "rename_place(0)", "places_place", ""),
         ("WRITES", "tag(1)", "places_place_tags", ""),
         ("WRITES", "write_note(0)", "places_note", ""),
