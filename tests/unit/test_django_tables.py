@@ -76,6 +76,12 @@ class Form:
     title = "not a model"
 
 
+def build():
+    class Local(models.Model):
+        class Meta:
+            db_table = "local_tbl"
+
+
 def touch():
     Page(title="x").save()
     PagePreview().save()
@@ -116,13 +122,14 @@ class Block(models.Model):
     pass
 """
 
-DECLARES = [
+DECLARES = sorted([
     "cms/blocks.Block -> table:t:.cmscore_block",
     "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
     "cms/gallery/models/models.Frame -> table:t:.gallery_frame",
     "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
     "cms/migrations/0001_initial.py -> table:t:.named_tbl",
     "cms/models.Bare -> table:t:.shared_bare",
+    "cms/models.build.Local -> table:t:.local_tbl",
     "cms/models.Extended -> table:t:.shared_extended",
     "cms/models.Named -> table:t:.named_tbl",
     "cms/models.OwnMeta -> table:t:.cmscore_ownmeta",
@@ -131,7 +138,7 @@ DECLARES = [
     "cms/models.Tag -> table:t:.cmscore_tag",
     "cms/models.py -> table:t:.cmscore_page_tags",
     "cms/models.py -> table:t:.page_links",
-]
+])
 
 
 def test_tables_follow_the_app_label_and_the_meta_django_reads():
@@ -140,7 +147,7 @@ def test_tables_follow_the_app_label_and_the_meta_django_reads():
     # with a Meta of its own (OwnMeta); named_tbl: db_table, not inherited from a concrete parent
     # (SubNamed, whose save writes its parent's named_tbl too); cms.gallery holds its own models
     # package: its default label; the proxy and the plain class declare nothing; the migration and
-    # the join table follow the label
+    # the join table follow the label; a model a function defines keeps its own db_table
     result = resolve_fixture(APP)
     assert edges(result, "DECLARES") == DECLARES
     assert edges(result, "WRITES") == [
@@ -193,13 +200,14 @@ def test_editing_the_config_label_renames_the_tables_like_a_fresh_resolve():
 
 
 def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolve():
-    assert _edit("cms/models.py", 'app_label = "shared"', 'db_table = "one_table"') == [
+    assert _edit("cms/models.py", 'app_label = "shared"', 'db_table = "one_table"') == sorted([
         "cms/blocks.Block -> table:t:.cmscore_block",
         "cms/gallery/models/__init__.Picture -> table:t:.gallery_picture",
     "cms/gallery/models/models.Frame -> table:t:.gallery_frame",
         "cms/migrations/0001_initial.py -> table:t:.cmscore_page",
         "cms/migrations/0001_initial.py -> table:t:.named_tbl",
         "cms/models.Bare -> table:t:.one_table",
+        "cms/models.build.Local -> table:t:.local_tbl",
         "cms/models.Extended -> table:t:.one_table",
         "cms/models.Named -> table:t:.named_tbl",
         "cms/models.OwnMeta -> table:t:.cmscore_ownmeta",
@@ -208,7 +216,7 @@ def test_editing_the_abstract_base_meta_renames_its_children_like_a_fresh_resolv
         "cms/models.Tag -> table:t:.cmscore_tag",
         "cms/models.py -> table:t:.cmscore_page_tags",
         "cms/models.py -> table:t:.page_links",
-    ]
+    ])
 
 
 LIBRARY = """

@@ -374,7 +374,9 @@ class _Detector:
             kind = "candidate"
         if kind != "candidate" and kind != "abstract" and not any(c[0] == "id" for c in cols) and not self._has_pk(fields):
             cols.insert(0, ("id", "AutoField"))
-        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind, model=cls))
+        own = any(string_value(src, meta.get(k)) for k in ("db_table", "app_label"))  # the name is as written
+        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind,
+                                        model=None if own else cls))
         if kind in ("table", "candidate"):
             self._m2m_tables(qualname, cls, table, label, fields)
             self._managers_of(qualname, fields, line, col)
