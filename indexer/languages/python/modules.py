@@ -22,6 +22,7 @@ from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.pytest_fixtures import injected
 from indexer.languages.python.django_models import framework_receiver as django_receiver
+from indexer.languages.python.django_tables import library_model, table_name
 from indexer.model import Definition, FileExtraction, Import, base_type, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
@@ -559,6 +560,12 @@ class PythonModuleSystem:
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""
+    table_name = staticmethod(table_name)
+    """Optional hook of the framework linker: the table a Django model, migration or many-to-many
+    field names by Django's rule (:func:`indexer.languages.python.django_tables.table_name`)."""
+    library_model = staticmethod(library_model)
+    """Optional hook of the framework linker: a Django class that is a model through a library base
+    (:func:`indexer.languages.python.django_tables.library_model`)."""
     unreached_member = staticmethod(unreached_manager_method)
     """Optional hook of the resolver core: a method a name match must not give a call on an unknown
     receiver (a Django related manager whose model's manager lacks it:
