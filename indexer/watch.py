@@ -187,9 +187,12 @@ class Watcher:
             if stop.is_set():
                 break
             paths = sorted({path for _, path in changes})
+            if paths:  # (-vv: what each batch names, and below what each update did)
+                log.debug("watching %s: changed %s", self.index.root, paths)
             if catch_up is not None:
                 # The watch is armed from its first batch on: catch what changed before.
                 paths = sorted(set(paths) | self._changed_since(catch_up))
+                log.debug("watching %s: armed; with what changed since %.3f: %s", self.index.root, catch_up, paths)
                 catch_up = None
                 self.ready.set()
             if self._resync.is_set():
@@ -264,6 +267,8 @@ class Watcher:
         except Exception:  # the watcher outlives one failed update; the next batch retries
             log.exception("updating the index of %s failed", self.index.root)
             return None
+        log.debug("watching %s: %d changed, %d written, %d deleted", self.index.root, report.files_changed,
+                  report.files_written, report.files_deleted)
         self._notify(report)
         return report
 

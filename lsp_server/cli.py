@@ -48,7 +48,7 @@ from stores.blas_threads import use_one_blas_thread
 from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, log_handler, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
-from lsp_server.watch_support import update_printer
+from lsp_server.watch_support import update_printer, wait_while_watching
 from stores.contracts import GraphStore, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
@@ -737,9 +737,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
             thread.start()
         if not as_json:
             err.print(f"[dim]watching {escape(', '.join(str(p) for p in paths))} (Ctrl-C stops)[/dim]")
-        while any(t.is_alive() for t, _ in runs) and not failures:
-            for t, _ in runs:
-                t.join(0.2)
+        wait_while_watching((t for t, _ in runs), lambda: bool(failures))
     except KeyboardInterrupt:
         pass
     except StoreError as exc:

@@ -47,7 +47,7 @@ from lsp_server.central_pool import WRITE_WAIT_SECONDS, RepoJob, RepoOutcome, ru
 from lsp_server.cli_models import embed_extra_models, warn_model
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
 from lsp_server.ensemble_support import ExtraModels
-from lsp_server.watch_support import UpdateEmbedding, update_printer
+from lsp_server.watch_support import UpdateEmbedding, update_printer, wait_while_watching
 from stores.embedder import EmbedderError
 from stores.errors import StoreError
 from stores.factory import (claim_repository, default_db_path, open_embedder, open_stores, state_dir,
@@ -256,9 +256,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
             thread.start()
         if not as_json:
             err.print(f"[dim]watching {len(runs)} repositories (Ctrl-C stops)[/dim]")
-        while runs and any(t.is_alive() for t, _ in runs) and not stop.is_set():
-            for t, _ in runs:
-                t.join(0.2)
+        wait_while_watching((t for t, _ in runs), stop.is_set)
     except KeyboardInterrupt:
         pass
     except StoreError as exc:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import click
@@ -31,7 +32,25 @@ from lsp_server.ensemble_support import ExtraModels
 from stores.embedder import EmbedderError
 from stores.factory import open_embedder
 
-__all__ = ["UpdateEmbedding", "update_printer"]
+__all__ = ["UpdateEmbedding", "update_printer", "wait_while_watching"]
+
+WAIT_STEP_S = 0.2
+"""How often (seconds) :func:`wait_while_watching` looks at the watch threads."""
+
+
+def wait_while_watching(threads: Iterable[threading.Thread], done: Callable[[], bool]) -> None:
+    """Return once none of ``threads`` is alive or ``done()`` is true, looking every
+    :data:`WAIT_STEP_S` seconds. A Ctrl-C raises ``KeyboardInterrupt`` from here with every thread
+    left as it was, so that the caller can stop the watches and join them.
+
+    The wait sleeps instead of joining with a timeout: in CPython before 3.13 a ``Thread.join`` that
+    a ``KeyboardInterrupt`` interrupts marks the thread stopped although it still runs (the
+    bpo-45274 clean-up in ``Thread._wait_for_tstate_lock`` releases the lock the live thread holds),
+    so every later ``join()`` returned at once and the process exited in the middle of an update
+    (its line never printed; ``tests/unit/test_watch_wait.py``)."""
+    threads = list(threads)
+    while any(t.is_alive() for t in threads) and not done():
+        time.sleep(WAIT_STEP_S)
 
 
 class UpdateEmbedding:
