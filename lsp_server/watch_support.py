@@ -17,6 +17,7 @@ one JSON object).
 from __future__ import annotations
 
 import json
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -40,8 +41,10 @@ WAIT_STEP_S = 0.2
 
 def wait_while_watching(threads: Iterable[threading.Thread], done: Callable[[], bool]) -> None:
     """Return once none of ``threads`` is alive or ``done()`` is true, looking every
-    :data:`WAIT_STEP_S` seconds. A Ctrl-C raises ``KeyboardInterrupt`` from here with every thread
-    left as it was, so that the caller can stop the watches and join them.
+    :data:`WAIT_STEP_S` seconds. A Ctrl-C, or a ``SIGTERM`` (``kill``, ``docker stop``, systemd; in the
+    main thread, while waiting), raises ``KeyboardInterrupt`` from here with every thread left as it
+    was, so that the caller can stop the watches and join them: an update under way finishes and is
+    reported. A second ``SIGTERM`` after the wait ends acts as the system's default (the process ends).
 
     The wait sleeps instead of joining with a timeout: in CPython before 3.13 a ``Thread.join`` that
     a ``KeyboardInterrupt`` interrupts marks the thread stopped although it still runs (the
@@ -49,8 +52,26 @@ def wait_while_watching(threads: Iterable[threading.Thread], done: Callable[[], 
     so every later ``join()`` returned at once and the process exited in the middle of an update
     (its line never printed; ``tests/unit/test_watch_wait.py``)."""
     threads = list(threads)
-    while any(t.is_alive() for t in threads) and not done():
-        time.sleep(WAIT_STEP_S)
+    replaced, previous = _sigterm_interrupts()
+    try:
+        while any(t.is_alive() for t in threads) and not done():
+            time.sleep(WAIT_STEP_S)
+    finally:
+        if replaced:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _sigterm_interrupts() -> tuple[bool, Any]:
+    """Make ``SIGTERM`` raise ``KeyboardInterrupt`` in the main thread: ``(True, the handler it
+    replaced)``, or ``(False, None)`` when called from another thread (only the main thread may set
+    handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False, None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    return True, signal.signal(signal.SIGTERM, interrupt)
 
 
 class UpdateEmbedding:

@@ -18,6 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.signals import default_sigint
+
 WORKSPACE = Path(__file__).parent.parent / "lsp" / "workspace"
 LISTENING = re.compile(r"listening on (http://\S+) ")
 
@@ -50,7 +52,7 @@ def start_server(cwd: Path, db: Path, *args: str, env: dict[str, str] | None = N
     """Start ``ripple api --port 0`` and wait until it answers; fails with its stderr if it exits."""
     proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "api", "--port", "0", "--db", str(db), *args],
                             cwd=cwd, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-                            env=env or clean_env())
+                            env=env or clean_env(), preexec_fn=default_sigint)
     assert proc.stderr is not None
     line = proc.stderr.readline()
     found = LISTENING.search(line)

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
+from tests.signals import default_sigint
 
 REPOS = {
     "billing": {"billing/pay.py": "def charge(amount):\n    return amount\n\n\ndef refund(amount):\n    return charge(-amount)\n"},
@@ -139,7 +140,7 @@ def test_watch_all_indexes_the_manifest_then_follows_each_repository(tmp_path, b
            **({"RIPPLE_SERVER_MEMORY_BUDGET": budget, "RIPPLE_SERVER_RELEASE_AFTER": "0"} if budget else {})}
     proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "watch", "--all", str(manifest), "--db", str(db),
                              "--no-embed", "--json", "-j", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env, cwd=tmp_path)
+                            text=True, env=env, cwd=tmp_path, preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 120
         while not db.exists():

@@ -1,5 +1,5 @@
 """End to end: ``ripple watch`` indexes a folder, follows a saved file into the index while another
-process reads it, prints one JSON object per update and stops cleanly on Ctrl-C (SIGINT)."""
+process reads it, prints one JSON object per update and stops cleanly on Ctrl-C (SIGINT) or SIGTERM."""
 
 from __future__ import annotations
 
@@ -10,20 +10,23 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
+from tests.signals import default_sigint
 
 
-def test_watch_follows_a_saved_file_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM], ids=["ctrl_c", "sigterm"])
+def test_watch_follows_a_saved_file_and_stops_on_ctrl_c(tmp_path: Path, stop_signal: signal.Signals) -> None:
     src = tmp_path / "shop"
     (src / "app").mkdir(parents=True)
     (src / "app" / "__init__.py").write_text("", encoding="utf-8")
     (src / "app" / "repo.py").write_text("def save(x):\n    return x\n", encoding="utf-8")
     db = src / ".ripple" / "index.db"
     proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "watch", str(src), "--no-embed", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     try:
         deadline = time.monotonic() + 30
         while not db.exists() and time.monotonic() < deadline:
@@ -42,10 +45,11 @@ def test_watch_follows_a_saved_file_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         finally:
             reader.close()
     finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop_signal)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 2, (out, err)  # the first sync's, then the update's (printed before the exit)
     assert lines[0] == {"repo": "shop", "files_changed": 2, "files_resolved": 2, "files_written": 2,
                         "files_deleted": 0, "embedded": 0, "ms": lines[0]["ms"]}
     assert {k: lines[-1][k] for k in ("files_changed", "files_written", "files_deleted")} == {

@@ -41,6 +41,7 @@ from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.errors import NotAnIndex, StoreReadOnly, StoreUnavailable, os_error_message
 from stores.factory import state_dir
+from tests.signals import default_sigint
 
 ROOT = Path(__file__).resolve().parents[2]
 CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "XDG_CONFIG_HOME": None, "RIPPLE_GRAPH_BACKEND": None,
@@ -508,7 +509,7 @@ class TestInterrupt:
         env = {**os.environ, "RIPPLE_DB": "", "XDG_CACHE_HOME": str(tmp_path / "xdg")}
         proc = subprocess.Popen([sys.executable, "-m", "lsp_server.cli", "index", str(src), "--db", str(db),
                                  "--no-embed", "-j", "1"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True, env=env)
+                                start_new_session=True, env=env, preexec_fn=default_sigint)
         cache = state_dir(db, env)
         deadline = time.monotonic() + 60
         # 1 MB: opening the extraction cache (diskcache's SQLite file, its WAL and shm) already writes a

@@ -71,3 +71,48 @@ def test_the_wait_ends_when_done_says_so_with_threads_still_running() -> None:
 
 def test_no_thread_returns_at_once() -> None:
     wait_while_watching([], lambda: False)
+
+
+def test_sigterm_interrupts_the_wait_and_the_previous_handler_comes_back() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, args=(10,), daemon=True)
+    thread.start()
+    timer = threading.Timer(0.3, signal.raise_signal, args=(signal.SIGTERM,))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        wait_while_watching([thread], lambda: False)
+    timer.join()
+    assert thread.is_alive()
+    assert signal.getsignal(signal.SIGTERM) is before
+    release.set()
+    thread.join()
+
+
+def test_a_wait_outside_the_main_thread_leaves_sigterm_alone() -> None:
+    """Only the main thread may set handlers: elsewhere the wait works without one (no ValueError)."""
+    before = signal.getsignal(signal.SIGTERM)
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait, args=(10,), daemon=True)
+    worker.start()
+    seen: list[object] = []
+    errors: list[BaseException] = []
+
+    def done() -> bool:
+        seen.append(signal.getsignal(signal.SIGTERM))
+        return len(seen) >= 2
+
+    def waiter() -> None:
+        try:
+            wait_while_watching([worker], done)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test's thread
+            errors.append(exc)
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    t.join()
+    release.set()
+    worker.join()
+    assert errors == []
+    assert seen == [before, before]
+    assert signal.getsignal(signal.SIGTERM) is before
