@@ -678,9 +678,9 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
           product: str | None, db: str | None, max_file_size: int,
           embed: bool, model: str | None, follow_external_symlinks: bool, as_json: bool) -> None:
     """Index each PATH (or, with --all, every repository of a manifest), then keep its index current
-    as files are saved, added, deleted or renamed, until Ctrl-C. Bursts (a branch switch) are
-    batched; each update re-binds only what the change affects. Other ripple processes may read the
-    index meanwhile; writers take turns. As in the language server, a repository unchanged for
+    as files are saved, added, deleted or renamed, until Ctrl-C or SIGTERM (an update under way
+    finishes first). Bursts (a branch switch) are batched; each update re-binds only what the change
+    affects. Other ripple processes may read the index meanwhile; writers take turns. As in the language server, a repository unchanged for
     `[server] release_after` seconds gives its resolver state back while the process is above `[server]
     memory_budget` MiB, and rebuilds it at its next change."""
     import threading
