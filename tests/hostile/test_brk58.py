@@ -4,6 +4,9 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
 - :class:`TestEchoMethodConstants`: echo's own verb constants (``echo.POST``) in ``http.NewRequest`` and
   ``e.Add`` were read as "any method", and a request with an unknown method was linked as a GET: go-clean-arch's
   ``TestStore`` (``echo.POST``) and ``TestDelete`` (``echo.DELETE``) were clients of ``GET /article``.
+- :class:`TestDeepToml`: a repository's ``.ripple/config.toml`` of ``x = [[[...]]]`` 600 deep (1.2 KB) made
+  every command run inside it (``index``, ``callers``, ``stats``, even ``doctor``) end in a RecursionError
+  traceback (tomllib parses arrays and inline tables recursively); the same in a ``--all`` manifest.
 """
 
 from __future__ import annotations
@@ -11,7 +14,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from indexer.languages.go.extractor import EXTRACTOR
+from indexer.manifest import ManifestError, load_manifest
+from lsp_server.cli import main
+from stores.config import ConfigError, load_config
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
@@ -125,3 +134,53 @@ class TestEchoMethodConstants:
             ("r:rest/a_test.TestOther(1)", "endpoint:PATCH /items/{}", 21),
             ("r:rest/a_test.TestStore(1)", "endpoint:POST /items", 13),
         ]
+
+
+# ------------------------------------------------------------------ a configuration nested too deep
+
+DEEP_ARRAY = "x = " + "[" * 600 + "]" * 600 + "\n"
+DEEP_TABLE = "[search]\nx = " + "{a = " * 600 + "1" + "}" * 600 + "\n"
+CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "RIPPLE_GRAPH_BACKEND": None, "RIPPLE_SEARCH_BACKEND": None,
+             "RIPPLE_EMBEDDING_MODEL": None, "RIPPLE_SERVICES": None}
+
+
+class TestDeepToml:
+    @pytest.mark.parametrize("text", [DEEP_ARRAY, DEEP_TABLE], ids=["array", "inline_table"])
+    def test_an_untrusted_workspace_file_too_deep_is_ignored_with_a_warning(self, tmp_path, text) -> None:
+        ws = write_tree(tmp_path / "ws", {".ripple/config.toml": text})
+        home = tmp_path / "home"
+        home.mkdir()
+        config = load_config(ws, {"HOME": str(home)})
+        assert config.warnings == (f"{ws / '.ripple' / 'config.toml'} nests arrays or inline tables too deep to read; "
+                                   "fix the file or remove it (the file is ignored)",)
+        assert (config.graph.backend, config.search.backend) == ("embedded", "embedded")
+
+    def test_the_user_s_own_file_too_deep_is_an_error(self, tmp_path) -> None:
+        home = tmp_path / "home"
+        write_tree(home, {".config/ripple/config.toml": DEEP_ARRAY})
+        with pytest.raises(ConfigError, match=r"config\.toml nests arrays or inline tables too deep to read; "
+                                              r"fix the file or remove it$"):
+            load_config(tmp_path, {"HOME": str(home)})
+
+    def test_commands_run_inside_such_a_repository_answer(self, tmp_path, monkeypatch) -> None:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "conf"))
+        monkeypatch.setenv("HOME", str(tmp_path / "home"))
+        ws = write_tree(tmp_path / "ws", {".ripple/config.toml": DEEP_ARRAY, "a.py": "def f():\n    return 1\n\n\n"
+                                          "def g():\n    return f()\n"})
+        monkeypatch.chdir(ws)
+        runner = CliRunner()
+        index = runner.invoke(main, ["index", str(ws), "--no-embed"], env=CLEAN_ENV, catch_exceptions=False)
+        assert index.exit_code == 0, index.output
+        callers = runner.invoke(main, ["callers", "f"], env=CLEAN_ENV, catch_exceptions=False)
+        assert callers.exit_code == 0
+        assert callers.stdout.splitlines() == ["ws:a.f(0)  (function, a.py:1)", "1 call site from 1 caller",
+                                               "a.py:6:12  g  [exact]"]
+        assert "RecursionError" not in callers.output  # the warning: once per process, on the console's stderr
+
+    def test_a_manifest_too_deep_is_refused_with_a_message(self, tmp_path) -> None:
+        path = tmp_path / "manifest.toml"
+        path.write_text(DEEP_ARRAY, encoding="utf-8")
+        with pytest.raises(ManifestError, match=r"^manifest .*manifest\.toml nests arrays or inline tables too deep "
+                                                r"to read$"):
+            load_manifest(path)
