@@ -4,6 +4,9 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
 - :class:`TestEchoMethodConstants`: echo's own verb constants (``echo.POST``) in ``http.NewRequest`` and
   ``e.Add`` were read as "any method", and a request with an unknown method was linked as a GET: go-clean-arch's
   ``TestStore`` (``echo.POST``) and ``TestDelete`` (``echo.DELETE``) were clients of ``GET /article``.
+- :class:`TestGoPackageClauses`: eddycjy/go-gin-example imports ``routers/api`` and ``routers/api/v1``
+  (``package v1``): the path convention bound both to ``api`` (``v1`` read as a major version), so none of
+  its 15 gin routes had a handler (``ripple endpoints``: 0; now 14, the 15th an external handler).
 - :class:`TestDeepToml`: a repository's ``.ripple/config.toml`` of ``x = [[[...]]]`` 600 deep (1.2 KB) made
   every command run inside it (``index``, ``callers``, ``stats``, even ``doctor``) end in a RecursionError
   traceback (tomllib parses arrays and inline tables recursively); the same in a ``--all`` manifest.
@@ -184,3 +187,64 @@ class TestDeepToml:
         with pytest.raises(ManifestError, match=r"^manifest .*manifest\.toml nests arrays or inline tables too deep "
                                                 r"to read$"):
             load_manifest(path)
+
+
+# ------------------------------------------------------------------ Go: package names from package clauses
+
+GO_ROUTER = """package routers
+
+import (
+    "github.com/gin-gonic/gin"
+    "github.com/labstack/echo/v4"
+
+    "example.com/shop/routers/api"
+    "example.com/shop/routers/api/v1"
+    "example.com/shop/database"
+)
+
+func InitRouter() *gin.Engine {
+    r := gin.New()
+    r.POST("/auth", api.GetAuth)
+    g := r.Group("/api/v1")
+    g.GET("/tags", v1.GetTags)
+    db.Open()
+    database.Open()
+    nothere.Open()
+    v1_test.Open()
+    _ = echo.New()
+    return r
+}
+"""
+GO_SHOP = {
+    "go.mod": "module example.com/shop\n\ngo 1.21\n",
+    "routers/router.go": GO_ROUTER,
+    "routers/api/auth.go": "package api\n\nimport \"github.com/gin-gonic/gin\"\n\nfunc GetAuth(c *gin.Context) {}\n",
+    "routers/api/v1/tag.go": "package v1\n\nimport \"github.com/gin-gonic/gin\"\n\nfunc GetTags(c *gin.Context) {}\n",
+    "routers/api/v1/tag_test.go": "package v1_test\n\nfunc Open() {}\n",
+    "database/db.go": "package db\n\nfunc Open() {}\n",
+}
+
+
+class TestGoPackageClauses:
+    def test_a_versioned_import_beside_its_parent_is_bound_to_its_last_segment(self) -> None:
+        ex = EXTRACTOR.extract("routers/router.go", GO_ROUTER.encode())
+        assert [(i.local, i.module) for i in ex.imports] == [
+            ("gin", "github.com/gin-gonic/gin"), ("echo", "github.com/labstack/echo/v4"),
+            ("api", "example.com/shop/routers/api"), ("v1", "example.com/shop/routers/api/v1"),
+            ("database", "example.com/shop/database")]
+        alone = GO_ROUTER.replace('    "example.com/shop/routers/api"\n', "")
+        assert [i.local for i in EXTRACTOR.extract("routers/router.go", alone.encode()).imports] == [
+            "gin", "echo", "api", "database"]  # no other `api`: the convention's name stays
+
+    def test_handlers_and_calls_reach_the_packages_their_clauses_name(self, tmp_path: Path) -> None:
+        db = index(write_tree(tmp_path / "shop", GO_SHOP), tmp_path / "x.db")
+        assert edges(db, "EXPOSES") == [
+            ("r:routers/api/auth.GetAuth(1)", "endpoint:POST /auth", 14),
+            ("r:routers/api/v1/tag.GetTags(1)", "endpoint:GET /api/v1/tags", 16),
+        ]
+        # `db.Open()` (line 17) is `package db` of the folder `database`; `database.Open()` (18) keeps the
+        # import's conventional name (Go would refuse it: left as before); `nothere.Open()` reaches nothing,
+        # nor does `v1_test.Open()`: a `_test.go` file's package clause names no package
+        rows = sorted((s, d, line) for s, d, line in edges(db, "CALLS"))
+        assert rows == [("r:routers/router.InitRouter(0)", "r:database/db.Open(0)", 17),
+                        ("r:routers/router.InitRouter(0)", "r:database/db.Open(0)", 18)]
