@@ -589,10 +589,10 @@ def stats(db: str | None, as_json: bool) -> None:
     table.add_column(style="bold")
     table.add_column(overflow="fold")
     for key, value in data.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
+        if isinstance(value, dict):  # by language, label or resolution: none at all is 0, not a blank
+            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "0"
         elif isinstance(value, list):
-            value = ", ".join(map(str, value))
+            value = ", ".join(map(str, value)) or "none"
         elif isinstance(value, int) and not isinstance(value, bool):
             value = f"{value:,}"
         table.add_row(_STATS_LABELS.get(key, key), escape(str(value)))

@@ -7,6 +7,10 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
 - :class:`TestGoPackageClauses`: eddycjy/go-gin-example imports ``routers/api`` and ``routers/api/v1``
   (``package v1``): the path convention bound both to ``api`` (``v1`` read as a major version), so none of
   its 15 gin routes had a handler (``ripple endpoints``: 0; now 14, the 15th an external handler).
+- :class:`TestEmptyIndex`: ``kill -9`` of a first ``ripple index`` of mono10 (2,330 files) while it wrote
+  (WAL at 20 MB) leaves a consistent index holding nothing (the transaction rolled back); every query
+  then answered as if the code had nothing (``no symbol matches``, ``0 endpoints``, ``no results``),
+  ``ripple stats`` printed blank cells and ``ripple doctor`` said "all checks passed".
 - :class:`TestDeepToml`: a repository's ``.ripple/config.toml`` of ``x = [[[...]]]`` 600 deep (1.2 KB) made
   every command run inside it (``index``, ``callers``, ``stats``, even ``doctor``) end in a RecursionError
   traceback (tomllib parses arrays and inline tables recursively); the same in a ``--all`` manifest.
@@ -248,3 +252,57 @@ class TestGoPackageClauses:
         rows = sorted((s, d, line) for s, d, line in edges(db, "CALLS"))
         assert rows == [("r:routers/router.InitRouter(0)", "r:database/db.Open(0)", 17),
                         ("r:routers/router.InitRouter(0)", "r:database/db.Open(0)", 18)]
+
+
+# ------------------------------------------------------------------ an index holding nothing
+
+EMPTY_WARNING = ("warning: index {db} holds no repository: nothing was indexed into it, or the `ripple index` that "
+                 "made it was stopped before it finished writing; run `ripple index PATH`")
+
+
+def ripple(*args: str, **env: str):
+    """``ripple ARGS`` in process (click's runner) with a clean environment plus ``env``."""
+    return CliRunner().invoke(main, list(args), env={**CLEAN_ENV, **env}, catch_exceptions=False)
+
+
+class TestEmptyIndex:
+    """The state a ``ripple index`` killed before its commit leaves: the schema, no row."""
+
+    @pytest.fixture
+    def empty(self, tmp_path, monkeypatch) -> Path:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        db = tmp_path / "killed.db"
+        EmbeddedStore(db).close()
+        return db
+
+    @pytest.mark.parametrize(("args", "code", "stdout"), [
+        (["callers", "f"], 1, ""), (["references", "f"], 1, ""), (["impact", "f"], 1, ""),
+        (["endpoints"], 0, "0 endpoints\n"), (["search", "f"], 0, "no results\n"),
+    ])
+    def test_queries_say_the_index_holds_nothing(self, empty, args, code, stdout) -> None:
+        result = ripple(*args, "--db", str(empty))
+        assert (result.exit_code, result.stdout) == (code, stdout)
+        lines = [" ".join(x.split()) for x in result.stderr.split("\nError")]
+        assert lines[0].strip() == EMPTY_WARNING.format(db=empty)
+
+    def test_stats_prints_zeros_and_doctor_warns(self, empty) -> None:
+        rows = [[c.strip() for c in line.strip("│").split("│")] for line in ripple("stats", "--db", str(empty)).stdout
+                .splitlines() if line.startswith("│")]
+        assert rows == [["files", "0"], ["nodes", "0"], ["edges", "0"], ["CALLS edges by resolution", "0"],
+                        ["call sites unresolved", "0"], ["repos", "none"], ["chunks", "0"], ["embedded", "0"]]
+        doctor = ripple("doctor", "--db", str(empty))
+        assert doctor.exit_code == 0
+        assert doctor.stdout.splitlines()[1:3] == [
+            f"warn  graph   embedded {empty}: schema 7, 0 files, 0 nodes, 0 edges: the index holds no file (nothing "
+            "was indexed into it, or the `ripple index` that made it was stopped before it finished writing)",
+            "              fix: run `ripple index PATH`"]
+
+    def test_an_index_holding_a_repository_gives_no_warning(self, empty, tmp_path) -> None:
+        src = write_tree(tmp_path / "src", {"a.py": "def f():\n    pass\n\n\ndef g():\n    f()\n"})
+        assert ripple("index", str(src), "--db", str(empty), "--no-embed").exit_code == 0
+        result = ripple("callers", "f", "--db", str(empty))
+        assert (result.exit_code, result.stderr) == (0, "")
+        assert result.stdout.splitlines()[-1] == "a.py:6:5  g  [exact]"
+        assert ripple("doctor", "--db", str(empty)).stdout.splitlines()[1].startswith(
+            f"ok    graph   embedded {empty}: schema 7, 1 file, ")
