@@ -7,6 +7,10 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
 - :class:`TestGoPackageClauses`: eddycjy/go-gin-example imports ``routers/api`` and ``routers/api/v1``
   (``package v1``): the path convention bound both to ``api`` (``v1`` read as a major version), so none of
   its 15 gin routes had a handler (``ripple endpoints``: 0; now 14, the 15th an external handler).
+- :class:`TestRouteTableOfNames`: Sairyss/domain-driven-hexagon routes its Nest controllers by
+  ``routesV1 = { version: v1, user: { root: usersRoot, delete: `/${usersRoot}/:id` } }``: a property whose
+  value is only a name was no constant, so its three HTTP endpoints were ``GET /{}/{}``, ``POST /{}/{}`` and
+  ``DELETE /{}/users/{}`` (now ``/v1/users``, ``/v1/users``, ``/v1/users/{}``).
 - :class:`TestEmptyIndex`: ``kill -9`` of a first ``ripple index`` of mono10 (2,330 files) while it wrote
   (WAL at 20 MB) leaves a consistent index holding nothing (the transaction rolled back); every query
   then answered as if the code had nothing (``no symbol matches``, ``0 endpoints``, ``no results``),
@@ -24,6 +28,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from indexer.languages.ecmascript.typescript import EXTRACTOR as TS
 from indexer.languages.go.extractor import EXTRACTOR
 from indexer.manifest import ManifestError, load_manifest
 from lsp_server.cli import main
@@ -306,3 +311,75 @@ class TestEmptyIndex:
         assert result.stdout.splitlines()[-1] == "a.py:6:5  g  [exact]"
         assert ripple("doctor", "--db", str(empty)).stdout.splitlines()[1].startswith(
             f"ok    graph   embedded {empty}: schema 7, 1 file, ")
+
+
+# ------------------------------------------------------------------ TypeScript: route tables of names
+
+ROUTES_TS = """import { BASE } from './base';
+
+const usersRoot = 'users';
+const v1 = 'v1';
+let mutable = 'x';
+const count = 5;
+
+export const routesV1 = {
+  version: v1,
+  base: BASE,
+  later: mutable,
+  n: count,
+  unknown: nowhere,
+  user: { root: usersRoot, delete: `/${usersRoot}/:id`, usersRoot },
+};
+export const API = BASE;
+"""
+
+CONTROLLER_TS = """import { Controller, Get, Delete, Post } from '@nestjs/common';
+import { routesV1 } from './app.routes';
+
+@Controller(routesV1.version)
+export class UsersController {
+  @Get(routesV1.user.root)
+  find() {}
+
+  @Delete(routesV1.user.delete)
+  remove() {}
+
+  @Post(routesV1.n)
+  count() {}
+
+  @Post(routesV1.later)
+  later() {}
+
+  @Get(`${routesV1.user.usersRoot}/all`)
+  all() {}
+}
+"""
+
+
+class TestRouteTableOfNames:
+    def test_a_property_naming_a_constant_or_an_import_is_that_name(self) -> None:
+        ex = TS.extract("src/app.routes.ts", ROUTES_TS.encode())
+        assert [(c.qualname, c.value.parts) for c in ex.constants] == [
+            ("usersRoot", (("lit", "users"),)),
+            ("v1", (("lit", "v1"),)),
+            ("routesV1.version", (("ref", "v1"),)),
+            ("routesV1.base", (("ref", "BASE"),)),
+            ("routesV1.n", (("ref", "count"),)),  # a constant of this file, read as one: no string, no path
+            ("routesV1.user.root", (("ref", "usersRoot"),)),
+            ("routesV1.user.delete", (("lit", "/"), ("ref", "usersRoot"), ("lit", "/:id"))),
+            ("routesV1.user.usersRoot", (("ref", "usersRoot"),)),
+            ("API", (("ref", "BASE"),)),
+        ]  # `later: mutable` (a `let`) and `unknown: nowhere` (bound nowhere) are no constants
+
+    def test_the_controller_s_routes_read_through_the_table(self, tmp_path: Path) -> None:
+        root = write_tree(tmp_path / "app", {"src/app.routes.ts": ROUTES_TS, "src/base.ts": "export const BASE = '/api';\n",
+                                            "src/users.controller.ts": CONTROLLER_TS})
+        db = index(root, tmp_path / "x.db")
+        # `{ usersRoot }` is `usersRoot: usersRoot`: the value is the module's constant, not the property itself
+        assert edges(db, "EXPOSES") == [
+            ("r:src/users.controller.UsersController.all(0)", "endpoint:GET /v1/users/all", 18),
+            ("r:src/users.controller.UsersController.count(0)", "endpoint:POST /v1/{}", 12),
+            ("r:src/users.controller.UsersController.find(0)", "endpoint:GET /v1/users", 6),
+            ("r:src/users.controller.UsersController.later(0)", "endpoint:POST /v1/{}", 15),
+            ("r:src/users.controller.UsersController.remove(0)", "endpoint:DELETE /v1/users/{}", 9),
+        ]
