@@ -228,6 +228,10 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         targets, others = found, []
     else:
         targets, others = lookup(graph, text, repo)
+    if not targets and not graph.repos():
+        raise TargetError(f"no symbol matches {text!r}: the index holds no repository (nothing was indexed into it, "
+                          "or the `ripple index` that made it was stopped before it finished writing); run "
+                          "`ripple index PATH`")
     if not targets:
         near = closest_symbols(graph, text, repo, CANDIDATES_SHOWN)
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""

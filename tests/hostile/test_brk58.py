@@ -303,6 +303,16 @@ class TestEmptyIndex:
             "was indexed into it, or the `ripple index` that made it was stopped before it finished writing)",
             "              fix: run `ripple index PATH`"]
 
+    def test_the_agent_tools_say_so_too(self, empty) -> None:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        from lsp_server.mcp_server import Backend
+
+        with pytest.raises(ToolError) as caught:
+            Backend([empty]).call(lambda q: q.callers("f", None, None, None))
+        assert "no symbol matches 'f': the index holds no repository (nothing was indexed into it, or the `ripple " \
+               "index` that made it was stopped before it finished writing); run `ripple index PATH`" in str(caught.value)
+
     def test_an_index_holding_a_repository_gives_no_warning(self, empty, tmp_path) -> None:
         src = write_tree(tmp_path / "src", {"a.py": "def f():\n    pass\n\n\ndef g():\n    f()\n"})
         assert ripple("index", str(src), "--db", str(empty), "--no-embed").exit_code == 0
