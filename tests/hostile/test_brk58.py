@@ -15,6 +15,7 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
   (WAL at 20 MB) leaves a consistent index holding nothing (the transaction rolled back); every query
   then answered as if the code had nothing (``no symbol matches``, ``0 endpoints``, ``no results``),
   ``ripple stats`` printed blank cells and ``ripple doctor`` said "all checks passed".
+- :class:`TestLongTarget`: ``ripple callers`` of a 100,000-character target echoed it whole in its error.
 - :class:`TestDeepToml`: a repository's ``.ripple/config.toml`` of ``x = [[[...]]]`` 600 deep (1.2 KB) made
   every command run inside it (``index``, ``callers``, ``stats``, even ``doctor``) end in a RecursionError
   traceback (tomllib parses arrays and inline tables recursively); the same in a ``--all`` manifest.
@@ -393,3 +394,34 @@ class TestRouteTableOfNames:
             ("r:src/users.controller.UsersController.later(0)", "endpoint:POST /v1/{}", 15),
             ("r:src/users.controller.UsersController.remove(0)", "endpoint:DELETE /v1/users/{}", 9),
         ]
+
+
+# ------------------------------------------------------------------ a target of 100,000 characters
+
+class TestLongTarget:
+    def test_the_error_quotes_the_first_200_characters_and_counts_the_rest(self, tmp_path, monkeypatch) -> None:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        src = write_tree(tmp_path / "src", {"a.py": "def f():\n    pass\n"})
+        db = tmp_path / "x.db"
+        assert ripple("index", str(src), "--db", str(db), "--no-embed").exit_code == 0
+        for command in ("callers", "references", "impact"):
+            result = ripple(command, "q" * 100_000, "--db", str(db))
+            assert result.exit_code == 1
+            assert " ".join(result.stderr.split()) == (
+                f"Error: no symbol matches '{'q' * 200}'… (100,000 characters); try a qualified name such as "
+                "Class.method or package.module.function, a node id or PATH:LINE"), command
+        short = ripple("callers", "qq", "--db", str(db))
+        assert " ".join(short.stderr.split()).startswith("Error: no symbol matches 'qq'; ")
+
+    def test_the_agent_tools_quote_it_so_too(self, tmp_path, monkeypatch) -> None:
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        from lsp_server.mcp_server import Backend
+
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+        db = index(write_tree(tmp_path / "src", {"a.py": "def f():\n    pass\n"}), tmp_path / "x.db")
+        with pytest.raises(ToolError) as caught:
+            Backend([db]).call(lambda q: q.callers("q" * 100_000, None, None, None))
+        assert f"no symbol matches '{'q' * 200}'… (100,000 characters)" in str(caught.value)
+        assert "q" * 201 not in str(caught.value)
