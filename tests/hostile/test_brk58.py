@@ -7,6 +7,8 @@ and attacks on the indexer, the CLI and the stores. Every input is generated her
 - :class:`TestGoPackageClauses`: eddycjy/go-gin-example imports ``routers/api`` and ``routers/api/v1``
   (``package v1``): the path convention bound both to ``api`` (``v1`` read as a major version), so none of
   its 15 gin routes had a handler (``ripple endpoints``: 0; now 14, the 15th an external handler).
+- :class:`TestGoPackageTargets`: ``ripple callers models.GetTags`` (a Go package and its function, as Go
+  code writes it) matched nothing on go-gin-example: only the file's name qualified (``tag.GetTags``).
 - :class:`TestRouteTableOfNames`: Sairyss/domain-driven-hexagon routes its Nest controllers by
   ``routesV1 = { version: v1, user: { root: usersRoot, delete: `/${usersRoot}/:id` } }``: a property whose
   value is only a name was no constant, so its three HTTP endpoints were ``GET /{}/{}``, ``POST /{}/{}`` and
@@ -425,3 +427,23 @@ class TestLongTarget:
             Backend([db]).call(lambda q: q.callers("q" * 100_000, None, None, None))
         assert f"no symbol matches '{'q' * 200}'… (100,000 characters)" in str(caught.value)
         assert "q" * 201 not in str(caught.value)
+
+
+# ------------------------------------------------------------------ Go: package-qualified targets
+
+class TestGoPackageTargets:
+    def test_a_go_function_is_named_by_its_folder(self, tmp_path, monkeypatch) -> None:
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        db = index(write_tree(tmp_path / "shop", GO_SHOP), tmp_path / "x.db")
+        result = ripple("callers", "database.Open", "--db", str(db))
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines() == ["r:database/db.Open(0)  (function, database/db.go:3)",
+                                              "2 call sites from 1 caller",
+                                              "routers/router.go:17:8  InitRouter  [exact]",
+                                              "routers/router.go:18:14  InitRouter  [exact]"]
+        nested = ripple("callers", "api.v1.GetTags", "--db", str(db))
+        assert nested.stdout.splitlines()[0] == "r:routers/api/v1/tag.GetTags(1)  (function, routers/api/v1/tag.go:5)"
+        for wrong in ("routers.Open", "api.GetTags", "shop.Open"):  # not the folder of any definition of it
+            miss = ripple("callers", wrong, "--db", str(db))
+            assert miss.exit_code == 1 and "no symbol matches" in miss.stderr, wrong
