@@ -43,7 +43,8 @@ from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.endpoints import declared_names, endpoint_list, endpoints_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import closest_symbols, nearest_definitions, position_miss, quoted_target, target_query
+from analysis.targets import (closest_symbols, empty_index_miss, nearest_definitions, position_miss, quoted_target,
+                              target_query)
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -229,9 +230,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     else:
         targets, others = lookup(graph, text, repo)
     if not targets and not graph.repos():
-        raise TargetError(f"no symbol matches {quoted_target(text)}: the index holds no repository (nothing was indexed into it, "
-                          "or the `ripple index` that made it was stopped before it finished writing); run "
-                          "`ripple index PATH`")
+        raise TargetError(empty_index_miss(text))
     if not targets:
         near = closest_symbols(graph, text, repo, CANDIDATES_SHOWN)
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""

@@ -21,6 +21,7 @@ from rich.progress import Progress
 from rich.segment import Segment
 
 from analysis.branches import branch_view
+from analysis.targets import EMPTY_INDEX
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
@@ -166,8 +167,7 @@ def warn_empty(graph: Any, path: Path | None) -> str | None:
     except StoreError:
         return None
     where = f"index {path}" if path is not None else "the graph store"
-    message = (f"{where} holds no repository: nothing was indexed into it, or the `ripple index` that made it was "
-               "stopped before it finished writing; run `ripple index PATH`")
+    message = f"{where} holds no repository: {EMPTY_INDEX}; run `ripple index PATH`"
     err.print(f"[yellow]warning: {escape(message)}[/yellow]", soft_wrap=True)
     return message
 
