@@ -43,7 +43,8 @@ from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.endpoints import declared_names, endpoint_list, endpoints_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import closest_symbols, nearest_definitions, position_miss, target_query
+from analysis.targets import (closest_symbols, empty_index_miss, nearest_definitions, position_miss, quoted_target,
+                              target_query)
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -228,12 +229,14 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         targets, others = found, []
     else:
         targets, others = lookup(graph, text, repo)
+    if not targets and not graph.repos():
+        raise TargetError(empty_index_miss(text))
     if not targets:
         near = closest_symbols(graph, text, repo, CANDIDATES_SHOWN)
         hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
         known = "" if not repo or repo in graph.repos() else f" (no repository {repo!r} is indexed: see repositories)"
         ask = "Pass one of the candidates' ids, a" if near else "Pass a"  # no candidates: none to pass
-        raise TargetError(f"no symbol matches {text!r}{where}{known}{hint}. {ask} qualified name (Class.method, "
+        raise TargetError(f"no symbol matches {quoted_target(text)}{where}{known}{hint}. {ask} qualified name (Class.method, "
                           "package.module.function), a node id or PATH:LINE", [node_json(n) for n in near])
     stems = sorted({_stem(n.id) for n in targets})
     if len(stems) > 1:

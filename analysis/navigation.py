@@ -125,10 +125,11 @@ _DOTTED_NAME_PARTS = 3
 
 
 def _matches(node: Node, text: str) -> bool:
-    for full in (dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"):
-        if full == text or full.endswith("." + text):
-            return True
-    return False
+    forms = [dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"]
+    if node.file.endswith(".go"):  # a Go package is its folder: `models.GetTags` of models/tag.go
+        folder = node.file.rpartition("/")[0]
+        forms.append(f"{folder.replace('/', '.')}.{node.qualname}" if folder else node.qualname)
+    return any(full == text or full.endswith("." + text) for full in forms)
 
 
 def qualified_as(node: Node, heads: list[str]) -> bool:

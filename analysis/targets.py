@@ -15,7 +15,8 @@ from analysis.impact import PositionQuery, SymbolQuery
 from analysis.navigation import AmbiguousPath
 from stores.contracts import GraphStore, Node
 
-__all__ = ["file_candidates", "target_query", "position_miss", "nearest_definitions", "closest_symbols"]
+__all__ = ["file_candidates", "target_query", "position_miss", "nearest_definitions", "closest_symbols", "quoted_target",
+           "EMPTY_INDEX", "empty_index_miss"]
 
 _DEFINITIONS = ("Class", "Interface", "Enum", "Method", "Function", "Constructor")
 
@@ -153,3 +154,23 @@ def closest_symbols(graph: GraphStore, text: str, repo: str | None = None, limit
     target that matched nothing is answered with. One store call."""
     short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
     return [n for n in graph.search_symbols(short, limit * (3 if repo else 1)) if repo in (None, n.repo)][:limit]
+
+
+EMPTY_INDEX = "nothing was indexed into it, or the `ripple index` that made it was stopped before it finished writing"
+"""Why an index may hold no repository: what the front ends say of one."""
+
+QUOTED_TARGET_CHARS = 200
+"""The characters of a target an error message quotes; the rest is counted."""
+
+
+def quoted_target(text: str, limit: int = QUOTED_TARGET_CHARS) -> str:
+    """``repr(text)`` for an error message, its first ``limit`` characters only when longer (a target of
+    100,000 characters was echoed whole): ``'aaa…' (100,000 characters)``."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def empty_index_miss(text: str) -> str:
+    """The error for target ``text`` asked of an index holding no repository (:data:`EMPTY_INDEX`)."""
+    return f"no symbol matches {quoted_target(text)}: the index holds no repository ({EMPTY_INDEX}); run `ripple index PATH`"

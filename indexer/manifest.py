@@ -94,6 +94,8 @@ def load_manifest(path: Path) -> list[ManifestEntry]:
         raise ManifestError(f"manifest {path} is not UTF-8 text: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(f"manifest {path} is not valid TOML: {exc}") from exc
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ManifestError(f"manifest {path} nests arrays or inline tables too deep to read") from None
     problems: list[str] = []
     extra = sorted(set(doc) - {"repository"})
     if extra:

@@ -26,7 +26,7 @@ from analysis.tables import TableTargetError, is_table_target
 from analysis.endpoints import declared_names
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
-from analysis.targets import closest_symbols, position_miss, target_query
+from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
 from analysis.navigation import Reference, callers, dotted_name, inherited_note, location_text, lookup, references, symbol_label
@@ -282,7 +282,7 @@ def _no_match(store: Any, symbol: str, repo: str | None) -> str:
     near = closest_symbols(store, symbol, repo, 5)
     hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
     where = f" in repository {repo!r}" if repo is not None else ""
-    return (f"no symbol matches {symbol!r}{where}{hint}; try a qualified name such as Class.method or "
+    return (f"no symbol matches {quoted_target(symbol)}{where}{hint}; try a qualified name such as Class.method or "
             "package.module.function, a node id or PATH:LINE")
 
 
@@ -313,7 +313,7 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
                 shown: dict[str, str]) -> None:
     if not targets:
         raise click.ClickException(
-            f"no symbol matches {symbol!r}; try a qualified name such as Class.method or package.module.function, "
+            f"no symbol matches {quoted_target(symbol)}; try a qualified name such as Class.method or package.module.function, "
             "or a node id as printed by ripple callers/references"
         )
     multi_repo = len({r.repo for r in refs}) > 1
@@ -497,7 +497,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     if not report.targets:
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
-        raise click.ClickException(terminal_text(miss or f"no symbol matches {target!r}"))
+        raise click.ClickException(terminal_text(miss or f"no symbol matches {quoted_target(target)}"))
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
     if others:
         err.print(f"[dim]{_also_named(target, others)}[/dim]", soft_wrap=True)
@@ -589,10 +589,10 @@ def stats(db: str | None, as_json: bool) -> None:
     table.add_column(style="bold")
     table.add_column(overflow="fold")
     for key, value in data.items():
-        if isinstance(value, dict):
-            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items()))
+        if isinstance(value, dict):  # by language, label or resolution: none at all is 0, not a blank
+            value = ", ".join(f"{k} {v:,}" for k, v in sorted(value.items())) or "0"
         elif isinstance(value, list):
-            value = ", ".join(map(str, value))
+            value = ", ".join(map(str, value)) or "none"
         elif isinstance(value, int) and not isinstance(value, bool):
             value = f"{value:,}"
         table.add_row(_STATS_LABELS.get(key, key), escape(str(value)))

@@ -21,6 +21,7 @@ from rich.progress import Progress
 from rich.segment import Segment
 
 from analysis.branches import branch_view
+from analysis.targets import EMPTY_INDEX
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
@@ -155,6 +156,22 @@ def warn_stale(graph: Any, path: Path | None) -> list[str]:
     return notes
 
 
+def warn_empty(graph: Any, path: Path | None) -> str | None:
+    """Print on stderr a warning when ``graph`` (the index at ``path``; ``None``: a graph server) holds
+    no repository, so a query's "no symbol matches" or "0 endpoints" is not read as an answer about the
+    code: nothing was indexed there, or the ``ripple index`` that made it was stopped before its
+    transaction committed (a killed run leaves the file empty, not half written). Returns the message."""
+    try:
+        if graph.repos():
+            return None
+    except StoreError:
+        return None
+    where = f"index {path}" if path is not None else "the graph store"
+    message = f"{where} holds no repository: {EMPTY_INDEX}; run `ripple index PATH`"
+    err.print(f"[yellow]warning: {escape(message)}[/yellow]", soft_wrap=True)
+    return message
+
+
 @contextmanager
 def cli_stores(db: str | None, branch: str | None = None, view: bool = False,
                freshness: bool = False) -> Iterator[Stores]:
@@ -182,6 +199,8 @@ def cli_stores(db: str | None, branch: str | None = None, view: bool = False,
         stores = open_stores(config, path if needs_file else None)
     except StoreError as exc:
         raise click.ClickException(str(exc)) from exc
+    if view:
+        warn_empty(stores.graph, path if needs_file else None)
     if freshness:
         warn_stale(stores.graph, path)
     try:

@@ -373,6 +373,8 @@ def _read(path: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}; fix the file or remove it") from exc
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise ConfigError(f"{path} nests arrays or inline tables too deep to read; fix the file or remove it") from None
 
 
 def _flatten(path: Path, data: Mapping[str, Any], warnings: list[str] | None = None) -> dict[str, Any]:

@@ -211,6 +211,10 @@ def _graph_checks(config: Config, db: Path | None) -> list[Check]:
                 held = f" ({shared:,} shared by the repositories: endpoints, tables, topics)" if shared else ""
                 check = Check("graph", check.status, f"{check.detail}{_n(files, 'file')}, {_n(nodes, 'node')}{held}, "
                                                      f"{_n(edges, 'edge')}", check.fix)
+                if not files and check.status == OK:  # never indexed, or the run that made it was killed
+                    check = Check("graph", WARN, f"{check.detail}: the index holds no file (nothing was indexed into "
+                                  "it, or the `ripple index` that made it was stopped before it finished writing)",
+                                  "run `ripple index PATH`")
             finally:
                 store.close()
         return [check]

@@ -303,6 +303,11 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
             return env_for(self.options.env, fc.path).get(env.group(1))
         found = self.config_constant(fc, expr) if expr.startswith(CONFIG_KEY) else self.locate(fc, scope, expr)
         key = (found[0].path, found[1]) if found is not None else None
+        if key is not None and key in stack and scope is not None:
+            # A name that is, inside its owner, the constant being computed (`R = { v1: v1 }`: a JS object's
+            # property values do not see its keys) names the module-level constant.
+            found = self.locate(fc, None, expr)
+            key = (found[0].path, found[1]) if found is not None else None
         if key is None or key not in self.constants:
             return None
         if key in self._values:

@@ -65,6 +65,23 @@ def package_name(path: str) -> str:
     return last.replace("-", "_").replace(".", "_")
 
 
+def _distinct_versioned(imports: list[Import]) -> list[Import]:
+    """``imports`` with a ``.../vN`` import bound to ``vN`` when the name the convention gives it
+    (``api`` for ``.../api/v1``) is another import's: Go refuses two imports of one name, so that
+    package's own name is ``vN`` (go-gin-example imports ``routers/api`` and ``routers/api/v1`` side by
+    side and calls ``api.GetAuth`` and ``v1.GetTags``)."""
+    taken: dict[str, int] = {}
+    for imp in imports:
+        taken[imp.local] = taken.get(imp.local, 0) + 1
+    out = []
+    for imp in imports:
+        last = imp.module.rstrip("/").rsplit("/", 1)[-1]
+        if taken[imp.local] > 1 and _MAJOR.match(last) and imp.local == package_name(imp.module) != last:
+            imp = Import(local=last, module=imp.module, name=imp.name, level=imp.level, line=imp.line)
+        out.append(imp)
+    return out
+
+
 class GoExtractor:
     """The Go :class:`~indexer.languages.base.Extractor` for ``.go`` files."""
 
@@ -140,6 +157,7 @@ class _FileExtractor:
             local = "*" if alias == "." else alias or package_name(path)
             self.out.imports.append(Import(local=local, module=path, name=None, line=src.line(m["import"][0])))
         self.out.imports.sort(key=lambda i: i.line)
+        self.out.imports = _distinct_versioned(self.out.imports)
 
     def _new_def(self, kind: str, name: str, parent: str | None, node: Node, name_node: Node) -> Definition:
         src = self.src

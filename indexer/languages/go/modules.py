@@ -9,8 +9,10 @@ repository prefixes (the standard library, dependencies) are external.
 
 Methods may be declared in any file of their type's package (``open_types``: the core's member
 lookup reads the package's other files). Not modelled (trial): exported-ness (capitalised names),
-implicit interface satisfaction (no dispatch through interfaces), package names that differ from the
-last import path segment, ``_test`` packages sharing a folder with the package they test.
+implicit interface satisfaction (no dispatch through interfaces), ``_test`` packages sharing a folder
+with the package they test. A package name that differs from the last import path segment is found by
+the package clause of the imported folder's files when the name is bound nothing else
+(:meth:`GoModuleSystem.resolve_unbound`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
-from indexer.resolve.multimap import entries
+from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 
 __all__ = ["MODULE_SYSTEM", "GoModuleSystem", "GOMOD_PREFIX"]
@@ -125,7 +127,10 @@ class GoModuleSystem:
         return None
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
-        """A top-level name of the file's own package, else of a dot import."""
+        """A top-level name of the file's own package, else of a dot import, else the package of an
+        import of the repository whose package clause is ``name`` (a folder ``v1`` holding ``package v1``
+        imported as ``.../api/v1``, which the path convention binds ``api``; ``package db`` in a folder
+        ``database``)."""
         v = r.module_member("go", fc.module_key, name)
         if v is not None:
             return v
@@ -135,7 +140,31 @@ class GoModuleSystem:
                 v = r.module_member("go", key, name)
                 if v is not None:
                     return v
-        return None
+        key = self._clause_packages(r, fc).get(name)
+        return ModuleV("go", key) if key is not None else None
+
+    def _clause_packages(self, r: Lookup, fc: FileCtx) -> dict[str, str]:
+        """``{package clause: folder key}`` of the repository's packages ``fc`` imports under another
+        name (the first non-test file of each folder says the clause), computed once per file: an
+        unbound name is then one look-up, not a walk of every import (150 files of 60 imports and 150
+        unbound calls each resolved in 125 s instead of 22 s when every name walked them)."""
+
+        def compute() -> dict[str, str]:
+            out: dict[str, str] = {}
+            for imp in every(fc.imports):
+                key = self.package_key(r, imp.module)
+                if key is None:
+                    continue
+                for f in r.module_files("go", key):
+                    if f.ex.package and not f.path.endswith("_test.go"):
+                        r.use(("name", f.path, f.ex.package))
+                        if f.ex.package != imp.local:
+                            out.setdefault(f.ex.package, key)
+                        break
+            return out
+
+        found = r.memoised((id(fc), "go:package-clauses"), compute)  # type: ignore[arg-type]
+        return found if isinstance(found, dict) else {}
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
         """Go has no fully qualified names in code."""

@@ -56,9 +56,11 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     assigned = {jf.text(n) for n in writes}
     found: list[StringConstant] = []
     _constructor_fields(jf, writes, found)
+    names = frozenset({jf.text(c["name"][0]) for c in matches if "name" in c} |
+                      {i.local for i in out.imports if i.local != "*"})
     for caps in matches:
         if "name" in caps:
-            _value(jf, jf.text(caps["name"][0]), caps["value"][0], found, 0)
+            _value(jf, jf.text(caps["name"][0]), caps["value"][0], found, 0, names)
         elif "field" in caps:
             name = jf.text(caps["field"][0])
             body = caps["field"][0].parent.parent  # type: ignore[union-attr]
@@ -85,8 +87,12 @@ def constants_of(jf: JsFile, qualname: str, node: Node) -> list[StringConstant]:
     return found
 
 
-def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], depth: int) -> None:
-    """A constant's value: a string-like value, or an object literal's properties."""
+def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], depth: int,
+           names: frozenset[str] = frozenset()) -> None:
+    """A constant's value: a string-like value, or an object literal's properties. A property (or a
+    constant) whose value is only a name, ``version: v1`` / ``{ usersRoot }`` / ``const API = BASE``, is
+    that name's value (a ``ref``) when ``names`` holds it: the file's other module-level constants and
+    its imports (domain-driven-hexagon's ``routesV1 = { version: v1, user: { root: usersRoot } }``)."""
     inner = unwrap(node) or node
     if inner.type == "call_expression" and jf.receiver(inner.child_by_field_name("function")) == "Object.freeze":  # type: ignore[arg-type]
         args = arguments(inner.child_by_field_name("arguments"))
@@ -94,8 +100,12 @@ def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], d
     if inner.type == "object":
         if depth < _MAX_OBJECT_DEPTH:
             for key, value in jf.object_pairs(inner).items():
-                if value.type != "shorthand_property_identifier":
-                    _value(jf, f"{qualname}.{key}", value, found, depth + 1)
+                _value(jf, f"{qualname}.{key}", value, found, depth + 1, names)
+        return
+    if inner.type in ("identifier", "shorthand_property_identifier"):
+        name = jf.text(inner)
+        if name in names and name != qualname:
+            found.append(StringConstant(qualname, Template((("ref", name),))))
         return
     template = _constant(jf, node)
     if template is not None:

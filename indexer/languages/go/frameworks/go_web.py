@@ -78,6 +78,8 @@ _VERBS = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
 _CHI_VERBS = {v.capitalize(): v for v in _VERBS}
 _PATTERN_METHOD = re.compile(r"^([A-Z]+)\s+(/.*)$")
 _REGEX_PARAM = re.compile(r"\{(\w+):[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
+_PACKAGE_VERBS = frozenset((*_VERBS, "CONNECT", "TRACE", "PROPFIND", "REPORT"))
+"""Verbs a package may export as constants named as the verb (echo's ``echo.POST = http.MethodPost``)."""
 _CLIENT_VERBS = {"Get": "GET", "Head": "HEAD", "Post": "POST", "PostForm": "POST"}
 _RESTY_VERBS = {v.capitalize(): v for v in _VERBS}
 
@@ -405,10 +407,15 @@ def _clean(path: Template) -> Template:
 
 
 def _methods_of(gf: GoFile, nodes: list[Node]) -> list[str]:
+    """The HTTP methods ``nodes`` name: ``http.MethodPost``, an imported package's constant named as the
+    verb itself (echo's ``echo.POST``), a string literal or constant."""
     out = []
     for n in nodes:
         if n.type == "selector_expression":
-            m = HTTP_METHOD_CONSTANTS.get(gf.text(n.child_by_field_name("field")))
+            field = gf.text(n.child_by_field_name("field"))
+            m = HTTP_METHOD_CONSTANTS.get(field)
+            if m is None and field in _PACKAGE_VERBS and gf.text(n.child_by_field_name("operand")) in gf.imports:
+                m = field
             if m:
                 out.append(m)
         else:
@@ -576,6 +583,8 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
         path, methods, handlers = _path(gf, args[1]), _method(gf, args[0]), list(reversed(args[2:]))
     elif fw == "echo" and name == "Match" and len(args) >= 3:
         path, methods, handlers = gf.template(args[1]), _method(gf, args[0]), args[2:]
+    elif fw == "echo" and name == "Add" and len(args) >= 3:  # e.Add(echo.POST, "/p", h, middleware...)
+        path, methods, handlers = _path(gf, args[1]), _methods_of(gf, [args[0]]), args[2:]
     elif fw == "chi" and name in _CHI_VERBS and len(args) == 2:
         path, methods, handlers = gf.template(args[0]), [_CHI_VERBS[name]], [args[1]]
     elif fw == "chi" and name in ("Method", "MethodFunc") and len(args) == 3:
