@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
 from indexer.resolve.dotted import calls_off, split_dotted
 from indexer.resolve.either import either_values
-from indexer.resolve.generic_calls import generic_receiver
+from indexer.resolve.generic_calls import generic_call, generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries, every
@@ -267,8 +267,10 @@ class CallBinder:
         the dependency ``Depends(factory(...))`` gives it, the result of ``factory(...)``): for a
         class, its instance's ``__call__``; for a function, each function it returns uncalled
         (``return inner``) and the constructors of each class it returns (``return Repo``: FastAPI
-        builds it), ``inferred`` when it returns several or something else too (``returns_other``), else what its return type or inferred
-        return says (an instance: its ``__call__``); ``None`` when nothing of the repository runs."""
+        builds it), ``inferred`` when it returns several or something else too (``returns_other``); for
+        a function returning its parameter (``returned_param``), what the inner call's argument there is,
+        ``inferred``; else what its return type or inferred return says (an instance: its
+        ``__call__``); ``None`` when nothing of the repository runs."""
         r = self.r
         text = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
         if cs.via == "element":  # a container's element held as `make()`: what calling make returns
@@ -291,6 +293,10 @@ class CallBinder:
             out += t if isinstance(t, list) else []
         if out or returned:
             return out or None
+        if cs.via == "result" and v.f.d.returned_param:  # `register(f)()`: the argument it hands back
+            handed = generic_call(r, fc, cs.caller, text, (cs.line, cs.col), after=True)
+            t = self._callee_targets(handed, any_arity, "inferred") if handed is not None else None
+            return t if isinstance(t, list) and t else None
         result = r.call_result(v, "inferred")
         if isinstance(result, InstV | FuncV):
             t = self._callee_targets(result, any_arity, "inferred")

@@ -371,7 +371,7 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
+                 d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, d.returned_param, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
