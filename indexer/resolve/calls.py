@@ -377,10 +377,11 @@ class CallBinder:
                     and m.parent == x.qualname and not any(same_parameter_types(m, o) for o in out[:nearer])]
         return out
 
-    def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
-        """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s
-        place, with dispatch to overrides unless ``inst`` is concrete; empty when none binds."""
-        t = self._method_targets(inst, CallSite(cs.caller, name, None, 0, cs.line, cs.col))
+    def run_targets(self, inst: InstV, name: str, cs: CallSite, arity: int = 0) -> list[tuple[Def, str]]:
+        """The methods ``name`` that calling it on ``inst`` with ``arity`` arguments (none unless said)
+        reaches, from ``cs``'s place, with dispatch to overrides unless ``inst`` is concrete; empty when
+        none binds."""
+        t = self._method_targets(inst, CallSite(cs.caller, name, None, arity, cs.line, cs.col))
         return t if isinstance(t, list) else []
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False, fc: FileCtx | None = None
