@@ -103,8 +103,9 @@ def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: t
     if not isinstance(target, FuncV) or not target.f.is_callable:
         return None
     f = target.f
-    if f.d.returned_param and not f.d.return_type:
-        return _returned_argument(r, fc, scope, callee, f, at, after)
+    if f.d.returned_param and not f.d.return_type:  # `x = register(x)` reads x: once per call, no cycle
+        return r.memoised((id(fc), scope, callee, at, after, "returned argument"),
+                          lambda: _returned_argument(r, fc, scope, callee, f, at, after))
     shape = _shape(f.file.rules, f.d.return_type)
     if shape is None or not any((s := _shape(f.file.rules, p.type)) and s[0] == shape[0] for p in f.d.params) \
             or not _own_parameter(r, f, shape[0]):

@@ -228,3 +228,51 @@ def test_an_edit_of_the_returning_function_or_of_the_argument_rebinds(tmp_path: 
         assert [c for c in calls(ws.db) if c.endswith("[inferred]")] == [edge.format("b")]
     finally:
         ws.close()
+
+
+def test_a_name_passed_through_and_bound_again_ends():
+    """``x = register(x)`` reads the ``x`` it binds: the argument's value is looked up once per call,
+    and a cycle yields nothing rather than recursing without end (Django's ``for`` loops over such
+    calls did)."""
+    check(
+        """
+        # --- path: m.py ---
+        def func():
+            pass
+
+        def ident(a):
+            return a
+
+        def again(x):
+            x = ident(x)
+            x = ident(x)
+            x()
+
+        def from_a_function():
+            x = func
+            x = ident(x)
+            x()
+
+        def other():
+            return func
+
+        def two_kinds(v):
+            v = ident(v)  # v's value at this line is this binding's own: recursed without end before
+            v()
+            v = other()
+            v()
+
+        for y in ident(z):
+            y = ident(y)
+            y()
+        """,
+        [
+            "m.again(1) -> m.ident(1) [exact]",
+            "m.from_a_function(0) -> m.func(0) [inferred]",
+            "m.from_a_function(0) -> m.ident(1) [exact]",
+            "m.py -> m.ident(1) [exact]",
+            "m.two_kinds(1) -> m.func(0) [inferred]",  # the second v(): what other returns
+            "m.two_kinds(1) -> m.ident(1) [exact]",
+            "m.two_kinds(1) -> m.other(0) [exact]",
+        ],
+    )
