@@ -96,18 +96,22 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
     """``(caller, method, argument)`` for each call through an attribute that ``cs`` (a call site of
     ``fc`` bound to ``targets``) fills by handing an instance to a constructor that keeps it there
     (:mod:`indexer.resolve.held_arguments`: ``B(A())`` with ``self.a = a`` and ``self.a.ping()`` in
-    ``B.run``: ``(B.run, A.ping, A())``); a call that binds already where it is written (the
-    attribute's class known there) is left to that binding. Empty when none. Reads are recorded
-    through ``r``."""
+    ``B.run``: ``(B.run, A.ping, A())``), and for each protocol call a called function makes on the
+    parameter it is handed (``def total(items): for x in items``, ``total(Cart())``: ``(total,
+    Cart.__iter__, Cart())``); a call that binds already where it is written (the attribute's class
+    known there) is left to that binding. Empty when none. Reads are recorded through ``r``."""
     if not cs.handed:
         return []
     out: list[tuple[Def, Def, NamedArgument]] = []
     for target, _ in targets:
         tf = target.file
-        if not target.is_callable or target.name != getattr(tf.rules, "constructor_name", None):
+        if not target.is_callable:
             continue
         r.use(("name", tf.path, target.name))
-        held = tf.held_arguments.get(target.qualname)
+        held = tf.protocol_parameters.get(target.qualname)
+        if target.name == getattr(tf.rules, "constructor_name", None):
+            held = {**held, **tf.held_arguments.get(target.qualname, {})} if held else \
+                tf.held_arguments.get(target.qualname)
         if not held:
             continue
         shift = _receiver_shift(r, fc, cs, target)  # `B.__init__(self, a)`: past the receiver

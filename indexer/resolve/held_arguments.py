@@ -13,7 +13,9 @@ annotation, no assignment elsewhere: any other says what it holds, or that it ch
 parameter has no declared type (a typed one binds those calls already) and is neither variadic nor
 re-bound in the constructor, and the call's receiver is the attribute itself (``self.a.ping()``, not
 ``self.a.b.ping()``) in a method of that class or a function nested in one (a nested class has its
-own ``self``). Languages whose constructor is a named method (``constructor_name``: Python
+own ``self``). The same binding gives a function the protocol calls it makes on a parameter
+(:func:`protocol_parameters`: ``def total(items): for x in items`` called ``total(Cart())`` calls
+``Cart.__iter__``). Held attributes: languages whose constructor is a named method (``constructor_name``: Python
 ``__init__``, ECMAScript ``constructor``) and whose methods write attributes through a receiver
 (``instance_prefix``).
 """
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from indexer.model import CallSite
     from indexer.resolve.context import FileCtx
 
-__all__ = ["HeldCall", "held_arguments"]
+__all__ = ["HeldCall", "held_arguments", "protocol_parameters"]
 
 HeldCall = tuple[str, int, "CallSite"]
 """A call through a held attribute: the caller's qualname, its rank among the definitions of that
@@ -62,6 +64,30 @@ def held_arguments(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
         callers = entries(fc.by_qualname, cs.caller)
         rank = callers.index(fc.def_at(cs.caller, cs.line)) if len(callers) > 1 else 0
         out.setdefault(found[0], {}).setdefault(found[1], []).append((cs.caller, rank, cs))
+    return {q: {p: tuple(c) for p, c in params.items()} for q, params in out.items()}
+
+
+def protocol_parameters(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+    """Per function or method qualname of ``fc``, per parameter the language's protocol calls in its
+    own body (``CallSite.via == "dunder"``: ``for x in items`` -> ``items.__iter__()`` /
+    ``__next__()``, ``with lock`` -> ``__enter__`` / ``__exit__``, ``a + b`` -> ``a.__add__(b)``,
+    ``len(c)`` -> ``c.__len__()``), those calls in source order. The same rule as for a held
+    attribute: the parameter is untyped, not variadic and never re-bound in that body; a call in a
+    nested function is left out. An instance a caller hands there runs them
+    (:func:`indexer.resolve.callbacks.held_calls`)."""
+    out: dict[str, dict[str, list[HeldCall]]] = {}
+    own: dict[str, dict[str, bool]] = {}  # function -> parameter -> kept
+    for cs in fc.ex.calls:
+        recv, q = cs.receiver, cs.caller
+        if cs.via != "dunder" or q is None or recv is None or "." in recv or "(" in recv or "[" in recv:
+            continue
+        kept = own.get(q)
+        if kept is None:
+            defs = [rd for rd in entries(fc.by_qualname, q) if rd.is_callable]
+            kept = own[q] = {p.name: not p.type and p.variadic is None and (q, p.name) not in fc.bindings
+                             for p in defs[0].d.params} if len(defs) == 1 else {}
+        if kept.get(recv):
+            out.setdefault(q, {}).setdefault(recv, []).append((q, 0, cs))
     return {q: {p: tuple(c) for p, c in params.items()} for q, params in out.items()}
 
 

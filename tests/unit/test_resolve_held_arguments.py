@@ -167,3 +167,76 @@ def test_an_edit_of_the_class_or_of_the_constructing_call_rebinds(tmp_path: Path
         assert held() == []
     finally:
         ws.close()
+
+
+def test_an_instance_handed_to_a_function_runs_the_protocol_calls_it_makes_on_the_parameter():
+    check(
+        """
+        # --- path: m.py ---
+        def total(items):
+            for x in items:
+                pass
+            return len(items)
+
+        class Cart:
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                raise StopIteration
+
+            def __len__(self):
+                return 0
+
+        class Lock:
+            def __enter__(self):
+                return self
+
+            def __exit__(self, kind, value, tb):
+                pass
+
+        class Money:
+            def __add__(self, other):
+                return self
+
+        def guarded(lock, amount, typed: list):
+            with lock:
+                amount + 1
+            for y in typed:  # typed: never Cart.__iter__
+                pass
+
+        def nested(items):
+            def inner():
+                for z in items:  # a nested function's call: left out
+                    pass
+            inner()
+
+        def rebound(items):
+            items = list(items)
+            for z in items:
+                pass
+
+        def main():
+            total(Cart())
+            guarded(Lock(), Money(), Cart())
+            nested(Cart())
+            rebound(Cart())
+            total([1, 2])
+        """,
+        [
+            "m.guarded(3) -> m.Lock.__enter__(0) [inferred]",
+            "m.guarded(3) -> m.Lock.__exit__(3) [inferred]",
+            "m.guarded(3) -> m.Money.__add__(1) [inferred]",
+            "m.main(0) -> m.Cart [exact]",
+            "m.main(0) -> m.Lock [exact]",
+            "m.main(0) -> m.Money [exact]",
+            "m.main(0) -> m.guarded(3) [exact]",
+            "m.main(0) -> m.nested(1) [exact]",
+            "m.main(0) -> m.rebound(1) [exact]",
+            "m.main(0) -> m.total(1) [exact]",
+            "m.nested(1) -> m.nested.inner(0) [exact]",
+            "m.total(1) -> m.Cart.__iter__(0) [inferred]",
+            "m.total(1) -> m.Cart.__len__(0) [inferred]",
+            "m.total(1) -> m.Cart.__next__(0) [inferred]",
+        ],
+    )
