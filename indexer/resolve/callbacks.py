@@ -121,7 +121,7 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
             if not calls:
                 continue
             v = _handed_value(r, fc, cs, arg)
-            if not isinstance(v, InstV):
+            if not isinstance(v, InstV) or _class_attribute(r, fc, cs, arg):
                 continue
             for q, rank, site in calls:
                 defs = entries(tf.by_qualname, q)
@@ -130,6 +130,23 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
                     continue
                 out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, site.name, cs, site.arity)]
     return out
+
+
+def _class_attribute(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> bool:
+    """Whether ``arg`` reads on an instance an attribute its class (or an ancestor) assigns a call
+    in its body (``t.num`` with ``class Thing(Model): num = models.IntegerField()``): what such a
+    read gives is the class attribute only without a metaclass or descriptor replacing it (Django's,
+    SQLAlchemy's, attrs' fields give the column's value), so it hands no known instance."""
+    head, dot, name = arg.text.rpartition(".")
+    if not dot or "(" in name or head in ("self", "cls", "this"):
+        return False
+    owner = r.resolve_expr_at(fc, cs.caller, head, arg.line)
+    if not isinstance(owner, InstV):
+        return False
+    for c in r.classes.mro(owner.c):
+        if any(b.how == "constructed" for b in c.file.bindings.get((c.qualname, name)) or ()):
+            return True
+    return False
 
 
 def _parameter(target: Def, key: str, shift: int) -> str | None:

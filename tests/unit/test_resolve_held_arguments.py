@@ -240,3 +240,55 @@ def test_an_instance_handed_to_a_function_runs_the_protocol_calls_it_makes_on_th
             "m.total(1) -> m.Cart.__next__(0) [inferred]",
         ],
     )
+
+
+def test_a_class_attribute_read_on_an_instance_hands_no_known_instance():
+    """``t.num`` with ``class Thing: num = IntegerField()``: a metaclass or descriptor may replace it
+    on instances (a Django model's field reads as its column's value), so neither rule links it; an
+    attribute the instance sets itself (``self.own = IntegerField()``) does."""
+    check(
+        """
+        # --- path: m.py ---
+        class IntegerField:
+            def __eq__(self, other):
+                return True
+
+            def ping(self):
+                pass
+
+        class Thing:
+            num = IntegerField()
+
+            def __init__(self):
+                self.own = IntegerField()
+
+        class Other:
+            def ping(self):
+                pass
+
+        def notify(id_):
+            if id_ == "error":
+                pass
+
+        class Holder:
+            def __init__(self, a):
+                self.a = a
+
+            def run(self):
+                self.a.ping()
+
+        def main(t: Thing):
+            notify(t.num)
+            Holder(t.num)
+            notify(t.own)
+            Holder(t.own)
+        """,
+        [
+            "m.Holder.run(0) -> m.IntegerField.ping(0) [inferred]",
+            "m.Thing -> m.IntegerField [exact]",
+            "m.Thing.__init__(0) -> m.IntegerField [exact]",
+            "m.main(1) -> m.Holder.__init__(1) [exact]",
+            "m.main(1) -> m.notify(1) [exact]",
+            "m.notify(1) -> m.IntegerField.__eq__(1) [inferred]",
+        ],
+    )
