@@ -87,7 +87,7 @@ ELIDED_DOCSTRING = "\u2026"
 text is dropped, that there was one is kept."""
 
 _DEF_TEXT = ("kind", "name", "parent", "return_type", "field_type", "inferred_return", "generated",
-             "receiver_type", "accessor_of", "signature")
+             "receiver_type", "accessor_of", "signature", "returned_param")
 """Definition fields interned (the signature too: a file's methods repeat the same headers, a
 generated or templated tree repeats them across files; the qualname is handled apart)."""
 _DEF_LISTS = ("modifiers", "decorators", "bases", "implements", "returned_refs", "yielded_refs")

@@ -150,6 +150,11 @@ class Definition:
     returns_other: bool = False
     applies_refs: bool = False
     yielded_refs: list[str] = field(default_factory=list)
+    returned_param: str | None = None
+    """The parameter every ``return`` with a value hands back as it was handed (Python ``def
+    register(f): REGISTRY.append(f); return f``; no other value returned, never re-bound in the
+    body, not variadic): a call's result is then the argument bound to it. ``None`` otherwise, and for
+    languages whose extractor does not read it."""
     generated: str | None = None
     """What wrote this definition when the source does not (``lombok``: a getter, setter, builder or
     constructor an annotation generates): front ends mark it, search does not chunk it. Such a

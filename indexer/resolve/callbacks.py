@@ -29,6 +29,10 @@ module system may name library calls that call a function handed at an argument
 repository or not at all, gives its caller a CALLS edge to that function (:func:`library_callbacks`),
 ``inferred``.
 
+Instances handed to a constructor that keeps them in an attribute its class's methods call
+members of (``B(A())``, ``self.a = a``, ``self.a.ping()``): :func:`held_calls` links those methods to
+the instance's class's members, at the argument (:mod:`indexer.resolve.held_arguments`).
+
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
 followed beyond that one level, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as
 not called.
@@ -48,7 +52,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["handed_calls", "handed_runs", "library_callbacks"]
+__all__ = ["handed_calls", "handed_runs", "held_calls", "library_callbacks"]
 
 _NOT_BOUND = ("staticmethod", "classmethod")
 """Decorators under which a method called through its class takes no explicit receiver argument."""
@@ -85,6 +89,64 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
                 out += [(caller, v.f, arg) for caller in _callers(r, target, calls, v.f) if caller is not v.f]
                 out += _handed_on(r, fc, cs, target, v.f, calls, bound, arg)
     return out
+
+
+def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, str]]
+               ) -> list[tuple[Def, Def, NamedArgument]]:
+    """``(caller, method, argument)`` for each call through an attribute that ``cs`` (a call site of
+    ``fc`` bound to ``targets``) fills by handing an instance to a constructor that keeps it there
+    (:mod:`indexer.resolve.held_arguments`: ``B(A())`` with ``self.a = a`` and ``self.a.ping()`` in
+    ``B.run``: ``(B.run, A.ping, A())``), and for each protocol call a called function makes on the
+    parameter it is handed (``def total(items): for x in items``, ``total(Cart())``: ``(total,
+    Cart.__iter__, Cart())``); a call that binds already where it is written (the attribute's class
+    known there) is left to that binding. Empty when none. Reads are recorded through ``r``."""
+    if not cs.handed:
+        return []
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    for target, _ in targets:
+        tf = target.file
+        if not target.is_callable:
+            continue
+        r.use(("name", tf.path, target.name))
+        held = tf.protocol_parameters.get(target.qualname)
+        if target.name == getattr(tf.rules, "constructor_name", None):
+            held = {**held, **tf.held_arguments.get(target.qualname, {})} if held else \
+                tf.held_arguments.get(target.qualname)
+        if not held:
+            continue
+        shift = _receiver_shift(r, fc, cs, target)  # `B.__init__(self, a)`: past the receiver
+        for arg in cs.handed:
+            name = _parameter(target, arg.key, shift)
+            calls = held.get(name) if name is not None else None
+            if not calls:
+                continue
+            v = _handed_value(r, fc, cs, arg)
+            if not isinstance(v, InstV) or _class_attribute(r, fc, cs, arg):
+                continue
+            for q, rank, site in calls:
+                defs = entries(tf.by_qualname, q)
+                caller = defs[rank] if rank < len(defs) else None
+                if caller is None or r.calls.bind_call(tf, site):
+                    continue
+                out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, site.name, cs, site.arity)]
+    return out
+
+
+def _class_attribute(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> bool:
+    """Whether ``arg`` reads on an instance an attribute its class (or an ancestor) assigns a call
+    in its body (``t.num`` with ``class Thing(Model): num = models.IntegerField()``): what such a
+    read gives is the class attribute only without a metaclass or descriptor replacing it (Django's,
+    SQLAlchemy's, attrs' fields give the column's value), so it hands no known instance."""
+    head, dot, name = arg.text.rpartition(".")
+    if not dot or "(" in name or head in ("self", "cls", "this"):
+        return False
+    owner = r.resolve_expr_at(fc, cs.caller, head, arg.line)
+    if not isinstance(owner, InstV):
+        return False
+    for c in r.classes.mro(owner.c):
+        if any(b.how == "constructed" for b in c.file.bindings.get((c.qualname, name)) or ()):
+            return True
+    return False
 
 
 def _parameter(target: Def, key: str, shift: int) -> str | None:

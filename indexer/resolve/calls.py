@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from indexer.model import NARROWED, CallSite, NamedArgument, base_type
 from indexer.resolve.dotted import calls_off, split_dotted
 from indexer.resolve.either import either_values
-from indexer.resolve.generic_calls import generic_receiver
+from indexer.resolve.generic_calls import generic_call, generic_receiver
 from indexer.resolve.context import MAX_NAMESAKES, overload_candidates, overloads_cut
 from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries, every
@@ -267,8 +267,10 @@ class CallBinder:
         the dependency ``Depends(factory(...))`` gives it, the result of ``factory(...)``): for a
         class, its instance's ``__call__``; for a function, each function it returns uncalled
         (``return inner``) and the constructors of each class it returns (``return Repo``: FastAPI
-        builds it), ``inferred`` when it returns several or something else too (``returns_other``), else what its return type or inferred
-        return says (an instance: its ``__call__``); ``None`` when nothing of the repository runs."""
+        builds it), ``inferred`` when it returns several or something else too (``returns_other``); for
+        a function returning its parameter (``returned_param``), what the inner call's argument there is,
+        ``inferred``; else what its return type or inferred return says (an instance: its
+        ``__call__``); ``None`` when nothing of the repository runs."""
         r = self.r
         text = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
         if cs.via == "element":  # a container's element held as `make()`: what calling make returns
@@ -291,6 +293,10 @@ class CallBinder:
             out += t if isinstance(t, list) else []
         if out or returned:
             return out or None
+        if cs.via == "result" and v.f.d.returned_param:  # `register(f)()`: the argument it hands back
+            handed = generic_call(r, fc, cs.caller, text, (cs.line, cs.col), after=True)
+            t = self._callee_targets(handed, any_arity, "inferred") if handed is not None else None
+            return t if isinstance(t, list) and t else None
         result = r.call_result(v, "inferred")
         if isinstance(result, InstV | FuncV):
             t = self._callee_targets(result, any_arity, "inferred")
@@ -371,10 +377,11 @@ class CallBinder:
                     and m.parent == x.qualname and not any(same_parameter_types(m, o) for o in out[:nearer])]
         return out
 
-    def run_targets(self, inst: InstV, name: str, cs: CallSite) -> list[tuple[Def, str]]:
-        """The methods ``name`` (no arguments) that calling it on ``inst`` reaches, from ``cs``'s
-        place, with dispatch to overrides unless ``inst`` is concrete; empty when none binds."""
-        t = self._method_targets(inst, CallSite(cs.caller, name, None, 0, cs.line, cs.col))
+    def run_targets(self, inst: InstV, name: str, cs: CallSite, arity: int = 0) -> list[tuple[Def, str]]:
+        """The methods ``name`` that calling it on ``inst`` with ``arity`` arguments (none unless said)
+        reaches, from ``cs``'s place, with dispatch to overrides unless ``inst`` is concrete; empty when
+        none binds."""
+        t = self._method_targets(inst, CallSite(cs.caller, name, None, arity, cs.line, cs.col))
         return t if isinstance(t, list) else []
 
     def _callee_targets(self, v: Value, cs: CallSite, how: str, dispatch: bool = False, fc: FileCtx | None = None

@@ -24,6 +24,7 @@ from indexer.resolve.import_table import ImportList, ImportTable, import_table
 from indexer.resolve.parked_imports import ParkedImports, park_imports
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
+from indexer.resolve.held_arguments import HeldCall, held_arguments, protocol_parameters
 from indexer.resolve.qualnames import QualnameIndex
 from indexer.resolve.values import Def
 from indexer.symbols import defines_suffix, definition_tails, id_prefix
@@ -371,7 +372,9 @@ class FileCtx:
                 ("def", d.kind, d.qualname, d.parent, self.parent_scope(d.qualname), d.signature,
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
-                 d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed))
+                 d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, d.returned_param, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed,
+                 sorted((p, [(q, rank, cs.name, cs.arity) for q, rank, cs in held]) for p, held in self.held_arguments.get(d.qualname, {}).items()),
+                 sorted((p, [(cs.name, cs.arity) for _, _, cs in used]) for p, used in self.protocol_parameters.get(d.qualname, {}).items())))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object
@@ -449,6 +452,19 @@ class FileCtx:
                 s = self.parent_scope(s)
         return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
 
+    @functools.cached_property
+    def held_arguments(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+        """Per constructor qualname, its parameters kept in an attribute the class's methods call
+        members of, with those calls (:func:`indexer.resolve.held_arguments.held_arguments`): a
+        class the constructing caller hands there runs them."""
+        return held_arguments(self)
+
+    @functools.cached_property
+    def protocol_parameters(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+        """Per function qualname, its parameters the language's protocol calls run on in its body
+        (``for x in items``: :func:`indexer.resolve.held_arguments.protocol_parameters`)."""
+        return protocol_parameters(self)
+
     def _own_params(self, scope: str) -> frozenset[str] | None:
         """The names of the non-variadic parameters of the callables named ``scope`` (``None``
         when no callable is: a class body)."""
@@ -477,7 +493,7 @@ class FileCtx:
         self.types = tuple(rd for rd in defs if rd.is_type)
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
-        for key in ("interface", "structure", "names", "param_calls"):
+        for key in ("interface", "structure", "names", "param_calls", "held_arguments", "protocol_parameters"):
             self.__dict__[key] = getattr(new, key)
 
     def released(self) -> FileCtx:

@@ -23,6 +23,12 @@ binds ``T`` to ``C``; the call gives an instance of ``C`` (``inferred``), a cont
 the class ``C`` accordingly. A parameter handed something else binds nothing, nor does an argument
 that is no (dotted) name (the call site's :attr:`~indexer.model.CallSite.handed`).
 
+A function returning its own parameter as it was handed (Python ``def register(f): ...; return
+f``, :attr:`~indexer.model.Definition.returned_param`) is the unannotated ``def register(f: T) -> T``:
+its call gives the value of the argument bound to that parameter (a function or an instance
+``inferred``, a class), whatever it is: ``register(handler)()`` calls ``handler``, ``check(user).save()``
+``User.save``.
+
 The arguments are those of the call site the extractor recorded for the call itself: the receiver
 ``first()`` of ``first(users).save()`` is the site of callee ``first`` in the same function nearest
 before the outer call; the value of ``u = first(users)`` (a ``constructed`` binding) the site nearest
@@ -33,14 +39,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.model import base_type
+from indexer.model import NamedArgument, base_type
 from indexer.resolve.dotted import split_dotted
 from indexer.resolve.generics import type_parameters
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, FuncV, InstV, QueryV, Value
 
 if TYPE_CHECKING:
-    from indexer.model import NamedArgument
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
     from indexer.resolve.values import Def
@@ -98,6 +103,9 @@ def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: t
     if not isinstance(target, FuncV) or not target.f.is_callable:
         return None
     f = target.f
+    if f.d.returned_param and not f.d.return_type:  # `x = register(x)` reads x: once per call, no cycle
+        return r.memoised((id(fc), scope, callee, at, after, "returned argument"),
+                          lambda: _returned_argument(r, fc, scope, callee, f, at, after))
     shape = _shape(f.file.rules, f.d.return_type)
     if shape is None or not any((s := _shape(f.file.rules, p.type)) and s[0] == shape[0] for p in f.d.params) \
             or not _own_parameter(r, f, shape[0]):
@@ -112,6 +120,33 @@ def generic_call(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: t
     if view == _INSTANCE:
         return InstV(c, "inferred")
     return ClassV(c, dynamic=True) if view == _CLASS else QueryV(c, view=view)
+
+
+def _returned_argument(r: Resolver, fc: FileCtx, scope: str | None, callee: str, f: Def, at: tuple[int, int],
+                       after: bool) -> Value:
+    """What a call of ``f``, a function returning its parameter ``f.d.returned_param`` as it was handed
+    (``def register(f): ...; return f``), gives: the value of the argument the call site of ``callee``
+    nearest ``at`` binds to it (by position or keyword), a function or an instance ``inferred``, a class
+    as it is; ``None`` when no argument written as a (dotted) name or a call of one binds it, or when
+    ``f`` is a method called through its class (``C.m(obj, x)``: positions shift past the receiver)."""
+    name = f.d.returned_param
+    receiver, dot, _ = callee.rpartition(".")
+    if dot and f.kind == "method" and isinstance(r.resolve_expr(fc, scope, receiver), ClassV) \
+            and not any(m in ("staticmethod", "classmethod") for m in f.d.modifiers):
+        return None
+    args, _ = _arguments(r, fc, scope, callee, at, after)
+    index = next((i for i, p in enumerate(f.d.params) if p.name == name), None)
+    if index is None or any(p.variadic is not None for p in f.d.params[:index]):
+        return None
+    arg = next((a for a in args if a.key in (str(index), name)), None)
+    if arg is None or arg.text.startswith(NamedArgument.DECORATED):
+        return None
+    v = r.resolve_expr_at(fc, scope, arg.text, arg.line)
+    if isinstance(v, FuncV):
+        return FuncV(v.f, "inferred")
+    if isinstance(v, InstV):
+        return InstV(v.c, "inferred", v.concrete, v.args)
+    return v if isinstance(v, ClassV) else None
 
 
 def _shape(rules, text: str | None) -> tuple[str, str] | None:
@@ -161,12 +196,14 @@ def _arguments(r: Resolver, fc: FileCtx, scope: str | None, callee: str, at: tup
 
 def _sites(r: Resolver, fc: FileCtx) -> dict:
     """Per ``(caller, receiver, name)``, the positions, handed arguments and arities of ``fc``'s call sites
-    written as such that hand any (memoised per file and checksum)."""
+    written as such that hand any, and of calls of a call's result under the name ``name()`` (``f()(x)``:
+    ``f()``; memoised per file and checksum)."""
     def index() -> dict:
         out: dict = {}
         for cs in fc.ex.calls:
-            if cs.handed and cs.via is None:
-                out.setdefault((cs.caller, cs.receiver, cs.name), []).append(((cs.line, cs.col), cs.handed, cs.arity))
+            if cs.handed and cs.via in (None, "result"):  # `f()(x)`: the call of callee `f()`
+                name = cs.name if cs.via is None else cs.name + "()"
+                out.setdefault((cs.caller, cs.receiver, name), []).append(((cs.line, cs.col), cs.handed, cs.arity))
         return out
     found = r.memoised((id(fc), fc.checksum, "call arguments"), index)
     return found if found is not None else index()  # type: ignore[return-value]  # cut deep in a chain: made here

@@ -7,7 +7,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, Definition
-from indexer.resolve.callbacks import handed_calls, handed_runs, library_callbacks
+from indexer.resolve.callbacks import handed_calls, handed_runs, held_calls, library_callbacks
 from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
@@ -110,6 +110,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
+            for caller, method, arg in held_calls(r, fc, cs, targets):  # `B(A())`, `self.a = a`, `self.a.ping()`
+                add("CALLS", caller.id, method.id, arg.line, arg.col, "inferred")
     called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"} if fc.ex.value_reads else set()
     ns, getters, use = fc.rules.namespace, r.tables.getters, r.use
     for read in fc.ex.value_reads:  # getters run, functions handed on as values (indexer.resolve.reads)

@@ -45,6 +45,7 @@ from indexer.languages.python.getattr_calls import getattr_calls
 from indexer.languages.python.name_values import string_constants
 from indexer.languages.python.narrowing import isinstance_narrowings
 from indexer.languages.python.imports import ImportStatements
+from indexer.languages.python.returned_params import returned_parameter
 from indexer.languages.python.scopes import Scope, Scopes
 from indexer.languages.python.syntax import DOTTED, GRAMMAR, LITERAL_NODES, STATEMENT_PARENTS, WS, collapse, literal_string
 from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass
@@ -384,7 +385,8 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         """``inferred_return`` of functions without a return annotation: the callee text when every
         ``return`` with a value in the function's own body returns a call of that same dotted name
         and the function is no generator; ``returned_refs`` and ``returns_other``; a generator's
-        ``yielded_refs`` (the names its ``yield`` statements hand out uncalled, not ``yield from``)."""
+        ``yielded_refs`` (the names its ``yield`` statements hand out uncalled, not ``yield from``);
+        ``returned_param``, the parameter every ``return`` hands back (:mod:`.returned_params`)."""
         src, scopes = self.src, self.scopes
         callees: dict[int, str | None] = {}  # scope index -> common callee (None: not one name)
         refs: dict[int, list[str]] = defaultdict(list)  # scope index -> names returned uncalled
@@ -419,6 +421,10 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                 definition.returned_refs = list(dict.fromkeys(names))
                 definition.returns_other = index in other
                 definition.applies_refs = index in other and all(c in definition.returned_refs for c in other[index])
+                if index not in other and index not in generators:  # `return f` on every path, f a parameter
+                    scope = scopes.items[index]
+                    body = self.root.descendant_for_byte_range(scope.start, scope.end) or self.root
+                    definition.returned_param = returned_parameter(definition, names, body)
         for index, names in yielded.items():
             definition = scopes.items[index].definition if index >= 0 else None
             if names and definition is not None and definition.kind != "class":
