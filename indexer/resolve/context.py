@@ -38,8 +38,10 @@ __all__ = ["FileCtx", "TopLevel", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS",
 _NO_OWNERS: frozenset[str] = frozenset()
 
 _NO_PARENTS: Mapping[str, str | None] = MappingProxyType({})
-"""The lexical parents of a file none of whose definitions' differs from the default (most): one
-shared read-only empty mapping (:attr:`FileCtx.lexical_parent`)."""
+_NO_PARAM_CALLS: Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]] = MappingProxyType({})
+"""The lexical parents of a file none of whose definitions' differs from the default (most), and the
+parameter calls of a file calling no parameter (most): one shared read-only empty mapping each
+(:attr:`FileCtx.lexical_parent`, :attr:`FileCtx.param_calls`), not a 64-byte dict per file."""
 
 _SCAN_LIMIT = 8
 """Definitions of one qualname :meth:`FileCtx.def_at` scans; more are looked up by line."""
@@ -192,7 +194,9 @@ class FileCtx:
         """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
         parked = isinstance(ex.definitions, ParkedList)
         definitions = ex.definitions.unpack() if parked else ex.definitions
-        self.defs = [Def(tail, d, self) for d, tail in zip(definitions, definition_tails(ex, definitions))]
+        # exactly as long as it is (a slice copies to size; the comprehension's list grows by about
+        # an eighth past its length while it is filled, 8 bytes a slot for the whole run)
+        self.defs = [Def(tail, d, self) for d, tail in zip(definitions, definition_tails(ex, definitions))][:]
         self._index_defs()
         if ex.id_path is None and defines_suffix(self.path, self.by_qualname):
             ex.id_path = self.path  # `class py` in a.py: its id would be the File node's
@@ -408,7 +412,7 @@ class FileCtx:
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property
-    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
+    def param_calls(self) -> Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
         """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
         and never re-bound, each with the calls of it: the function whose body calls it (the
         function itself, or a function nested in it that calls it as a closure, ``def dec(f): def
@@ -418,7 +422,8 @@ class FileCtx:
         "on_done")``, :attr:`indexer.model.CallSite.handed`). A function a caller hands it there runs
         from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out. A call
         through one of the language's ``invoking_members`` (JS ``cb.call(ctx, on_done)``, its
-        arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``."""
+        arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``.
+        A file calling no parameter (most) shares one read-only empty mapping."""
         called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
             lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
@@ -454,7 +459,7 @@ class FileCtx:
                     called[s][name].add((cs.caller, rank, handed))
                     break
                 s = self.parent_scope(s)
-        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
+        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()} or _NO_PARAM_CALLS
 
     def _own_params(self, scope: str) -> frozenset[str] | None:
         """The names of the non-variadic parameters of the callables named ``scope`` (``None``
