@@ -220,8 +220,8 @@ class ScopedBindings(Mapping[Key, list[Binding]]):
         self.exposed: Collection[str | None] = _small(set(exposed) | self.objects)
         """The scopes other files reach (see the class docstring): a tuple when there are at most
         :data:`SMALL_SCOPES` (most files: module level and a class or two), else a frozenset."""
-        self.visible: list[Binding] = [_interned(b) for b in items
-                                       if b.scope in self.exposed or b.how in TABLED_BINDINGS]
+        self.visible: list[Binding] = [_interned(b) for b in items  # sliced: a list of its exact size
+                                       if b.scope in self.exposed or b.how in TABLED_BINDINGS][:]
         """The bindings other files may read, in source order: those of exposed scopes and every
         binding the lookup tables index (:data:`TABLED_BINDINGS`)."""
         self.hot = _by_name(b for b in self.visible if b.scope in self.exposed and not holds_on_lines(b))

@@ -15,6 +15,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
@@ -36,6 +37,12 @@ __all__ = ["FileCtx", "TopLevel", "REGISTERS", "MAX_NAMESAKES", "MAX_OVERLOADS",
 
 
 _NO_OWNERS: frozenset[str] = frozenset()
+
+_NO_PARENTS: Mapping[str, str | None] = MappingProxyType({})
+_NO_PARAM_CALLS: Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]] = MappingProxyType({})
+"""The lexical parents of a file none of whose definitions' differs from the default (most), and the
+parameter calls of a file calling no parameter (most): one shared read-only empty mapping each
+(:attr:`FileCtx.lexical_parent`, :attr:`FileCtx.param_calls`), not a 64-byte dict per file."""
 
 _SCAN_LIMIT = 8
 """Definitions of one qualname :meth:`FileCtx.def_at` scans; more are looked up by line."""
@@ -188,20 +195,24 @@ class FileCtx:
         """What every definition id of the file starts with (:attr:`~indexer.resolve.values.Def.id`)."""
         parked = isinstance(ex.definitions, ParkedList)
         definitions = ex.definitions.unpack() if parked else ex.definitions
-        self.defs = [Def(tail, d, self) for d, tail in zip(definitions, definition_tails(ex, definitions))]
+        # exactly as long as it is (a slice copies to size; the comprehension's list grows by about
+        # an eighth past its length while it is filled, 8 bytes a slot for the whole run)
+        self.defs = [Def(tail, d, self) for d, tail in zip(definitions, definition_tails(ex, definitions))][:]
         self._index_defs()
         if ex.id_path is None and defines_suffix(self.path, self.by_qualname):
             ex.id_path = self.path  # `class py` in a.py: its id would be the File node's
             self.id_prefix = id_prefix(repo, ex)
-        self.lexical_parent: dict[str, str | None] = {}
-        """The lexical parent of each definition's qualname that differs from the default
-        ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ."""
+        lexical: dict[str, str | None] = {}
         for rd, p in zip(self.defs, self._lexical_parents()):  # the last of a qualname decides
             q = rd.qualname
             if p != (q.rpartition(".")[0] or None):
-                self.lexical_parent[q] = p
+                lexical[q] = p
             else:
-                self.lexical_parent.pop(q, None)
+                lexical.pop(q, None)
+        self.lexical_parent: Mapping[str, str | None] = lexical or _NO_PARENTS
+        """The lexical parent of each definition's qualname that differs from the default
+        ``qualname.rpartition(".")[0] or None`` (see :meth:`parent_scope`); most do not differ, and
+        those files share one empty mapping (a dict each was 64 bytes a file)."""
         table: ImportTable | ParkedImports
         if parked:  # read back from disk when looked up (indexer.resolve.parked_imports)
             table, ex.imports = park_imports(ex.imports, ex.definitions.spill)
@@ -404,7 +415,7 @@ class FileCtx:
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
     @functools.cached_property
-    def param_calls(self) -> dict[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
+    def param_calls(self) -> Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
         """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
         and never re-bound, each with the calls of it: the function whose body calls it (the
         function itself, or a function nested in it that calls it as a closure, ``def dec(f): def
@@ -414,7 +425,8 @@ class FileCtx:
         "on_done")``, :attr:`indexer.model.CallSite.handed`). A function a caller hands it there runs
         from those (:mod:`indexer.resolve.callbacks`). Variadic parameters are left out. A call
         through one of the language's ``invoking_members`` (JS ``cb.call(ctx, on_done)``, its
-        arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``."""
+        arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``.
+        A file calling no parameter (most) shares one read-only empty mapping."""
         called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
             lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
@@ -450,7 +462,7 @@ class FileCtx:
                     called[s][name].add((cs.caller, rank, handed))
                     break
                 s = self.parent_scope(s)
-        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()}
+        return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()} or _NO_PARAM_CALLS
 
     @functools.cached_property
     def held_arguments(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:

@@ -13,11 +13,21 @@ from indexer.resolve.structural import StructuralLinks, structural_links
 from indexer.resolve.tracking import BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "MRO_SHARE", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
 (:meth:`ClassHierarchy.overriders`) a one-shot run keeps (25,000 // 4: at most about 3.7 MiB)."""
+
+MRO_SHARE = 8
+"""A bounded tracker's memo budget divided by this is how many MROs (:meth:`ClassHierarchy.mro`)
+and as many C3 linearisations a one-shot run keeps (25,000 // 8 = 3,125; an MRO with its reads is
+about 750 bytes: at most about 2.3 MiB). A dropped one is computed again from the bases each class
+holds once resolved (:attr:`indexer.resolve.values.Def.bases`), the same list with the same reads:
+both are pure functions of the bases, which :meth:`ClassHierarchy.reset` and
+:meth:`ClassHierarchy.renew` forget whenever they change. Unbounded, the MRO memo held one entry per
+class with bases for the whole run (the 10-package generated monorepo: 2,155 entries, 1.55 MiB;
+docs/benchmarks.md, session 58)."""
 
 MAX_HIERARCHY_DEPTH = 64
 """Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real
@@ -57,16 +67,21 @@ class ClassHierarchy:
             self._overriders.budget)
         """:meth:`provided_below`'s walks, by ``(id(class), name)``, with :meth:`external_below`'s
         answer; bounded as :attr:`_overriders`."""
-        self._c3_memo: dict[int, tuple[list[Def] | None, Deps]] = {}
+        self._mro_memo: BoundedMemo[int, tuple[list[Def], Deps]] = BoundedMemo(
+            None if track.budget is None else max(2, track.budget // MRO_SHARE))
+        """:meth:`mro`'s answers with what computing them read, by ``id(class)``: bounded like the
+        tracker's memo when that is (a one-shot run). Unbounded it held one entry per class with
+        bases for the whole run (see :data:`MRO_SHARE`)."""
+        self._c3_memo: BoundedMemo[int, tuple[list[Def] | None, Deps]] = BoundedMemo(self._mro_memo.budget)
+        """:meth:`_c3`'s linearisations by ``id(class)``; bounded as :attr:`_mro_memo`."""
         self._c3_active: set[int] = set()
-        self._mro_memo: dict[int, tuple[list[Def], Deps]] = {}
         self._lookup_memo: dict[tuple[int, str], tuple[list[Def], bool, Deps]] = {}
         self.keep_lookups = track.budget is None
         """Whether member lookups are memoised: only where the tracker keeps its whole memo (a
         watcher, whose later updates ask again). A one-shot run's bounded tracker keeps none: on
         Home Assistant 2024.3.3 the lookup memo held about 15 MiB at the resolve phase's peak
         (418 -> 401 MiB without it) for about 3% of the main process's CPU (docs/benchmarks.md).
-        MROs stay memoised either way (one entry per class that has bases)."""
+        MROs stay memoised either way (bounded as :attr:`_overriders` in a one-shot run)."""
         self._bases_busy = 0
         """Classes whose bases are being resolved right now: while any is, an MRO may see one of
         them half-made (its ``bases`` list is filled in place), so nothing is memoised."""

@@ -5,6 +5,9 @@ qualname's; one shared empty member table; node ids built when read from an inte
 from __future__ import annotations
 
 
+import sys
+from types import MappingProxyType
+
 import pytest
 
 from indexer.languages import extractor_for_path
@@ -129,6 +132,21 @@ def test_lexical_parent_holds_only_the_parents_that_differ_from_the_qualname() -
     assert js.owners == {"outer.api"} and py.owners == frozenset()
     assert py.owners is _files()["pkg/shapes.py"].owners  # one shared empty set
     assert [rd.id for rd in py.types] == ["t:pkg/shapes.Shape"] and js.types == ()
+    # a file without a differing parent holds one shared read-only empty mapping, not a dict of its own
+    assert py.lexical_parent is _files()["pkg/shapes.py"].lexical_parent and type(py.lexical_parent) is MappingProxyType
+    assert type(js.lexical_parent) is dict
+    with pytest.raises(TypeError):
+        py.lexical_parent["Shape"] = None  # type: ignore[index]
+
+
+def test_a_file_calling_no_parameter_shares_one_empty_mapping_and_the_definitions_list_is_exact() -> None:
+    files = _files()
+    py = files["pkg/shapes.py"]
+    assert py.param_calls == {} and py.param_calls is _files()["pkg/shapes.py"].param_calls
+    with pytest.raises(TypeError):
+        py.param_calls["pick"] = {}  # type: ignore[index]
+    # no slot past the definitions (a comprehension's list grows by an eighth while filled)
+    assert sys.getsizeof(py.defs) == sys.getsizeof([None] * len(py.defs)) and len(py.defs) == 6
 
 
 def test_ids_are_built_from_the_file_prefix_qualname_and_an_interned_tail() -> None:

@@ -187,3 +187,40 @@ def test_an_update_that_drops_the_only_subclass_leaves_the_empty_tuple():
     live.update([x for x in _extract(TWO_FILES) if x[0].path == "pkg/square.py"])
     assert edges(live.resolve(paths)) == before
     assert [x.name for x in shape.subclasses] == ["Square"] and type(shape.subclasses) is list
+
+
+CHAIN = "# --- path: pkg/__init__.py ---\n# --- path: pkg/chain.py ---\nclass C0:\n    def run(self):\n        return 0\n\n\n" + "".join(
+    f"class C{i}(C{i - 1}):\n    pass\n\n\n" for i in range(1, 41)) + "def go(c: C40):\n    return c.run()\n"
+
+
+def test_a_one_shot_run_keeps_a_bounded_number_of_mros_and_a_dropped_one_answers_the_same():
+    from indexer.resolve.hierarchy import MRO_SHARE
+    live = RepositoryResolver("t")
+    live.memo_budget = 80  # 80 // MRO_SHARE: 10 MROs and as many C3 linearisations kept at most
+    live.update(_extract(CHAIN))
+    out = live.resolve(sorted(live.files))
+    r = live._current()
+    classes = r.classes
+    assert MRO_SHARE == 8 and classes._mro_memo.budget == classes._c3_memo.budget == 10
+    chain = [entries(live.files["pkg/chain.py"].by_qualname, f"C{i}")[0] for i in range(41)]
+    for c in chain:
+        classes.mro(c)
+    assert 0 < len(classes._mro_memo) <= 10 and classes._mro_memo.evicted > 0
+    assert id(chain[1]) not in classes._mro_memo and id(chain[40]) in classes._mro_memo
+    # Every MRO asked again, kept or dropped, is the same list with the same reads as computed afresh.
+    for i in (40, 20, 1):
+        got, reads = r.track.tracked(lambda c=chain[i]: classes.mro(c))
+        fresh, fresh_reads = r.track.tracked(lambda c=chain[i]: classes._compute_mro(c))
+        assert got == fresh == chain[i::-1] and set(reads) == set(fresh_reads)
+        assert ("name", "pkg/chain.py", f"C{i}") in set(reads)
+    # A watcher keeps every one (unbounded) and binds the same calls.
+    watcher = RepositoryResolver("t")
+    watcher.update(_extract(CHAIN))
+    unbounded = watcher.resolve(sorted(watcher.files))
+    kept = watcher._current().classes
+    for c in (entries(watcher.files["pkg/chain.py"].by_qualname, f"C{i}")[0] for i in range(41)):
+        kept.mro(c)
+    assert kept._mro_memo.budget is None and len(kept._mro_memo) == 40 and kept._mro_memo.evicted == 0
+    assert edges(out) == edges(unbounded)
+    assert "pkg/chain.go(1) -> pkg/chain.C0.run(0) [inferred]" in edges(out)
+    assert not any("C1.run" in e or "C40.run" in e for e in edges(out))  # no member defined there: not linked
