@@ -19,15 +19,16 @@ OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
 (:meth:`ClassHierarchy.overriders`) a one-shot run keeps (25,000 // 4: at most about 3.7 MiB)."""
 
-MRO_SHARE = 8
+MRO_SHARE = 2
 """A bounded tracker's memo budget divided by this is how many MROs (:meth:`ClassHierarchy.mro`)
-and as many C3 linearisations a one-shot run keeps (25,000 // 8 = 3,125; an MRO with its reads is
-about 750 bytes: at most about 2.3 MiB). A dropped one is computed again from the bases each class
+and as many C3 linearisations a one-shot run keeps (25,000 // 2 = 12,500; an MRO with its reads is
+about 750 bytes: at most about 9 MiB). A dropped one is computed again from the bases each class
 holds once resolved (:attr:`indexer.resolve.values.Def.bases`), the same list with the same reads:
 both are pure functions of the bases, which :meth:`ClassHierarchy.reset` and
 :meth:`ClassHierarchy.renew` forget whenever they change. Unbounded, the MRO memo held one entry per
-class with bases for the whole run (the 10-package generated monorepo: 2,155 entries, 1.55 MiB;
-docs/benchmarks.md, session 58)."""
+class with bases for the whole run (the 10-package generated monorepo: 2,155 entries, 1.55 MiB; the
+400 MB one about 39,000, an estimate). The share keeps all of Django's 8,443: at 8 (3,125 kept) its
+resolve computed 119,752 MROs again, about 5% more of its CPU (docs/benchmarks.md, session 58)."""
 
 MAX_HIERARCHY_DEPTH = 64
 """Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real

@@ -196,12 +196,12 @@ CHAIN = "# --- path: pkg/__init__.py ---\n# --- path: pkg/chain.py ---\nclass C0
 def test_a_one_shot_run_keeps_a_bounded_number_of_mros_and_a_dropped_one_answers_the_same():
     from indexer.resolve.hierarchy import MRO_SHARE
     live = RepositoryResolver("t")
-    live.memo_budget = 80  # 80 // MRO_SHARE: 10 MROs and as many C3 linearisations kept at most
+    live.memo_budget = 20  # 20 // MRO_SHARE: 10 MROs and as many C3 linearisations kept at most
     live.update(_extract(CHAIN))
     out = live.resolve(sorted(live.files))
     r = live._current()
     classes = r.classes
-    assert MRO_SHARE == 8 and classes._mro_memo.budget == classes._c3_memo.budget == 10
+    assert MRO_SHARE == 2 and classes._mro_memo.budget == classes._c3_memo.budget == 10
     chain = [entries(live.files["pkg/chain.py"].by_qualname, f"C{i}")[0] for i in range(41)]
     for c in chain:
         classes.mro(c)
