@@ -52,9 +52,7 @@ caller's business (the front ends hold a file lock around runs).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import dataclasses
-import gc
 import hashlib
 import logging
 import os
@@ -62,7 +60,7 @@ import re
 import resource
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
@@ -78,15 +76,19 @@ from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
+from indexer.forked_resolve import Bound, bind_in_child, forks
 from indexer.fsguard import read_regular
+from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
+from indexer.languages import module_systems
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
 from indexer.mentions import mentionable, stored_mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
+from indexer.resolve.released import ReleasedFiles
 from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver, ResolvedRepository
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
-from indexer.spill import spill_file
+from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from indexer.symbols import file_id
 from indexer.writer import IndexWriter, Journal, indexer_version
 from stores.contracts import GraphStore, SearchIndex
@@ -146,38 +148,6 @@ def _save_stamp(path: Path, value: str) -> bool:
     except OSError as exc:
         log.warning("could not save %s: %s", path, exc)
         return False
-
-
-def _release_memory() -> None:
-    """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
-    long-lived watcher would otherwise keep its peak for good."""
-    gc.collect()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
-GC_THRESHOLD0 = 10_000
-"""Allocations between two young-generation collections of the cyclic GC while a whole-tree run is
-under way (:func:`fewer_collections`; Python's default is 700)."""
-
-
-@contextlib.contextmanager
-def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
-    """Run the block with the cyclic GC's first threshold raised to ``threshold0`` (never lowered),
-    the previous thresholds back after it; extraction workers forked inside inherit it. A run keeps
-    millions of containers alive for its whole length (extractions, contexts, the memo, rows); at
-    the default each full collection walks all of them again, and it ran 26 times in the main
-    process of a cold Django index (4.8-5.6 s of its CPU, 0.7 s more in the workers) for garbage a
-    few explicit collections (:func:`_release_memory`) free anyway. At 10,000: five, and the same
-    peak RSS (docs/benchmarks.md, "Cold CPU: the cyclic GC's threshold")."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], threshold0), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -371,35 +341,17 @@ class RepositoryIndex:
         report.phases["extract"] = t3 - t2
 
         progress.start("resolve", None)
-        # A one-shot run never asks which files an update affects (dependents): it does not record
-        # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
-        # later updates digest the old versions when they compare).
-        changes = self.resolver.update(loaded, [p for p in self.resolver.files if p not in current],
-                                       track=not self.skip_unchanged)
-        report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
-        # Over an index (trusted: else every file is written anyway), the docs naming a definition that
-        # came, went or moved are written again although their own outputs did not change (brk55).
-        gone = sorted(set(stored) - current)
-        names = self._synced_names(changes, stored, gone) if stored and trusted else set()
-        del changes
-        linked_before = self.resolver.link_names
-        # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
-        # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
         # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
         processes = self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1
-        resolved = self.resolver.resolve(
-            sorted(current), spill=spill_file(self.options.state_dir), summarise=self.writer.summary,
-            processes=processes, memory_budget_mib=self.options.memory_budget_mib)
-        if self.skip_unchanged:  # a one-shot run: nothing resolves after this
-            # The write needs the extractions only to cut chunks the workers did not: let the others go.
-            self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
-            loaded.clear()
-            # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
-            # full collection frees them, and the write's rows would otherwise come on top of them.
-            _release_memory()
-        refresh: set[str] = set()
-        if stored and trusted:  # (after the release: the docs are read with the contexts' memory given back)
-            resolved = self._relinked_docs(linked_before, resolved, names, refresh)
+        gone = sorted(set(stored) - current)
+        # A one-shot run binds in a child that exits before the write (indexer.forked_resolve).
+        forked = self._bind_forked(loaded, fresh, current, stored, trusted, gone, processes, bind_digest) \
+            if self.skip_unchanged and forks(len(current)) else None
+        if forked is None:
+            resolved, refresh, report.files_changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes)
+            files: Mapping[str, FileCtx] = self.resolver.files
+        else:
+            resolved, refresh, report.files_changed, files, staged = forked
         progress.done("resolve")
         t4 = time.perf_counter()
         report.phases["resolve"] = t4 - t3
@@ -407,25 +359,117 @@ class RepositoryIndex:
         # The write analyses chunks on a second core as the binding did (indexer.write_prep).
         self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
         try:
-            self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress, refresh)
+            self.writer.write(resolved, files, gone, fresh, texts, report, progress, refresh)
         finally:
             self.writer.processes = 1
         self._save_written_stamp()
         self._save_link_stamp(link_digest)
-        self._save_bind_state(bind_digest)
+        if forked is None:
+            self._save_bind_state(bind_digest)
+        else:
+            self._place_bind_state(staged)
         self._prune_cache()
         del resolved, fresh, texts, loaded
-        _release_memory()
+        release_memory()
         self.synced = True
         t5 = time.perf_counter()
         report.phases["write"] = t5 - t4
         report.phases["total"] = t5 - t0
-        self._summarise(report)
+        self._summarise(report, files)
+        del files
         if self.skip_unchanged:  # the contexts were released: a later run starts afresh
             self.extraction.park = spill_file(self.options.state_dir)  # the old one held released files' lists
             self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
             self.synced = False
         return report
+
+    def _bind(self, loaded: list[tuple[FileExtraction, str, int]], fresh: Mapping[str, Extracted], current: set[str],
+              stored: dict[str, str], trusted: bool, gone: list[str], processes: int,
+              spill: SpillFile | None = None, stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
+              stored_linked: frozenset[tuple[str, str]] | None = None) -> tuple[ResolvedRepository, set[str], int]:
+        """The resolve phase of a whole-tree sync (in this process, or in the child of
+        :meth:`_bind_forked`): update the resolver with ``loaded``, bind every file of ``current``
+        (outputs spilled to ``spill``, a new spill file when ``None``), release the contexts in a
+        one-shot run, and find the docs written again (over an index: ``stored``, ``trusted``;
+        ``gone``: its paths the tree lost). ``stored_ids`` and ``stored_linked``: what the graph store
+        holds, read ahead by a parent (a forked child does not use the store's connection); ``None``:
+        read from the store. Returns ``(resolved, refresh, files changed)``."""
+        # A one-shot run never asks which files an update affects (dependents): it does not record
+        # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
+        # later updates digest the old versions when they compare).
+        changes = self.resolver.update(loaded, [p for p in self.resolver.files if p not in current],
+                                       track=not self.skip_unchanged)
+        changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
+        # Over an index (trusted: else every file is written anyway), the docs naming a definition that
+        # came, went or moved are written again although their own outputs did not change (brk55).
+        names = self._synced_names(changes, stored, gone, stored_ids) if stored and trusted else set()
+        del changes
+        linked_before = self.resolver.link_names
+        if linked_before is None and stored_linked is not None:
+            linked_before = stored_linked
+        # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
+        # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
+        resolved = self.resolver.resolve(
+            sorted(current), spill=spill if spill is not None else spill_file(self.options.state_dir),
+            summarise=self.writer.summary, processes=processes, memory_budget_mib=self.options.memory_budget_mib)
+        if self.skip_unchanged:  # a one-shot run: nothing resolves after this
+            # The write needs the extractions only to cut chunks the workers did not: let the others go.
+            self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
+            loaded.clear()
+            # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
+            # full collection frees them, and the write's rows would otherwise come on top of them.
+            release_memory()
+        refresh: set[str] = set()
+        if stored and trusted:  # (after the release: the docs are read with the contexts' memory given back)
+            resolved = self._relinked_docs(linked_before, resolved, names, refresh)
+        return resolved, refresh, changed
+
+    def _bind_forked(self, loaded: list[tuple[FileExtraction, str, int]], fresh: Mapping[str, Extracted],
+                     current: set[str], stored: dict[str, str], trusted: bool, gone: list[str], processes: int,
+                     bind_digest: str) -> tuple[ResolvedRepository, set[str], int, Mapping[str, FileCtx], bool] | None:
+        """:meth:`_bind` of a one-shot run in a forked child (:mod:`indexer.forked_resolve`), which also
+        stages the resolver's records (:meth:`_place_bind_state` keeps them after the write). Returns
+        ``(resolved, refresh, files changed, every file's context, records staged)``, the outputs read
+        from the spill file the child wrote; ``loaded`` then holds only the extractions the writer
+        still chunks from. ``None`` when the child gave no result (logged; nothing changed here: bind in
+        process). Raises what :meth:`_bind` raised in the child."""
+        spill = spill_file(self.options.state_dir)
+        park = self.extraction.park
+        staged_path = self._staged_bind_path()
+        # What the child reads of the store is read here: a connection is not used across a fork.
+        stored_ids: dict[str, set[tuple[str, str]]] = {}
+        stored_linked = None
+        if stored and trusted:
+            stored_ids = {p: self._stored_ids(p) for p in gone}
+            stored_ids.update((ex.path, self._stored_ids(ex.path)) for ex, checksum, _ in loaded
+                              if stored.get(ex.path, checksum) != checksum)
+            stored_linked = stored_mentionable(self.graph, self.repo)
+
+        def work() -> Bound:
+            resolved, refresh, changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes, spill,
+                                                    stored_ids.__getitem__, stored_linked)
+            state = self._bind_state(bind_digest) if staged_path is not None else None
+            staged = state is not None and staged_path is not None and save_bind_state(staged_path, state)
+            assert isinstance(resolved.files, SpilledOutputs) and isinstance(self.resolver.files, ReleasedFiles)
+            return Bound(resolved.files.hand_over(), resolved.call_outcomes, resolved.link_outcomes, resolved.dropped,
+                         self.resolver.files.hand_over(), refresh, changed, staged,
+                         None if park is None or park.moved else park.size)
+
+        if spill.moved:
+            return None
+        bound = bind_in_child(work, [spill])
+        if bound is None:
+            return None
+        outputs = SpilledOutputs.taken_over(bound.outputs, spill, self.writer.summary)
+        kept = set(bound.files.kept)
+        files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded
+                                                                         if ex.path in kept})
+        if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
+            park.written_to(bound.park_size)
+        loaded[:] = [item for item in loaded if item[0].path in kept]
+        release_memory()
+        return (ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped), bound.refresh,
+                bound.files_changed, files, bound.staged)
 
     # ------------------------------------------------------------------------------- some paths
 
@@ -639,7 +683,7 @@ class RepositoryIndex:
         self.resolver = RepositoryResolver(self.repo, link, park=self.extraction.park)
         self.mention_records = MentionRecords()  # saved with the records, read back with them
         self.synced = False
-        _release_memory()
+        release_memory()
         log.info("%s: resolver state of %d files released (rebuilt from the records at the next change)",
                  self.repo, len(self.released.checksums))
         return True
@@ -688,19 +732,44 @@ class RepositoryIndex:
         what the resolver produced (no file left to write); otherwise drop stale ones. Whether saved."""
         if self.bind_path is None:
             return False
-        if any(self.journal.read()):
+        state = None if any(self.journal.read()) else self._bind_state(link_digest)
+        if state is None:
             discard_bind_state(self.bind_path)
             return False
+        return save_bind_state(self.bind_path, state)
+
+    def _bind_state(self, link_digest: str) -> BindState | None:
+        """The resolver's records as :mod:`indexer.bind_state` saves them; ``None`` (logged) when a
+        parked record cannot be read back."""
         try:
             deps, link_deps, link_shares, link_names = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
-            discard_bind_state(self.bind_path)
-            return False
+            return None
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
-        return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                         link_shares, self.mention_records.kept(self.resolver.files),
-                                                         link_names))
+        return BindState(self._bind_key(link_digest), checksums, deps, link_deps, link_shares,
+                         self.mention_records.kept(self.resolver.files), link_names)
+
+    def _staged_bind_path(self) -> Path | None:
+        """Where a binding child (:meth:`_bind_forked`) saves the resolver's records for the parent to
+        keep once its write is done (:meth:`_place_bind_state`)."""
+        return None if self.bind_path is None else self.bind_path.with_name(self.bind_path.stem + "-forked.pickle")
+
+    def _place_bind_state(self, staged: bool) -> None:
+        """:meth:`_save_bind_state` of a run that bound in a child: its staged records (``staged``:
+        whether it saved them) become the next run's when no file is left to write, else go."""
+        path = self._staged_bind_path()
+        if self.bind_path is None or path is None:
+            return
+        try:
+            if staged and not any(self.journal.read()):
+                path.replace(self.bind_path)
+                return
+        except OSError as exc:
+            log.warning("could not keep the resolver's records: %s", exc)
+        discard_bind_state(self.bind_path)
+        with contextlib.suppress(OSError):
+            path.unlink()
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -905,21 +974,26 @@ class RepositoryIndex:
         return self.mention_records.docs_mentioning(self.root, self.resolver.files, names, skip,
                                                     self.options.max_file_bytes, confine)
 
-    def _synced_names(self, changes: Sequence[FileChange], stored: dict[str, str], gone: Sequence[str]) -> set[str]:
+    def _synced_names(self, changes: Sequence[FileChange], stored: dict[str, str], gone: Sequence[str],
+                      stored_ids: Callable[[str], set[tuple[str, str]]] | None = None) -> set[str]:
         """:func:`indexer.mention_refresh.synced_names` of a whole-tree sync over the index, the index's
-        nodes of a path read from the graph store."""
-        def stored_ids(path: str) -> set[tuple[str, str]]:
-            return set(mentionable(self.graph.nodes_in_file(self.repo, path)))
+        nodes of a path read from the graph store (:meth:`_stored_ids`) unless ``stored_ids`` gives them."""
         seen = {c.path for c in changes}
-        return synced_names(changes, stored, [p for p in gone if p not in seen], stored_ids)
+        return synced_names(changes, stored, [p for p in gone if p not in seen], stored_ids or self._stored_ids)
 
-    def _summarise(self, report: IndexReport) -> None:
-        report.files_indexed = len(self.resolver.files)
-        report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
-        errored = sorted((fc for fc in self.resolver.files.values() if fc.ex.errors), key=lambda fc: fc.path)
+    def _stored_ids(self, path: str) -> set[tuple[str, str]]:
+        """``(short name, id)`` of the nodes of ``path`` the graph store holds that a mention may link to."""
+        return set(mentionable(self.graph.nodes_in_file(self.repo, path)))
+
+    def _summarise(self, report: IndexReport, files: Mapping[str, FileCtx] | None = None) -> None:
+        """Fill ``report``'s file counts from ``files`` (the resolver's when ``None``) and the peak RSS."""
+        files = self.resolver.files if files is None else files
+        report.files_indexed = len(files)
+        report.files_by_language = Counter(fc.lang for fc in files.values())
+        errored = sorted((fc for fc in files.values() if fc.ex.errors), key=lambda fc: fc.path)
         report.files_with_parse_errors = len(errored)
         report.parse_error_examples = [f"{fc.path}: {fc.ex.errors[0]}" for fc in errored[:PARSE_ERROR_EXAMPLES]]
-        report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
+        report.partial = Counter(fc.ex.partial for fc in files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
