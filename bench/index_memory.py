@@ -6,9 +6,14 @@ Usage::
 
 Indexes ``PATH`` once into a fresh temporary store (and a fresh extraction cache) in this process,
 as ``ripple index PATH --no-embed`` does, while a thread samples this process's resident set
-(``/proc/self/statm``) every 20 ms. Prints, per phase (discover, read, extract, resolve, write),
-the wall time and the resident set at its start, its end and its peak, then the CPU time of this
-process and of its worker processes and the peak RSS of both (``getrusage``). ``--profile`` writes a
+(``/proc/self/statm``) every 20 ms and another the memory of the whole process tree every 100 ms:
+the sum of the proportional set sizes (``Pss`` of ``/proc/PID/smaps_rollup``: a page shared by n
+processes counts 1/n in each, so shared copy-on-write pages count once) of this process and its live
+descendants (extraction workers, the forked binding child and its copy, the write's chunk preparer).
+Prints, per phase (discover, read, extract, resolve, write), the wall time, the resident set at its
+start, its end and its peak, and the tree's peak; then the CPU time of this process and of its
+worker processes and the peak RSS of both (``getrusage``: ``ru_maxrss`` of this process and of its
+largest reaped child, which do not add up to the run's peak). ``--profile`` writes a
 cProfile of the main process to ``OUT.prof`` (``python -m pstats OUT.prof``). ``--tracemalloc``
 also traces the main process's Python allocations (slower, about 2x): per phase the peak of the
 traced heap (what RSS holds beyond it is SQLite's page cache, the allocator's free lists and the
@@ -30,6 +35,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import psutil
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from indexer.pipeline import index_repository  # noqa: E402
@@ -45,12 +52,38 @@ def rss_mib() -> float:
         return int(fh.read().split()[1]) * _PAGE / (1 << 20)
 
 
+def pss_mib(pid: int | str = "self") -> float | None:
+    """The proportional set size of process ``pid`` now (``Pss`` of ``/proc/PID/smaps_rollup``),
+    MiB; ``None`` when it cannot be read (the process ended, no such file)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def tree_pss_mib() -> float:
+    """The memory of this process and its live descendants now, MiB: the sum of their
+    :func:`pss_mib` (a process that ends while it is read counts 0)."""
+    me = psutil.Process()
+    try:
+        kids = me.children(recursive=True)
+    except psutil.Error:
+        kids = []
+    return sum(pss_mib(p) or 0.0 for p in ["self", *(k.pid for k in kids)])
+
+
 class PhaseSampler:
     """A :class:`indexer.run.ProgressSink` that records per phase its wall time and resident set
-    (start, end, peak) while a daemon thread samples the resident set."""
+    (start, end, peak) while a daemon thread samples the resident set, and the peak memory of the
+    process tree (:func:`tree_pss_mib`) sampled by another every ``tree_period`` seconds."""
 
-    def __init__(self, period: float = 0.02) -> None:
+    def __init__(self, period: float = 0.02, tree_period: float = 0.1) -> None:
         self.period = period
+        self.tree_period = tree_period
         self.phase = "setup"
         self.rows: dict[str, dict[str, float]] = {}
         self.snapshots: dict[str, tracemalloc.Snapshot] = {}
@@ -58,6 +91,8 @@ class PhaseSampler:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
+        self._tree = threading.Thread(target=self._sample_tree, daemon=True)
+        self._tree.start()
 
     def _open(self, phase: str) -> None:
         if tracemalloc.is_tracing():
@@ -66,12 +101,20 @@ class PhaseSampler:
             tracemalloc.reset_peak()
         now = rss_mib()
         self.phase = phase
-        self.rows[phase] = {"t0": time.perf_counter(), "start": now, "peak": now, "end": now, "wall": 0.0}
+        self.rows[phase] = {"t0": time.perf_counter(), "start": now, "peak": now, "end": now, "wall": 0.0,
+                            "tree_peak": 0.0}
 
     def _sample(self) -> None:
         while not self._stop.wait(self.period):
             row = self.rows[self.phase]
             row["peak"] = max(row["peak"], rss_mib())
+
+    def _sample_tree(self) -> None:
+        while True:
+            row = self.rows[self.phase]
+            row["tree_peak"] = max(row["tree_peak"], tree_pss_mib())
+            if self._stop.wait(self.tree_period):
+                return
 
     def start(self, phase: str, total: int | None) -> None:
         """A phase begins (the previous one ends)."""
@@ -97,6 +140,7 @@ class PhaseSampler:
         self._close()
         self._stop.set()
         self._thread.join()
+        self._tree.join()
 
 
 def main() -> None:
@@ -137,11 +181,11 @@ def main() -> None:
     print(f"{args.path}: {report.files_indexed:,} files, {sum(report.nodes.values()):,} nodes, "
           f"{sum(report.edges.values()):,} edges, {report.chunks:,} chunks")
     traced = args.tracemalloc
-    print("\n| phase | wall s | RSS start MiB | RSS peak MiB | RSS end MiB |" + (" traced peak MiB |" if traced else "")
-          + "\n|---|---:|---:|---:|---:|" + ("---:|" if traced else ""))
+    print("\n| phase | wall s | RSS start MiB | RSS peak MiB | RSS end MiB | tree Pss peak MiB |"
+          + (" traced peak MiB |" if traced else "") + "\n|---|---:|---:|---:|---:|---:|" + ("---:|" if traced else ""))
     for phase, row in sampler.rows.items():
         print(f"| {phase} | {row['wall']:.2f} | {row['start']:.0f} | {row['peak']:.0f} | {row['end']:.0f} |"
-              + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
+              f" {row['tree_peak']:.0f} |" + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
     for name, snap in sampler.snapshots.items():
         stats = snap.statistics("lineno")
         print(f"\nPython heap at {name}: {sum(s.size for s in stats) / (1 << 20):.0f} MiB; largest source lines:")
@@ -150,11 +194,14 @@ def main() -> None:
             print(f"  {st.size / (1 << 20):7.1f} MiB {st.count:>9,} blocks  {frame.filename.split('/wt/')[-1]}:{frame.lineno}")
     peak_main = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     peak_child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    tree_peak = max(row["tree_peak"] for row in sampler.rows.values())
     print(f"\nwall {wall:.2f} s; CPU main {main_cpu:.2f} s, workers {child_cpu:.2f} s; "
-          f"peak RSS main {peak_main:.0f} MiB, largest worker {peak_child:.0f} MiB")
+          f"peak RSS main {peak_main:.0f} MiB, largest worker {peak_child:.0f} MiB (ru_maxrss); "
+          f"process tree peak {tree_peak:.0f} MiB (Pss)")
     print(json.dumps({"path": str(args.path), "files": report.files_indexed, "wall_s": round(wall, 2),
                       "cpu_main_s": round(main_cpu, 2), "cpu_workers_s": round(child_cpu, 2),
                       "peak_main_mib": round(peak_main), "peak_worker_mib": round(peak_child),
+                      "tree_peak_mib": round(tree_peak),
                       "phases": {k: {kk: round(v, 2) for kk, v in r.items() if kk != "t0"} for k, r in sampler.rows.items()}}))
 
 

@@ -1,0 +1,283 @@
+"""A one-shot run binds in a forked child (:mod:`indexer.forked_resolve`): the index it writes is
+row for row the one binding in process writes (cold, from cached extractions, over an index), the
+child's outputs come back through the spill file both share, an exception in the child is raised
+again in the parent as itself, and a child that dies leaves the parent binding in process."""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import shutil
+import signal
+from pathlib import Path
+
+import pytest
+
+import indexer.forked_resolve as forked_resolve
+import indexer.spill as spill_module
+from indexer.bind_state import load_bind_state
+from indexer.forked import ForkedCall
+from indexer.pipeline import index_repository
+from indexer.languages import extractor_for_path, module_systems
+from indexer.resolve.context import FileCtx
+from indexer.resolve.released import ReleasedFiles
+from indexer.resolve.repository import RepositoryResolver
+from indexer.run import IndexOptions, IndexReport
+from indexer.spill import SpilledOutputs, SpillFile
+from stores.contracts import Edge, FileRecord, IndexedFile, Node
+from stores.embedded import EmbeddedStore
+from tests.index_dump import calls, dump
+from tests.unit.test_incremental import BASE_CALLS, FILES
+
+DOC = "# Notes\n\nThe `Repo.save` method and `Service` are what `process` reaches.\n"
+
+
+def _tree(src: Path) -> Path:
+    for rel, text in {**FILES, "docs/notes.md": DOC}.items():
+        path = src / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return src
+
+
+def _index(src: Path, db: Path, state: Path) -> IndexReport:
+    store = EmbeddedStore(db)
+    try:
+        return index_repository(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(state)))
+    finally:
+        store.close()
+
+
+class _Spy:
+    """Counts :func:`forked_resolve.bind_in_child` calls and whether each gave a result."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.results: list[bool] = []
+        real = forked_resolve.bind_in_child
+
+        def spy(work, pinned):  # type: ignore[no-untyped-def]
+            got = real(work, pinned)
+            self.results.append(got is not None)
+            return got
+
+        monkeypatch.setattr("indexer.incremental.bind_in_child", spy)
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> _Spy:
+    """Every one-shot run of a test binds in a child, however few its files."""
+    monkeypatch.setattr(forked_resolve, "FORK_MIN_FILES", 0)
+    return _Spy(monkeypatch)
+
+
+def _in_process(tmp: Path, src: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> dict:
+    """The index of ``src`` bound in this process (a fresh state folder and store)."""
+    with monkeypatch.context() as m:
+        m.setattr("indexer.incremental.forks", lambda files: False)
+        _index(src, tmp / f"{name}.db", tmp / f"{name}-state")
+    return dump(tmp / f"{name}.db")
+
+
+def test_the_forked_path_is_taken_and_writes_the_in_process_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    report = _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == [True]
+    assert dump(tmp_path / "x.db") == expected
+    assert calls(tmp_path / "x.db") == BASE_CALLS
+    assert (report.files_indexed, report.files_written, report.files_changed) == (len(FILES) + 1, len(FILES) + 1,
+                                                                                  len(FILES) + 1)
+    assert report.files_by_language == {"python": 5, "java": 2, "javascript": 1, "markdown": 1}
+    # The child's records were kept for the next run (and no staged copy left behind): an edit binds one file.
+    assert [p.name for p in (tmp_path / "state").glob("bind-*")] == [next((tmp_path / "state").glob("bind-*")).name]
+    state = load_bind_state(next((tmp_path / "state").glob("bind-*.pickle")))
+    assert state is not None and sorted(state.checksums) == sorted([*FILES, "docs/notes.md"])
+    (src / "app/repo.py").write_text(FILES["app/repo.py"].replace("return n", "return n + 1"), encoding="utf-8")
+    again = _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert (again.files_resolved, again.files_written) == (1, 1)
+    assert forking.results == [True]  # an update of a few files binds in process (the records' path)
+
+
+def test_from_cached_extractions_the_kept_files_are_chunked_from_the_parents_extractions(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    _index(src, tmp_path / "first.db", tmp_path / "state")
+    # A new index with the same state folder: every extraction comes from the cache, none is fresh,
+    # so the writer cuts every file's chunks from its extraction (the child keeps them unreleased).
+    report = _index(src, tmp_path / "second.db", tmp_path / "state")
+    assert report.files_extracted == 0 and forking.results == [True, True]
+    assert dump(tmp_path / "second.db") == expected
+    assert len(expected["chunks"]) > len(FILES)
+
+
+def test_over_an_index_the_child_reads_no_store_and_docs_are_written_again(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch,
+                                                                            forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    _index(src, tmp_path / "x.db", tmp_path / "state")
+    # Records gone: the next run binds the whole tree over the index (stored ids read ahead, not in the child).
+    for path in (tmp_path / "state").glob("bind-*.pickle"):
+        path.unlink()
+    (src / "app/repo.py").write_text(FILES["app/repo.py"].replace("save", "store"), encoding="utf-8")
+    parent = os.getpid()
+    real = EmbeddedStore.nodes_in_file
+
+    def parent_only(self, repo, path):  # type: ignore[no-untyped-def]
+        assert os.getpid() == parent, "the child read the store"
+        return real(self, repo, path)
+
+    monkeypatch.setattr(EmbeddedStore, "nodes_in_file", parent_only)
+    report = _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == [True, True]
+    assert report.files_changed == 1
+    shutil.copytree(src, tmp_path / "src2")
+    assert dump(tmp_path / "x.db") == _in_process(tmp_path, tmp_path / "src2", monkeypatch, "here")
+    assert not [c for c in calls(tmp_path / "x.db") if ".save(" in c]
+
+
+def test_an_exception_in_the_child_is_raised_in_the_parent_as_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                     forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    parent = os.getpid()
+
+    def fails(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise ValueError(f"bind failed in {'the parent' if os.getpid() == parent else 'a child'}")
+
+    monkeypatch.setattr(RepositoryResolver, "resolve", fails)
+    with pytest.raises(ValueError, match="^bind failed in a child$"):
+        _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert not list((tmp_path / "state").glob("bind-*"))
+
+
+def test_a_child_killed_by_a_signal_leaves_the_parent_binding_in_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy, caplog: pytest.LogCaptureFixture) -> None:
+    src = _tree(tmp_path / "src")
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    parent = os.getpid()
+    real = RepositoryResolver.resolve
+
+    def killed_in_child(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.getpid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)  # as the OOM killer would
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(RepositoryResolver, "resolve", killed_in_child)
+    with caplog.at_level(logging.WARNING, logger="indexer.forked_resolve"):
+        _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == [False]
+    assert any("binding in a forked child failed" in r.message and "-9" in r.message for r in caplog.records)
+    assert dump(tmp_path / "x.db") == expected
+    assert not list((tmp_path / "state").glob("bind-*-forked*"))
+
+
+def test_no_fork_where_it_cannot_fork(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy) -> None:
+    monkeypatch.setattr(forked_resolve, "can_fork", lambda: False)
+    src = _tree(tmp_path / "src")
+    _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == []
+    assert calls(tmp_path / "x.db") == BASE_CALLS
+
+
+def test_forks_only_from_the_file_count_up() -> None:
+    assert forked_resolve.FORK_MIN_FILES == 400
+    assert forked_resolve.forks(400) is forked_resolve.can_fork()
+    assert forked_resolve.forks(399) is False
+
+
+def _output(path: str) -> IndexedFile:
+    return IndexedFile(FileRecord("r", path, "python", "c" + path, 1),
+                       [Node(f"r:{path}", "File", path, path, "r", path, 1, 0, 1, 0)],
+                       [Edge("CALLS", f"r:{path}", "r:x", "r", path, 1, 0, "exact")])
+
+
+def test_spilled_outputs_made_in_a_child_are_read_in_the_parent(tmp_path: Path) -> None:
+    spill = SpillFile(str(tmp_path))
+    spill.put(b"written before the fork")
+
+    def child():  # type: ignore[no-untyped-def]
+        spill.pinned = True
+        outputs = SpilledOutputs(spill, summarise=lambda out: ((out.file.path, "id"), out.file.path.encode()))
+        outputs.append(_output("a.py"))
+        outputs.append(_output("kept.py"), keep=True)
+        outputs.extend(0, [Node("r:t", "Table", "t", "t", "r", "a.py", 1, 0, 1, 0)], [])
+        return outputs.hand_over()
+
+    handed = ForkedCall(child).result()
+    assert spill.size == len(b"written before the fork") and not spill.pinned
+    got = SpilledOutputs.taken_over(handed, spill)
+    assert spill.size == handed.size > 100
+    assert got.paths == ["a.py", "kept.py"] and len(got) == 2
+    first = got[0]
+    assert [n.id for n in first.nodes] == ["r:a.py", "r:t"] and first.edges == _output("a.py").edges
+    assert got[1] == _output("kept.py")
+    assert got.summary(0) is None and got.extended(0) is not None and got.extended(0)[0][0] == ("a.py", "id")
+    assert spill.put(b"after") == (handed.size, 5)  # the parent appends after the child's bytes
+    other = SpillFile(str(tmp_path))
+    other.put(b"x" * (handed.size + 1))
+    with pytest.raises(ValueError):  # a spill file holding more than the child wrote is not the one it wrote
+        SpilledOutputs.taken_over(handed, other)
+
+
+def test_a_pinned_spill_file_refuses_to_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spill = SpillFile(str(tmp_path))
+    ref = spill.put(b"kept")
+
+    def full(fh, data):  # type: ignore[no-untyped-def]
+        raise OSError(28, "No space left on device")
+
+    spill.pinned = True
+    with monkeypatch.context() as m:
+        m.setattr("indexer.spill._write_all", full)
+        with pytest.raises(OSError, match="No space"):
+            spill.put(b"more")
+    assert not spill.moved and spill.get(ref) == b"kept" and spill.size == 4
+    outputs = SpilledOutputs(spill)
+    outputs.append(_output("a.py"))
+    assert outputs.hand_over().size == spill.size
+    spill.pinned = False  # unpinned, the same refusal moves the bytes (here to memory): not handed over
+    real = spill_module._write_all
+    refusals = [OSError(28, "No space left on device")]
+
+    def full_once(fh, data):  # type: ignore[no-untyped-def]
+        if refusals:
+            raise refusals.pop()
+        real(fh, data)
+
+    with monkeypatch.context() as m:
+        m.setattr("indexer.spill._write_all", full_once)
+        m.setattr("indexer.spill.tempfile.TemporaryFile", lambda **kw: (_ for _ in ()).throw(OSError("no temp")))
+        spill.put(b"more")
+    assert spill.moved and spill.get(ref) == b"kept"
+    with pytest.raises(OSError, match="moved"):
+        outputs.hand_over()
+
+
+def test_released_files_handed_over_equal_the_childs(tmp_path: Path) -> None:
+    resolver = RepositoryResolver("r", None)
+    exs = {}
+    for rel in ("app/a.py", "app/b.py", "app/__init__.py"):
+        text = FILES.get(rel, "def f():\n    return 1\n")
+        exs[rel] = extractor_for_path(rel).extract(rel, text.encode())  # type: ignore[union-attr]
+    resolver.update([(ex, f"sum-{p}", 10 + i) for i, (p, ex) in enumerate(exs.items())], track=False)
+    before = {p: (fc.lang, fc.module_key, fc.checksum, fc.size, fc.ex.id_path) for p, fc in resolver.files.items()}
+    resolver.release(["app/a.py", "app/__init__.py"])
+    files = resolver.files
+    assert isinstance(files, ReleasedFiles)
+    handed = pickle.loads(pickle.dumps(files.hand_over()))
+    assert handed.kept == ["app/b.py"]
+    parent_ex = {"app/b.py": exs["app/b.py"]}
+    got = ReleasedFiles.taken_over(handed, module_systems(), parent_ex)
+    assert list(got) == list(files) and len(got) == 3 and "app/b.py" in got and "app/c.py" not in got
+    for p in files:
+        fc, mine = files[p], got[p]
+        assert isinstance(mine, FileCtx) and mine.rules is fc.rules
+        assert (mine.lang, mine.module_key, mine.checksum, mine.size, mine.ex.id_path) == before[p]
+        assert (mine.ex.errors, mine.ex.partial, mine.ex.package) == (fc.ex.errors, fc.ex.partial, fc.ex.package)
+    kept = got["app/b.py"]
+    assert kept.ex is not exs["app/b.py"] and kept.ex.definitions == exs["app/b.py"].definitions
+    assert got["app/a.py"].ex.definitions == []  # a released file's stub holds no definitions
+    with pytest.raises(KeyError):
+        ReleasedFiles.taken_over(handed, module_systems(), {})
