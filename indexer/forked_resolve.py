@@ -105,6 +105,7 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
     except OSError as exc:
         log.warning("could not fork to bind (%s): binding in this process", exc)
         return None
+    log.debug("binding in a forked child (pid %s)", call.pid)
     try:
         ok, value = call.result()
     except ForkFailed as exc:
