@@ -35,11 +35,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from indexer.forked import ForkedCall, ForkFailed, can_fork
-from indexer.model import FileExtraction
 from indexer.resolve.released import HandedFiles
 from indexer.spill import HandedOutputs, SpillFile
 
-__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "bind_in_child", "forks", "reread_extractions"]
+__all__ = ["Bound", "FORK_MIN_FILES", "bind_in_child", "forks"]
 
 log = logging.getLogger(__name__)
 
@@ -71,26 +70,6 @@ class Bound:
     park elsewhere, the parent's file is not the one it wrote)."""
 
 
-class ExtractionLost(RuntimeError):
-    """An extraction the parent let go of while its child bound could not be read back from the
-    extraction cache (:func:`reread_extractions`)."""
-
-
-def reread_extractions(listed: Sequence[tuple[str, str, int]],
-                       cached: Callable[[str, str], FileExtraction | None]) -> list[tuple[FileExtraction, str, int]]:
-    """``(extraction, checksum, size)`` of each ``(path, checksum, size)`` of ``listed``, read back
-    through ``cached`` (:meth:`indexer.extraction.ExtractStage.cached`): what the parent let go of
-    when its child started (every extraction of the run is cached as it is made). Raises
-    :class:`ExtractionLost` when one is no longer cached (culled meanwhile)."""
-    out = []
-    for path, checksum, size in listed:
-        ex = cached(path, checksum)
-        if ex is None:
-            raise ExtractionLost(f"the extraction of {path} left the cache while the run bound: run it again")
-        out.append((ex, checksum, size))
-    return out
-
-
 def forks(files: int) -> bool:
     """Whether a one-shot run of ``files`` files binds in a child: at least :data:`FORK_MIN_FILES`
     and :func:`indexer.forked.can_fork`."""
@@ -113,12 +92,10 @@ def _outcome(work: Callable[[], Any], pinned: Sequence[SpillFile]) -> tuple[bool
         return False, exc
 
 
-def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile],
-                  meanwhile: Callable[[], None] | None = None) -> Bound | None:
+def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bound | None:
     """``work()`` run in a forked child (:class:`indexer.forked.ForkedCall`), its :class:`Bound`
     read back; ``pinned``: the spill files the child appends to and the parent reads after it
-    (:attr:`indexer.spill.SpillFile.pinned` in the child); ``meanwhile``: run here once the child is
-    started (what the parent lets go of while it waits). Raises again the exception ``work``
+    (:attr:`indexer.spill.SpillFile.pinned` in the child). Raises again the exception ``work``
     raised (unpickled: same type, same arguments), and ``KeyboardInterrupt`` on Ctrl-C (the child is
     killed). ``None``, with a warning logged, when no child could be made or it gave no result
     (killed by a signal, out of memory, an exception that does not pickle): the caller binds in
@@ -130,8 +107,6 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile],
         return None
     log.debug("binding in a forked child (pid %s)", call.pid)
     try:
-        if meanwhile is not None:
-            meanwhile()
         ok, value = call.result()
     except ForkFailed as exc:
         log.warning("binding in a forked child failed (%s): binding in this process", exc)

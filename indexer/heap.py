@@ -9,20 +9,13 @@ import ctypes
 import gc
 from collections.abc import Iterator
 
-__all__ = ["GC_THRESHOLD0", "fewer_collections", "release_memory", "trim_heap"]
+__all__ = ["GC_THRESHOLD0", "fewer_collections", "release_memory"]
 
 
 def release_memory() -> None:
     """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
     long-lived watcher would otherwise keep its peak for good."""
     gc.collect()
-    trim_heap()
-
-
-def trim_heap() -> None:
-    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere),
-    without a garbage collection (which would write to every tracked object: in a process sharing
-    its pages with a forked child, a copy of each)."""
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc

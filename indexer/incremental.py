@@ -76,10 +76,9 @@ from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
-from indexer.forked_resolve import Bound, bind_in_child, forks, reread_extractions
+from indexer.forked_resolve import Bound, bind_in_child, forks
 from indexer.fsguard import read_regular
-from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory, trim_heap
-from indexer.stamps import read_stamp, save_stamp
+from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.languages import module_systems
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
 from indexer.mentions import mentionable, stored_mentionable
@@ -121,6 +120,34 @@ def is_config_path(rel: str) -> bool:
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
+
+
+_STAMP_BYTES = 4096
+"""Cap on a stamp file of the state folder read back (a digest or an identity: under 100 bytes)."""
+
+
+def _read_stamp(path: Path) -> str | None:
+    """The ASCII text of the stamp at ``path``, stripped; ``None`` when it cannot be read: absent,
+    no regular file (a FIFO is refused, not waited on: brk43), larger than :data:`_STAMP_BYTES`,
+    not ASCII."""
+    try:
+        return read_regular(path, _STAMP_BYTES).decode("ascii").strip()
+    except (SkipFile, UnicodeDecodeError):
+        return None
+
+
+def _save_stamp(path: Path, value: str) -> bool:
+    """Write ``value`` (ASCII) to ``path`` atomically (a temporary file beside it, then a rename);
+    whether it was saved (an ``OSError`` is logged as a warning, not raised: the index is written)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(value, encoding="ascii")
+        tmp.replace(path)
+        return True
+    except OSError as exc:
+        log.warning("could not save %s: %s", path, exc)
+        return False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -404,10 +431,8 @@ class RepositoryIndex:
         stages the resolver's records (:meth:`_place_bind_state` keeps them after the write). Returns
         ``(resolved, refresh, files changed, every file's context, records staged)``, the outputs read
         from the spill file the child wrote; ``loaded`` then holds only the extractions the writer
-        still chunks from. With an extraction cache, this process lets ``loaded`` go while the child
-        runs (the child's reads would copy it) and reads back what it needs after. ``None`` when the
-        child gave no result (logged; ``loaded`` as it was: bind in process). Raises what :meth:`_bind`
-        raised in the child, :class:`indexer.forked_resolve.ExtractionLost`."""
+        still chunks from. ``None`` when the child gave no result (logged; nothing changed here: bind in
+        process). Raises what :meth:`_bind` raised in the child."""
         spill = spill_file(self.options.state_dir)
         park = self.extraction.park
         staged_path = self._staged_bind_path()
@@ -432,27 +457,15 @@ class RepositoryIndex:
 
         if spill.moved:
             return None
-        listed = [(ex.path, checksum, size) for ex, checksum, size in loaded]
-        cached = self.extraction.cache is not None
-
-        def let_go() -> None:  # the child copies every page it reads: this process's copy would be a second one
-            if cached:
-                loaded.clear()
-                trim_heap()
-
-        bound = bind_in_child(work, [spill], let_go)
+        bound = bind_in_child(work, [spill])
         if bound is None:
-            if not loaded:  # read back from the cache for the binding here
-                loaded[:] = reread_extractions(listed, self.extraction.cached)
             return None
-        if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
-            park.written_to(bound.park_size)
         outputs = SpilledOutputs.taken_over(bound.outputs, spill, self.writer.summary)
         kept = set(bound.files.kept)
-        if not loaded:
-            loaded[:] = reread_extractions([item for item in listed if item[0] in kept], self.extraction.cached)
         files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded
                                                                          if ex.path in kept})
+        if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
+            park.written_to(bound.park_size)
         loaded[:] = [item for item in loaded if item[0].path in kept]
         release_memory()
         return (ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped), bound.refresh,
@@ -788,20 +801,20 @@ class RepositoryIndex:
         identity = self._index_identity()
         if self.written_stamp is None or identity is None:
             return True
-        return read_stamp(self.written_stamp) == identity
+        return _read_stamp(self.written_stamp) == identity
 
     def _save_written_stamp(self) -> None:
         identity = self._index_identity()
-        if self.written_stamp is not None and identity is not None and save_stamp(self.written_stamp, identity):
+        if self.written_stamp is not None and identity is not None and _save_stamp(self.written_stamp, identity):
             self.writer.trusted = True  # else the next run writes every file again
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
-        return read_stamp(self.link_stamp) if self.link_stamp else None
+        return _read_stamp(self.link_stamp) if self.link_stamp else None
 
     def _save_link_stamp(self, digest: str) -> None:
         if self.link_stamp is not None:
-            save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
+            _save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
 
     def _relative(self, path: str | Path) -> str | None:
         p = Path(path)

@@ -5,7 +5,6 @@ again in the parent as itself, and a child that dies leaves the parent binding i
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import pickle
@@ -57,8 +56,8 @@ class _Spy:
         self.results: list[bool] = []
         real = forked_resolve.bind_in_child
 
-        def spy(work, pinned, meanwhile=None):  # type: ignore[no-untyped-def]
-            got = real(work, pinned, meanwhile)
+        def spy(work, pinned):  # type: ignore[no-untyped-def]
+            got = real(work, pinned)
             self.results.append(got is not None)
             return got
 
@@ -282,33 +281,3 @@ def test_released_files_handed_over_equal_the_childs(tmp_path: Path) -> None:
     assert got["app/a.py"].ex.definitions == []  # a released file's stub holds no definitions
     with pytest.raises(KeyError):
         ReleasedFiles.taken_over(handed, module_systems(), {})
-
-
-def test_extractions_let_go_are_read_back_from_the_cache_or_the_loss_is_an_error() -> None:
-    a, b = extractor_for_path("a.py").extract("a.py", b"def f():\n    pass\n"), object()  # type: ignore[union-attr]
-    cache = {("a.py", "ca"): a, ("b.py", "cb"): b}
-    got = forked_resolve.reread_extractions([("a.py", "ca", 3), ("b.py", "cb", 4)], lambda p, c: cache.get((p, c)))
-    assert got == [(a, "ca", 3), (b, "cb", 4)]
-    assert forked_resolve.reread_extractions([], lambda p, c: None) == []
-    with pytest.raises(forked_resolve.ExtractionLost, match="a.py left the cache"):
-        forked_resolve.reread_extractions([("a.py", "other", 3)], lambda p, c: cache.get((p, c)))
-
-
-def test_the_parent_lets_its_extractions_go_while_the_child_binds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  forking: _Spy) -> None:
-    src = _tree(tmp_path / "src")
-    held: list[int] = []
-    real = forked_resolve.ForkedCall.result
-
-    def result(self, deadline_s=None):  # type: ignore[no-untyped-def]
-        held.append(sum(1 for o in gc.get_objects() if type(o).__name__ == "FileExtraction"))
-        return real(self, deadline_s)
-
-    monkeypatch.setattr(forked_resolve.ForkedCall, "result", result)
-    gc.collect()
-    before = sum(1 for o in gc.get_objects() if type(o).__name__ == "FileExtraction")  # earlier tests' leftovers
-    _index(src, tmp_path / "x.db", tmp_path / "state")
-    # Of the tree's 9 extractions, only those the extractors (run in this process: fewer than 64 files) keep of
-    # the last file they read, one per language (python, java, javascript), are still alive while the child binds.
-    assert forking.results == [True] and len(held) == 1 and held[0] - before <= 3
-    assert calls(tmp_path / "x.db") == BASE_CALLS
