@@ -40,10 +40,10 @@ from typing import Any
 from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
-from analysis.endpoints import endpoint_list, endpoints_text
+from analysis.endpoints import declared_names, endpoint_list, endpoints_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
-from analysis.targets import closest_symbols, position_miss, target_query
+from analysis.targets import closest_symbols, nearest_definitions, position_miss, target_query
 from analysis.impact_report import render_markdown, report_json
 from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
                                  symbol_label)
@@ -181,6 +181,14 @@ def node_json(n: Node) -> dict[str, Any]:
             "line": n.start_line, "end_line": n.end_line}
 
 
+def _head(graph: GraphStore, targets: Sequence[Node], others: Sequence[Node], count: int) -> dict[str, Any]:
+    """An answer's head: its ``targets`` (an endpoint named by its route as declared,
+    :func:`analysis.endpoints.declared_names`), the first ``also_named`` and the ``count``."""
+    shown = declared_names(graph, targets)
+    return {"targets": [{**node_json(t), "name": shown[t.id]} if t.id in shown else node_json(t) for t in targets],
+            "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]], "count": count}
+
+
 def _stem(node_id: str) -> str:
     """A callable's id without ``(signature)``: what its overloads share."""
     cut = node_id.rfind("(")
@@ -216,7 +224,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
     if isinstance(query, PositionQuery):
         found = query_nodes(graph, query)
         if not found:
-            raise TargetError(position_miss(query))
+            raise TargetError(position_miss(graph, query), [node_json(n) for n in nearest_definitions(graph, query)])
         targets, others = found, []
     else:
         targets, others = lookup(graph, text, repo)
@@ -676,8 +684,7 @@ class AgentQueries:
         targets, others = self._resolve(steps, target, repo)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{count_noun(len(refs), 'call site')} from {count_noun(len({r.source.id for r in refs}), 'caller')}")
-        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
-                "count": len(refs)}
+        head = _head(graph, targets, others, len(refs))
         return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
                             lambda data: _refs_text("Callers", data, "callers"))
 
@@ -692,8 +699,7 @@ class AgentQueries:
         steps.lap("Callees", f"{len(groups)} callees")
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
                                                 for s in g.sites]} for g in groups]
-        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
-                "count": len(items)}
+        head = _head(graph, targets, others, len(items))
         return self._answer("callees", head, "callees", items, "callee", steps, budget, _callees_text)
 
     def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None,
@@ -707,8 +713,7 @@ class AgentQueries:
         targets, others = self._resolve(steps, target, repo)
         refs = references(graph, targets, include_declaration)
         steps.lap("References", f"{len(refs)} references")
-        head = {"targets": [node_json(t) for t in targets], "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]],
-                "count": len(refs)}
+        head = _head(graph, targets, others, len(refs))
         return self._answer("references", head, "references", [_ref_json(r) for r in refs], "reference", steps,
                             budget, lambda data: _refs_text("References", data, "references"))
 

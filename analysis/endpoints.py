@@ -29,6 +29,7 @@ from analysis.navigation import dotted_name, location_text
 from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
 
 __all__ = ["Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
+           "declared_names",
            "spans_several", "ENDPOINT_EDGES", "SHOWN_HANDLERS", "SHOWN_WRAPPERS"]
 
 ENDPOINT_EDGES = ("EXPOSES", "CALLS_HTTP", "WRAPS")
@@ -40,6 +41,8 @@ path in every application of the index, and a repository of examples or tests de
 dozens of them (Flask's own: 67)."""
 SHOWN_WRAPPERS = 5
 """Wrappers one line of text names (the JSON holds all)."""
+ERROR_HANDLER = "error_handler"
+"""The ``kind`` of a ``WRAPS`` edge from code that runs for an endpoint only when handling it fails."""
 _BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 """Characters that would end or bend one endpoint's line (C0, DEL, C1, the Unicode line and
 paragraph separators): a route is a string the repository wrote (Flask's ``@app.route("/a\\nX")``)."""
@@ -78,7 +81,11 @@ class EndpointEntry:
     """One endpoint: its node ``id``, ``kind`` (``http``, ``graphql``, ``grpc``), ``method`` (the HTTP
     method, ``*`` any; the GraphQL operation type; ``GRPC``), ``path`` (normalised, as the node holds
     it), its ``handlers`` (repository, path, line order), ``clients`` (distinct calling methods) and
-    ``client_calls`` (call sites), and the display names of its ``wrappers``."""
+    ``client_calls`` (call sites), the display names of its ``wrappers`` (what every request to it
+    runs through: filters, middleware, guards, hooks) and of its ``on_error`` handlers (wrappers of
+    kind :data:`ERROR_HANDLER`, which run only when handling it fails: Flask ``errorhandler``, Spring
+    ``@ExceptionHandler``, Express error middleware, FastAPI ``exception_handler``, Django
+    ``process_exception``)."""
 
     id: str
     kind: str
@@ -88,12 +95,13 @@ class EndpointEntry:
     clients: int
     client_calls: int
     wrappers: tuple[str, ...] = ()
+    on_error: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{id, kind, method, path, handlers: [...], clients, client_calls, wrappers}``."""
+        """JSON-ready: ``{id, kind, method, path, handlers: [...], clients, client_calls, wrappers, on_error}``."""
         return {"id": self.id, "kind": self.kind, "method": self.method, "path": self.path,
                 "handlers": [h.as_dict() for h in self.handlers], "clients": self.clients,
-                "client_calls": self.client_calls, "wrappers": list(self.wrappers)}
+                "client_calls": self.client_calls, "wrappers": list(self.wrappers), "on_error": list(self.on_error)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,34 @@ def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None 
     return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - served_count, unserved, repo)
 
 
+def declared_names(graph: GraphStore, nodes: Sequence[Node]) -> dict[str, str]:
+    """``{endpoint id: what answers show for it}`` for the ``Endpoint`` nodes among ``nodes``: its
+    method and the route as the handlers' code declares it (``GET /user/<username>``, Flask;
+    ``GET /items/{item_id}``, FastAPI; ``GET /users/:id``, Express), read from the ``route`` of its
+    incoming ``EXPOSES`` edges in (repository, path, line) order. The node's own name
+    (``GET /user/{}``, placeholders unified so that clients match servers) stays its key and is shown
+    when no handler declares a route of its own (no parameter, or only called); routes of several
+    handlers that differ are all named: ``GET /c/<uuid:code> (also /c/<sha1:key>)``. Other nodes are
+    left out. One store call (none without endpoints)."""
+    eps = [n for n in nodes if n.label == "Endpoint"]
+    if not eps:
+        return {}
+    ins = graph.incoming([n.id for n in eps], ["EXPOSES"])
+    out = {}
+    for n in eps:
+        routes: list[str] = []
+        for e in sorted(ins.get(n.id, ()), key=lambda e: (e.repo, e.file, e.line, e.col, e.src)):
+            route = e.props.get("route")
+            if isinstance(route, str) and route and route not in routes:
+                routes.append(route)
+        if not routes:
+            out[n.id] = n.name
+            continue
+        also = f" (also {', '.join(routes[1:])})" if len(routes) > 1 else ""
+        out[n.id] = _one_line(f"{_method(n)} {routes[0]}{also}")
+    return out
+
+
 def _method(n: Node) -> str:
     return str(n.props.get("http_method") or n.name.partition(" ")[0])
 
@@ -183,10 +219,17 @@ def _entry(n: Node, ins: Sequence[Edge], found: dict[str, Node]) -> EndpointEntr
         else:
             handlers[e.src] = Handler(h.id, dotted_name(h), h.repo, h.file, h.start_line, route, framework)
     calls = [e for e in ins if e.kind == "CALLS_HTTP"]
-    wrappers = sorted({dotted_name(found[e.src]) if e.src in found else e.src for e in ins if e.kind == "WRAPS"})
+    wraps = [e for e in ins if e.kind == "WRAPS"]
+    on_error = {e.src for e in wraps if e.props.get("kind") == ERROR_HANDLER}
+    # code registered both ways (a Django middleware's process_request and process_exception are two
+    # callables, each one kind) would be listed twice: the per-request reading wins
+    on_error -= {e.src for e in wraps if e.props.get("kind") != ERROR_HANDLER}
+
+    def names(srcs: set[str]) -> tuple[str, ...]:
+        return tuple(sorted({dotted_name(found[s]) if s in found else s for s in srcs}))
     return EndpointEntry(n.id, endpoint_kind(method), method, path,
                          tuple(sorted(handlers.values(), key=lambda h: (h.repo, h.path, h.line, h.id))),
-                         len({e.src for e in calls}), len(calls), tuple(wrappers))
+                         len({e.src for e in calls}), len(calls), names({e.src for e in wraps} - on_error), names(on_error))
 
 
 def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
@@ -195,12 +238,14 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     route as its first handler declares it, each handler with its place (``repo/path:line`` when the
     list spans ``several`` repositories; ``an inline handler`` for a function written in the route
     call, Express's ``app.get("/x", (req, res) => ...)``, whose node is named by the route), the
-    clients, the wrappers (the last two parts of each name: ``OwnerController.findOwner``); ``no
+    clients, the wrappers every request runs through (the last two parts of each name:
+    ``OwnerController.findOwner``), then the error handlers (``on error X``, which run only when the
+    request fails; an entry without ``on_error``, from an older answer, has none); ``no
     handler indexed`` for an endpoint that is only called. Control characters and line breaks in the
     route, names and paths are escaped (``\\x0a``): one endpoint is one line."""
     routes = [h["route"] for h in entry["handlers"]]
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
-    served = "; ".join(("an inline handler" if h["name"] == f"{entry['method']} {h['route']}" else h["name"])
+    served = "; ".join(("an inline handler" if _inline(h, entry["method"]) else h["name"])
                        + f" ({location_text(h['repo'], h['path'], h['line'], None, several)}"
                        + (f", {h['framework']}" if h["framework"] else "") + ")"
                        for h in entry["handlers"][:SHOWN_HANDLERS]) + _more(entry["handlers"], SHOWN_HANDLERS, "handler")
@@ -211,7 +256,19 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
         text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"][:SHOWN_WRAPPERS]) \
             + _more(entry["wrappers"], SHOWN_WRAPPERS, "wrapper")
+    on_error = entry.get("on_error") or []
+    if on_error:
+        text += " · on error " + ", ".join(".".join(w.split(".")[-2:]) for w in on_error[:SHOWN_WRAPPERS]) \
+            + _more(on_error, SHOWN_WRAPPERS, "error handler")
     return _one_line(text)
+
+
+def _inline(handler: dict[str, Any], method: str) -> bool:
+    """Whether ``handler`` (:meth:`Handler.as_dict`) is a function written in the route call, whose node
+    is named by its method and the route as its router declares it: ``GET /articles`` for
+    ``router.get("/articles", (req, res) => ...)`` serving ``/api/articles`` under a mounted prefix."""
+    verb, _, path = handler["name"].partition(" ")
+    return verb == method and path.startswith("/") and handler["route"].endswith(path)
 
 
 def _more(items: Sequence[Any], shown: int, noun: str) -> str:

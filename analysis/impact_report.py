@@ -139,6 +139,15 @@ def _who(node: Node) -> str:
     return node.file if node.label == "File" else node.qualname
 
 
+def _target_name(report: BlastRadius, node: Node) -> str:
+    """A target as the report names it: an Endpoint by its method and route as its handler declares
+    it (``GET /user/<username>``, the first hit of it in :attr:`BlastRadius.endpoints`; ``GET /user/{}``
+    is only its key), anything else by :func:`_who`."""
+    if node.label != "Endpoint":
+        return _who(node)
+    return next((f"{h.http_method} {h.shown_path}" for h in report.endpoints if h.id == node.id), node.name)
+
+
 def _summarised(report: BlastRadius) -> dict[str, WrapperHit]:
     """The wrappers whose endpoints the report summarises in one line instead of listing them: those
     registered for a whole application (scope ``app``, with or without a path limit) wrapping more
@@ -232,9 +241,9 @@ def diagram_links(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> li
     if not _one_by_one(report, max_nodes):
         first = report.targets[0].node
         more = f" +{len(report.targets) - 1}" if len(report.targets) > 1 else ""
-        return [("t0", _who(first) + more, first)]
+        return [("t0", _target_name(report, first) + more, first)]
     ids = _diagram_ids(report)
-    links = [(ids[t.node.id], _who(t.node), t.node) for t in report.targets]
+    links = [(ids[t.node.id], _target_name(report, t.node), t.node) for t in report.targets]
     links += [(ids[r.node.id], _who(r.node), r.node) for hop in report.hops for r in hop]
     endpoints, groups = _drawn_endpoints(report)
     seen: set[str] = set()
@@ -265,7 +274,7 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
         ids = _diagram_ids(report)
         by_repo: dict[str, list[str]] = {}
         for t in report.targets:
-            by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_who(t.node))}"])')
+            by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_target_name(report, t.node))}"])')
         for r in callers:
             by_repo.setdefault(r.node.repo, []).append(f'{ids[r.node.id]}["{mermaid_text(_who(r.node))}"]')
         for n, (repo, items) in enumerate(by_repo.items()):
@@ -306,7 +315,7 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
         return "\n".join(out)
     first = report.targets[0].node
     more = f" +{len(report.targets) - 1}" if len(report.targets) > 1 else ""
-    out.append(f'  t0(["{mermaid_text(_who(first) + more)}"])')
+    out.append(f'  t0(["{mermaid_text(_target_name(report, first) + more)}"])')
     below = "t0"
     for k, hop in enumerate(report.hops, 1):
         out.append(f'  h{k}["{mermaid_text(f"hop {k} · " + count_noun(len(hop), "caller"))}"]')
@@ -364,8 +373,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     (lines 1-based); other lists longer than ``limit`` rows are cut (the data keeps them all)."""
     name = report.targets[0].node.qualname if report.targets and not is_table_target(report.query) else report.query
     if report.targets and report.targets[0].node.label == "Endpoint":  # as its route declares it, not ``/owners/{}``
-        name = next((f"{h.http_method} {h.shown_path}" for h in report.endpoints if h.id == report.targets[0].node.id),
-                    report.targets[0].node.name)
+        name = _target_name(report, report.targets[0].node)
     lines = [f"# Blast radius of {code_span(name)}", ""]
     if not report.targets:
         lines += [f"No symbol matches {code_span(report.query)}.", ""]
@@ -382,7 +390,8 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
     same_name = Counter(dotted_name(t.node) for t in report.targets)
     for t in report.targets[:limit]:
         n = t.node
-        shown = dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
+        shown = _target_name(report, n) if n.label == "Endpoint" else \
+            dotted_name(n) + (_signature(n.id) if same_name[dotted_name(n)] > 1 else "")  # overloads apart
         where = f" · {markdown_text(n.repo)} · {link(n.repo, n.file, n.start_line)}" if n.file else ""  # an Endpoint: none
         lines.append(f"- {code_span(shown)} ({n.label.lower()}, {t.role}){where}")
     lines += more(report.targets) or ([] if report.targets else ["- none"])

@@ -15,7 +15,9 @@ from analysis.impact import PositionQuery, SymbolQuery
 from analysis.navigation import AmbiguousPath
 from stores.contracts import GraphStore, Node
 
-__all__ = ["file_candidates", "target_query", "position_miss", "closest_symbols"]
+__all__ = ["file_candidates", "target_query", "position_miss", "nearest_definitions", "closest_symbols"]
+
+_DEFINITIONS = ("Class", "Interface", "Enum", "Method", "Function", "Constructor")
 
 _PATH_LINE = re.compile(r"(?P<path>[^()]+?):(?P<line>[0-9]+)(?::(?P<col>[0-9]+))?")
 _WORD = re.compile(r"[\w$]+")  # an identifier of any of the languages (`$` for JavaScript's)
@@ -99,16 +101,50 @@ def _word_at(text: str | None, line: int, col: int) -> tuple[int, str]:
     return col, ""
 
 
-def position_miss(query: PositionQuery) -> str:
-    """The error for a position that names nothing: what the user wrote there, and what to give instead.
-    Shared by every front end so that each says the same."""
-    line = f"{query.repo}/{query.path}:{query.line}"
+def nearest_definitions(graph: GraphStore, query: PositionQuery, nodes: list[Node] | None = None) -> list[Node]:
+    """The definitions of ``query``'s file closest to its line, for a position that names nothing: the
+    outermost class, method or function ending last above the line, then the one starting first
+    below it (at most two; either is missing at the file's ends). Fields and the File node are not
+    offered. ``nodes``: the file's nodes when already read (else one store call)."""
+    nodes = graph.nodes_in_file(query.repo, query.path) if nodes is None else nodes
+    code = [n for n in nodes if n.label in _DEFINITIONS]
+    above = [n for n in code if n.end_line < query.line]
+    below = [n for n in code if n.start_line > query.line]
+    out = []
+    if above:  # the latest end; the outermost (earliest start) of those ending on that line
+        out.append(min(above, key=lambda n: (-n.end_line, n.start_line, n.id)))
+    if below:  # the earliest start; the outermost (latest end) of those starting on that line
+        out.append(min(below, key=lambda n: (n.start_line, -n.end_line, n.id)))
+    return out
+
+
+def position_miss(graph: GraphStore, query: PositionQuery) -> str:
+    """The error for a position that names nothing: the position as the user wrote it (the path
+    relative to its repository, which is named only when the index holds several), what is there,
+    and the nearest definitions of the file (:func:`nearest_definitions`, ``NAME at PATH:LINE``) to
+    retry with. Shared by every front end (CLI, MCP, REST) so that each says the same. Two or three
+    store calls."""
+    line = f"{query.path}:{query.line}"
     where = line + (f":{query.col + 1}" if query.col is not None else "")
+    of = f" (repository {query.repo})" if len(graph.repos()) > 1 else ""
+    nodes = graph.nodes_in_file(query.repo, query.path)
+    around = any(n.label in _DEFINITIONS and n.start_line <= query.line <= n.end_line for n in nodes)
+    near = [] if around else nearest_definitions(graph, query, nodes)
+    listed = " or ".join(f"{n.qualname} at {n.file}:{n.start_line}" for n in near)
     if query.word:
-        return (f"`{query.word}` at {where} is bound to nothing in the index (a local name, a keyword, a library's "
-                f"method, or a call whose receiver's type is not known): give {line} for the definition around it, "
-                "or a qualified name")
-    return f"nothing is defined at {where}: give a line inside a method, function or class (PATH:LINE), or its name"
+        retry = f"give {line} for the definition around it" if around else f"nearest definitions: {listed}" if near \
+            else "the file defines no method, function or class"
+        return (f"`{query.word}` at {where}{of} is bound to nothing in the index (a local name, a keyword, a library's "
+                f"method, or a call whose receiver's type is not known): {retry}, or a qualified name")
+    text = graph.file_text(query.repo, query.path)
+    lines = None if text is None else text.count("\n") + (0 if text.endswith("\n") else 1)
+    what = f"{query.path} has {lines} line{'s' if lines != 1 else ''}" if lines is not None and query.line > lines \
+        else "outside every method, function and class"
+    if not near:
+        return (f"nothing is defined at {where}{of} ({what}; the file defines no method, function or class): "
+                "give a qualified name or a line of another file")
+    return (f"nothing is defined at {where}{of} ({what}); nearest: {listed}: give a line inside a method, "
+            "function or class (PATH:LINE), or its name")
 
 
 def closest_symbols(graph: GraphStore, text: str, repo: str | None = None, limit: int = 10) -> list[Node]:

@@ -9,7 +9,7 @@ as ``ripple index PATH --no-embed`` does, while a thread samples this process's 
 (``/proc/self/statm``) every 20 ms and another the memory of the whole process tree every 100 ms:
 the sum of the proportional set sizes (``Pss`` of ``/proc/PID/smaps_rollup``: a page shared by n
 processes counts 1/n in each, so shared copy-on-write pages count once) of this process and its live
-descendants (extraction workers, the forked binding child and its copy, the write's chunk preparer).
+descendants (extraction workers, the forked binding's copy, the write's chunk preparer).
 Prints, per phase (discover, read, extract, resolve, write), the wall time, the resident set at its
 start, its end and its peak, and the tree's peak; then the CPU time of this process and of its
 worker processes and the peak RSS of both (``getrusage``: ``ru_maxrss`` of this process and of its
@@ -185,7 +185,7 @@ def main() -> None:
           + (" traced peak MiB |" if traced else "") + "\n|---|---:|---:|---:|---:|---:|" + ("---:|" if traced else ""))
     for phase, row in sampler.rows.items():
         print(f"| {phase} | {row['wall']:.2f} | {row['start']:.0f} | {row['peak']:.0f} | {row['end']:.0f} |"
-              f" {row['tree_peak']:.0f} |" + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
+              + (f" {row['tree_peak']:.0f} |" if row["tree_peak"] else " - |") + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
     for name, snap in sampler.snapshots.items():
         stats = snap.statistics("lineno")
         print(f"\nPython heap at {name}: {sum(s.size for s in stats) / (1 << 20):.0f} MiB; largest source lines:")

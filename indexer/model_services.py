@@ -286,6 +286,13 @@ class TableDef:
     cascades: tuple[str, ...] = ()
     """Type texts of the entities a JPA write of this one cascades to (relationship fields with a
     ``cascade`` that persists, merges or removes, or ``orphanRemoval``): their tables are written too."""
+    model: str | None = None
+    """A name its framework derives from the repository rather than the file (Django's default
+    ``<app_label>_<model>``, whose app label an ``AppConfig`` or a base class's ``Meta`` may set): the
+    model name the rule starts from (a model class, a migration's ``CreateModel`` / ``AddField``
+    model, the model of a ``ManyToManyField`` whose join table is ``<model table>_<field>``); the
+    linker asks the file's language (its module system's optional ``table_name`` hook) for the
+    name, ``name`` standing for it when the hook has no answer. ``None``: ``name`` is as written."""
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from indexer.compact import compact_extraction, elide_docstrings
 from indexer.packed import PackedCalls
+from indexer.resolve.import_table import ImportList, import_table
 from indexer.spill import SpillFile, SpillRef
 
 if TYPE_CHECKING:
@@ -143,7 +144,10 @@ def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
     (:meth:`indexer.resolve.context.FileCtx.definition`), so they are not compacted. Then point its
     empty list fields at one shared empty list and intern its imports' and exports' texts
     (:func:`indexer.compact.compact_extraction`: the extraction is complete once it is parked).
-    Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
+    Its imports are parked too, in the order of the resolver's table
+    (:class:`~indexer.resolve.import_table.ImportList`: star imports first, then by local name, one
+    name's in source order), which :func:`indexer.resolve.parked_imports.park_imports` takes as they
+    are. Returns ``ex``. Raises ``OSError`` when the spill file cannot be written."""
     for name in PARKED_FIELDS:
         items = getattr(ex, name)
         if items and not isinstance(items, ParkedList):
@@ -151,6 +155,12 @@ def park_extraction(ex: FileExtraction, spill: SpillFile) -> FileExtraction:
     if ex.definitions and not isinstance(ex.definitions, ParkedList):
         elide_docstrings(ex.definitions)
         ex.definitions = ParkedList.park(spill, ex.definitions)
+    if ex.imports and not isinstance(ex.imports, ParkedList):
+        # in the order the resolver's table keeps them (ImportList: star imports first, then by local
+        # name), which is how indexer.resolve.parked_imports reads a parked list back: the extract
+        # phase no longer holds an Import object per import until the resolver's context parks them
+        # (the 10-package generated monorepo: 31,907 of them, 2.2 MiB, when the extract phase ends)
+        ex.imports = ParkedList.park(spill, list(ImportList(import_table(ex.imports))))
     return compact_extraction(ex)
 
 

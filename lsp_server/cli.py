@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from analysis.tables import TableTargetError, is_table_target
+from analysis.endpoints import declared_names
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
                              query_nodes)
 from analysis.targets import closest_symbols, position_miss, target_query
@@ -308,7 +309,8 @@ def _count_line(refs: list[Reference], noun: str) -> str:
     return line
 
 
-def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str) -> None:
+def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str,
+                shown: dict[str, str]) -> None:
     if not targets:
         raise click.ClickException(
             f"no symbol matches {symbol!r}; try a qualified name such as Class.method or package.module.function, "
@@ -316,7 +318,10 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
         )
     multi_repo = len({r.repo for r in refs}) > 1
     for t in targets:
-        where = f", {escape(t.file)}:{t.start_line}" if t.file else ""  # an Endpoint has no location
+        if t.id in shown:  # an Endpoint: its route as declared (GET /user/<username>), then its key; no location
+            out.print(f"[bold]{escape(shown[t.id])}[/bold]  ({t.label.lower()} {escape(t.id)})")
+            continue
+        where = f", {escape(t.file)}:{t.start_line}" if t.file else ""  # a node without a place (a Topic)
         out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}{where})")
     inherited = inherited_note(symbol, targets)
     if inherited:  # Class.member the class inherits: its base's definition and all its callers
@@ -346,10 +351,12 @@ def _target_names(targets: list[Node]) -> dict[str, str]:
 
 
 def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
-                 as_json: bool, repo: str | None, unmatched: str | None = None) -> None:
+                 as_json: bool, repo: str | None, unmatched: str | None = None,
+                 shown: dict[str, str] | None = None) -> None:
     """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
     a note on stderr when the targets lie in several repositories (``--repo`` chooses). ``unmatched``:
-    the error when ``--repo`` matched nothing (:func:`_no_match`)."""
+    the error when ``--repo`` matched nothing (:func:`_no_match`); ``shown``: the endpoints' names as
+    their routes declare them (:func:`analysis.endpoints.declared_names`)."""
     repos = sorted({t.repo for t in targets})
     if as_json:
         emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
@@ -359,7 +366,7 @@ def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: lis
     if not targets and unmatched is not None:
         raise click.ClickException(terminal_text(unmatched))
     _note_repos(symbol, repos)
-    _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference")
+    _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference", shown or {})
 
 
 def _note_repos(symbol: str, repos: list[str]) -> None:
@@ -386,7 +393,7 @@ def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> t
     if isinstance(query, PositionQuery):
         found = query_nodes(store, query)
         if not found:
-            raise click.ClickException(terminal_text(position_miss(query)))
+            raise click.ClickException(terminal_text(position_miss(store, query)))
         return found, []
     return lookup(store, symbol, repo)
 
@@ -405,7 +412,8 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
         targets, others = _lookup_target(store, symbol, repo)
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = _no_match(store, symbol, repo) if not targets else None
-    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched)
+        shown = declared_names(store, targets)
+    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched, shown)
 
 
 @main.command(name="references")
@@ -423,7 +431,8 @@ def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo:
         targets, others = _lookup_target(store, symbol, repo)
         refs = references(store, targets, include_declaration)
         unmatched = _no_match(store, symbol, repo) if not targets else None
-    _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched)
+        shown = declared_names(store, targets)
+    _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched, shown)
 
 
 
@@ -474,8 +483,12 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
                                   engine=QueryEngine(store, stores.search), tests=tests)
         except TableTargetError as exc:  # table:NAME naming no table of the index
             raise click.ClickException(str(exc)) from exc
-        miss = None if report.targets or isinstance(query, PositionQuery) or is_table_target(target) \
-            else _no_match(store, target, repo)
+        if report.targets or is_table_target(target):
+            miss = None
+        elif isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
+            miss = position_miss(store, query)
+        else:
+            miss = _no_match(store, target, repo)
     if as_json:
         emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
@@ -484,8 +497,6 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
     if not report.targets:
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
-        if isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
-            raise click.ClickException(terminal_text(position_miss(query)))
         raise click.ClickException(terminal_text(miss or f"no symbol matches {target!r}"))
     _note_repos(target, sorted({t.node.repo for t in report.targets}))
     if others:

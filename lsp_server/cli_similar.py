@@ -30,7 +30,7 @@ def _definition(graph: object, target: str, repo: str | None) -> Node:
         raise click.ClickException(terminal_text(str(exc))) from exc
     nodes = query_nodes(graph, query) if isinstance(query, PositionQuery) else lookup(graph, target, repo)[0]
     if not nodes and isinstance(query, PositionQuery):
-        raise click.ClickException(terminal_text(position_miss(query)))
+        raise click.ClickException(terminal_text(position_miss(graph, query)))
     code = [n for n in nodes if n.label in _CODE]
     if not code:
         raise click.ClickException(terminal_text(f"no class, method or function matches {target!r}"

@@ -300,6 +300,11 @@ def decompress_text(blob: bytes | None) -> str | None:
     return None if blob is None else zlib.decompress(blob).decode("utf-8", "surrogatepass")
 
 
+_PROBE_WINDOW = 4096
+"""Bytes of a line read for the text a chunk is anchored on (its first 64 after blanks): a slice of
+the whole line per chunk cost a copy of a minified line for each of its definitions."""
+
+
 class FileText:
     """A file's text as UTF-8 bytes with its line starts, for cutting many chunks of it (``data``:
     the bytes; built from the text or from :func:`compress_text`'s blob)."""
@@ -307,6 +312,10 @@ class FileText:
     def __init__(self, text: str | None = None, *, blob: bytes | None = None) -> None:
         self.data = zlib.decompress(blob) if blob is not None else (text or "").encode("utf-8", "surrogatepass")
         self.starts = _line_starts(self.data)
+        self.found: dict[int, int] = {}
+        """Per line, where :func:`encode_chunk_text` last found a chunk's text on it: the next chunk
+        of a long (minified) line is looked for from there first (the chunks come in file order), not
+        from the line's start each time (quadratic in the line's definitions)."""
 
 
 def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, text: str
@@ -332,7 +341,7 @@ def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, tex
         # after a head of its own (a doc section's heading trail): anchor on the first line's text.
         for line in range(first, min(first + 4, len(starts))):  # the first line with text (windows strip blanks)
             line_end = starts[line + 1] - 1 if line + 1 < len(starts) else len(src)
-            probe = src[starts[line]:line_end].strip()[:64]
+            probe = src[starts[line]:min(line_end, starts[line] + _PROBE_WINDOW)].strip()[:64]
             if probe:
                 break
         if len(probe) >= 8:
@@ -348,7 +357,12 @@ def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, tex
         if best[0] < _MIN_RANGE:
             head = data[:64]
             limit = starts[end_line] if end_line < len(starts) else len(src)
-            a = src.find(head, at, limit + len(head))
+            last = file.found.get(first, at)  # after the previous chunk of this line first
+            a = src.find(head, last, limit + len(head))
+            if a < 0 and last > at:
+                a = src.find(head, at, limit + len(head))
+            if a >= 0:
+                file.found[first] = a
             if a >= 0:
                 n = _common(src, a, data, 0)
                 if n > best[0]:

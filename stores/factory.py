@@ -31,6 +31,7 @@ from stores.config import Config, ConfigError
 from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import MODEL_ENV, Embedder
+from stores.sqlite_file import not_an_index
 from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
@@ -405,7 +406,11 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
     :class:`stores.errors.StoreUnavailable` / :class:`stores.errors.StoreCorrupt`. ``busy_timeout``: seconds a
     write waits for another process's transaction (the central indexer's jobs wait for each other).
     ``ann_threshold``: embedded chunks from which vector search is approximate, ``ann_params``: how
-    (:mod:`stores.vector_index`)."""
+    (:mod:`stores.vector_index`). Without ``create``, an existing empty file (0 bytes, no write-ahead
+    log beside it) is no index: :class:`stores.errors.NotAnIndex`, the file left as it was (SQLite would
+    write a schema into it); only a command that makes an index (``ripple index``) turns it into one."""
+    if not create and _empty_file(path):
+        raise not_an_index(path, "an empty file of 0 bytes; `ripple index PATH --db FILE` makes an index there")
     if create and path.parent.name == INDEX_DIR:
         # A repository can ship `.ripple` (or `.ripple/index.db`) as a link, dangling or not: the index,
         # its lock and its journal would be created wherever it points.
@@ -441,6 +446,21 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
         raise StoreReadOnly(f"cannot write index {path}: {store.read_only}; readers (callers, references, search, "
                             "impact, stats) can still use it; to index, pass a writable --db")
     return store
+
+
+def _empty_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of 0 bytes with no non-empty ``-wal`` beside it (an index
+    being written in WAL mode has its header in the main file from its first transaction on)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode) or st.st_size:
+        return False
+    try:
+        return Path(f"{path}-wal").stat().st_size == 0
+    except OSError:
+        return True
 
 
 def open_embedder(model_name: str | None = None) -> Embedder:

@@ -54,13 +54,17 @@ GUARD_CALLBACK = "guard_callback"
 decorator", since the decorator written on the route is the library's guard."""
 
 
-def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
+def guard_callbacks(r: Lookup, fc: FileCtx, expr: str, failing: set[str] | None = None) -> list[str]:
     """Ids of the callbacks the guard decorator ``expr`` (a route wrapper of ``fc`` that binds to
     nothing of the repository, written as a callee: ``token_auth.login_required``, ``login_required``)
-    runs, sorted; ``[]`` when no rule of ``fc``'s module system applies or nothing is registered."""
+    runs, sorted; ``[]`` when no rule of ``fc``'s module system applies or nothing is registered.
+    Those registered under a name of the module system's ``guard_failure_callbacks`` (Flask-HTTPAuth's
+    ``error_handler``, Flask-Login's ``unauthorized_handler``: they run only when the check fails, not
+    on every request) are also added to ``failing`` when given."""
     rules: Mapping[tuple[str, str], tuple[str, ...]] = getattr(fc.rules, "guard_callbacks", {})
     if not rules:
         return []
+    on_failure: frozenset[str] = getattr(fc.rules, "guard_failure_callbacks", frozenset())
     callee = expr.split("(", 1)[0].strip()
     head, _, last = callee.rpartition(".")
     out: list[Def] = []
@@ -77,7 +81,10 @@ def guard_callbacks(r: Lookup, fc: FileCtx, expr: str) -> list[str]:
             found = [rd for rd, at, text in r.registrations(fc.rules.namespace, cb)
                      if _imports(at, library) and (obj is None or _registered_on(r, at, text, cb) == obj)]
             # the library keeps the last function registered: the last of the nearest files
-            out += _nearest(fc.path, found)[-1:]
+            kept = _nearest(fc.path, found)[-1:]
+            out += kept
+            if failing is not None and cb in on_failure:
+                failing.update(rd.id for rd in kept)
     return sorted({rd.id for rd in out})
 
 

@@ -127,15 +127,18 @@ class RouteLinks:
                 srcs = [inline.id]
             else:
                 srcs = self._wrapper_callables(fc, at, ref.expr, kind=ref.kind)
-            guards = [] if srcs else (guard_callbacks(self.r, fc, ref.expr) if ref.kind == "decorator"
+            failing: set[str] = set()  # of a library guard's callbacks, those run only when its check fails
+            guards = [] if srcs else (guard_callbacks(self.r, fc, ref.expr, failing) if ref.kind == "decorator"
                                         else factory_callbacks(self.r, fc, ref.expr, self.default_strategies))
             if not srcs and not guards:
                 self.result.outcomes["unlinked_wrapper"] += 1
                 continue
-            srcs = srcs or guards  # a library guard: the application's callbacks it runs
             sure = {"match": "inferred"} if guards or self._chosen_at_run_time(fc, at, ref.expr) else {}
+            if guards:  # a library guard: the application's callbacks it runs
+                self._guard_wraps(fc, guards, failing, linked, route, sure)
+                continue
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
-                        kind=GUARD_CALLBACK if guards else ref.kind, scope="route", **sure)
+                        kind=ref.kind, scope="route", **sure)
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
@@ -160,13 +163,26 @@ class RouteLinks:
             for text in rd.d.decorators:
                 for expr in decorator_refs(text, class_level):
                     srcs = self._wrapper_callables(rd.file, rd.parent, expr, kind="decorator")
-                    guards = [] if srcs else guard_callbacks(self.r, rd.file, expr)
+                    failing: set[str] = set()
+                    guards = [] if srcs else guard_callbacks(self.r, rd.file, expr, failing)
                     if not srcs and not guards:
                         self.result.outcomes["unlinked_wrapper"] += 1
                         continue
-                    self._wraps(fc, srcs or guards, [linked], route.line, route.col, framework=route.framework,
-                                kind=GUARD_CALLBACK if guards else "decorator", scope="route",
-                                **({"match": "inferred"} if guards else {}))
+                    if guards:
+                        self._guard_wraps(fc, guards, failing, linked, route, {"match": "inferred"})
+                        continue
+                    self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
+                                kind="decorator", scope="route")
+
+    def _guard_wraps(self, fc: FileCtx, guards: list[str], failing: set[str], linked: LinkedRoute, route: Route,
+                     sure: dict[str, str]) -> None:
+        """WRAPS of a library guard's callbacks ``guards`` on the route ``linked``: kind ``guard_callback``,
+        those of ``failing`` (run only when the guard's check fails) ``error_handler``."""
+        for srcs, kind in (([g for g in guards if g not in failing], GUARD_CALLBACK),
+                           ([g for g in guards if g in failing], "error_handler")):
+            if srcs:
+                self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework, kind=kind,
+                            scope="route", **sure)
 
     def graphql_route(self, fc: FileCtx, route: Route) -> None:
         """A GraphQL resolver's EXPOSES (a schema field's DECLARES) edge to ``<OPERATION> Type.field``."""

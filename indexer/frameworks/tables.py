@@ -15,7 +15,12 @@ declares) is a node too, with ``props["declared"] = False``.
 **Entities.** A class maps to a table through its own ``table`` definition; a ``proxy`` (Django) or
 a class without one maps through the nearest ancestor (MRO) that has one; ``abstract`` definitions
 (a JPA ``@MappedSuperclass``, a Django abstract model) give their columns to every table below them;
-a Django ``candidate`` is a table when an ancestor is a model. Migration facts (SQL scripts,
+a Django ``candidate`` is a table when an ancestor is a model, or when the file's language says its
+ancestry reaches a model class of the framework or a library (its module system's optional
+``library_model(lookup, def)`` hook; without one, an abstract ancestor makes it one too). A
+definition whose name a framework derives from the repository (``TableDef.model``: Django's
+``<app_label>_<model>``) is named by the language's optional ``table_name(lookup, fc, td)`` hook
+before anything else reads it. Migration facts (SQL scripts,
 Liquibase change logs, Django and Alembic migrations) are replayed in order first
 (:mod:`indexer.frameworks.schema_history`): a table a later migration renames is declared under its
 new name, one it drops by nobody (counted ``tables_dropped``). A Django ``ManyToManyField`` declares
@@ -34,14 +39,17 @@ expression is resolved through the resolver (``Owner``, ``owner``, ``self.repo``
 resolve to a mapped class links nothing (counted ``unlinked_table_use``). SQL is rendered (constants
 followed) and parsed with sqlglot; a string that does not parse links nothing (``unlinked_sql``).
 A Spring Data call on a repository that declares the method itself links nothing here: the CALLS
-edge reaches the declared method, whose own access the walk follows.
+edge reaches the declared method, whose own access the walk follows. A Django access (``framework``
+``django``) to the table of a model below concrete models (multi-table inheritance) reads or writes
+their tables too: one more edge each, ``resolution`` ``inferred``, ``props["inherited"]`` the model's
+table (counted ``reads_inherited`` / ``writes_inherited``).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.link_memo import LinkMemo, Recorded, RecordedPass
@@ -50,7 +58,7 @@ from indexer.frameworks.schema_history import Fate, replay
 from indexer.frameworks.sql_text import statement_access
 from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import ClassV, Def, InstV
+from indexer.resolve.values import ClassV, Def, InstV, QueryV
 from indexer.symbols import file_id
 from stores.contracts import Edge, Node, column_id, table_id, table_key
 
@@ -114,6 +122,9 @@ class _TableLinker:
         self._column_files: list[tuple[FileCtx, str]] = []  # (declaring file, column id), in order
         self._call_names: dict[str, dict[tuple[int, int], str]] = {}  # per file: call site -> callee name
         self._made: list[Edge] | None = None  # while the declarations are recorded: the edges made
+        self._defs: dict[str, list[TableDef]] = {}  # per file: its table definitions as named (declare)
+        self._django: list[tuple[Def, str]] = []  # Django model classes with their tables (declare)
+        self.parents: dict[str, list[str]] = {}  # Django model table id -> its concrete ancestors' tables
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -123,10 +134,25 @@ class _TableLinker:
         rd = fc.def_at(td.entity, td.line)
         return rd.id if rd is not None else f"{fc.path}:{td.entity}"
 
+    def _named(self) -> dict[str, list[TableDef]]:
+        """Each file's table definitions, those whose name a framework derives from the repository
+        (``td.model``: Django's ``<app_label>_<model>``) renamed as the file's language says (its
+        module system's optional ``table_name(lookup, fc, td)`` hook; no answer: as extracted)."""
+        out: dict[str, list[TableDef]] = {}
+        for fc in self.ctxs:
+            hook = getattr(fc.rules, "table_name", None)
+            tds = fc.ex.tables
+            if hook is not None and any(td.model is not None for td in tds):
+                tds = [td if td.model is None or (name := hook(self.r, fc, td)) is None or name == td.name
+                       else replace(td, name=name) for td in tds]
+            out[fc.path] = tds
+        return out
+
     def declare(self) -> None:
         candidates: list[tuple[FileCtx, TableDef, Def]] = []
+        defs = self._defs = self._named()
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in defs[fc.path]:
                 key = self._entity_key(fc, td)
                 if td.cascades and key is not None and td.entity:
                     self.cascade_decl[key] += [(fc, td.entity, t) for t in td.cascades]
@@ -138,9 +164,9 @@ class _TableLinker:
                     rd = fc.def_at(td.entity, td.line) if td.entity else None
                     if rd is not None:
                         candidates.append((fc, td, rd))
-        fates = replay([(fc.path, td) for fc in self.ctxs for td in fc.ex.tables])
+        fates = replay([(fc.path, td) for fc in self.ctxs for td in defs[fc.path]])
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in defs[fc.path]:
                 if td.kind == "table" and td.name:
                     fate = fates.get(id(td), td)
                     if fate is None:  # a later migration dropped it
@@ -149,31 +175,47 @@ class _TableLinker:
                     self._declare(fc, td, fate)
         for kind in ("mapped", "default"):  # EF Core: ToTable(...) of a type, then a DbSet property's name
             for fc in self.ctxs:
-                for td in fc.ex.tables:
+                for td in defs[fc.path]:
                     if td.kind == kind and td.entity and td.name:
                         self._declare_type(fc, td)
         changed = True
+        library: dict[str, bool | None] = {}  # candidate Def id -> a model by its ancestry (the language's hook; None: no hook)
         while changed and candidates:  # a Django class is a model when an ancestor is one
             changed = False
             for item in list(candidates):
                 fc, td, rd = item
-                if any(b.id in self.by_class or b.id in self.abstract for b in self.r.mro(rd)[1:]):
+                if rd.id not in library:
+                    hook = getattr(fc.rules, "library_model", None)
+                    library[rd.id] = hook(self.r, rd) if hook is not None else None
+                ancestors = self.r.mro(rd)[1:]
+                if library[rd.id] or any(b.id in self.by_class for b in ancestors) or (
+                        library[rd.id] is None and any(b.id in self.abstract for b in ancestors)):
                     self._declare(fc, td)
                     candidates.remove(item)
                     changed = True
         self._join_tables()
+        self._parent_tables()
         # A column is one shared node (one row in the store) that every declaring file emits: each
         # emits the last declaration's (path order, as a full run writes them), so that what the
         # store holds does not depend on which of those files an update wrote again.
         for fc, cid in self._column_files:
             self.emit(fc, cid, self._columns[cid])
 
+    def _parent_tables(self) -> None:
+        """Django's multi-table inheritance: a model's table by the tables of its concrete ancestors
+        (each a model with a table of its own, nearest first), which saving, deleting or querying the
+        model writes or reads too (``Model._save_parents``; a query joins them)."""
+        for rd, tid in self._django:
+            parents = [t for b in self.r.mro(rd)[1:] if (t := self.by_class.get(b.id)) is not None and t != tid]
+            if parents:
+                self.parents[tid] = list(dict.fromkeys(parents))
+
     def _join_tables(self) -> None:
         """Many-to-many join tables by (model table, field): ``post.tags.add(t)`` writes one. Django's
         are declared by the field; a SQLAlchemy ``relationship(secondary=...)`` names its table (a
         string) or a ``Table(...)`` variable (resolved like any entity)."""
         for fc in self.ctxs:
-            for td in fc.ex.tables:
+            for td in self._defs[fc.path]:
                 if td.framework in _M2M and td.entity:
                     model, _, fname = td.entity.rpartition(".")
                     rd = fc.def_at(model, td.line)
@@ -214,6 +256,8 @@ class _TableLinker:
             rd = entity if entity is not None else fc.def_at(td.entity, td.line) if td.entity else None
             if rd is not None:
                 owner = rd.id
+                if td.framework == "django":
+                    self._django.append((rd, tid))
                 inherited: list[tuple[str, str | None]] = []
                 for b in reversed(self.r.mro(rd)[1:]):
                     inherited += self.abstract.get(b.id, [])
@@ -345,7 +389,11 @@ class _TableLinker:
             return
         if u.framework in _M2M:  # ``post.tags.add(t)``: the join table of Post.tags
             mt = self._entity_table(fc, u.owner, u.entity or "")
-            jt = self.m2m.get((mt, u.table or "")) if mt is not None else None
+            jt = None
+            for owner in ([mt, *self.parents.get(mt, ())] if mt is not None else []):  # a field of a concrete parent
+                jt = self.m2m.get((owner, u.table or ""))
+                if jt is not None:
+                    break
             if jt is None:
                 self.result.outcomes["unlinked_table_use"] += 1
             else:
@@ -375,6 +423,12 @@ class _TableLinker:
         elif u.entity is not None and u.relation:  # TypeORM `.leftJoinAndSelect("u.photos", "p")`: Photo's
             c = related_class(self.r, fc, u.owner, u.entity, u.relation)
             tid = self._class_table(c) if c is not None else None
+        elif u.entity is not None and u.framework == "django" and u.resolution == "exact" and "." in u.entity \
+                and u.entity.rpartition(".")[2][:1].islower() and u.entity.partition(".")[0] not in ("self", "cls"):
+            # `Person.people.filter(...)`, a chain on a manager of another name: the model's table when
+            # the resolver reads a manager of a model there (a queryset of its rows), else nothing
+            q = self.r.resolve_expr(fc, u.owner, u.entity)
+            tid = self._class_table(q.c) if isinstance(q, QueryV) and not q.method else None
         elif u.entity is not None:
             tid = self._entity_table(fc, u.owner, u.entity)
             if tid is None and u.framework == "jpa":
@@ -421,16 +475,28 @@ class _TableLinker:
     def _attribute(self, fc: FileCtx, u: TableUse, tid: str | None) -> None:
         """An ORM instance's attribute use: the access to the names of ``u.columns`` that are declared
         columns of table ``tid`` (a method, a relationship or a name nothing maps is none), counted
-        apart when the object is no mapped instance or no name is a column."""
+        apart when the object is no mapped instance or no name is a column. A name that is no column of
+        ``tid`` but one of a concrete parent's table (Django's multi-table inheritance) is that table's."""
         t = self.tables.get(tid) if tid is not None else None
-        if t is None or not t.declared or not t.columns:
+        if t is None or not t.declared or not t.columns and not self.parents.get(t.id):
             self.result.outcomes["attribute_not_mapped"] += 1
             return
-        columns = [c for c in u.columns if self._column(t, c) in t.columns]
-        if not columns:
+        columns = [c for c in u.columns if t.columns and self._column(t, c) in t.columns]
+        rest = [c for c in u.columns if c not in columns]
+        inherited: list[tuple[str, list[str]]] = []
+        for pt in self.parents.get(t.id, ()) if rest else ():
+            p = self.tables.get(pt)
+            found = [c for c in rest if p is not None and p.columns and self._column(p, c) in p.columns]
+            if found:
+                inherited.append((pt, found))
+                rest = [c for c in rest if c not in found]
+        if not columns and not inherited:
             self.result.outcomes["attribute_not_column"] += 1
             return
-        self._access(fc, u, u.role, t.id, columns)
+        if columns:
+            self._access(fc, u, u.role, t.id, columns)
+        for pt, found in inherited:
+            self._access(fc, u, u.role, pt, found)
 
     def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str]) -> None:
         t = self.tables.get(tid)
@@ -443,6 +509,12 @@ class _TableLinker:
         self._edge(fc, kind, self._owner(fc, u), tid, u.line, u.col, framework=u.framework,
                    resolution=u.resolution, columns=cols or None)
         self.result.outcomes[kind.lower()] += 1
+        if u.framework == "django" and tid in self.parents:  # multi-table inheritance: the parents' rows too
+            for pt in self.parents[tid]:
+                self._node(fc, self.tables[pt])
+                self._edge(fc, kind, self._owner(fc, u), pt, u.line, u.col, framework=u.framework,
+                           resolution="inferred", inherited=tid)
+                self.result.outcomes[kind.lower() + "_inherited"] += 1
         if kind == "WRITES" and u.framework == "jpa" and tid in self.cascade_of:
             for ct in self._cascaded(tid):
                 t = self.tables[ct]
@@ -502,7 +574,7 @@ class _TableLinker:
             memo.retain_flags("sql", {fc.path for fc in self.ctxs})
 
     _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
-              "managers", "m2m", "_edges", "_columns", "_column_files")
+              "managers", "m2m", "parents", "_edges", "_columns", "_column_files")
     """What :meth:`declare` and :meth:`repositories_of` leave for the accesses to read."""
 
     def _declarations(self, memo: LinkMemo) -> None:
@@ -554,7 +626,7 @@ class _TableLinker:
         file adds alike)."""
         cascades = {tid: [(fc.path, scope, text) for fc, scope, text in found] for tid, found in self.cascade_of.items()}
         return (dict(self.tables), self.by_class, self.entity_names, cascades, self.repositories, self.managers,
-                self.m2m, self.mappers)
+                self.m2m, self.parents, self.mappers)
 
     def _remembered(self, fc: FileCtx, memo: LinkMemo) -> None:
         """:meth:`_accesses` of ``fc``, replayed from ``memo`` when it holds them (:mod:`indexer.frameworks.link_memo`),

@@ -45,6 +45,18 @@ exception filters (``catch``), Django middleware (``__call__``, ``process_reques
 ``process_response``, ``process_exception``), Starlette ``BaseHTTPMiddleware`` (``dispatch``)."""
 
 
+ERROR_METHODS = frozenset({"process_exception"})
+"""The :data:`WRAPPER_METHODS` the framework calls only when handling a request failed (Django
+middleware's ``process_exception``): their WRAPS edges are of kind ``error_handler``, whatever the
+registration's kind (``middleware``), as Flask's ``errorhandler`` or Spring's ``@ExceptionHandler``."""
+
+
+def _method_name(node_id: str) -> str:
+    """The short name of a callable's node id (``r:shop/mw.Audit.process_exception(2)`` ->
+    ``process_exception``)."""
+    return node_id.split("(", 1)[0].rsplit(".", 1)[-1]
+
+
 _FACTORY_KINDS = frozenset({"decorator", "middleware"})
 """Wrapper kinds whose Python function returns the function that runs per request (nested in it)."""
 
@@ -162,8 +174,13 @@ class WrapperLinks:
             base = join_paths(base, self.global_prefix(fc, w.framework, limit)) if limit else base  # Nest forRoutes
             prefixes = [join_paths(base, limit)] if limit else []
             scope = "app"
-        self._wraps(fc, srcs, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=w.kind,
-                    scope=scope, path=limit or None)
+        # a middleware class's exception hook runs only when the view fails: an error handler of its routes
+        failing = [s for s in srcs if _method_name(s) in ERROR_METHODS] if w.kind != "error_handler" else []
+        for part, kind in ((srcs if not failing else [s for s in srcs if s not in failing], w.kind),
+                           (failing, "error_handler")):
+            if part:
+                self._wraps(fc, part, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=kind,
+                            scope=scope, path=limit or None)
 
     def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[LinkedRoute], line: int, col: int,
                prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:

@@ -417,14 +417,19 @@ class SourceText:
 
     def node_at(self, root: Node, line: int, col: int) -> Node | None:
         """The named node of ``root`` starting at an IR position (1-based ``line``, 0-based code-point
-        ``col``, as :class:`~indexer.model.CallSite` records it); ``None`` when the file has no such line."""
+        ``col``, as :class:`~indexer.model.CallSite` records it); ``None`` when the file has no such line.
+        An ASCII file or line maps the column as is (a minified line of 60,000 calls was scanned whole
+        for each: quadratic); a line with multi-byte characters is decoded up to ``col``."""
         starts = self._line_starts
         if not 0 < line <= len(starts):
             return None
-        begin = starts[line - 1]
-        end = starts[line] if line < len(starts) else len(self.data)
-        raw = self.data[begin:end]
-        byte_col = len(raw.decode("utf-8", "replace")[:col].encode("utf-8")) if col and not raw.isascii() else col
+        byte_col = col
+        if col and not self._ascii:
+            self.point_col(line - 1, 0)  # the line's continuation bytes, found once per line
+            if self._continuations[line - 1]:  # a line with multi-byte characters: decode it up to col
+                begin = starts[line - 1]
+                end = starts[line] if line < len(starts) else len(self.data)
+                byte_col = len(self.data[begin:end].decode("utf-8", "replace")[:col].encode("utf-8"))
         return root.named_descendant_for_point_range((line - 1, byte_col), (line - 1, byte_col))
 
 

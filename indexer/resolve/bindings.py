@@ -87,7 +87,9 @@ def _table(bindings: Iterable[Binding], exposed: Collection[str | None], local: 
     table: defaultdict[Key, list[Binding]] = defaultdict(list)
     for b in bindings:
         if (b.scope in exposed) is not local:
-            table[(b.scope, b.name, _LINES) if holds_on_lines(b) else (b.scope, b.name)].append(b)  # type: ignore[index]
+            found = table[(b.scope, b.name, _LINES) if holds_on_lines(b) else (b.scope, b.name)]  # type: ignore[index]
+            if not found or found[-1] != b:  # a repeat says nothing new (see _by_name)
+                found.append(b)
     for key, found in table.items():
         if len(key) == 3 and len(found) > _SCANNED:
             table[key] = LineRanges.of(found)  # type: ignore[assignment]
@@ -155,7 +157,11 @@ def _by_name(bindings: Iterable[Binding]) -> Hot:
     """``bindings`` (in source order, their names interned) per name, as :data:`Hot` holds them: per
     ``(scope, name)`` key a tuple and a list besides the bindings (about 140 bytes a key), while the
     names are strings every file shares (two packages of the generated monorepo: the bindings a context
-    holds 1,154 -> 986 bytes a file; docs/benchmarks.md, session 55). The list of
+    holds 1,154 -> 986 bytes a file; docs/benchmarks.md, session 55). A binding equal in every field
+    to the one before it of its key is kept once: it adds no way the name is bound, and every lookup
+    scans a key's list (thousands of ``xs.forEach(function (a) ...)`` written on one line, whose
+    parameters get no line range, bound ``a`` thousands of times identically: lookups quadratic in
+    them). The list of
     several bindings of one key is one object for the whole run, so that what is built from it
     (:func:`indexer.resolve.member_flow.per_attribute`) is kept while it is read."""
     table: Hot = {}
@@ -164,10 +170,14 @@ def _by_name(bindings: Iterable[Binding]) -> Hot:
         if v is None:
             table[b.name] = b
         elif type(v) is dict:
-            v.setdefault(b.scope, []).append(b)  # type: ignore[union-attr]
+            found = v.setdefault(b.scope, [])  # type: ignore[union-attr]
+            if not found or found[-1] != b:
+                found.append(b)
         else:
             first = v[0] if type(v) is list else v  # type: ignore[index]
             if first.scope == b.scope:  # type: ignore[union-attr]
+                if (v[-1] if type(v) is list else v) == b:  # type: ignore[index]
+                    continue  # the same binding again: kept once (see the docstring)
                 if type(v) is list:
                     v.append(b)  # type: ignore[union-attr]
                 else:

@@ -109,8 +109,9 @@ class ParkedImports(Mapping[str, "Import | tuple[Import, ...]"]):
 
 def park_imports(imports: Sequence[Import], spill: SpillFile) -> tuple[ImportTable | ParkedImports, Sequence[Import]]:
     """A file's imports (an extraction's ``imports`` field: a list, an
-    :class:`~indexer.resolve.import_table.ImportList`, or a :class:`ParkedList` parked by this
-    function before) written to ``spill`` when not yet: ``(table, field)``, the
+    :class:`~indexer.resolve.import_table.ImportList`, or a :class:`ParkedList` parked in that
+    order before: by this function, or as the extraction arrived by
+    :func:`indexer.parked.park_extraction`) written to ``spill`` when not yet: ``(table, field)``, the
     :class:`ParkedImports` to look them up through and the :class:`ParkedList` to hold as the
     extraction's ``imports`` (iterating them in :class:`ImportList`'s order: star imports first,
     then by local name). A file without imports gives the shared empty table and ``imports``

@@ -480,7 +480,8 @@ class EndpointHandler(Wire):
 class EndpointInfo(Wire):
     """An endpoint (:class:`analysis.endpoints.EndpointEntry`): ``kind`` (``http``, ``graphql``,
     ``grpc``), ``method``, normalised ``path``, its ``handlers``, ``clients`` (distinct calling methods)
-    and ``clientCalls`` (call sites), and the ``wrappers`` (filters, middleware, guards) it runs through."""
+    and ``clientCalls`` (call sites), the ``wrappers`` (filters, middleware, guards) every request runs
+    through, and the error handlers that run only when it fails (``onError``)."""
 
     id: str
     kind: str
@@ -490,6 +491,7 @@ class EndpointInfo(Wire):
     clients: int
     client_calls: int
     wrappers: list[str]
+    on_error: list[str] = []
 
 
 class EndpointsResponse(Answered):

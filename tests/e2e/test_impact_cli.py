@@ -198,7 +198,18 @@ def test_errors_are_clear(plain_db: Path, services_db: Path) -> None:
     assert "is not a file of the index" in CliRunner().invoke(main, ["impact", "nope.py:3", "--db", str(plain_db)]).output
     # an indexed file, a line outside every definition (the import): said so, not "no symbol matches"
     out = CliRunner().invoke(main, ["impact", "app/service.py:1", "--db", str(plain_db)]).output
-    assert "nothing is defined at shop/app/service.py:1: give a line inside a method, function or class" in out
+    assert out == ("Error: nothing is defined at app/service.py:1 (outside every method, function and class); nearest: "
+                   "lookup at app/service.py:4: give a line inside a method, function or class (PATH:LINE), or its name\n")
+    # between two definitions: both, each with its line; the same words from callers and references
+    for command in ("impact", "callers", "references"):
+        out = CliRunner().invoke(main, [command, "app/service.py:7", "--db", str(plain_db)]).output
+        assert out == ("Error: nothing is defined at app/service.py:7 (outside every method, function and class); "
+                       "nearest: lookup at app/service.py:4 or rename at app/service.py:8: give a line inside a "
+                       "method, function or class (PATH:LINE), or its name\n"), command
+    # a file without definitions says so instead of offering nothing
+    out = CliRunner().invoke(main, ["callers", "app/__init__.py:1", "--db", str(plain_db)]).output
+    assert out == ("Error: nothing is defined at app/__init__.py:1 (outside every method, function and class; the file "
+                   "defines no method, function or class): give a qualified name or a line of another file\n")
     out = CliRunner().invoke(main, ["impact", "x:1", "--service", "broken", "--db", str(plain_db)]).output
     assert "expected NAME=REPO" in out
     out = CliRunner().invoke(main, ["impact", "FIND", "--depth", "0", "--db", str(services_db)]).output

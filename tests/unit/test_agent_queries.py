@@ -86,9 +86,32 @@ def test_target_naming_several_symbols_is_an_error_with_them(store):
 def test_bad_targets(store):
     for bad, message in (("", "target is empty"), ("   ", "target is empty"),
                          ("nowhere/file.py:3", "nowhere/file.py is not a file of the index"),
-                         ("shop/service.py:1", "nothing is defined at agent-shop/shop/service.py:1: give a line inside")):
+                         ("shop/service.py:1", "nothing is defined at shop/service.py:1 \\(repository agent-shop\\)")):
         with pytest.raises(TargetError, match=message):
             resolve_target(store, bad)
+
+
+def test_a_position_outside_every_definition_offers_the_nearest(store):
+    # The path as written (relative to its repository, not prefixed with it: the store holds two, so the
+    # repository is named apart), and the definitions nearest the line to retry with, as candidates too.
+    with pytest.raises(TargetError) as err:
+        resolve_target(store, "shop/service.py:3")
+    assert str(err.value) == ("nothing is defined at shop/service.py:3 (repository agent-shop) (outside every method, "
+                              "function and class); nearest: OrderService at shop/service.py:6: give a line inside a "
+                              "method, function or class (PATH:LINE), or its name")
+    assert [c["id"] for c in err.value.candidates] == ["agent-shop:shop/service.OrderService"]
+    assert "agent-shop/shop" not in str(err.value)
+    # a line past the end says how long the file is; the last definition is the only one offered
+    with pytest.raises(TargetError) as past:
+        resolve_target(store, "shop/service.py:999")
+    assert "(shop/service.py has " in str(past.value) and "nearest: validate at shop/service.py:" in str(past.value)
+    assert [c["id"] for c in past.value.candidates] == ["agent-shop:shop/service.validate(1)"]
+    # a word bound to nothing outside every definition: the nearest definitions, not "the definition around it"
+    with pytest.raises(TargetError) as word:
+        resolve_target(store, "shop/service.py:3:6")
+    assert str(word.value).startswith("`shop` at shop/service.py:3:6 (repository agent-shop) is bound to nothing")
+    assert "nearest definitions: OrderService at shop/service.py:6, or a qualified name" in str(word.value)
+    assert "for the definition around it" not in str(word.value)
 
 
 
@@ -108,8 +131,8 @@ def test_position_targets_name_the_identifier_written_there(store):
         with pytest.raises(TargetError) as err:
             resolve_target(store, target)
         assert str(err.value) == (
-            f"`{word}` at agent-shop/shop/service.py:{at} is bound to nothing in the index (a local name, a keyword, "
-            f"a library's method, or a call whose receiver's type is not known): give agent-shop/shop/service.py:{at.split(':')[0]} for the "
+            f"`{word}` at shop/service.py:{at} (repository agent-shop) is bound to nothing in the index (a local name, "
+            f"a keyword, a library's method, or a call whose receiver's type is not known): give shop/service.py:{at.split(':')[0]} for the "
             "definition around it, or a qualified name")
 
 

@@ -226,3 +226,17 @@ def test_a_line_names_the_first_handlers_and_wrappers_and_counts_the_rest():
     assert endpoint_line(entry) == (
         "GET / -> app0.index (app0.py:3, flask); app1.index (app1.py:3, flask); app2.index (app2.py:3, flask)"
         " · through m.hook0, m.hook1, m.hook2, m.hook3, m.hook4 and 1 more wrapper")
+
+
+def test_an_inline_handler_under_a_mounted_prefix_is_said_so():
+    # Express `router.get("/articles", (req, res) => ...)` mounted at /api: the node is named by the router's
+    # route, the endpoint by the full one (realworld's article.controller.ts printed "GET /articles (...)")
+    handler = {"name": "GET /articles", "route": "/api/articles", "repo": "r", "path": "src/a.ts", "line": 30,
+               "framework": "express"}
+    entry = {"method": "GET", "path": "/api/articles", "handlers": [handler], "clients": 0, "client_calls": 0,
+             "wrappers": []}
+    assert endpoint_line(entry) == "GET /api/articles -> an inline handler (src/a.ts:30, express)"
+    # a named handler, another method's inline node, or a route that does not end with the node's: the name
+    for name in ("articles.list", "POST /articles", "GET /users"):
+        assert endpoint_line({**entry, "handlers": [{**handler, "name": name}]}) == \
+            f"GET /api/articles -> {name} (src/a.ts:30, express)"

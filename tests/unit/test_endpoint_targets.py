@@ -69,7 +69,7 @@ def test_impact_of_an_endpoint_reaches_its_handler_and_clients(store) -> None:
     assert md.startswith("# Blast radius of `GET /owners/{ownerId}`\n")
     targets = md.split("## Targets", 1)[1].split("## Direct callers", 1)[0].strip().splitlines()
     assert targets == [
-        "- `GET /owners/{}` (endpoint, selected)",
+        "- `GET /owners/{ownerId}` (endpoint, selected)",  # as declared; `/owners/{}` is only the key
         f"- `OwnerController.showOwner` (method, handler) · petclinic · `{CONTROLLER}:20`",
     ]  # no "· · `:0`" for the endpoint, which has no file
 
@@ -80,7 +80,8 @@ def test_agents_resolve_an_endpoint_target_too(store) -> None:
     assert [(c["from"], c["kind"], c["line"]) for c in answer.result["callers"]] == [(ids["details"], "CALLS_HTTP", 55)]
     with pytest.raises(TargetError, match="no symbol matches 'DELETE /owners/{ownerId}'"):
         AgentQueries(s, s).callers("DELETE /owners/{ownerId}")
-    assert answer.text.splitlines()[2] == "Target: `GET /owners/{}` (id `endpoint:GET /owners/{}`)"  # no "(/, id"
+    assert answer.text.splitlines()[2] == "Target: `GET /owners/{ownerId}` (id `endpoint:GET /owners/{}`)"  # no "(/, id"
+    assert answer.result["targets"][0]["name"] == "GET /owners/{ownerId}"
     assert answer.text.rstrip().endswith("| 1 call site from 1 caller |")  # not "1 call sites from 1 callers"
 
 
@@ -94,7 +95,7 @@ def test_the_cli_lists_an_endpoints_clients_without_a_location_of_its_own(store,
     result = CliRunner().invoke(main, ["callers", "GET /owners/{ownerId}", "--db", db])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
-        "endpoint:GET /owners/{}  (endpoint)",  # not "(endpoint, :0)"
+        "GET /owners/{ownerId}  (endpoint endpoint:GET /owners/{})",  # the route as declared; not "(endpoint, :0)"
         "1 call site from 1 caller (1 in test code)",
         f"{IT}:55:45  PetClinicIntegrationTests.ownerDetails  CALLS_HTTP",
     ]
@@ -102,3 +103,49 @@ def test_the_cli_lists_an_endpoints_clients_without_a_location_of_its_own(store,
     assert impact.exit_code == 0, impact.output
     assert impact.stdout.startswith("# Blast radius of `GET /owners/{ownerId}`\n")
     assert "repositories" not in impact.stderr  # the endpoint's empty repository is no second one
+
+
+def test_an_endpoint_is_shown_as_each_framework_declares_it(tmp_path: Path) -> None:
+    # Flask <username>, FastAPI {username}, Express :id, Spring {id}: each endpoint's key is the
+    # normalised path, what answers show is the route its handler declares; two handlers declaring
+    # one endpoint differently are both named; a route without parameters (no `route` on its edge)
+    # and an endpoint only called show the node's own name.
+    from analysis.endpoints import declared_names
+
+    app = Repo("mix", "python")
+    flask = app.node("app/routes.py", "user", "username", 10, 14)
+    fast = app.node("api/main.py", "read_user", "username", 5, 8)
+    index = app.node("app/routes.py", "index", "", 3, 6)
+    web = Repo("web", "javascript")
+    express = web.node("src/app.js", "getItem", "req,res", 4, 9)
+    eps = {}
+    for ep, src, repo, file, line, route in (
+            (endpoint("GET", "/user/<username>"), flask, app, "app/routes.py", 9, "/user/<username>"),
+            (endpoint("GET", "/users/{username}"), fast, app, "api/main.py", 4, "/users/{username}"),
+            (endpoint("GET", "/items/:id"), express, web, "src/app.js", 4, "/items/:id"),
+            (endpoint("GET", "/"), index, app, "app/routes.py", 2, None)):
+        repo.shared(file, ep)
+        props = {"framework": "x", **({"route": route} if route else {})}
+        repo.edge("EXPOSES", src, ep.id, file, line, 2, **props)
+        eps[ep.id] = ep
+    other = web.node("src/other.js", "getUser", "req,res", 2, 3)  # the Flask endpoint declared again, `:name`
+    web.shared("src/other.js", eps["endpoint:GET /user/{}"])
+    web.edge("EXPOSES", other, "endpoint:GET /user/{}", "src/other.js", 1, 2, framework="express", route="/user/:name")
+    called = endpoint("POST", "/hooks/{id}")  # only called: no handler declares it
+    app.shared("app/client.py", called)
+    hook = app.node("app/client.py", "notify", "", 1, 3)
+    app.edge("CALLS_HTTP", hook, called.id, "app/client.py", 2, 4, framework="requests", url="/hooks/7")
+    s = EmbeddedStore(tmp_path / "m.db")
+    s.replace_files([*app.files.values(), *web.files.values()])
+    nodes = s.get_nodes([*eps, called.id, flask])
+    assert declared_names(s, list(nodes.values())) == {
+        "endpoint:GET /user/{}": "GET /user/<username> (also /user/:name)",
+        "endpoint:GET /users/{}": "GET /users/{username}",
+        "endpoint:GET /items/{}": "GET /items/:id",
+        "endpoint:GET /": "GET /",
+        "endpoint:POST /hooks/{}": "POST /hooks/{}",
+    }  # the handler `user` (a Function) is no endpoint: left out
+    report = blast_radius(s, SymbolQuery("GET /users/{name}"))
+    assert render_markdown(report).split("## Targets", 1)[1].split("\n\n")[1].splitlines()[0] == \
+        "- `GET /users/{username}` (endpoint, selected)"
+    s.close()

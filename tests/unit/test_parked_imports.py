@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import indexer.resolve.parked_imports as parked_imports
 from indexer.model import Import
-from indexer.parked import ParkedList
+from indexer.parked import ParkedList, park_extraction
 from indexer.resolve.context import MAX_NAMESAKES, TopLevel
 from indexer.resolve.import_table import EMPTY_IMPORTS, ImportList, ImportTable
 from indexer.resolve.multimap import entries, every
@@ -166,3 +166,54 @@ def test_the_index_is_the_same_with_imports_held_or_read_back_for_every_lookup(t
         "app/use.go(0) -> app/impl.helper(0) [exact]",
         "app/use.go(0) -> app/impl.other(0) [exact]",
     ]
+
+
+
+IMPORTING = """
+# --- path: pkg/use.py ---
+import os
+from app.cache import Cache
+from app.helpers import *
+from app.models import Repo
+from app.fallback import Cache
+from .more import *
+
+
+def go():
+    return Cache
+# --- path: pkg/plain.py ---
+def alone():
+    return 1
+"""
+
+
+def test_park_extraction_parks_the_imports_in_the_tables_order_and_the_context_takes_them_as_they_are() -> None:
+    """The extract phase parks a file's imports as it parks its call sites (indexer.parked.park_extraction),
+    in ImportList's order (stars first in source order, then by local name, one name's in source order):
+    the resolver's context takes that list without writing it again and answers as the table of the
+    imports held in memory (a resolver without a park); a file without imports writes nothing."""
+    held = RepositoryResolver("t")
+    held.update(extract_fixture(IMPORTING))
+    spill = CountingSpill()
+    given = extract_fixture(IMPORTING)
+    plain = next(ex for ex, _, _ in given if ex.path == "pkg/plain.py")
+    use = next(ex for ex, _, _ in given if ex.path == "pkg/use.py")
+    for ex, _, _ in given:
+        park_extraction(ex, spill)
+    assert isinstance(use.imports, ParkedList) and not isinstance(plain.imports, ParkedList) and plain.imports == []
+    assert [(i.local, i.module, i.level, i.line) for i in use.imports] == [
+        ("*", "app.helpers", 0, 3), ("*", "more", 1, 6), ("Cache", "app.cache", 0, 2), ("Cache", "app.fallback", 0, 5),
+        ("Repo", "app.models", 0, 4), ("os", "os", 0, 1)]
+    field, size = use.imports, spill.size
+    parked = RepositoryResolver("t", park=spill)
+    parked.update(given)
+    fc, ref = parked.files["pkg/use.py"], held.files["pkg/use.py"]
+    assert fc.ex.imports is field and spill.size == size  # taken as it is: nothing written again
+    assert isinstance(fc.imports, ParkedImports) and fc.imports.source is field
+    assert [(i.module, i.level) for i in fc.star_imports] == [(i.module, i.level) for i in ref.star_imports]
+    assert [i.module for i in entries(fc.imports, "Cache")] == ["app.cache", "app.fallback"]
+    for name in ("os", "Cache", "Repo", "nope", "*"):
+        assert entries(fc.imports, name) == entries(ref.imports, name)
+    assert list(every(fc.imports)) == list(every(ref.imports))
+    assert list(fc.ex.imports) == list(ref.ex.imports)
+    assert parked.files["pkg/plain.py"].imports is EMPTY_IMPORTS

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.django_apps import app_model, django_file, extends_django
+from indexer.languages.python.django_apps import app_model, django_file, extends_django, imported_path, model_options
+from indexer.model import base_type
 from indexer.resolve.context import shared_parts
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Def, FuncV, InstV, ModuleV, QueryV, Value
@@ -196,7 +197,7 @@ def related_query(r: Lookup, model: Def) -> QueryV:
     manager the model (or an abstract base) declares, differs only for a model that declares another
     manager before ``objects``. Without a repository manager, a queryset of ``model`` whose methods
     are the library's."""
-    v = r.attr(ClassV(model), "objects")
+    v = r.attr(ClassV(model), "_default_manager")
     return QueryV(model, manager=v.manager) if isinstance(v, QueryV) and v.c is model and not v.method else QueryV(model)
 
 
@@ -261,17 +262,122 @@ def _is_request(fc: FileCtx, scope: str | None) -> bool:
 
 def class_query(r: Lookup, cls: Def, name: str, found: Value) -> Value:
     """Attribute ``name`` of the class ``cls``, ``found`` the value the resolver core gave it: for a
-    manager (:data:`_MANAGERS`) of a Django model (an ancestor extends the library's ``Model`` in a
-    file importing Django) a :class:`QueryV` of ``cls``, when the model declares none (``found`` is
-    the library's) or declares one of a manager or queryset class extending the library's
-    (``objects = ProfileManager()``, or ``objects = RestrictedQuerySet.as_manager()``: its own methods
-    stay its); else ``found``."""
+    manager of a Django model (an ancestor extends the library's ``Model`` in a file importing Django)
+    a :class:`QueryV` of ``cls``, else ``found``. The managers, as Django makes them
+    (``ModelBase._prepare``, ``Options.managers`` / ``default_manager``, Django 5.2):
+
+    * a class attribute of the model or an ancestor constructed from a manager or queryset class
+      extending the library's (``people = ProfileManager()``, ``objects =
+      RestrictedQuerySet.as_manager()``: its own methods stay its) or from a library class whose name
+      ends with ``Manager`` (``people = models.Manager()``: the library's methods);
+    * ``objects`` when the model declares it as such, or when no class of its ancestry declares a
+      manager (Django adds ``objects`` then; a model whose managers have other names and whose
+      library bases are Django's ``Model`` only has none: ``found`` stays);
+    * ``_default_manager``: the manager ``Meta.default_manager_name`` names, else the first declared
+      (the model's own before its ancestors', in source order), else ``objects``;
+      ``_base_manager``: a plain manager of the model."""
     if name not in _MANAGERS:
-        return found
+        if not (isinstance(found, InstV) or found is EXTERNAL) or not _declares(r, cls, name):
+            return found
+        manager = _manager(r, cls, name, found)
+        return QueryV(cls, manager=manager or None) if manager is not False and extends_django(r, cls, ("Model",)) else found
+    if name == "_default_manager" and found is EXTERNAL and extends_django(r, cls, ("Model",)):
+        default = default_manager(r, cls) or "objects"
+        return class_query(r, cls, default, r.attr(ClassV(cls), default))
+    if name == "objects" and found is EXTERNAL and not _declares(r, cls, name) and _other_managers_only(r, cls):
+        return found  # `people = models.Manager()`: no `objects`
     manager = found if isinstance(found, InstV) else _queryset_manager(r, cls, name)
     if found is not EXTERNAL and (manager is None or not extends_django(r, manager.c, ("Manager", "QuerySet"))):
         return found
     return QueryV(cls, manager=manager) if extends_django(r, cls, ("Model",)) else found
+
+
+def _declares(r: Lookup, cls: Def, name: str) -> bool:
+    """Whether ``cls`` or an ancestor binds ``name`` in its class body (reads recorded)."""
+    for c in r.mro(cls):
+        r.use(("name", c.file.path, name))
+        if c.file.bindings.get((c.qualname, name)):
+            return True
+    return False
+
+
+def _manager(r: Lookup, cls: Def, name: str, found: Value) -> InstV | None | bool:
+    """The manager class attribute ``name`` of ``cls`` (``found``: its value) stands for: an instance of
+    a repository manager or queryset class, ``None`` for a library manager (``models.Manager()``),
+    ``False`` when ``name`` is no manager."""
+    if isinstance(found, InstV):
+        return found if extends_django(r, found.c, ("Manager", "QuerySet")) and not _field(r, found.c) else False
+    built = _queryset_manager(r, cls, name)
+    if built is not None:
+        return built
+    for c in r.mro(cls):
+        declared = c.file.bindings.get((c.qualname, name))
+        if declared:
+            b = declared[-1]
+            path = imported_path(c.file, b.type) if b.how == "constructed" else None
+            return None if path in _LIBRARY_MANAGERS else False
+    return False
+
+
+def _field(r: Lookup, c: Def) -> bool:
+    """Whether the class ``c`` is a model field named like a manager: it or an ancestor is named
+    ``...Field`` or extends a library class so named, or a library relation field named as a manager
+    (:data:`_FIELD_MANAGERS`: NetBox's ``NetBoxTaggableManagerField(TaggableManager)``)."""
+    for a in r.mro(c):
+        if a.name.endswith(_FIELD) or any((base_type(b) or "").rpartition(".")[2].endswith(_FIELD_MANAGERS + (_FIELD,))
+                                          for b in a.d.bases):
+            return True
+    return False
+
+
+_FIELD = "Field"
+_FIELD_MANAGERS = ("TaggableManager",)
+"""Library relation fields named as managers (django-taggit's ``TaggableManager``)."""
+_LIBRARY_MANAGERS = frozenset({"django.db.models.Manager", "django.db.models.manager.Manager"})
+"""Django's own manager class, as imported (``models.Manager()``); a library's other ``*Manager`` may be
+no manager at all (taggit's ``TaggableManager`` is a relation field)."""
+
+
+def declared_managers(r: Lookup, cls: Def) -> tuple[str, ...]:
+    """The names of the managers ``cls`` and its ancestors declare in their class bodies (:func:`class_query`),
+    in Django's order: the nearest class's first, each class's in source order; a name once. Memoised
+    per class."""
+    v = r.memoised((id(cls.file), cls.qualname, "django managers"), lambda: _declared_managers(r, cls))
+    return v if isinstance(v, tuple) else ()
+
+
+def _declared_managers(r: Lookup, cls: Def) -> tuple[str, ...]:
+    out: list[str] = []
+    for c in r.mro(cls):
+        r.use(("file", c.file.path, ""))  # which names its class bodies bind, and in what order
+        fields = sorted((d.d.name_line, d.name) for d in c.file.defs if d.parent == c.qualname and d.kind == "field")
+        for _, name in fields:
+            declared = c.file.bindings.get((c.qualname, name))
+            if name in out or not declared:
+                continue
+            if _manager(r, cls, name, r.binding_value(c.file, declared)) is not False:
+                out.append(name)
+    return tuple(out)
+
+
+def default_manager(r: Lookup, cls: Def) -> str | None:
+    """The name of the default manager of the model ``cls``: its ``Meta.default_manager_name``, else the
+    first of :func:`declared_managers`; ``None`` when it declares none (Django's ``objects``)."""
+    named = model_options(r, cls).get("default_manager_name")
+    if named:
+        return named
+    managers = declared_managers(r, cls)
+    return managers[0] if managers else None
+
+
+def _other_managers_only(r: Lookup, cls: Def) -> bool:
+    """Whether the model ``cls`` declares managers, none named ``objects``, and its ancestry extends
+    no library class but Django's ``Model`` (whose own managers are unknown here)."""
+    for c in r.mro(cls):
+        if c.external_base and any((base_type(b) or "").rpartition(".")[2] != "Model" for b in c.d.bases
+                                   if not isinstance(r.resolve_expr(c.file, c.parent, base_type(b) or ""), ClassV)):
+            return False
+    return bool(declared_managers(r, cls))
 
 
 def _queryset_manager(r: Lookup, cls: Def, name: str) -> InstV | None:

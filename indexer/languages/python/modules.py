@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import posixpath
 import re
+import sys
 from collections.abc import Iterable, Mapping
 
 from indexer.languages.python.django_models import class_query, manager_bases, opaque_return, query_member, related_value, \
@@ -21,6 +22,7 @@ from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
 from indexer.languages.python.pytest_fixtures import injected
 from indexer.languages.python.django_models import framework_receiver as django_receiver
+from indexer.languages.python.django_tables import library_model, table_name
 from indexer.model import Definition, FileExtraction, Import, base_type, unwrapped
 from indexer.resolve.context import FileCtx, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup
@@ -120,12 +122,18 @@ def namespace_aliases(path: str, module_key: str) -> list[str]:
     ``__init__.py``). Only the root's reading: a folder further down on ``sys.path`` would make a
     folder's name (NetBox's ``scripts/packaging/``) shadow a library's. Nothing for a file at the
     root, a package's ``__init__``, a file inside a regular package, or when a folder on the way
-    is no identifier or is a ``src/`` source root (:func:`python_module_keys`).
+    is no identifier or is a ``src/`` source root (:func:`python_module_keys`), and nothing under a
+    top folder named like a standard library module (``json/``, ``email/``, ``logging/``:
+    :data:`sys.stdlib_module_names`): Python finds the library's module or regular package before
+    any namespace portion of that name, wherever it is on ``sys.path``, so ``from json import
+    encoder`` is the library's whatever ``json/encoder.py`` the repository holds.
 
     >>> namespace_aliases("a/b/m.py", "m")
     ['a.b.m']
     >>> namespace_aliases("pkg/m.py", "pkg.m"), namespace_aliases("m.py", "m"), namespace_aliases("svc/src/m.py", "m")
     ([], [], [])
+    >>> namespace_aliases("json/encoder.py", "encoder"), namespace_aliases("email/utils/m.py", "m")
+    ([], [])
     """
     if "." in module_key or "/" not in path:
         return []
@@ -133,7 +141,7 @@ def namespace_aliases(path: str, module_key: str) -> list[str]:
     if base != module_key:  # a package's __init__ (the key is its folder's)
         return []
     parts = folders.split("/")
-    if any(p == "src" or not p.isidentifier() for p in parts):
+    if parts[0] in sys.stdlib_module_names or any(p == "src" or not p.isidentifier() for p in parts):
         return []
     return [".".join([*parts, base])]
 
@@ -471,6 +479,9 @@ class PythonModuleSystem:
         ("flask_jwt_extended", "jwt_refresh_token_required"): _JWT_CALLBACKS,
     }
     """Library guards of a route and the application callbacks they run (:mod:`indexer.frameworks.auth_guards`)."""
+    guard_failure_callbacks = frozenset({"error_handler", "unauthorized_handler", "needs_refresh_handler"})
+    """Of :attr:`guard_callbacks`, those the guard runs only when its check fails (an error handler of
+    the routes it guards, not a callback of every request)."""
     library_callbacks = {
         "map": ("0",), "filter": ("0",), "sorted": ("key",), "min": ("key",), "max": ("key",), "sort": ("key",),
         "reduce": ("0",), "starmap": ("0",), "filterfalse": ("0",), "takewhile": ("0",), "dropwhile": ("0",),
@@ -549,6 +560,12 @@ class PythonModuleSystem:
     related_value = staticmethod(related_value)
     """Optional hook of the resolver core: Django's foreign keys and one-to-one fields
     (:func:`indexer.languages.python.django_models.related_value`)."""
+    table_name = staticmethod(table_name)
+    """Optional hook of the framework linker: the table a Django model, migration or many-to-many
+    field names by Django's rule (:func:`indexer.languages.python.django_tables.table_name`)."""
+    library_model = staticmethod(library_model)
+    """Optional hook of the framework linker: a Django class that is a model through a library base
+    (:func:`indexer.languages.python.django_tables.library_model`)."""
     unreached_member = staticmethod(unreached_manager_method)
     """Optional hook of the resolver core: a method a name match must not give a call on an unknown
     receiver (a Django related manager whose model's manager lacks it:

@@ -6,7 +6,10 @@ Tables:
 * Django (``django``): a class with bases in a file importing Django. ``Meta.db_table`` names its
   table, else Django's default ``<app_label>_<modelname>`` (``app_label``: ``Meta.app_label``, else
   the package holding the ``models`` module: ``blog/models.py`` and ``blog/models/post.py`` are app
-  ``blog``). Columns: each ``x = models.XField(...)`` / ``XField(...)`` in the class body, in order,
+  ``blog``), a first guess the linker replaces with Django's name for it (``TableDef.model``:
+  :mod:`indexer.languages.python.django_tables` reads the ``AppConfig`` labels and inherited ``Meta``
+  of the repository); a class with bases and no fields is a ``candidate`` too (a model when a base
+  is one). Columns: each ``x = models.XField(...)`` / ``XField(...)`` in the class body, in order,
   ``db_column=`` renaming it, a ``ForeignKey`` / ``OneToOneField`` stored as ``x_id``; a
   ``ManyToManyField`` is a join table, not a column; an ``id`` primary key is added first when no
   field says ``primary_key=True``. ``Meta.abstract`` -> an ``abstract`` definition (columns for its
@@ -108,6 +111,9 @@ _CALL_NAMES = frozenset({
 ``t = Table(...)``)."""
 _ORM_MODULES = ("django", "sqlalchemy", "flask_sqlalchemy", "sqlmodel", "alembic")
 _QUERY_OWNER = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*|self|cls")
+_NAMED_MANAGER = re.compile(r"(?:[a-z_]\w*\.)*[A-Z]\w*\.[a-z]\w*(?:$|\.|\()")
+"""The start of a receiver that may be a model's manager of another name than ``objects``
+(``Person.people``, ``models.Person.people``): the linker keeps the chain only when it is one."""
 """Receivers of a Flask-SQLAlchemy query property read: a class name (``Article``, ``models.Tag``), ``self``, ``cls``."""
 
 
@@ -180,6 +186,8 @@ class _Detector:
             manager = c.receiver is not None and ("objects" in c.receiver or "_default_manager" in c.receiver)
             if not manager and managers and c.receiver is not None and self._in_manager(c.caller):
                 manager = c.receiver.startswith(("self", "super"))
+            if not manager and self.django and c.receiver is not None and _NAMED_MANAGER.match(c.receiver):
+                manager = True  # `Person.people.filter(...)`: a manager of another name, if the linker finds one
             session_get = c.name in _SESSION_GETS and c.receiver is not None and "session" in c.receiver.lower()
             if c.name not in _CALL_NAMES and not manager and not session_get:
                 continue
@@ -360,13 +368,15 @@ class _Detector:
             kind, cols = "proxy", []
         elif any(b in ("models.Model", "Model", "django.db.models.Model") for b in bases):
             kind = "table"
+        elif qualname in self.managers and not cols and not meta:
+            return  # a manager or queryset class, no model
         else:
             kind = "candidate"
         if kind != "candidate" and kind != "abstract" and not any(c[0] == "id" for c in cols) and not self._has_pk(fields):
             cols.insert(0, ("id", "AutoField"))
-        if kind == "candidate" and not cols and not meta:
-            return
-        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind))
+        own = any(string_value(src, meta.get(k)) for k in ("db_table", "app_label"))  # the name is as written
+        self.out.tables.append(TableDef("django", table, None, cols, line, col, entity=qualname, kind=kind,
+                                        model=None if own else cls))
         if kind in ("table", "candidate"):
             self._m2m_tables(qualname, cls, table, label, fields)
             self._managers_of(qualname, fields, line, col)
@@ -423,9 +433,10 @@ class _Detector:
                 cols = [("id", "AutoField"), (f"from_{me}_id", "ForeignKey"), (f"to_{me}_id", "ForeignKey")]
             else:
                 cols = [("id", "AutoField"), (f"{me}_id", "ForeignKey"), (f"{tname}_id", "ForeignKey")]
-            name = string_value(src, args.keywords.get("db_table")) or f"{table}_{fname}"
+            explicit = string_value(src, args.keywords.get("db_table"))
             line, col = src.line(call), src.col(call)
-            self.out.tables.append(TableDef("django-m2m", name, None, cols, line, col, entity=f"{qualname}.{fname}"))
+            self.out.tables.append(TableDef("django-m2m", explicit or f"{table}_{fname}", None, cols, line, col,
+                                            entity=f"{qualname}.{fname}", model=None if explicit else cls))
 
     def _has_pk(self, fields: list[tuple[str, Node]]) -> bool:
         for _, call in fields:
@@ -498,7 +509,8 @@ class _Detector:
                         opts[key] = pair.child_by_field_name("value")
             if any(src.text(opts[k]) == "True" for k in ("abstract", "proxy") if k in opts):
                 return
-            table = string_value(src, opts.get("db_table")) or (f"{label}_{name.lower()}" if label else name.lower())
+            explicit = string_value(src, opts.get("db_table"))
+            table = explicit or (f"{label}_{name.lower()}" if label else name.lower())
             fields: list[tuple[str, Node]] = []
             flist = args.get(1, "fields")
             for item in flist.named_children if flist is not None and flist.type in ("list", "tuple") else []:
@@ -507,7 +519,7 @@ class _Detector:
                     if fname is not None and item.named_children[1].type == "call":
                         fields.append((fname, item.named_children[1]))
             self.out.tables.append(TableDef("django-migration", table, None, self._django_columns(fields),
-                                            src.line(node), src.col(node)))
+                                            src.line(node), src.col(node), model=None if explicit else name))
         elif op == "AddField":
             model = string_value(src, args.get(0, "model_name"))
             fname = string_value(src, args.get(1, "name"))
@@ -518,7 +530,7 @@ class _Detector:
             if cols:
                 table = f"{label}_{model.lower()}" if label else model.lower()
                 self.out.tables.append(TableDef("django-migration", table, None, cols, src.line(node), src.col(node),
-                                                alter=True))
+                                                alter=True, model=model))
 
     # -- calls -------------------------------------------------------------------------------------
 
@@ -660,6 +672,10 @@ class _Detector:
         rtext = compact(src, r)
         if rtext in _SELF_ROOTS and self._in_manager(scope_of(node, src)):
             entity = "self"  # a custom manager's own query: the linker maps the manager to its model
+        elif r.type == "attribute" and _NAMED_MANAGER.fullmatch(rtext + ".") and self.django \
+                and src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager") \
+                and chain[-1][0] in _MANAGER_METHODS | DJANGO_WRITES:
+            entity = rtext  # `Person.people`: the linker keeps it when it is a manager of a model
         elif r.type != "attribute" or src.text(r.child_by_field_name("attribute")) not in ("objects", "_default_manager"):
             return False
         else:
