@@ -78,6 +78,7 @@ from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, fold
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.forked_resolve import Bound, bind_in_child, forks
 from indexer.fsguard import read_regular
+from indexer.stamps import read_stamp, save_stamp
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.languages import module_systems
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
@@ -120,34 +121,6 @@ def is_config_path(rel: str) -> bool:
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
-
-
-_STAMP_BYTES = 4096
-"""Cap on a stamp file of the state folder read back (a digest or an identity: under 100 bytes)."""
-
-
-def _read_stamp(path: Path) -> str | None:
-    """The ASCII text of the stamp at ``path``, stripped; ``None`` when it cannot be read: absent,
-    no regular file (a FIFO is refused, not waited on: brk43), larger than :data:`_STAMP_BYTES`,
-    not ASCII."""
-    try:
-        return read_regular(path, _STAMP_BYTES).decode("ascii").strip()
-    except (SkipFile, UnicodeDecodeError):
-        return None
-
-
-def _save_stamp(path: Path, value: str) -> bool:
-    """Write ``value`` (ASCII) to ``path`` atomically (a temporary file beside it, then a rename);
-    whether it was saved (an ``OSError`` is logged as a warning, not raised: the index is written)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(value, encoding="ascii")
-        tmp.replace(path)
-        return True
-    except OSError as exc:
-        log.warning("could not save %s: %s", path, exc)
-        return False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -801,20 +774,20 @@ class RepositoryIndex:
         identity = self._index_identity()
         if self.written_stamp is None or identity is None:
             return True
-        return _read_stamp(self.written_stamp) == identity
+        return read_stamp(self.written_stamp) == identity
 
     def _save_written_stamp(self) -> None:
         identity = self._index_identity()
-        if self.written_stamp is not None and identity is not None and _save_stamp(self.written_stamp, identity):
+        if self.written_stamp is not None and identity is not None and save_stamp(self.written_stamp, identity):
             self.writer.trusted = True  # else the next run writes every file again
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
-        return _read_stamp(self.link_stamp) if self.link_stamp else None
+        return read_stamp(self.link_stamp) if self.link_stamp else None
 
     def _save_link_stamp(self, digest: str) -> None:
         if self.link_stamp is not None:
-            _save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
+            save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
 
     def _relative(self, path: str | Path) -> str | None:
         p = Path(path)
