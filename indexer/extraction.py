@@ -291,16 +291,15 @@ class ExtractStage:
 
     def run(
         self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
-        current: set[str], loaded: list[tuple[FileExtraction, str, int]],
+        current: set[str], loaded: list[tuple[FileExtraction, str, int]], spill: SpillFile | None = None,
     ) -> dict[str, Extracted]:
         """Parse ``files``: each good one joins ``current`` (paths indexed after the run) and
         ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
         bad one leaves ``current`` and is counted in ``report`` as skipped. The text and chunks of the
-        good ones wait for the write in a spill file (:meth:`Extracted.spill`, :func:`indexer.spill.spill_file`:
-        one per call, deleted when the last result reading it is gone), not in memory; with
+        good ones wait for the write in a spill file (:meth:`Extracted.spill`; ``spill``, or a new
+        :func:`indexer.spill.spill_file` per call, deleted when the last result reading it is gone), not in memory; with
         :attr:`park` set, each extraction's own-binding lists are parked as it arrives."""
         fresh: dict[str, Extracted] = {}
-        spill: SpillFile | None = None
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
             extraction = item.unpack_extraction()
             if item.skip_reason is not None or extraction is None:

@@ -1,44 +1,58 @@
-"""A one-shot run (``ripple index``) binds in a forked child, so that its write starts from the
-extraction's memory, not from the binding's high-water mark.
+"""A one-shot run (``ripple index``) extracts and binds in a forked child, so that its write starts
+from a small heap, not from the extraction's and the binding's high-water mark.
 
 Why: the resolve phase builds every file's context, the lookup tables and the memo, then releases
 them before the write; but the freed small objects leave pymalloc arenas pinned by a few live
 blocks, and glibc keeps its heap: the 400 MB synthetic monorepo wrote from a resident set of 461
 MiB of which most was free-but-held memory (docs/benchmarks.md, session 56). A child process gives
-all of it back when it exits.
+all of it back when it exits. Forking *after* the extraction (session 57, fork57) made the child
+copy every page of the parent's extraction state its reference counts touched, so that state
+existed twice during the resolve (mono45: tree peak 265 -> 304 MiB); the fork is therefore made
+before the extraction, once the tree is read and hashed (what the parent then holds: a few hundred
+bytes a file), and the extraction state only ever exists in the child.
 
 How: :meth:`indexer.incremental.RepositoryIndex.sync` forks (:func:`bind_in_child`, through
 :class:`indexer.forked.ForkedCall`: the child dies with its parent and takes Ctrl-C as the parent
-does) once the extraction is done. The child updates the resolver, binds every file, releases the
-contexts and stages the resolver's records (:mod:`indexer.bind_state`); its outputs go to a spill
-file made before the fork, which both processes share (:attr:`indexer.spill.SpillFile.pinned`: a
-refused write fails the child rather than move the bytes where the parent cannot read them). It
-sends back through the pipe only what the write reads (:class:`Bound`): where each output is in
-that file with its summary, each file's columns (:class:`indexer.resolve.released.HandedFiles`),
-the call and link counters, the docs to write again and the report's count. The parent then
-writes holding only what the extraction left: the extractions of the files whose chunks the
-writer still cuts, and the extracted text and chunks waiting in their own spill file.
+does) once the read phase is done. The child loads the cached extractions, extracts the rest (with
+its worker pool), updates the resolver, binds every file, releases the contexts and stages the
+resolver's records (:mod:`indexer.bind_state`); its outputs, and the text and chunks of the files
+it extracted, go to spill files made before the fork, which both processes share
+(:attr:`indexer.spill.SpillFile.pinned`: a refused write fails the child rather than move the bytes
+where the parent cannot read them). It sends back through the pipe only what the write reads
+(:class:`Bound`): where each output is in that file with its summary, each file's columns
+(:class:`indexer.resolve.released.HandedFiles`), where each extracted file's text and chunks are,
+the call and link counters, the docs to write again, the paths gone and the run's report. The
+parent reads back from the extraction cache (which the child filled) the few extractions the
+writer still cuts chunks from (:func:`reread_extractions`). The child's progress events reach the
+parent's sink through a second pipe (:class:`PipeProgress`, :func:`relay_progress`).
 
 An exception the child raised is raised again in the parent (same type and message: what the user
-saw when the binding ran in process); a child that gave no result (killed, out of memory, a fork
-the system refused) is logged and the parent binds in process instead, from the state it still
-holds (:func:`bind_in_child` returns ``None``). POSIX only, and not where
-:func:`indexer.forked.can_fork` says no (macOS, Windows): those bind in process, as before.
+saw when the run was in process); a child that gave no result (killed, out of memory, a fork the
+system refused, or :class:`NeedsStore`) is logged and the parent extracts and binds in process
+instead, from the hashed files it still holds (:func:`bind_in_child` returns ``None``). POSIX only,
+and not where :func:`indexer.forked.can_fork` says no (macOS, Windows): those run in process.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import pickle
+import select
+import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.model import FileExtraction
 from indexer.resolve.released import HandedFiles
+from indexer.run import IndexReport, ProgressSink
 from indexer.spill import HandedOutputs, SpillFile
 
-__all__ = ["Bound", "FORK_MIN_FILES", "bind_in_child", "forks"]
+__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "NeedsStore", "PipeProgress", "bind_in_child", "forks",
+           "relay_progress", "reread_extractions"]
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +82,125 @@ class Bound:
     park_size: int | None
     """Bytes in the extraction's park file when the child was done (``None``: the child moved its
     park elsewhere, the parent's file is not the one it wrote)."""
+    report: IndexReport
+    """The run's report as the child left it (skips, counts, the read, extract and resolve phases' seconds)."""
+    gone: list[str]
+    """The index's paths the tree no longer has (sorted)."""
+    fresh: list[tuple[str, str, int, str | None, int, int]]
+    """Each file the child extracted: ``(path, checksum, size in bytes, id_path, offset, length)``,
+    its text and chunks at ``offset`` in the text spill file the parent gave."""
+    texts_size: int
+    """Bytes in that text spill file when the child was done."""
+    kept: list[tuple[str, str, int]]
+    """``(path, checksum, size)`` of the files whose extraction the writer still cuts chunks from
+    (:func:`reread_extractions`)."""
+
+
+class NeedsStore(Exception):
+    """Raised in the child when it needs what only the graph store can tell (the parent read ahead
+    what it could): the parent then runs in process (:func:`bind_in_child` returns ``None``)."""
+
+
+class ExtractionLost(RuntimeError):
+    """An extraction the child made or loaded could not be read back from the extraction cache
+    (:func:`reread_extractions`)."""
+
+
+def reread_extractions(listed: Sequence[tuple[str, str, int]],
+                       cached: Callable[[str, str], FileExtraction | None]) -> list[tuple[FileExtraction, str, int]]:
+    """``(extraction, checksum, size)`` of each ``(path, checksum, size)`` of ``listed``, read back
+    through ``cached`` (:meth:`indexer.extraction.ExtractStage.cached`): every extraction of the run
+    is cached as it is made (by the child's workers). Raises :class:`ExtractionLost` when one is not
+    cached (culled meanwhile, or a cache write that failed)."""
+    out = []
+    for path, checksum, size in listed:
+        ex = cached(path, checksum)
+        if ex is None:
+            raise ExtractionLost(f"the extraction of {path} is not in the extraction cache after the run bound: "
+                                 "run it again")
+        out.append((ex, checksum, size))
+    return out
+
+
+_FLUSH_S = 0.1
+"""How often at most :class:`PipeProgress` sends the advances it counted (seconds)."""
+
+
+class PipeProgress:
+    """A :class:`indexer.run.ProgressSink` in the child sending each event to the parent through the
+    pipe ``fd`` (:func:`relay_progress`): a 4-byte little-endian length and a pickled tuple per
+    event (well under the size a pipe writes atomically), advances summed over :data:`_FLUSH_S`.
+    A write that fails (the parent gone) is dropped: progress is never worth failing the run."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = 0
+        self.sent = time.monotonic()
+
+    def start(self, phase: str, total: int | None) -> None:
+        """Send what is pending, then the phase's start."""
+        self._flush()
+        self._send(("start", phase, total))
+
+    def advance(self, n: int = 1) -> None:
+        """Count ``n``; send the sum when :data:`_FLUSH_S` passed since the last send."""
+        self.pending += n
+        if time.monotonic() - self.sent >= _FLUSH_S:
+            self._flush()
+
+    def done(self, phase: str) -> None:
+        """Send what is pending, then the phase's end."""
+        self._flush()
+        self._send(("done", phase))
+
+    def _flush(self) -> None:
+        if self.pending:
+            self._send(("advance", self.pending))
+            self.pending = 0
+        self.sent = time.monotonic()
+
+    def _send(self, event: tuple[Any, ...]) -> None:
+        data = pickle.dumps(event, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            os.write(self.fd, len(data).to_bytes(4, "little") + data)
+        except OSError:
+            pass
+
+
+def relay_progress(fd: int, progress: ProgressSink, stop: threading.Event) -> threading.Thread:
+    """Start a daemon thread passing the events :class:`PipeProgress` writes to ``fd`` on to
+    ``progress`` until the pipe ends or, once ``stop`` is set, nothing more is waiting (a worker
+    process of the child may hold the pipe's write end open). The caller joins it and closes ``fd``."""
+
+    def run() -> None:
+        buf = b""
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0.0 if stop.is_set() else 0.2)
+            if not ready:
+                if stop.is_set():
+                    return
+                continue
+            block = os.read(fd, 1 << 16)
+            if not block:
+                return
+            buf += block
+            while len(buf) >= 4 and len(buf) >= 4 + int.from_bytes(buf[:4], "little"):
+                end = 4 + int.from_bytes(buf[:4], "little")
+                event, buf = pickle.loads(buf[4:end]), buf[end:]
+                if event[0] == "start":
+                    progress.start(event[1], event[2])
+                elif event[0] == "advance":
+                    progress.advance(event[1])
+                else:
+                    progress.done(event[1])
+
+    thread = threading.Thread(target=run, name="ripple-child-progress", daemon=True)
+    thread.start()
+    return thread
 
 
 def forks(files: int) -> bool:
-    """Whether a one-shot run of ``files`` files binds in a child: at least :data:`FORK_MIN_FILES`
+    """Whether a one-shot run of ``files`` files extracts and binds in a child: at least :data:`FORK_MIN_FILES`
     and :func:`indexer.forked.can_fork`."""
     return files >= FORK_MIN_FILES and can_fork()
 
@@ -112,5 +241,8 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
         log.warning("binding in a forked child failed (%s): binding in this process", exc)
         return None
     if not ok:
+        if isinstance(value, NeedsStore):
+            log.info("the forked child needed the store (%s): binding in this process", value)
+            return None
         raise value
     return value

@@ -56,8 +56,8 @@ import dataclasses
 import hashlib
 import logging
 import os
-import re
 import resource
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -71,14 +71,12 @@ from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
-from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
-from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
-from indexer.forked_resolve import Bound, bind_in_child, forks
-from indexer.fsguard import read_regular
+from indexer.forked_resolve import Bound, NeedsStore, PipeProgress, bind_in_child, forks, relay_progress, reread_extractions
 from indexer.stamps import read_stamp, save_stamp
+from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.languages import module_systems
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
@@ -98,8 +96,6 @@ __all__ = ["RepositoryIndex", "RESCAN_THRESHOLD", "is_config_path", "fewer_colle
 
 log = logging.getLogger(__name__)
 
-_K8S_SERVICE = re.compile(rb"^kind:[ \t]*[\"']?(?:Service|Deployment|StatefulSet|DaemonSet)\b", re.M)
-"""A Kubernetes manifest whose Service or workload names a service unit (see :meth:`RepositoryIndex._manifest_path`)."""
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
 PARSE_ERROR_EXAMPLES = 5
@@ -284,50 +280,21 @@ class RepositoryIndex:
                 and self._sync_known(hashed, stored, bind_digest, link_digest, report, progress):
             report.phases["total"] = time.perf_counter() - t0
             return report
-        current: set[str] = set()
-        loaded: list[tuple[FileExtraction, str, int]] = []
+        del found
         texts: dict[str, str] = {}  # none: the writer reads a changed file's text when it writes it
-        to_extract: list[SourceFile] = []
-        for sf, size, checksum in hashed:
-            known = self.resolver.files.get(sf.path)
-            if known is not None and known.checksum == checksum:
-                current.add(sf.path)
-                continue
-            ex = self.extraction.cached(sf.path, checksum)
-            if ex is None:
-                to_extract.append(sf)
-                continue
-            current.add(sf.path)
-            loaded.append((ex, checksum, size))
-        # What the read phase kept per file (its SourceFile with both paths, its size and checksum: about
-        # 520 bytes a file) is read no further: let it go before the extractions arrive.
-        del hashed, found
-        progress.done("read")
-        t2 = time.perf_counter()
-        report.phases["read"] = t2 - t1
-
-        progress.start("extract", len(to_extract))
-        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded)
-        del to_extract
-        progress.done("extract")
-        t3 = time.perf_counter()
-        report.phases["extract"] = t3 - t2
-
-        progress.start("resolve", None)
         # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
         processes = self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1
-        gone = sorted(set(stored) - current)
-        # A one-shot run binds in a child that exits before the write (indexer.forked_resolve).
-        forked = self._bind_forked(loaded, fresh, current, stored, trusted, gone, processes, bind_digest) \
-            if self.skip_unchanged and forks(len(current)) else None
+        # A one-shot run extracts and binds in a child that exits before the write (indexer.forked_resolve).
+        forked = self._run_forked(hashed, keep_suffix, stored, trusted, processes, bind_digest, report, progress, t1) \
+            if self.skip_unchanged and self.extraction.cache is not None and forks(len(hashed)) else None
         if forked is None:
-            resolved, refresh, report.files_changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes)
+            resolved, refresh, gone, fresh, loaded = self._extract_bind(hashed, keep_suffix, stored, trusted, processes,
+                                                                        report, progress, t1)
             files: Mapping[str, FileCtx] = self.resolver.files
         else:
-            resolved, refresh, report.files_changed, files, staged = forked
-        progress.done("resolve")
+            report, resolved, refresh, gone, fresh, loaded, files, staged = forked
+        del hashed
         t4 = time.perf_counter()
-        report.phases["resolve"] = t4 - t3
 
         # The write analyses chunks on a second core as the binding did (indexer.write_prep).
         self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
@@ -355,6 +322,57 @@ class RepositoryIndex:
             self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
             self.synced = False
         return report
+
+    def _extract_bind(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+                      trusted: bool, processes: int, report: IndexReport, progress: ProgressSink, t1: float,
+                      spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
+                      stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
+                      stored_linked: frozenset[tuple[str, str]] | None = None,
+                      ) -> tuple[ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                                 list[tuple[FileExtraction, str, int]]]:
+        """The rest of the read phase (the cached extractions: ``hashed`` is emptied), the extract
+        phase and the resolve phase (:meth:`_bind`) of a whole-tree sync, in this process or in the
+        child of :meth:`_run_forked` (``spill``, ``texts_spill``: the outputs' and the extracted
+        text's spill files, new ones when ``None``; ``stored_ids``, ``stored_linked``: as
+        :meth:`_bind`). Sets the read (from ``t1``), extract and resolve phases' seconds in
+        ``report``. Returns ``(resolved, refresh, gone, fresh, loaded)``: ``gone`` the index's
+        paths the tree lost, ``fresh`` the extracted files' results, ``loaded`` the extractions
+        (emptied by a one-shot run's release: the resolver's kept contexts hold what the writer reads)."""
+        current: set[str] = set()
+        loaded: list[tuple[FileExtraction, str, int]] = []
+        to_extract: list[SourceFile] = []
+        for sf, size, checksum in hashed:
+            known = self.resolver.files.get(sf.path)
+            if known is not None and known.checksum == checksum:
+                current.add(sf.path)
+                continue
+            ex = self.extraction.cached(sf.path, checksum)
+            if ex is None:
+                to_extract.append(sf)
+                continue
+            current.add(sf.path)
+            loaded.append((ex, checksum, size))
+        # What the read phase kept per file (its SourceFile with both paths, its size and checksum: about
+        # 520 bytes a file) is read no further: let it go before the extractions arrive.
+        hashed.clear()
+        progress.done("read")
+        t2 = time.perf_counter()
+        report.phases["read"] = t2 - t1
+
+        progress.start("extract", len(to_extract))
+        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded, texts_spill)
+        del to_extract
+        progress.done("extract")
+        t3 = time.perf_counter()
+        report.phases["extract"] = t3 - t2
+
+        progress.start("resolve", None)
+        gone = sorted(set(stored) - current)
+        resolved, refresh, report.files_changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes,
+                                                             spill, stored_ids, stored_linked)
+        progress.done("resolve")
+        report.phases["resolve"] = time.perf_counter() - t3
+        return resolved, refresh, gone, fresh, loaded
 
     def _bind(self, loaded: list[tuple[FileExtraction, str, int]], fresh: Mapping[str, Extracted], current: set[str],
               stored: dict[str, str], trusted: bool, gone: list[str], processes: int,
@@ -397,52 +415,78 @@ class RepositoryIndex:
             resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         return resolved, refresh, changed
 
-    def _bind_forked(self, loaded: list[tuple[FileExtraction, str, int]], fresh: Mapping[str, Extracted],
-                     current: set[str], stored: dict[str, str], trusted: bool, gone: list[str], processes: int,
-                     bind_digest: str) -> tuple[ResolvedRepository, set[str], int, Mapping[str, FileCtx], bool] | None:
-        """:meth:`_bind` of a one-shot run in a forked child (:mod:`indexer.forked_resolve`), which also
-        stages the resolver's records (:meth:`_place_bind_state` keeps them after the write). Returns
-        ``(resolved, refresh, files changed, every file's context, records staged)``, the outputs read
-        from the spill file the child wrote; ``loaded`` then holds only the extractions the writer
-        still chunks from. ``None`` when the child gave no result (logged; nothing changed here: bind in
-        process). Raises what :meth:`_bind` raised in the child."""
-        spill = spill_file(self.options.state_dir)
+    def _run_forked(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+                    trusted: bool, processes: int, bind_digest: str, report: IndexReport, progress: ProgressSink,
+                    t1: float) -> tuple[IndexReport, ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                                        list[tuple[FileExtraction, str, int]], Mapping[str, FileCtx], bool] | None:
+        """:meth:`_extract_bind` of a one-shot run in a forked child (:mod:`indexer.forked_resolve`),
+        which also stages the resolver's records (:meth:`_place_bind_state` keeps them after the
+        write). Returns ``(report, resolved, refresh, gone, fresh, loaded, every file's context,
+        records staged)``, the outputs and the extracted text read from the spill files the child
+        wrote, ``loaded`` read back from the extraction cache. ``None`` when the child gave no result
+        (logged; ``hashed`` as it was: run in process). Raises what :meth:`_extract_bind` raised in
+        the child, :class:`indexer.forked_resolve.ExtractionLost`."""
+        spill, texts_spill = spill_file(self.options.state_dir), spill_file(self.options.state_dir)
         park = self.extraction.park
         staged_path = self._staged_bind_path()
-        # What the child reads of the store is read here: a connection is not used across a fork.
+        # What the child reads of the store is read here: a connection is not used across a fork. The
+        # ids of every stored file the tree lost or changed (a file failing to extract is gone too).
         stored_ids: dict[str, set[tuple[str, str]]] = {}
         stored_linked = None
         if stored and trusted:
-            stored_ids = {p: self._stored_ids(p) for p in gone}
-            stored_ids.update((ex.path, self._stored_ids(ex.path)) for ex, checksum, _ in loaded
-                              if stored.get(ex.path, checksum) != checksum)
+            now = {sf.path: checksum for sf, _, checksum in hashed}
+            stored_ids = {p: self._stored_ids(p) for p, checksum in stored.items() if now.get(p) != checksum}
+            del now
             stored_linked = stored_mentionable(self.graph, self.repo)
 
+        def read_ahead(path: str) -> set[tuple[str, str]]:
+            if path not in stored_ids:
+                raise NeedsStore(f"the stored ids of {path}")
+            return stored_ids[path]
+
+        read_end, write_end = os.pipe()
+
         def work() -> Bound:
-            resolved, refresh, changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes, spill,
-                                                    stored_ids.__getitem__, stored_linked)
+            os.close(read_end)
+            piped = PipeProgress(write_end)
+            resolved, refresh, gone, fresh, loaded = self._extract_bind(
+                hashed, keep_suffix, stored, trusted, processes, report, piped, t1, spill, texts_spill,
+                read_ahead, stored_linked)
             state = self._bind_state(bind_digest) if staged_path is not None else None
             staged = state is not None and staged_path is not None and save_bind_state(staged_path, state)
             assert isinstance(resolved.files, SpilledOutputs) and isinstance(self.resolver.files, ReleasedFiles)
+            handed = []
+            for item in fresh.values():
+                assert item.spilled is not None and item.spilled[0] is texts_spill
+                handed.append((item.path, item.checksum, item.size, item.id_path, item.spilled[1], item.spilled[2]))
+            files = self.resolver.files.hand_over()
+            kept = [(p, self.resolver.files[p].checksum, self.resolver.files[p].size) for p in files.kept]
             return Bound(resolved.files.hand_over(), resolved.call_outcomes, resolved.link_outcomes, resolved.dropped,
-                         self.resolver.files.hand_over(), refresh, changed, staged,
-                         None if park is None or park.moved else park.size)
+                         files, refresh, report.files_changed, staged, None if park is None or park.moved else park.size,
+                         report, gone, handed, texts_spill.size, kept)
 
-        if spill.moved:
-            return None
-        bound = bind_in_child(work, [spill])
+        stop = threading.Event()
+        relay = relay_progress(read_end, progress, stop)
+        try:
+            bound = None if spill.moved or texts_spill.moved else bind_in_child(work, [spill, texts_spill])
+        finally:
+            os.close(write_end)
+            stop.set()
+            relay.join()
+            os.close(read_end)
         if bound is None:
             return None
-        outputs = SpilledOutputs.taken_over(bound.outputs, spill, self.writer.summary)
-        kept = set(bound.files.kept)
-        files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded
-                                                                         if ex.path in kept})
         if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
             park.written_to(bound.park_size)
-        loaded[:] = [item for item in loaded if item[0].path in kept]
-        release_memory()
-        return (ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped), bound.refresh,
-                bound.files_changed, files, bound.staged)
+        outputs = SpilledOutputs.taken_over(bound.outputs, spill, self.writer.summary)
+        texts_spill.written_to(bound.texts_size)
+        fresh = {path: Extracted(path, checksum=checksum, size=size, id_path=id_path,
+                                 spilled=(texts_spill, offset, length))
+                 for path, checksum, size, id_path, offset, length in bound.fresh}
+        loaded = reread_extractions(bound.kept, self.extraction.cached)
+        files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded})
+        return (bound.report, ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped),
+                bound.refresh, bound.gone, fresh, loaded, files, bound.staged)
 
     # ------------------------------------------------------------------------------- some paths
 
@@ -806,7 +850,8 @@ class RepositoryIndex:
         OpenAPI document (one the last run read, or a YAML / JSON file that now looks like a spec)
         which operations API-first code implements or calls; a directory that came, went or moved
         carries files the watcher may not name one by one."""
-        if is_config_path(rel) or self._spec_path(rel) or self._manifest_path(rel):
+        if is_config_path(rel) or is_spec_path(self.root, rel, self.resolver.link) \
+                or is_manifest_path(self.root, rel, self.resolver.link):
             return True
         if (self.root / rel).is_dir():
             return True
@@ -847,32 +892,6 @@ class RepositoryIndex:
                         templates[rel] = text
         if templates != link.templates:
             self.resolver.set_link(dataclasses.replace(link, templates=templates))
-
-    def _manifest_path(self, rel: str) -> bool:
-        """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service
-        unit, :mod:`indexer.frameworks.services`), now or at the last sync (a renamed or removed one)."""
-        if not rel.lower().endswith((".yml", ".yaml")):
-            return False
-        link = self.resolver.link
-        if link is not None and rel in link.manifests:
-            return True
-        try:
-            return _K8S_SERVICE.search(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root))) is not None
-        except (SkipFile, OSError):
-            return False
-
-    def _spec_path(self, rel: str) -> bool:
-        """Whether ``rel`` is, or was at the last sync, part of an OpenAPI spec
-        (:mod:`indexer.frameworks.openapi`)."""
-        link = self.resolver.link
-        if link is not None and rel in link.api.files:  # a $ref target may have any suffix
-            return True
-        if not rel.lower().endswith(SPEC_SUFFIXES):
-            return False
-        try:
-            return looks_like_spec(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root)))
-        except (SkipFile, OSError):
-            return False
 
     # ---------------------------------------------------------------------------------- shared
 
