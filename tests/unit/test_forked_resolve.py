@@ -1,7 +1,9 @@
-"""A one-shot run binds in a forked child (:mod:`indexer.forked_resolve`): the index it writes is
-row for row the one binding in process writes (cold, from cached extractions, over an index), the
-child's outputs come back through the spill file both share, an exception in the child is raised
-again in the parent as itself, and a child that dies leaves the parent binding in process."""
+"""A one-shot run extracts and binds in a forked child (:mod:`indexer.forked_resolve`): the index it
+writes is row for row the one binding in process writes (cold, from cached extractions, over an
+index), the extraction happens in the child only, its progress reaches the parent's sink, the
+child's outputs and extracted texts come back through the spill files both share, an exception in
+the child is raised again in the parent as itself, and a child that dies leaves the parent
+extracting and binding in process."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import os
 import pickle
 import shutil
 import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ import pytest
 import indexer.forked_resolve as forked_resolve
 import indexer.spill as spill_module
 from indexer.bind_state import load_bind_state
+from indexer.extraction import ExtractStage
 from indexer.forked import ForkedCall
 from indexer.pipeline import index_repository
 from indexer.languages import extractor_for_path, module_systems
@@ -41,12 +45,31 @@ def _tree(src: Path) -> Path:
     return src
 
 
-def _index(src: Path, db: Path, state: Path) -> IndexReport:
+def _index(src: Path, db: Path, state: Path | None, progress: object = None) -> IndexReport:
     store = EmbeddedStore(db)
     try:
-        return index_repository(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(state)))
+        return index_repository(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=state and str(state)),
+                                progress=progress)  # type: ignore[arg-type]
     finally:
         store.close()
+
+
+class _Events:
+    """A progress sink recording ``(phase, total, units advanced)`` per phase started, in order, and
+    the phases done."""
+
+    def __init__(self) -> None:
+        self.started: list[list[object]] = []
+        self.finished: list[str] = []
+
+    def start(self, phase: str, total: int | None) -> None:
+        self.started.append([phase, total, 0])
+
+    def advance(self, n: int = 1) -> None:
+        self.started[-1][2] += n  # type: ignore[operator]
+
+    def done(self, phase: str) -> None:
+        self.finished.append(phase)
 
 
 class _Spy:
@@ -98,6 +121,72 @@ def test_the_forked_path_is_taken_and_writes_the_in_process_index(tmp_path: Path
     again = _index(src, tmp_path / "x.db", tmp_path / "state")
     assert (again.files_resolved, again.files_written) == (1, 1)
     assert forking.results == [True]  # an update of a few files binds in process (the records' path)
+
+
+def test_the_child_extracts_and_its_progress_reaches_the_parents_sink(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch,
+                                                                      forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    here = _Events()
+    with monkeypatch.context() as m:
+        m.setattr("indexer.incremental.forks", lambda files: False)
+        _index(src, tmp_path / "here.db", tmp_path / "here-state", here)
+    parent, log_path = os.getpid(), tmp_path / "extracted-in"
+    real = ExtractStage.run
+
+    def where(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with open(log_path, "a", encoding="ascii") as fh:  # (a child's list would not reach this process)
+            fh.write(f"{os.getpid()}\n")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ExtractStage, "run", where)
+    forked = _Events()
+    report = _index(src, tmp_path / "x.db", tmp_path / "state", forked)
+    assert forking.results == [True]
+    pids = [int(line) for line in log_path.read_text(encoding="ascii").split()]
+    assert len(pids) == 1 and pids[0] != parent  # the parent never extracted
+    assert report.files_extracted == len(FILES) + 1
+    assert set(report.phases) >= {"discover", "read", "extract", "resolve", "write", "total"}
+    # The same phases in the same order, each advanced as far (the child's advances arrive summed).
+    assert forked.started == here.started and forked.finished == here.finished
+    assert [e[0] for e in forked.started][:4] == ["discover", "read", "extract", "resolve"]
+    assert forked.started[2] == ["extract", len(FILES) + 1, len(FILES) + 1]
+    assert dump(tmp_path / "x.db") == dump(tmp_path / "here.db")
+
+
+def test_no_fork_without_an_extraction_cache(tmp_path: Path, forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    _index(src, tmp_path / "x.db", None)  # the kept extractions could not be read back
+    assert forking.results == []
+    assert calls(tmp_path / "x.db") == BASE_CALLS
+
+
+def test_a_child_needing_the_store_leaves_the_parent_binding_in_process() -> None:
+    def work():  # type: ignore[no-untyped-def]
+        raise forked_resolve.NeedsStore("the stored ids of a.py")
+
+    assert forked_resolve.bind_in_child(work, []) is None
+
+
+def test_piped_progress_is_relayed_in_order_with_advances_summed() -> None:
+    read_end, write_end = os.pipe()
+    events, stop = _Events(), threading.Event()
+    relay = forked_resolve.relay_progress(read_end, events, stop)
+    piped = forked_resolve.PipeProgress(write_end)
+    piped.start("extract", 5)
+    for _ in range(5):
+        piped.advance()
+    piped.done("extract")
+    piped.start("resolve", None)
+    piped.done("resolve")
+    os.close(write_end)
+    relay.join(5)
+    os.close(read_end)
+    assert not relay.is_alive()
+    assert events.started == [["extract", 5, 5], ["resolve", None, 0]]
+    assert events.finished == ["extract", "resolve"]
+    piped.advance(3)
+    piped.done("write")  # the parent gone: the write fails, nothing is raised
 
 
 def test_from_cached_extractions_the_kept_files_are_chunked_from_the_parents_extractions(
