@@ -254,12 +254,10 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
         text += (f" · {entry['clients']} client{'s' if entry['clients'] != 1 else ''}"
                  f" ({entry['client_calls']} call{'s' if entry['client_calls'] != 1 else ''})")
     if entry["wrappers"]:  # the last two parts of each name (Class.method, module.function): the JSON has all
-        text += " · through " + ", ".join(".".join(w.split(".")[-2:]) for w in entry["wrappers"][:SHOWN_WRAPPERS]) \
-            + _more(entry["wrappers"], SHOWN_WRAPPERS, "wrapper")
+        text += _wrapper_part("through", entry["wrappers"], "wrapper")
     on_error = entry.get("on_error") or []
     if on_error:
-        text += " · on error " + ", ".join(".".join(w.split(".")[-2:]) for w in on_error[:SHOWN_WRAPPERS]) \
-            + _more(on_error, SHOWN_WRAPPERS, "error handler")
+        text += _wrapper_part("on error", on_error, "error handler")
     return _one_line(text)
 
 
@@ -269,6 +267,13 @@ def _inline(handler: dict[str, Any], method: str) -> bool:
     ``router.get("/articles", (req, res) => ...)`` serving ``/api/articles`` under a mounted prefix."""
     verb, _, path = handler["name"].partition(" ")
     return verb == method and path.startswith("/") and handler["route"].endswith(path)
+
+
+def _wrapper_part(label: str, names: Sequence[str], noun: str) -> str:
+    """`` · <label> A.b, C.d and N more <noun>s``: the first :data:`SHOWN_WRAPPERS` of ``names`` by the
+    last two parts of each (Class.method, module.function; the JSON has them whole)."""
+    return f" · {label} " + ", ".join(".".join(w.split(".")[-2:]) for w in names[:SHOWN_WRAPPERS]) \
+        + _more(names, SHOWN_WRAPPERS, noun)
 
 
 def _more(items: Sequence[Any], shown: int, noun: str) -> str:

@@ -363,7 +363,6 @@ def encode_chunk_text(file: FileText | None, start_line: int, end_line: int, tex
                 a = src.find(head, at, limit + len(head))
             if a >= 0:
                 file.found[first] = a
-            if a >= 0:
                 n = _common(src, a, data, 0)
                 if n > best[0]:
                     best = (n, 0, a)
