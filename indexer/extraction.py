@@ -289,6 +289,23 @@ class ExtractStage:
             park_extraction(ex, self.park)
         return ex
 
+    def extracted_again(self, sf: SourceFile, checksum: str, keep_suffix: bool) -> FileExtraction | None:
+        """``sf`` extracted again in this process (:func:`extract_file`, which caches it anew), as
+        :meth:`cached` would have given it (without its ``id_path``; parked in :attr:`park` when set):
+        for an extraction the cache should hold but does not (a best-effort write that failed, an entry
+        culled). ``keep_suffix``: as :func:`extract_file`'s. ``None`` when the file no longer extracts,
+        or its bytes are no longer those of ``checksum`` (SHA-256, hex). Raises ``OSError`` when
+        parking cannot write."""
+        item = extract_file((sf, self.options.repo, self.product, self.options.max_file_bytes, keep_suffix,
+                             self.cache_dir))
+        if item.skip_reason is not None or item.extraction is None or item.checksum != checksum:
+            return None
+        ex = item.extraction
+        ex.id_path = None  # as the cache stores it (it depends on other files)
+        if self.park is not None:
+            park_extraction(ex, self.park)
+        return ex
+
     def run(
         self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
         current: set[str], loaded: list[tuple[FileExtraction, str, int]], spill: SpillFile | None = None,

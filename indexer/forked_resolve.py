@@ -23,12 +23,14 @@ where the parent cannot read them). It sends back through the pipe only what the
 (:class:`indexer.resolve.released.HandedFiles`), where each extracted file's text and chunks are,
 the call and link counters, the docs to write again, the paths gone and the run's report. The
 parent reads back from the extraction cache (which the child filled) the few extractions the
-writer still cuts chunks from (:func:`reread_extractions`). The child's progress events reach the
+writer still cuts chunks from (:func:`reread_extractions`; one the cache lost is extracted again).
+The child's progress events reach the
 parent's sink through a second pipe (:class:`PipeProgress`, :func:`relay_progress`).
 
 An exception the child raised is raised again in the parent (same type and message: what the user
 saw when the run was in process); a child that gave no result (killed, out of memory, a fork the
-system refused, or :class:`NeedsStore`) is logged and the parent extracts and binds in process
+system refused, :class:`NeedsStore`, or a kept extraction lost: :class:`ExtractionLost`) is logged
+and the parent extracts and binds in process
 instead, from the hashed files it still holds (:func:`bind_in_child` returns ``None``). POSIX only,
 and not where :func:`indexer.forked.can_fork` says no (macOS, Windows): those run in process.
 """
@@ -42,17 +44,22 @@ import pickle
 import select
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from indexer.discovery import SourceFile
+from indexer.extraction import Extracted, ExtractStage
 from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.languages import module_systems
+from indexer.mention_refresh import MentionChanges
 from indexer.model import FileExtraction
-from indexer.resolve.released import HandedFiles
+from indexer.resolve.released import HandedFiles, ReleasedFiles
+from indexer.resolve.repository import ResolvedRepository
 from indexer.run import IndexReport, ProgressSink
-from indexer.spill import HandedOutputs, SpillFile
+from indexer.spill import HandedOutputs, SpilledOutputs, SpillFile, Summarise
 
 __all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "NeedsStore", "PipeProgress", "bind_in_child", "forks",
-           "relay_progress", "reread_extractions"]
+           "handed_texts", "relay_progress", "reread_extractions", "taken_over"]
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +101,10 @@ class Bound:
     kept: list[tuple[str, str, int]]
     """``(path, checksum, size)`` of the files whose extraction the writer still cuts chunks from
     (:func:`reread_extractions`)."""
+    mentions: MentionChanges
+    """What the child's doc records (:class:`indexer.mention_refresh.MentionRecords`: the docs it read
+    to find those naming a changed definition) gained and lost since the fork
+    (:meth:`~indexer.mention_refresh.MentionRecords.take` in the parent)."""
 
 
 class NeedsStore(Exception):
@@ -102,24 +113,67 @@ class NeedsStore(Exception):
 
 
 class ExtractionLost(RuntimeError):
-    """An extraction the child made or loaded could not be read back from the extraction cache
-    (:func:`reread_extractions`)."""
+    """An extraction the child made or loaded is neither in the extraction cache nor to be made again
+    from the same bytes (:func:`reread_extractions`): the parent then binds in process."""
 
 
-def reread_extractions(listed: Sequence[tuple[str, str, int]],
-                       cached: Callable[[str, str], FileExtraction | None]) -> list[tuple[FileExtraction, str, int]]:
+def reread_extractions(listed: Sequence[tuple[str, str, int]], stage: ExtractStage,
+                       hashed: Sequence[tuple[SourceFile, int, str]],
+                       keep_suffix: Collection[str]) -> list[tuple[FileExtraction, str, int]]:
     """``(extraction, checksum, size)`` of each ``(path, checksum, size)`` of ``listed``, read back
-    through ``cached`` (:meth:`indexer.extraction.ExtractStage.cached`): every extraction of the run
-    is cached as it is made (by the child's workers). Raises :class:`ExtractionLost` when one is not
-    cached (culled meanwhile, or a cache write that failed)."""
+    from ``stage``'s extraction cache (:meth:`indexer.extraction.ExtractStage.cached`): every
+    extraction of the run is cached as it is made (by the child's workers). One the cache does not
+    hold (a write that failed, an entry culled meanwhile) is extracted again in this process
+    (:meth:`~indexer.extraction.ExtractStage.extracted_again`, from its file in ``hashed``, the read
+    phase's ``(file, size, checksum)``; ``keep_suffix``: the paths whose ids keep their suffix).
+    Raises :class:`ExtractionLost` when that fails too (the file is gone, changed since it was read,
+    or no longer extracts)."""
     out = []
+    missing: dict[str, SourceFile] | None = None
     for path, checksum, size in listed:
-        ex = cached(path, checksum)
+        ex = stage.cached(path, checksum)
         if ex is None:
-            raise ExtractionLost(f"the extraction of {path} is not in the extraction cache after the run bound: "
-                                 "run it again")
+            if missing is None:
+                missing = {sf.path: sf for sf, _, _ in hashed}
+            sf = missing.get(path)
+            ex = None if sf is None else stage.extracted_again(sf, checksum, path in keep_suffix)
+            if ex is None:
+                raise ExtractionLost(f"the extraction of {path} is not in the extraction cache after the run bound "
+                                     "and could not be made again from the same bytes")
+            log.info("the extraction of %s was not in the extraction cache: extracted again", path)
         out.append((ex, checksum, size))
     return out
+
+
+def handed_texts(fresh: Mapping[str, Extracted], texts: SpillFile) -> list[tuple[str, str, int, str | None, int, int]]:
+    """In the child: :attr:`Bound.fresh` of the extracted files ``fresh``, whose text and chunks are
+    all in ``texts`` (:meth:`indexer.extraction.Extracted.spill`)."""
+    handed = []
+    for item in fresh.values():
+        assert item.spilled is not None and item.spilled[0] is texts
+        handed.append((item.path, item.checksum, item.size, item.id_path, item.spilled[1], item.spilled[2]))
+    return handed
+
+
+def taken_over(bound: Bound, spill: SpillFile, texts: SpillFile, park: SpillFile | None, summarise: Summarise,
+               stage: ExtractStage, hashed: Sequence[tuple[SourceFile, int, str]], keep_suffix: Collection[str],
+               ) -> tuple[ResolvedRepository, dict[str, Extracted], list[tuple[FileExtraction, str, int]], ReleasedFiles]:
+    """In the parent: what the child that bound handed over (``bound``), read from the spill files
+    both share (``spill``: the outputs, summarised by ``summarise``; ``texts``: the extracted text and
+    chunks; ``park``: the extraction's park file, which the child appended to), and the kept
+    extractions read back (:func:`reread_extractions`, with ``stage``, ``hashed``, ``keep_suffix``).
+    Returns ``(resolved, fresh, loaded, files)`` as the binding in process has them (``files``: every
+    file's context, released). Raises :class:`ExtractionLost`
+    (before taking over anything but the park file's end)."""
+    if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
+        park.written_to(bound.park_size)
+    loaded = reread_extractions(bound.kept, stage, hashed, keep_suffix)
+    outputs = SpilledOutputs.taken_over(bound.outputs, spill, summarise)
+    texts.written_to(bound.texts_size)
+    fresh = {path: Extracted(path, checksum=checksum, size=size, id_path=id_path, spilled=(texts, offset, length))
+             for path, checksum, size, id_path, offset, length in bound.fresh}
+    files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded})
+    return ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped), fresh, loaded, files
 
 
 _FLUSH_S = 0.1

@@ -74,11 +74,11 @@ from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
-from indexer.forked_resolve import Bound, NeedsStore, PipeProgress, bind_in_child, forks, relay_progress, reread_extractions
+from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, PipeProgress, bind_in_child, forks, handed_texts,
+                                    relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
-from indexer.languages import module_systems
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
 from indexer.mentions import mentionable, stored_mentionable
 from indexer.model import FileExtraction
@@ -424,8 +424,8 @@ class RepositoryIndex:
         write). Returns ``(report, resolved, refresh, gone, fresh, loaded, every file's context,
         records staged)``, the outputs and the extracted text read from the spill files the child
         wrote, ``loaded`` read back from the extraction cache. ``None`` when the child gave no result
-        (logged; ``hashed`` as it was: run in process). Raises what :meth:`_extract_bind` raised in
-        the child, :class:`indexer.forked_resolve.ExtractionLost`."""
+        (logged; ``hashed`` as it was: run in process), as when a kept extraction is lost
+        (:class:`indexer.forked_resolve.ExtractionLost`). Raises what :meth:`_extract_bind` raised in the child."""
         spill, texts_spill = spill_file(self.options.state_dir), spill_file(self.options.state_dir)
         park = self.extraction.park
         staged_path = self._staged_bind_path()
@@ -448,6 +448,7 @@ class RepositoryIndex:
 
         def work() -> Bound:
             os.close(read_end)
+            mentions = dict(self.mention_records.records), self.mention_records.reads  # what the parent holds
             piped = PipeProgress(write_end)
             resolved, refresh, gone, fresh, loaded = self._extract_bind(
                 hashed, keep_suffix, stored, trusted, processes, report, piped, t1, spill, texts_spill,
@@ -455,15 +456,12 @@ class RepositoryIndex:
             state = self._bind_state(bind_digest) if staged_path is not None else None
             staged = state is not None and staged_path is not None and save_bind_state(staged_path, state)
             assert isinstance(resolved.files, SpilledOutputs) and isinstance(self.resolver.files, ReleasedFiles)
-            handed = []
-            for item in fresh.values():
-                assert item.spilled is not None and item.spilled[0] is texts_spill
-                handed.append((item.path, item.checksum, item.size, item.id_path, item.spilled[1], item.spilled[2]))
             files = self.resolver.files.hand_over()
             kept = [(p, self.resolver.files[p].checksum, self.resolver.files[p].size) for p in files.kept]
             return Bound(resolved.files.hand_over(), resolved.call_outcomes, resolved.link_outcomes, resolved.dropped,
                          files, refresh, report.files_changed, staged, None if park is None or park.moved else park.size,
-                         report, gone, handed, texts_spill.size, kept)
+                         report, gone, handed_texts(fresh, texts_spill), texts_spill.size, kept,
+                         self.mention_records.changed_since(*mentions))
 
         stop = threading.Event()
         relay = relay_progress(read_end, progress, stop)
@@ -476,17 +474,15 @@ class RepositoryIndex:
             os.close(read_end)
         if bound is None:
             return None
-        if park is not None and bound.park_size is not None:  # what the child appended (the parent reads none of it)
-            park.written_to(bound.park_size)
-        outputs = SpilledOutputs.taken_over(bound.outputs, spill, self.writer.summary)
-        texts_spill.written_to(bound.texts_size)
-        fresh = {path: Extracted(path, checksum=checksum, size=size, id_path=id_path,
-                                 spilled=(texts_spill, offset, length))
-                 for path, checksum, size, id_path, offset, length in bound.fresh}
-        loaded = reread_extractions(bound.kept, self.extraction.cached)
-        files = ReleasedFiles.taken_over(bound.files, module_systems(), {ex.path: ex for ex, _, _ in loaded})
-        return (bound.report, ResolvedRepository(outputs, bound.call_outcomes, bound.link_outcomes, bound.dropped),
-                bound.refresh, bound.gone, fresh, loaded, files, bound.staged)
+        try:
+            resolved, fresh, loaded, files = taken_over(bound, spill, texts_spill, park, self.writer.summary,
+                                                        self.extraction, hashed, keep_suffix)
+        except ExtractionLost as exc:
+            log.warning("%s: binding in this process", exc)
+            self._place_bind_state(False)  # the staged records go (the run in process saves its own)
+            return None
+        self.mention_records.take(bound.mentions)
+        return bound.report, resolved, bound.refresh, bound.gone, fresh, loaded, files, bound.staged
 
     # ------------------------------------------------------------------------------- some paths
 

@@ -20,8 +20,11 @@ import pytest
 import indexer.forked_resolve as forked_resolve
 import indexer.spill as spill_module
 from indexer.bind_state import load_bind_state
+from indexer.extract_cache import ExtractionCache
 from indexer.extraction import ExtractStage
 from indexer.forked import ForkedCall
+from indexer.incremental import RepositoryIndex
+from indexer.mention_refresh import MentionRecords
 from indexer.pipeline import index_repository
 from indexer.languages import extractor_for_path, module_systems
 from indexer.resolve.context import FileCtx
@@ -370,3 +373,116 @@ def test_released_files_handed_over_equal_the_childs(tmp_path: Path) -> None:
     assert got["app/a.py"].ex.definitions == []  # a released file's stub holds no definitions
     with pytest.raises(KeyError):
         ReleasedFiles.taken_over(handed, module_systems(), {})
+
+
+def test_a_kept_extraction_the_cache_lost_is_extracted_again_in_the_parent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy) -> None:
+    src = _tree(tmp_path / "src")
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    _index(src, tmp_path / "first.db", tmp_path / "state")
+    parent, again = os.getpid(), []
+    real_get, real_again = ExtractionCache.get, ExtractStage.extracted_again
+
+    def lost_in_parent(self, path, checksum):  # type: ignore[no-untyped-def]
+        return None if os.getpid() == parent and path == "app/repo.py" else real_get(self, path, checksum)
+
+    def spy(self, sf, checksum, keep):  # type: ignore[no-untyped-def]
+        got = real_again(self, sf, checksum, keep)
+        again.append((sf.path, got is not None, got is not None and got.id_path))
+        return got
+
+    monkeypatch.setattr(ExtractionCache, "get", lost_in_parent)
+    monkeypatch.setattr(ExtractStage, "extracted_again", spy)
+    # Every extraction comes from the cache (the child keeps them for chunking); one is gone when the
+    # parent reads it back: it is extracted again there, and the run stays forked.
+    report = _index(src, tmp_path / "second.db", tmp_path / "state")
+    assert forking.results == [True, True] and report.files_extracted == 0
+    assert again == [("app/repo.py", True, None)]  # only the lost one, as the cache holds it (no id path)
+    assert dump(tmp_path / "second.db") == expected
+
+
+def test_a_kept_extraction_lost_for_good_leaves_the_parent_binding_in_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy, caplog: pytest.LogCaptureFixture) -> None:
+    src = _tree(tmp_path / "src")
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    _index(src, tmp_path / "first.db", tmp_path / "state")
+    parent, log_path = os.getpid(), tmp_path / "bound-in"
+    real_get, real_resolve = ExtractionCache.get, RepositoryResolver.resolve
+    lost = ["app/repo.py"]
+
+    def lost_in_parent(self, path, checksum):  # type: ignore[no-untyped-def]
+        return None if os.getpid() == parent and path in lost else real_get(self, path, checksum)
+
+    def where(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with open(log_path, "a", encoding="ascii") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return real_resolve(self, *args, **kwargs)
+
+    def changed_since_read(self, sf, checksum, keep):  # type: ignore[no-untyped-def]
+        lost.clear()  # (the run in process then finds it cached)
+        return None  # as when the file changed after it was read
+
+    monkeypatch.setattr(ExtractionCache, "get", lost_in_parent)
+    monkeypatch.setattr(ExtractStage, "extracted_again", changed_since_read)
+    monkeypatch.setattr(RepositoryResolver, "resolve", where)
+    with caplog.at_level(logging.WARNING, logger="indexer.incremental"):
+        report = _index(src, tmp_path / "second.db", tmp_path / "state")
+    assert forking.results == [True, True]  # the child bound...
+    pids = [int(line) for line in log_path.read_text(encoding="ascii").split()]
+    assert len(pids) == 2 and pids[0] != parent and pids[1] == parent  # ... and then the parent, again
+    assert any("app/repo.py" in r.message and "binding in this process" in r.message for r in caplog.records)
+    assert dump(tmp_path / "second.db") == expected
+    assert report.files_indexed == len(FILES) + 1 and report.files_extracted == 0
+    assert not list((tmp_path / "state").glob("bind-*-forked*"))  # the child's staged records went
+    assert [load_bind_state(p) is not None for p in (tmp_path / "state").glob("bind-*.pickle")] == [True]
+
+
+def _records_after_a_run_over_an_index(tmp_path: Path, name: str) -> tuple[dict, int, dict]:
+    """Index the tree, lose the resolver's records, rename ``Repo.save``, index again with one
+    :class:`RepositoryIndex` (a one-shot run's): its doc records, reads and the index."""
+    src = _tree(tmp_path / f"{name}-src")
+    state, db = tmp_path / f"{name}-state", tmp_path / f"{name}.db"
+    _index(src, db, state)
+    for path in state.glob("bind-*.pickle"):
+        path.unlink()
+    (src / "app/repo.py").write_text(FILES["app/repo.py"].replace("save", "store"), encoding="utf-8")
+    store = EmbeddedStore(db)
+    try:
+        index = RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(state)))
+        index.skip_unchanged = True
+        assert index.mention_records.records == {}
+        index.sync()
+        index.close()
+    finally:
+        store.close()
+    return index.mention_records.records, index.mention_records.reads, dump(db)
+
+
+def test_the_doc_records_the_child_made_reach_the_parent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        forking: _Spy) -> None:
+    with monkeypatch.context() as m:
+        m.setattr("indexer.incremental.forks", lambda files: False)
+        here, here_reads, here_index = _records_after_a_run_over_an_index(tmp_path, "here")
+    records, reads, index = _records_after_a_run_over_an_index(tmp_path, "forked")
+    assert forking.results[-1] is True
+    # Over an index the read phase records nothing; the binding read the doc to see whether it names
+    # the renamed method: the child's record is the parent's now, as in process.
+    assert sorted(records) == sorted(here) == ["docs/notes.md"] and reads == here_reads == 1
+    assert records["docs/notes.md"] == here["docs/notes.md"] and b"\nsave\n" in records["docs/notes.md"][1]
+    assert index == here_index
+
+
+def test_mention_changes_carry_made_remade_and_dropped_records_only() -> None:
+    kept, old = ("c1", b"\nA\n", False), ("c2", b"\nB\n", False)
+    records = MentionRecords({"a.md": kept, "b.md": old, "gone.md": ("c3", b"", False)})
+    before, reads = dict(records.records), records.reads
+    records.records["b.md"] = ("c4", b"\nB\nC\n", False)
+    records.records["new.md"] = ("c5", b"\nD\n", True)
+    del records.records["gone.md"]
+    records.reads += 2
+    changes = records.changed_since(before, reads)
+    assert changes == ({"b.md": ("c4", b"\nB\nC\n", False), "new.md": ("c5", b"\nD\n", True)}, ["gone.md"], 2)
+    parent = MentionRecords(before)
+    parent.take(changes)
+    assert parent.records == records.records and parent.reads == 2
+    assert "a.md" not in changes[0]  # an unchanged record is not handed back
