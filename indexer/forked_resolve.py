@@ -50,15 +50,17 @@ from typing import Any
 from indexer.discovery import SourceFile
 from indexer.extraction import Extracted, ExtractStage
 from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.heap import release_memory
 from indexer.languages import module_systems
 from indexer.mention_refresh import MentionChanges
 from indexer.model import FileExtraction
 from indexer.resolve.released import HandedFiles, ReleasedFiles
 from indexer.resolve.repository import ResolvedRepository
 from indexer.run import IndexReport, ProgressSink
-from indexer.spill import HandedOutputs, SpilledOutputs, SpillFile, Summarise
+from indexer.spill import HandedOutputs, SpilledOutputs, SpillFile, Summarise, spill_file
 
-__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "NeedsStore", "PipeProgress", "bind_in_child", "forks",
+__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "Hashed", "NeedsStore", "ParkedFiles", "PipeProgress",
+           "bind_in_child", "forks",
            "handed_texts", "relay_progress", "reread_extractions", "taken_over"]
 
 log = logging.getLogger(__name__)
@@ -117,15 +119,41 @@ class ExtractionLost(RuntimeError):
     from the same bytes (:func:`reread_extractions`): the parent then binds in process."""
 
 
+Hashed = list[tuple[SourceFile, int, str]]
+"""The read phase's files: ``(file, size in bytes, checksum)`` each."""
+
+
+class ParkedFiles:
+    """The read phase's files (``hashed``, which is emptied) pickled into a spill file (in
+    ``state_dir``: :func:`indexer.spill.spill_file`) while the child binds, the memory they held
+    given back (:func:`indexer.heap.release_memory`): kept in the parent for the run in process (the
+    fall-back), they would be its own pages the whole time (about 520 bytes a file, 21 MB at the
+    400 MB monorepo's 41,940 files: the child lets its copies go, which writes them), beside the
+    child's. :meth:`files` reads them back (in the child, and in the parent when it needs them).
+    Raises ``OSError`` when the spill file cannot be made."""
+
+    def __init__(self, hashed: Hashed, state_dir: str | None) -> None:
+        self.spill = spill_file(state_dir)
+        self.ref = self.spill.put(pickle.dumps(hashed, protocol=pickle.HIGHEST_PROTOCOL))
+        hashed.clear()
+        release_memory()
+
+    def files(self) -> Hashed:
+        """The files, as they were given."""
+        files: Hashed = pickle.loads(self.spill.get(self.ref))
+        return files
+
+
 def reread_extractions(listed: Sequence[tuple[str, str, int]], stage: ExtractStage,
-                       hashed: Sequence[tuple[SourceFile, int, str]],
+                       hashed: Callable[[], Sequence[tuple[SourceFile, int, str]]],
                        keep_suffix: Collection[str]) -> list[tuple[FileExtraction, str, int]]:
     """``(extraction, checksum, size)`` of each ``(path, checksum, size)`` of ``listed``, read back
     from ``stage``'s extraction cache (:meth:`indexer.extraction.ExtractStage.cached`): every
     extraction of the run is cached as it is made (by the child's workers). One the cache does not
     hold (a write that failed, an entry culled meanwhile) is extracted again in this process
-    (:meth:`~indexer.extraction.ExtractStage.extracted_again`, from its file in ``hashed``, the read
-    phase's ``(file, size, checksum)``; ``keep_suffix``: the paths whose ids keep their suffix).
+    (:meth:`~indexer.extraction.ExtractStage.extracted_again`, from its file in what ``hashed()``
+    gives, the read phase's ``(file, size, checksum)``; ``keep_suffix``: the paths whose ids keep
+    their suffix).
     Raises :class:`ExtractionLost` when that fails too (the file is gone, changed since it was read,
     or no longer extracts)."""
     out = []
@@ -134,7 +162,7 @@ def reread_extractions(listed: Sequence[tuple[str, str, int]], stage: ExtractSta
         ex = stage.cached(path, checksum)
         if ex is None:
             if missing is None:
-                missing = {sf.path: sf for sf, _, _ in hashed}
+                missing = {sf.path: sf for sf, _, _ in hashed()}
             sf = missing.get(path)
             ex = None if sf is None else stage.extracted_again(sf, checksum, path in keep_suffix)
             if ex is None:
@@ -156,7 +184,7 @@ def handed_texts(fresh: Mapping[str, Extracted], texts: SpillFile) -> list[tuple
 
 
 def taken_over(bound: Bound, spill: SpillFile, texts: SpillFile, park: SpillFile | None, summarise: Summarise,
-               stage: ExtractStage, hashed: Sequence[tuple[SourceFile, int, str]], keep_suffix: Collection[str],
+               stage: ExtractStage, hashed: Callable[[], Hashed], keep_suffix: Collection[str],
                ) -> tuple[ResolvedRepository, dict[str, Extracted], list[tuple[FileExtraction, str, int]], ReleasedFiles]:
     """In the parent: what the child that bound handed over (``bound``), read from the spill files
     both share (``spill``: the outputs, summarised by ``summarise``; ``texts``: the extracted text and

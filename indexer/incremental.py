@@ -74,8 +74,8 @@ from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
-from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, PipeProgress, bind_in_child, forks, handed_texts,
-                                    relay_progress, taken_over)
+from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
+                                    handed_texts, relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
@@ -424,7 +424,7 @@ class RepositoryIndex:
         write). Returns ``(report, resolved, refresh, gone, fresh, loaded, every file's context,
         records staged)``, the outputs and the extracted text read from the spill files the child
         wrote, ``loaded`` read back from the extraction cache. ``None`` when the child gave no result
-        (logged; ``hashed`` as it was: run in process), as when a kept extraction is lost
+        (logged; ``hashed``, emptied meanwhile, as it was: run in process), as when a kept extraction is lost
         (:class:`indexer.forked_resolve.ExtractionLost`). Raises what :meth:`_extract_bind` raised in the child."""
         spill, texts_spill = spill_file(self.options.state_dir), spill_file(self.options.state_dir)
         park = self.extraction.park
@@ -444,6 +444,7 @@ class RepositoryIndex:
                 raise NeedsStore(f"the stored ids of {path}")
             return stored_ids[path]
 
+        parked = ParkedFiles(hashed, self.options.state_dir)  # emptied: on disk while the child runs
         read_end, write_end = os.pipe()
 
         def work() -> Bound:
@@ -451,7 +452,7 @@ class RepositoryIndex:
             mentions = dict(self.mention_records.records), self.mention_records.reads  # what the parent holds
             piped = PipeProgress(write_end)
             resolved, refresh, gone, fresh, loaded = self._extract_bind(
-                hashed, keep_suffix, stored, trusted, processes, report, piped, t1, spill, texts_spill,
+                parked.files(), keep_suffix, stored, trusted, processes, report, piped, t1, spill, texts_spill,
                 read_ahead, stored_linked)
             state = self._bind_state(bind_digest) if staged_path is not None else None
             staged = state is not None and staged_path is not None and save_bind_state(staged_path, state)
@@ -472,15 +473,17 @@ class RepositoryIndex:
             stop.set()
             relay.join()
             os.close(read_end)
-        if bound is None:
-            return None
         try:
-            resolved, fresh, loaded, files = taken_over(bound, spill, texts_spill, park, self.writer.summary,
-                                                        self.extraction, hashed, keep_suffix)
+            taken = None if bound is None else taken_over(bound, spill, texts_spill, park, self.writer.summary,
+                                                          self.extraction, parked.files, keep_suffix)
         except ExtractionLost as exc:
             log.warning("%s: binding in this process", exc)
             self._place_bind_state(False)  # the staged records go (the run in process saves its own)
+            taken = None
+        if bound is None or taken is None:
+            hashed[:] = parked.files()
             return None
+        resolved, fresh, loaded, files = taken
         self.mention_records.take(bound.mentions)
         return bound.report, resolved, bound.refresh, bound.gone, fresh, loaded, files, bound.staged
 

@@ -20,6 +20,7 @@ import pytest
 import indexer.forked_resolve as forked_resolve
 import indexer.spill as spill_module
 from indexer.bind_state import load_bind_state
+from indexer.discovery import SourceFile
 from indexer.extract_cache import ExtractionCache
 from indexer.extraction import ExtractStage
 from indexer.forked import ForkedCall
@@ -486,3 +487,14 @@ def test_mention_changes_carry_made_remade_and_dropped_records_only() -> None:
     parent.take(changes)
     assert parent.records == records.records and parent.reads == 2
     assert "a.md" not in changes[0]  # an unchanged record is not handed back
+
+
+def test_the_read_files_wait_on_disk_while_the_child_runs(tmp_path: Path) -> None:
+    hashed = [(SourceFile(f"pkg/m{i}.py", f"/src/pkg/m{i}.py", "python", 10 + i, "/src" if i % 2 else None), 10 + i,
+               f"{i:064x}") for i in range(3)]
+    expected = list(hashed)
+    parked = forked_resolve.ParkedFiles(hashed, str(tmp_path))
+    assert hashed == []  # the parent holds none of them meanwhile
+    assert parked.spill.directory == str(tmp_path) and parked.spill.size > 0
+    assert ForkedCall(parked.files).result() == expected  # the child reads them...
+    assert parked.files() == expected and parked.files() is not parked.files()  # ... and the parent, anew each time
