@@ -12,6 +12,8 @@ import os
 import pickle
 import shutil
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -498,3 +500,16 @@ def test_the_read_files_wait_on_disk_while_the_child_runs(tmp_path: Path) -> Non
     assert parked.spill.directory == str(tmp_path) and parked.spill.size > 0
     assert ForkedCall(parked.files).result() == expected  # the child reads them...
     assert parked.files() == expected and parked.files() is not parked.files()  # ... and the parent, anew each time
+
+
+def test_the_parent_does_not_import_sqlglot_before_the_fork() -> None:
+    # Only the child parses SQL: imported in the parent, its 8 MiB would be held twice once the child writes them.
+    code = ("import sys, indexer.pipeline, indexer.incremental, stores.embedded, lsp_server.cli\n"
+            "from indexer.frameworks.sql_text import looks_like_sql\n"
+            "assert looks_like_sql('select a from t')\n"
+            "print('sqlglot' in sys.modules)\n"
+            "from indexer.frameworks.sql_text import statement_access\n"
+            "print(statement_access('select a from t')[0].name, 'sqlglot' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[2]).stdout.split("\n")
+    assert out[:2] == ["False", "t True"]
