@@ -289,18 +289,34 @@ class ExtractStage:
             park_extraction(ex, self.park)
         return ex
 
+    def extracted_again(self, sf: SourceFile, checksum: str, keep_suffix: bool) -> FileExtraction | None:
+        """``sf`` extracted again in this process (:func:`extract_file`, which caches it anew), as
+        :meth:`cached` would have given it (without its ``id_path``; parked in :attr:`park` when set):
+        for an extraction the cache should hold but does not (a best-effort write that failed, an entry
+        culled). ``keep_suffix``: as :func:`extract_file`'s. ``None`` when the file no longer extracts,
+        or its bytes are no longer those of ``checksum`` (SHA-256, hex). Raises ``OSError`` when
+        parking cannot write."""
+        item = extract_file((sf, self.options.repo, self.product, self.options.max_file_bytes, keep_suffix,
+                             self.cache_dir))
+        if item.skip_reason is not None or item.extraction is None or item.checksum != checksum:
+            return None
+        ex = item.extraction
+        ex.id_path = None  # as the cache stores it (it depends on other files)
+        if self.park is not None:
+            park_extraction(ex, self.park)
+        return ex
+
     def run(
         self, files: Sequence[SourceFile], keep_suffix: set[str], report: IndexReport, progress: ProgressSink,
-        current: set[str], loaded: list[tuple[FileExtraction, str, int]],
+        current: set[str], loaded: list[tuple[FileExtraction, str, int]], spill: SpillFile | None = None,
     ) -> dict[str, Extracted]:
         """Parse ``files``: each good one joins ``current`` (paths indexed after the run) and
         ``loaded`` (``(extraction, checksum, size)`` for the resolver) and is returned by path; each
         bad one leaves ``current`` and is counted in ``report`` as skipped. The text and chunks of the
-        good ones wait for the write in a spill file (:meth:`Extracted.spill`, :func:`indexer.spill.spill_file`:
-        one per call, deleted when the last result reading it is gone), not in memory; with
+        good ones wait for the write in a spill file (:meth:`Extracted.spill`; ``spill``, or a new
+        :func:`indexer.spill.spill_file` per call, deleted when the last result reading it is gone), not in memory; with
         :attr:`park` set, each extraction's own-binding lists are parked as it arrives."""
         fresh: dict[str, Extracted] = {}
-        spill: SpillFile | None = None
         for item in extract_files(files, self.options, self.product, progress, keep_suffix):
             extraction = item.unpack_extraction()
             if item.skip_reason is not None or extraction is None:

@@ -24,10 +24,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ForkedCall", "ForkFailed", "can_fork", "die_with_parent", "PARENT_POLL_S"]
+__all__ = ["ForkedCall", "ForkFailed", "can_fork", "die_with_parent", "lineage", "PARENT_POLL_S"]
 
 PARENT_POLL_S = 1.0
 """How often a child's watchdog looks whether its parent still lives (where no death signal exists)."""
+
+
+_LINEAGE: list[int] = []
+"""The process ids of the processes that forked this one through :class:`ForkedCall`, oldest first."""
+
+
+def lineage() -> tuple[int, ...]:
+    """The process ids of the processes this one descends from through :class:`ForkedCall` forks,
+    oldest first: empty in a process no :class:`ForkedCall` started; in the binding copy forked by
+    the child a one-shot run binds in (:mod:`indexer.forked_resolve`), that run's process and the
+    child. Their memory is the same run's (:func:`indexer.resolve.forked_binding.held_mib`)."""
+    return tuple(_LINEAGE)
 
 
 class ForkFailed(RuntimeError):
@@ -178,6 +190,7 @@ def _child(fn: Callable[[], Any], parent: int, out: int, mask: set[signal.Signal
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         die_with_parent(parent, watchdog=False)
+        _LINEAGE.append(parent)
         try:
             message = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent as text

@@ -52,17 +52,15 @@ caller's business (the front ends hold a file lock around runs).
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import dataclasses
-import gc
 import hashlib
 import logging
 import os
-import re
 import resource
+import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
@@ -73,20 +71,23 @@ from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
-from indexer.frameworks.openapi import MAX_FILE_BYTES as MAX_SPEC_BYTES
-from indexer.frameworks.openapi import SPEC_SUFFIXES, looks_like_spec
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
-from indexer.fsguard import read_regular
+from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
+                                    handed_texts, relay_progress, taken_over)
+from indexer.stamps import read_stamp, save_stamp
+from indexer.link_paths import is_manifest_path, is_spec_path
+from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.mention_refresh import MentionRecords, changed_names, synced_names
 from indexer.mentions import mentionable, stored_mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError
 from indexer.resolve.context import FileCtx
+from indexer.resolve.released import ReleasedFiles
 from indexer.resolve.repository import MEMO_BUDGET, FileChange, RepositoryResolver, ResolvedRepository
 from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
-from indexer.spill import spill_file
+from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from indexer.symbols import file_id
 from indexer.writer import IndexWriter, Journal, indexer_version
 from stores.contracts import GraphStore, SearchIndex
@@ -95,8 +96,6 @@ __all__ = ["RepositoryIndex", "RESCAN_THRESHOLD", "is_config_path", "fewer_colle
 
 log = logging.getLogger(__name__)
 
-_K8S_SERVICE = re.compile(rb"^kind:[ \t]*[\"']?(?:Service|Deployment|StatefulSet|DaemonSet)\b", re.M)
-"""A Kubernetes manifest whose Service or workload names a service unit (see :meth:`RepositoryIndex._manifest_path`)."""
 RESCAN_THRESHOLD = 256
 """An update of more paths than this (a branch switch) rescans the tree instead (:meth:`sync`)."""
 PARSE_ERROR_EXAMPLES = 5
@@ -118,66 +117,6 @@ def is_config_path(rel: str) -> bool:
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
         return True
     return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
-
-
-_STAMP_BYTES = 4096
-"""Cap on a stamp file of the state folder read back (a digest or an identity: under 100 bytes)."""
-
-
-def _read_stamp(path: Path) -> str | None:
-    """The ASCII text of the stamp at ``path``, stripped; ``None`` when it cannot be read: absent,
-    no regular file (a FIFO is refused, not waited on: brk43), larger than :data:`_STAMP_BYTES`,
-    not ASCII."""
-    try:
-        return read_regular(path, _STAMP_BYTES).decode("ascii").strip()
-    except (SkipFile, UnicodeDecodeError):
-        return None
-
-
-def _save_stamp(path: Path, value: str) -> bool:
-    """Write ``value`` (ASCII) to ``path`` atomically (a temporary file beside it, then a rename);
-    whether it was saved (an ``OSError`` is logged as a warning, not raised: the index is written)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(value, encoding="ascii")
-        tmp.replace(path)
-        return True
-    except OSError as exc:
-        log.warning("could not save %s: %s", path, exc)
-        return False
-
-
-def _release_memory() -> None:
-    """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
-    long-lived watcher would otherwise keep its peak for good."""
-    gc.collect()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
-GC_THRESHOLD0 = 10_000
-"""Allocations between two young-generation collections of the cyclic GC while a whole-tree run is
-under way (:func:`fewer_collections`; Python's default is 700)."""
-
-
-@contextlib.contextmanager
-def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
-    """Run the block with the cyclic GC's first threshold raised to ``threshold0`` (never lowered),
-    the previous thresholds back after it; extraction workers forked inside inherit it. A run keeps
-    millions of containers alive for its whole length (extractions, contexts, the memo, rows); at
-    the default each full collection walks all of them again, and it ran 26 times in the main
-    process of a cold Django index (4.8-5.6 s of its CPU, 0.7 s more in the workers) for garbage a
-    few explicit collections (:func:`_release_memory`) free anyway. At 10,000: five, and the same
-    peak RSS (docs/benchmarks.md, "Cold CPU: the cyclic GC's threshold")."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], threshold0), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -341,9 +280,66 @@ class RepositoryIndex:
                 and self._sync_known(hashed, stored, bind_digest, link_digest, report, progress):
             report.phases["total"] = time.perf_counter() - t0
             return report
+        del found
+        texts: dict[str, str] = {}  # none: the writer reads a changed file's text when it writes it
+        # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
+        processes = self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1
+        # A one-shot run extracts and binds in a child that exits before the write (indexer.forked_resolve).
+        forked = self._run_forked(hashed, keep_suffix, stored, trusted, processes, bind_digest, report, progress, t1) \
+            if self.skip_unchanged and self.extraction.cache is not None and forks(len(hashed)) else None
+        if forked is None:
+            resolved, refresh, gone, fresh, loaded = self._extract_bind(hashed, keep_suffix, stored, trusted, processes,
+                                                                        report, progress, t1)
+            files: Mapping[str, FileCtx] = self.resolver.files
+        else:
+            report, resolved, refresh, gone, fresh, loaded, files, staged = forked
+        del hashed
+        t4 = time.perf_counter()
+
+        # The write analyses chunks on a second core as the binding did (indexer.write_prep).
+        self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
+        try:
+            self.writer.write(resolved, files, gone, fresh, texts, report, progress, refresh)
+        finally:
+            self.writer.processes = 1
+        self._save_written_stamp()
+        self._save_link_stamp(link_digest)
+        if forked is None:
+            self._save_bind_state(bind_digest)
+        else:
+            self._place_bind_state(staged)
+        self._prune_cache()
+        del resolved, fresh, texts, loaded
+        release_memory()
+        self.synced = True
+        t5 = time.perf_counter()
+        report.phases["write"] = t5 - t4
+        report.phases["total"] = t5 - t0
+        self._summarise(report, files)
+        del files
+        if self.skip_unchanged:  # the contexts were released: a later run starts afresh
+            self.extraction.park = spill_file(self.options.state_dir)  # the old one held released files' lists
+            self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
+            self.synced = False
+        return report
+
+    def _extract_bind(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+                      trusted: bool, processes: int, report: IndexReport, progress: ProgressSink, t1: float,
+                      spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
+                      stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
+                      stored_linked: frozenset[tuple[str, str]] | None = None,
+                      ) -> tuple[ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                                 list[tuple[FileExtraction, str, int]]]:
+        """The rest of the read phase (the cached extractions: ``hashed`` is emptied), the extract
+        phase and the resolve phase (:meth:`_bind`) of a whole-tree sync, in this process or in the
+        child of :meth:`_run_forked` (``spill``, ``texts_spill``: the outputs' and the extracted
+        text's spill files, new ones when ``None``; ``stored_ids``, ``stored_linked``: as
+        :meth:`_bind`). Sets the read (from ``t1``), extract and resolve phases' seconds in
+        ``report``. Returns ``(resolved, refresh, gone, fresh, loaded)``: ``gone`` the index's
+        paths the tree lost, ``fresh`` the extracted files' results, ``loaded`` the extractions
+        (emptied by a one-shot run's release: the resolver's kept contexts hold what the writer reads)."""
         current: set[str] = set()
         loaded: list[tuple[FileExtraction, str, int]] = []
-        texts: dict[str, str] = {}  # none: the writer reads a changed file's text when it writes it
         to_extract: list[SourceFile] = []
         for sf, size, checksum in hashed:
             known = self.resolver.files.get(sf.path)
@@ -358,74 +354,138 @@ class RepositoryIndex:
             loaded.append((ex, checksum, size))
         # What the read phase kept per file (its SourceFile with both paths, its size and checksum: about
         # 520 bytes a file) is read no further: let it go before the extractions arrive.
-        del hashed, found
+        hashed.clear()
         progress.done("read")
         t2 = time.perf_counter()
         report.phases["read"] = t2 - t1
 
         progress.start("extract", len(to_extract))
-        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded)
+        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded, texts_spill)
         del to_extract
         progress.done("extract")
         t3 = time.perf_counter()
         report.phases["extract"] = t3 - t2
 
         progress.start("resolve", None)
+        gone = sorted(set(stored) - current)
+        resolved, refresh, report.files_changed = self._bind(loaded, fresh, current, stored, trusted, gone, processes,
+                                                             spill, stored_ids, stored_linked)
+        progress.done("resolve")
+        report.phases["resolve"] = time.perf_counter() - t3
+        return resolved, refresh, gone, fresh, loaded
+
+    def _bind(self, loaded: list[tuple[FileExtraction, str, int]], fresh: Mapping[str, Extracted], current: set[str],
+              stored: dict[str, str], trusted: bool, gone: list[str], processes: int,
+              spill: SpillFile | None = None, stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
+              stored_linked: frozenset[tuple[str, str]] | None = None) -> tuple[ResolvedRepository, set[str], int]:
+        """The resolve phase of a whole-tree sync (in this process, or in the child of
+        :meth:`_bind_forked`): update the resolver with ``loaded``, bind every file of ``current``
+        (outputs spilled to ``spill``, a new spill file when ``None``), release the contexts in a
+        one-shot run, and find the docs written again (over an index: ``stored``, ``trusted``;
+        ``gone``: its paths the tree lost). ``stored_ids`` and ``stored_linked``: what the graph store
+        holds, read ahead by a parent (a forked child does not use the store's connection); ``None``:
+        read from the store. Returns ``(resolved, refresh, files changed)``."""
         # A one-shot run never asks which files an update affects (dependents): it does not record
         # the names and tokens each file's arrival touched, nor digest every file's names (a watcher's
         # later updates digest the old versions when they compare).
         changes = self.resolver.update(loaded, [p for p in self.resolver.files if p not in current],
                                        track=not self.skip_unchanged)
-        report.files_changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
+        changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Over an index (trusted: else every file is written anyway), the docs naming a definition that
         # came, went or moved are written again although their own outputs did not change (brk55).
-        gone = sorted(set(stored) - current)
-        names = self._synced_names(changes, stored, gone) if stored and trusted else set()
+        names = self._synced_names(changes, stored, gone, stored_ids) if stored and trusted else set()
         del changes
         linked_before = self.resolver.link_names
+        if linked_before is None and stored_linked is not None:
+            linked_before = stored_linked
         # Every file is bound again: whatever happened while nobody watched, the outcome is exact.
         # Outputs go to a temporary file as they are made: the writer reads them back a batch at a time.
-        # A one-shot run binds on as many cores as it extracts on, memory allowing (forked_binding).
-        processes = self.options.extraction_jobs(os.cpu_count() or 1) if self.skip_unchanged else 1
         resolved = self.resolver.resolve(
-            sorted(current), spill=spill_file(self.options.state_dir), summarise=self.writer.summary,
-            processes=processes, memory_budget_mib=self.options.memory_budget_mib)
+            sorted(current), spill=spill if spill is not None else spill_file(self.options.state_dir),
+            summarise=self.writer.summary, processes=processes, memory_budget_mib=self.options.memory_budget_mib)
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
             loaded.clear()
             # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
             # full collection frees them, and the write's rows would otherwise come on top of them.
-            _release_memory()
+            release_memory()
         refresh: set[str] = set()
         if stored and trusted:  # (after the release: the docs are read with the contexts' memory given back)
             resolved = self._relinked_docs(linked_before, resolved, names, refresh)
-        progress.done("resolve")
-        t4 = time.perf_counter()
-        report.phases["resolve"] = t4 - t3
+        return resolved, refresh, changed
 
-        # The write analyses chunks on a second core as the binding did (indexer.write_prep).
-        self.writer.processes, self.writer.memory_budget_mib = processes, self.options.memory_budget_mib
+    def _run_forked(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+                    trusted: bool, processes: int, bind_digest: str, report: IndexReport, progress: ProgressSink,
+                    t1: float) -> tuple[IndexReport, ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                                        list[tuple[FileExtraction, str, int]], Mapping[str, FileCtx], bool] | None:
+        """:meth:`_extract_bind` of a one-shot run in a forked child (:mod:`indexer.forked_resolve`),
+        which also stages the resolver's records (:meth:`_place_bind_state` keeps them after the
+        write). Returns ``(report, resolved, refresh, gone, fresh, loaded, every file's context,
+        records staged)``, the outputs and the extracted text read from the spill files the child
+        wrote, ``loaded`` read back from the extraction cache. ``None`` when the child gave no result
+        (logged; ``hashed``, emptied meanwhile, as it was: run in process), as when a kept extraction is lost
+        (:class:`indexer.forked_resolve.ExtractionLost`). Raises what :meth:`_extract_bind` raised in the child."""
+        spill, texts_spill = spill_file(self.options.state_dir), spill_file(self.options.state_dir)
+        park = self.extraction.park
+        staged_path = self._staged_bind_path()
+        # What the child reads of the store is read here: a connection is not used across a fork. The
+        # ids of every stored file the tree lost or changed (a file failing to extract is gone too).
+        stored_ids: dict[str, set[tuple[str, str]]] = {}
+        stored_linked = None
+        if stored and trusted:
+            now = {sf.path: checksum for sf, _, checksum in hashed}
+            stored_ids = {p: self._stored_ids(p) for p, checksum in stored.items() if now.get(p) != checksum}
+            del now
+            stored_linked = stored_mentionable(self.graph, self.repo)
+
+        def read_ahead(path: str) -> set[tuple[str, str]]:
+            if path not in stored_ids:
+                raise NeedsStore(f"the stored ids of {path}")
+            return stored_ids[path]
+
+        parked = ParkedFiles(hashed, self.options.state_dir)  # emptied: on disk while the child runs
+        read_end, write_end = os.pipe()
+
+        def work() -> Bound:
+            os.close(read_end)
+            mentions = dict(self.mention_records.records), self.mention_records.reads  # what the parent holds
+            piped = PipeProgress(write_end)
+            resolved, refresh, gone, fresh, loaded = self._extract_bind(
+                parked.files(), keep_suffix, stored, trusted, processes, report, piped, t1, spill, texts_spill,
+                read_ahead, stored_linked)
+            state = self._bind_state(bind_digest) if staged_path is not None else None
+            staged = state is not None and staged_path is not None and save_bind_state(staged_path, state)
+            assert isinstance(resolved.files, SpilledOutputs) and isinstance(self.resolver.files, ReleasedFiles)
+            files = self.resolver.files.hand_over()
+            kept = [(p, self.resolver.files[p].checksum, self.resolver.files[p].size) for p in files.kept]
+            return Bound(resolved.files.hand_over(), resolved.call_outcomes, resolved.link_outcomes, resolved.dropped,
+                         files, refresh, report.files_changed, staged, None if park is None or park.moved else park.size,
+                         report, gone, handed_texts(fresh, texts_spill), texts_spill.size, kept,
+                         self.mention_records.changed_since(*mentions))
+
+        stop = threading.Event()
+        relay = relay_progress(read_end, progress, stop)
         try:
-            self.writer.write(resolved, self.resolver.files, gone, fresh, texts, report, progress, refresh)
+            bound = None if spill.moved or texts_spill.moved else bind_in_child(work, [spill, texts_spill])
         finally:
-            self.writer.processes = 1
-        self._save_written_stamp()
-        self._save_link_stamp(link_digest)
-        self._save_bind_state(bind_digest)
-        self._prune_cache()
-        del resolved, fresh, texts, loaded
-        _release_memory()
-        self.synced = True
-        t5 = time.perf_counter()
-        report.phases["write"] = t5 - t4
-        report.phases["total"] = t5 - t0
-        self._summarise(report)
-        if self.skip_unchanged:  # the contexts were released: a later run starts afresh
-            self.extraction.park = spill_file(self.options.state_dir)  # the old one held released files' lists
-            self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
-            self.synced = False
-        return report
+            os.close(write_end)
+            stop.set()
+            relay.join()
+            os.close(read_end)
+        try:
+            taken = None if bound is None else taken_over(bound, spill, texts_spill, park, self.writer.summary,
+                                                          self.extraction, parked.files, keep_suffix)
+        except ExtractionLost as exc:
+            log.warning("%s: binding in this process", exc)
+            self._place_bind_state(False)  # the staged records go (the run in process saves its own)
+            taken = None
+        if bound is None or taken is None:
+            hashed[:] = parked.files()
+            return None
+        resolved, fresh, loaded, files = taken
+        self.mention_records.take(bound.mentions)
+        return bound.report, resolved, bound.refresh, bound.gone, fresh, loaded, files, bound.staged
 
     # ------------------------------------------------------------------------------- some paths
 
@@ -639,7 +699,7 @@ class RepositoryIndex:
         self.resolver = RepositoryResolver(self.repo, link, park=self.extraction.park)
         self.mention_records = MentionRecords()  # saved with the records, read back with them
         self.synced = False
-        _release_memory()
+        release_memory()
         log.info("%s: resolver state of %d files released (rebuilt from the records at the next change)",
                  self.repo, len(self.released.checksums))
         return True
@@ -688,19 +748,44 @@ class RepositoryIndex:
         what the resolver produced (no file left to write); otherwise drop stale ones. Whether saved."""
         if self.bind_path is None:
             return False
-        if any(self.journal.read()):
+        state = None if any(self.journal.read()) else self._bind_state(link_digest)
+        if state is None:
             discard_bind_state(self.bind_path)
             return False
+        return save_bind_state(self.bind_path, state)
+
+    def _bind_state(self, link_digest: str) -> BindState | None:
+        """The resolver's records as :mod:`indexer.bind_state` saves them; ``None`` (logged) when a
+        parked record cannot be read back."""
         try:
             deps, link_deps, link_shares, link_names = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost
             log.warning("%s: the next run binds every file", exc)
-            discard_bind_state(self.bind_path)
-            return False
+            return None
         checksums = {p: fc.checksum for p, fc in self.resolver.files.items()}
-        return save_bind_state(self.bind_path, BindState(self._bind_key(link_digest), checksums, deps, link_deps,
-                                                         link_shares, self.mention_records.kept(self.resolver.files),
-                                                         link_names))
+        return BindState(self._bind_key(link_digest), checksums, deps, link_deps, link_shares,
+                         self.mention_records.kept(self.resolver.files), link_names)
+
+    def _staged_bind_path(self) -> Path | None:
+        """Where a binding child (:meth:`_bind_forked`) saves the resolver's records for the parent to
+        keep once its write is done (:meth:`_place_bind_state`)."""
+        return None if self.bind_path is None else self.bind_path.with_name(self.bind_path.stem + "-forked.pickle")
+
+    def _place_bind_state(self, staged: bool) -> None:
+        """:meth:`_save_bind_state` of a run that bound in a child: its staged records (``staged``:
+        whether it saved them) become the next run's when no file is left to write, else go."""
+        path = self._staged_bind_path()
+        if self.bind_path is None or path is None:
+            return
+        try:
+            if staged and not any(self.journal.read()):
+                path.replace(self.bind_path)
+                return
+        except OSError as exc:
+            log.warning("could not keep the resolver's records: %s", exc)
+        discard_bind_state(self.bind_path)
+        with contextlib.suppress(OSError):
+            path.unlink()
 
     def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
                    report: IndexReport) -> bool:
@@ -732,20 +817,20 @@ class RepositoryIndex:
         identity = self._index_identity()
         if self.written_stamp is None or identity is None:
             return True
-        return _read_stamp(self.written_stamp) == identity
+        return read_stamp(self.written_stamp) == identity
 
     def _save_written_stamp(self) -> None:
         identity = self._index_identity()
-        if self.written_stamp is not None and identity is not None and _save_stamp(self.written_stamp, identity):
+        if self.written_stamp is not None and identity is not None and save_stamp(self.written_stamp, identity):
             self.writer.trusted = True  # else the next run writes every file again
 
     def _link_stamp(self) -> str | None:
         """The link-input digest saved by the last whole-tree write (``None``: none, or no state folder)."""
-        return _read_stamp(self.link_stamp) if self.link_stamp else None
+        return read_stamp(self.link_stamp) if self.link_stamp else None
 
     def _save_link_stamp(self, digest: str) -> None:
         if self.link_stamp is not None:
-            _save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
+            save_stamp(self.link_stamp, digest)  # if not saved, only the next run's shortcut is lost
 
     def _relative(self, path: str | Path) -> str | None:
         p = Path(path)
@@ -764,7 +849,8 @@ class RepositoryIndex:
         OpenAPI document (one the last run read, or a YAML / JSON file that now looks like a spec)
         which operations API-first code implements or calls; a directory that came, went or moved
         carries files the watcher may not name one by one."""
-        if is_config_path(rel) or self._spec_path(rel) or self._manifest_path(rel):
+        if is_config_path(rel) or is_spec_path(self.root, rel, self.resolver.link) \
+                or is_manifest_path(self.root, rel, self.resolver.link):
             return True
         if (self.root / rel).is_dir():
             return True
@@ -805,32 +891,6 @@ class RepositoryIndex:
                         templates[rel] = text
         if templates != link.templates:
             self.resolver.set_link(dataclasses.replace(link, templates=templates))
-
-    def _manifest_path(self, rel: str) -> bool:
-        """Whether ``rel`` is a Kubernetes manifest declaring a Service (its name names a service
-        unit, :mod:`indexer.frameworks.services`), now or at the last sync (a renamed or removed one)."""
-        if not rel.lower().endswith((".yml", ".yaml")):
-            return False
-        link = self.resolver.link
-        if link is not None and rel in link.manifests:
-            return True
-        try:
-            return _K8S_SERVICE.search(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root))) is not None
-        except (SkipFile, OSError):
-            return False
-
-    def _spec_path(self, rel: str) -> bool:
-        """Whether ``rel`` is, or was at the last sync, part of an OpenAPI spec
-        (:mod:`indexer.frameworks.openapi`)."""
-        link = self.resolver.link
-        if link is not None and rel in link.api.files:  # a $ref target may have any suffix
-            return True
-        if not rel.lower().endswith(SPEC_SUFFIXES):
-            return False
-        try:
-            return looks_like_spec(read_regular(self.root / rel, MAX_SPEC_BYTES, str(self.root)))
-        except (SkipFile, OSError):
-            return False
 
     # ---------------------------------------------------------------------------------- shared
 
@@ -905,21 +965,26 @@ class RepositoryIndex:
         return self.mention_records.docs_mentioning(self.root, self.resolver.files, names, skip,
                                                     self.options.max_file_bytes, confine)
 
-    def _synced_names(self, changes: Sequence[FileChange], stored: dict[str, str], gone: Sequence[str]) -> set[str]:
+    def _synced_names(self, changes: Sequence[FileChange], stored: dict[str, str], gone: Sequence[str],
+                      stored_ids: Callable[[str], set[tuple[str, str]]] | None = None) -> set[str]:
         """:func:`indexer.mention_refresh.synced_names` of a whole-tree sync over the index, the index's
-        nodes of a path read from the graph store."""
-        def stored_ids(path: str) -> set[tuple[str, str]]:
-            return set(mentionable(self.graph.nodes_in_file(self.repo, path)))
+        nodes of a path read from the graph store (:meth:`_stored_ids`) unless ``stored_ids`` gives them."""
         seen = {c.path for c in changes}
-        return synced_names(changes, stored, [p for p in gone if p not in seen], stored_ids)
+        return synced_names(changes, stored, [p for p in gone if p not in seen], stored_ids or self._stored_ids)
 
-    def _summarise(self, report: IndexReport) -> None:
-        report.files_indexed = len(self.resolver.files)
-        report.files_by_language = Counter(fc.lang for fc in self.resolver.files.values())
-        errored = sorted((fc for fc in self.resolver.files.values() if fc.ex.errors), key=lambda fc: fc.path)
+    def _stored_ids(self, path: str) -> set[tuple[str, str]]:
+        """``(short name, id)`` of the nodes of ``path`` the graph store holds that a mention may link to."""
+        return set(mentionable(self.graph.nodes_in_file(self.repo, path)))
+
+    def _summarise(self, report: IndexReport, files: Mapping[str, FileCtx] | None = None) -> None:
+        """Fill ``report``'s file counts from ``files`` (the resolver's when ``None``) and the peak RSS."""
+        files = self.resolver.files if files is None else files
+        report.files_indexed = len(files)
+        report.files_by_language = Counter(fc.lang for fc in files.values())
+        errored = sorted((fc for fc in files.values() if fc.ex.errors), key=lambda fc: fc.path)
         report.files_with_parse_errors = len(errored)
         report.parse_error_examples = [f"{fc.path}: {fc.ex.errors[0]}" for fc in errored[:PARSE_ERROR_EXAMPLES]]
-        report.partial = Counter(fc.ex.partial for fc in self.resolver.files.values() if fc.ex.partial)
+        report.partial = Counter(fc.ex.partial for fc in files.values() if fc.ex.partial)
         report.peak_rss_mb = {
             "main": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "largest_worker": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),

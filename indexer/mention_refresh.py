@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.repository import FileChange
 
-__all__ = ["changed_names", "synced_names", "docs_mentioning", "DocWords", "MentionRecords"]
+__all__ = ["changed_names", "synced_names", "docs_mentioning", "DocWords", "MentionChanges", "MentionRecords"]
 
 _WORD_BYTES = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 _SPACES = bytes(c if c in _WORD_BYTES else 32 for c in range(256))
@@ -100,6 +100,11 @@ DocWords = tuple[str, bytes, bool]
 bytes it was read from, its ASCII identifiers (:data:`_SPACES`) each once, sorted, each between two
 newlines (``b"\\nA\\nB\\n"``: a name is held when ``b"\\n" + name + b"\\n"`` is a substring), and whether
 its text holds any non-ASCII character."""
+
+
+MentionChanges = tuple[dict[str, DocWords], list[str], int]
+"""What a copy of :class:`MentionRecords` changed (:meth:`MentionRecords.changed_since`): the records
+it made or remade by path, the paths whose records it dropped (sorted), and how many docs it read."""
 
 
 def _searched(raw: bytes) -> bytes:
@@ -199,6 +204,23 @@ class MentionRecords:
         rec = self.records.get(path)
         if rec is None or rec[0] != hashlib.sha256(raw).hexdigest():
             self.records[path] = _words(raw, _searched(raw))
+
+    def changed_since(self, before: Mapping[str, DocWords], reads: int) -> MentionChanges:
+        """What these records changed since they were ``before`` (a shallow copy of :attr:`records`
+        taken then; a record is new when it is not the very object ``before`` holds) and :attr:`reads`
+        was ``reads``: for a forked copy handing its changes to the process it was forked from
+        (:meth:`take`)."""
+        return ({p: rec for p, rec in self.records.items() if before.get(p) is not rec},
+                sorted(before.keys() - self.records.keys()), self.reads - reads)
+
+    def take(self, changes: MentionChanges) -> None:
+        """Apply what a forked copy of these records changed (:meth:`changed_since`): its records
+        replace or join these, the paths it dropped go, its reads are counted."""
+        made, dropped, reads = changes
+        for path in dropped:
+            self.records.pop(path, None)
+        self.records.update(made)
+        self.reads += reads
 
     def merged(self, saved: Mapping[str, DocWords]) -> MentionRecords:
         """These records over ``saved`` (a path recorded in both keeps this one's record: the bytes read

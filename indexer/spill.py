@@ -12,6 +12,7 @@ given back under pressure, and the process's resident set does not grow with the
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 import os
@@ -23,7 +24,7 @@ from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "spill_file"]
+__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "spill_file"]
 
 SpillRef = tuple[int, int]
 """Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
@@ -60,11 +61,16 @@ class SpillFile:
         self._where = "state" if directory is not None else "temp"
         self._end = 0
         self._lock = threading.Lock()
+        self.pinned = False
+        """Whether a write the disk refuses raises ``OSError`` instead of moving the bytes elsewhere
+        (:meth:`put`): set in a forked copy of this process appending to the file its parent reads
+        (:mod:`indexer.forked_resolve`), where a move would take them to a file, or into memory, the
+        parent cannot see."""
 
     def put(self, data: bytes) -> SpillRef:
         """Append ``data``; returns where it went (for :meth:`get`). A write the disk refuses (full,
         quota) moves what was written to the system's temporary folder, then to memory, and goes on:
-        a full cache folder must not stop an index run."""
+        a full cache folder must not stop an index run (unless :attr:`pinned`: then ``OSError``)."""
         with self._lock:
             offset = self._end
             while True:
@@ -73,7 +79,7 @@ class SpillFile:
                     _write_all(self._fh, data)
                     break
                 except OSError:
-                    if self._where == "memory":
+                    if self._where == "memory" or self.pinned:
                         raise
                     self._move()
             self._end += len(data)
@@ -170,6 +176,22 @@ def _write_all(fh: IO[bytes], data: bytes) -> None:
         view = view[n:]
 
 
+@dataclasses.dataclass(frozen=True)
+class HandedOutputs:
+    """A :class:`SpilledOutputs` made in a forked copy of this process, as it hands it to the parent
+    that shares its spill file (:meth:`SpilledOutputs.hand_over`, :meth:`SpilledOutputs.taken_over`):
+    where each output is in the file (or the output itself, kept in memory), the paths, the
+    summaries and what was added to spilled outputs, and the file's size once the copy was done
+    (bytes). Picklable; holds no output read back."""
+
+    items: list[IndexedFile | SpillRef]
+    paths: list[str]
+    summaries: list[tuple[object, SpillRef | None] | None]
+    extra: dict[int, list[bytes]]
+    spilled_with: dict[int, tuple[object, SpillRef | None]]
+    size: int
+
+
 class SpilledOutputs(Sequence[IndexedFile]):
     """File outputs (:class:`stores.contracts.IndexedFile`) in order, each kept in memory or pickled
     into a :class:`SpillFile` (:meth:`append`). Reading one that was spilled unpickles a new copy
@@ -194,6 +216,28 @@ class SpilledOutputs(Sequence[IndexedFile]):
         self._spilled_with: dict[int, tuple[object, SpillRef | None]] = {}
         """Per index of a spilled output :meth:`extend` added to, the summary it was spilled with
         (:meth:`extended`)."""
+
+    def hand_over(self) -> HandedOutputs:
+        """What another process sharing :attr:`spill` (the parent of this forked copy) needs to read
+        these outputs as this one would (:meth:`taken_over`); the lists are this object's own, not
+        copies. Raises ``OSError`` when the spill file was moved (:attr:`SpillFile.moved`): the
+        outputs are then in a file, or memory, the other process cannot read."""
+        if self.spill.moved:
+            raise OSError("the spill file was moved out of the file the parent shares")
+        return HandedOutputs(self._items, self.paths, self._summaries, self._extra, self._spilled_with,
+                             self.spill.size)
+
+    @classmethod
+    def taken_over(cls, handed: HandedOutputs, spill: SpillFile, summarise: Summarise | None = None) -> SpilledOutputs:
+        """The outputs a forked copy of this process handed over (:meth:`hand_over`), read from
+        ``spill``, this process's handle on the file they were spilled to (told the copy's size,
+        :meth:`SpillFile.written_to`); ``summarise`` as :attr:`summarise`. Raises ``ValueError`` when
+        ``spill`` holds more bytes than the copy says the file had (not the file it wrote)."""
+        spill.written_to(handed.size)
+        out = cls(spill, summarise)
+        out._items, out.paths, out._summaries = handed.items, handed.paths, handed.summaries
+        out._extra, out._spilled_with = handed.extra, handed.spilled_with
+        return out
 
     def append(self, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file

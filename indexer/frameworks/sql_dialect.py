@@ -11,7 +11,7 @@ Evidence, strongest first (:func:`file_dialects`):
 * vendor keywords in the text (:func:`indexer.frameworks.sql_text.guess_dialects`).
 
 A statement the chosen dialects do not parse is retried with every dialect sqlglot has
-(:data:`ALL_DIALECTS`) before it is called broken.
+(:func:`all_dialects`) before it is called broken.
 
 H2 (the embedded database of Spring samples and tests) accepts ``IF EXISTS`` after the names of a
 ``DROP`` (``DROP TABLE vets IF EXISTS``, H2's grammar: ``DROP TABLE [IF EXISTS] name [,...] [IF
@@ -21,22 +21,26 @@ EXISTS] [RESTRICT | CASCADE]``) and renames a column by ``ALTER TABLE t ALTER CO
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 
-import sqlglot.dialects
-
-__all__ = ["ALL_DIALECTS", "H2", "file_dialects", "h2_standard_form", "is_migration", "is_history_step"]
+__all__ = ["all_dialects", "H2", "file_dialects", "h2_standard_form", "is_migration", "is_history_step"]
 
 H2 = "h2"
 """The pseudo-dialect of H2 / HSQLDB files: parsed as sqlglot's generic dialect after
 :func:`h2_standard_form`."""
 
-ALL_DIALECTS: tuple[str | None, ...] = tuple(
-    d.value for d in sqlglot.dialects.Dialects if d.value and d.value not in ("prql", "dax", "tableau", "solr")
-)
-"""Every dialect sqlglot has that reads SQL DDL (PRQL, DAX, Tableau and Solr are query languages of
-their own), in sqlglot's order."""
+
+@functools.cache
+def all_dialects() -> tuple[str | None, ...]:
+    """Every dialect sqlglot has that reads SQL DDL (PRQL, DAX, Tableau and Solr are query languages of
+    their own), in sqlglot's order. (sqlglot is imported on the first call, not with this module:
+    :mod:`indexer.frameworks.sql_text`.)"""
+    import sqlglot.dialects
+
+    return tuple(d.value for d in sqlglot.dialects.Dialects if d.value and d.value not in ("prql", "dax", "tableau", "solr"))
+
 
 _NAMES = {
     "h2": H2, "hsqldb": H2, "hsql": H2,

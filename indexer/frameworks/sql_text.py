@@ -24,13 +24,16 @@ import functools
 import logging
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import sqlglot
-from sqlglot import exp
-from sqlglot.errors import SqlglotError
-
-from indexer.frameworks.sql_dialect import ALL_DIALECTS, H2, file_dialects, h2_standard_form
+from indexer.frameworks.sql_dialect import H2, all_dialects, file_dialects, h2_standard_form
 from stores.contracts import DEFAULT_SCHEMAS, table_key
+
+# sqlglot (12 MiB of objects once imported) is imported by the functions that parse, when they first
+# run: a one-shot run's parent, which extracts nothing, does not hold it beside the child that
+# extracts (indexer.forked_resolve), where the child's writes would make every page of it twice held.
+if TYPE_CHECKING:
+    from sqlglot import exp
 
 __all__ = [
     "MAX_SCRIPT_CHARS",
@@ -171,6 +174,10 @@ def looks_like_sql(text: str) -> bool:
 
 
 def _parse(sql: str, dialects: tuple[str | None, ...]) -> list[exp.Expression] | None:
+    import sqlglot
+    from sqlglot import exp
+    from sqlglot.errors import SqlglotError
+
     for d in dialects:
         try:
             found = [e for e in sqlglot.parse(sql, read=d) if e is not None]
@@ -185,6 +192,9 @@ def _split(text: str) -> list[tuple[str, int]]:
     """Statements of a script with their 1-based start lines: split at ``;`` outside quotes and
     comments by sqlglot's tokenizer (one pass, no parse); a script the tokenizer refuses is split at
     ``;`` line ends."""
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+
     try:
         tokens = sqlglot.tokenize(text)
     except (SqlglotError, RecursionError, ValueError):
@@ -219,6 +229,8 @@ def _leading_newlines(text: str, start: int, end: int) -> int:
 
 
 def _type_text(kind: exp.Expression | None) -> str | None:
+    from sqlglot.errors import SqlglotError
+
     if kind is None:
         return None
     try:
@@ -245,7 +257,7 @@ def declared_tables(text: str, path: str | None = None) -> ScriptTables:
     named = file_dialects(path, text)
     guessed = guess_dialects(text)
     short = tuple(dict.fromkeys((*(d for d in named if d != H2), *guessed)))
-    wide = tuple(dict.fromkeys((*short, *ALL_DIALECTS)))
+    wide = tuple(dict.fromkeys((*short, *all_dialects())))
     statements = _split(text)
     if len(statements) > MAX_STATEMENTS:
         out.skipped["too_many"] = len(statements) - MAX_STATEMENTS
@@ -276,6 +288,9 @@ def _reason(sql: str, dialect: str | None) -> str:
     """Why ``sql`` does not parse in ``dialect``: sqlglot's first error (its message's first line,
     at most 120 characters), or "read only as an opaque command" when sqlglot's parse of it is a
     ``Command``."""
+    import sqlglot
+    from sqlglot.errors import SqlglotError
+
     try:
         sqlglot.parse(sql, read=dialect)
     except (SqlglotError, RecursionError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -287,6 +302,8 @@ def _reason(sql: str, dialect: str | None) -> str:
 
 
 def _declared(e: exp.Expression, line: int) -> list[Declared]:
+    from sqlglot import exp
+
     if isinstance(e, exp.Create) and (e.args.get("kind") or "").upper() == "TABLE":
         target = e.this
         table = target.this if isinstance(target, exp.Schema) else target
@@ -368,11 +385,15 @@ def _dropped_name(t: exp.Table) -> bool:
     """Whether ``t`` is the name a ``DROP`` of something other than a table or view drops: sqlglot
     parses ``ALTER TABLE documents DROP CONSTRAINT "x_fkey"`` and ``DROP INDEX x_idx`` with the
     constraint's or index's name as a ``Table``, which is no table the statement touches."""
+    from sqlglot import exp
+
     p = t.parent
     return isinstance(p, exp.Drop) and str(p.args.get("kind") or "").upper() not in ("TABLE", "VIEW", "")
 
 
 def _access(e: exp.Expression, found: dict[tuple[str, str, str | None], set[str]]) -> None:
+    from sqlglot import exp
+
     ctes = {c.alias_or_name.lower() for c in e.find_all(exp.CTE)}
     written: exp.Table | None = None
     write_cols: set[str] = set()

@@ -23,8 +23,9 @@ How it keeps to the memory budget: the copy's pages are the parent's until eithe
 binding writes many of them (reference counts, the copy's own memo), so the copy comes to hold up to
 about 70% of what the parent holds (Django: 97 MiB beside 180; the 45-package monorepo: 168 beside
 236). Every :data:`CHECK_S` seconds the copy adds its own pages (unique set size) to the parent's
-resident set; once that, with the growth of the last interval once more, is over the budget, it
-claims no more files and exits, and the parent binds the rest.
+resident set, and the pages only the parent's own forking ancestors hold (:func:`ancestors_mib`: in the
+child a one-shot run binds in, the run's process beside it); once that, with the growth of the last
+interval once more, is over the budget, it claims no more files and exits, and the parent binds the rest.
 The parent freezes its objects before the fork (``gc.freeze``, until :meth:`ForkedBinding.close`) and
 the copy inherits that: neither process's collections then write those objects' headers, which
 would make each page so written held twice.
@@ -46,7 +47,7 @@ from typing import TYPE_CHECKING
 
 import psutil
 
-from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.forked import ForkedCall, ForkFailed, can_fork, lineage
 from indexer.resolve.tracking import pack_deps, strip_cut
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
 from indexer.spill import SpillFile, SpillRef, Summarise
@@ -59,7 +60,8 @@ if TYPE_CHECKING:
 Summary = tuple[object, bytes | None]
 """What ``summarise`` gave for an output in the copy: ``(value, record bytes or None)``."""
 
-__all__ = ["ForkedBinding", "FileClaims", "should_fork", "start_forked_binding", "FORK_MIN_FILES", "FORK_HEADROOM_MIB"]
+__all__ = ["ForkedBinding", "FileClaims", "ancestors_mib", "held_mib", "should_fork", "start_forked_binding",
+           "FORK_MIN_FILES", "FORK_HEADROOM_MIB"]
 
 log = logging.getLogger(__name__)
 
@@ -105,11 +107,29 @@ def should_fork(files: int, processes: int, memory_budget_mib: int | None) -> bo
         return False
     rss = _rss_mib()
     budget = _budget(memory_budget_mib)
+    if rss is not None:
+        rss += ancestors_mib()
     if rss is None or rss + FORK_HEADROOM_MIB > budget:
         log.debug("binding %d files in one process: resident set %s MiB, budget %d MiB", files,
                   "unknown" if rss is None else f"{rss:.0f}", budget)
         return False
     return True
+
+
+def ancestors_mib(skip: int | None = None) -> float:
+    """The memory only the processes this one was forked from through :class:`indexer.forked.ForkedCall`
+    hold (:func:`indexer.forked.lineage`; but ``skip``), MiB: the sum of their unique set sizes. In
+    the child a one-shot run binds in (:mod:`indexer.forked_resolve`), the run's process beside it:
+    the pages the child wrote since the fork are then held twice, the parent's copy counted here
+    (0 in a process no such fork started; an ancestor gone, or whose memory cannot be read, counts 0)."""
+    held = 0
+    for pid in lineage():
+        if pid != skip:
+            try:
+                held += psutil.Process(pid).memory_full_info().uss
+            except (psutil.Error, OSError, AttributeError):
+                pass
+    return held / (1 << 20)
 
 
 def _budget(memory_budget_mib: int | None) -> int:
@@ -119,11 +139,14 @@ def _budget(memory_budget_mib: int | None) -> int:
 def held_mib(copy: psutil.Process, parent: psutil.Process) -> float | None:
     """The memory a parent and its forked copy hold together, MiB: the parent's resident set plus
     the pages only the copy holds (its unique set size, which Linux reads from
-    ``/proc/PID/smaps_rollup``); ``None`` when the system does not say."""
+    ``/proc/PID/smaps_rollup``), plus those only the parent's own forking ancestors hold
+    (:func:`ancestors_mib`: a one-shot run binding in a child, its process); ``None`` when the
+    system does not say."""
     try:
-        return (parent.memory_info().rss + copy.memory_full_info().uss) / (1 << 20)
+        pair = (parent.memory_info().rss + copy.memory_full_info().uss) / (1 << 20)
     except (psutil.Error, OSError, AttributeError):
         return None
+    return pair + ancestors_mib(skip=parent.pid)
 
 
 def start_forked_binding(resolver: Resolver, ctxs: Sequence[FileCtx], park: SpillFile | None,

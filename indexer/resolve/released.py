@@ -20,12 +20,39 @@ writer still cuts their chunks from the extraction) stay as they are.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping
 
+from indexer.model import FileExtraction
 from indexer.resolve.context import FileCtx
+from indexer.resolve.language import ModuleSystem
 
-__all__ = ["ReleasedFiles"]
+__all__ = ["HandedFiles", "ReleasedFiles"]
+
+_FIELDS = 8
+"""The columns a :class:`HandedFiles` holds per file (language, module key, checksum, size, package,
+errors, ``partial``, id path)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class HandedFiles:
+    """A :class:`ReleasedFiles` made in a forked copy of this process, as it hands it to its parent
+    (:meth:`ReleasedFiles.hand_over`): every file's columns (the kept ones' too), in sorted path
+    order, the language's rules left out (the parent has its own), and which files were kept
+    (their extraction needed by the write). Picklable: strings, numbers, lists."""
+
+    repo: str
+    order: list[str]
+    """The paths in the resolver's order (iteration order)."""
+    paths: list[str]
+    """The paths, sorted."""
+    columns: list[list[object]]
+    """Per field (language, module key, checksum, size, package, errors, ``partial``, id path) one
+    list in :attr:`paths` order."""
+    kept: list[str]
+    """The paths left unreleased, sorted."""
 
 
 class ReleasedFiles(Mapping[str, FileCtx]):
@@ -54,6 +81,48 @@ class ReleasedFiles(Mapping[str, FileCtx]):
                 col[i] = value
         (self._rules, self._lang, self._module_key, self._checksum, self._size, self._package, self._errors,
          self._partial, self._id_path) = cols
+
+    def hand_over(self) -> HandedFiles:
+        """What :meth:`taken_over` needs in the parent of this forked copy: the columns of every
+        file, the kept ones' read from their contexts (references to the objects they hold)."""
+        paths = sorted(self._order)
+        cols: list[list[object]] = [[None] * len(paths) for _ in range(_FIELDS)]
+        for i, p in enumerate(paths):
+            fc = self._kept.get(p)
+            if fc is None:
+                j = self._at(p)
+                values: tuple[object, ...] = (self._lang[j], self._module_key[j], self._checksum[j], self._size[j],
+                                              self._package[j], self._errors[j], self._partial[j], self._id_path[j])
+            else:
+                ex = fc.ex
+                values = (fc.lang, fc.module_key, fc.checksum, fc.size, ex.package, ex.errors, ex.partial, ex.id_path)
+            for col, value in zip(cols, values):
+                col[i] = value
+        return HandedFiles(self._repo, self._order, paths, cols, sorted(self._kept))
+
+    @classmethod
+    def taken_over(cls, handed: HandedFiles, rules: Mapping[str, ModuleSystem],
+                   extractions: Mapping[str, FileExtraction]) -> ReleasedFiles:
+        """The files a forked copy of this process released and handed over (:meth:`hand_over`):
+        ``rules`` maps each language to its module system (:func:`indexer.languages.module_systems`);
+        a kept file's context is a stub (:meth:`FileCtx.stub`) holding a copy of its extraction in
+        ``extractions`` (this process's, by path, as the copy started from it) with the id path the
+        copy gave it: what the writer chunks it from. Raises ``KeyError`` for a language without
+        rules or a kept file without an extraction."""
+        out = cls.__new__(cls)
+        out._order, out._paths, out._repo = handed.order, handed.paths, handed.repo
+        (out._lang, out._module_key, out._checksum, out._size, out._package, out._errors, out._partial,
+         out._id_path) = handed.columns
+        out._rules = [rules[lang] for lang in out._lang]  # type: ignore[index]
+        out._kept = {}
+        for p in handed.kept:
+            i = out._at(p)
+            fc = out[p]
+            ex = copy.copy(extractions[p])
+            ex.id_path = out._id_path[i]  # type: ignore[assignment]
+            fc.ex = ex
+            out._kept[p] = fc
+        return out
 
     def _at(self, path: str) -> int:
         """The position of released ``path`` in the columns, or -1."""

@@ -14,10 +14,11 @@ import signal
 import tempfile
 import time
 
+import psutil
 import pytest
 
 import indexer.resolve.forked_binding as fb
-from indexer.forked import ForkedCall, ForkFailed, can_fork
+from indexer.forked import ForkedCall, ForkFailed, can_fork, lineage
 from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
 from indexer.run import IndexOptions
@@ -427,3 +428,29 @@ def test_outputs_of_a_copy_whose_spill_file_the_disk_refused_still_reach_the_par
     assert [r.getMessage() for r in caplog.records] == []
     assert _outputs(r2) == _outputs(r1)
     assert r2.call_outcomes == r1.call_outcomes
+
+
+def test_a_copy_forked_in_a_forked_child_counts_what_the_first_process_holds_alone(monkeypatch):
+    # The one-shot run binds in a child (indexer.forked_resolve), which may fork the binding copy: the
+    # run's own process holds, beside both, the pages the child wrote since (here 32 MiB it rewrites).
+    assert lineage() == () and fb.ancestors_mib() == 0  # no fork: nothing beside this process
+    top, dirty = os.getpid(), bytearray(b"\2") * (32 << 20)  # resident here before the fork
+    monkeypatch.setattr(fb, "_rss_mib", lambda: 150.0)
+
+    def copy():
+        me, parent = psutil.Process(), psutil.Process(os.getppid())
+        return lineage(), fb.ancestors_mib(skip=os.getppid()), fb.held_mib(me, parent), parent.memory_info().rss
+
+    def child():
+        for i in range(0, len(dirty), 4096):  # every page of it written: the first process's copy is its own now
+            dirty[i] = 1
+        held_beside = fb.ancestors_mib()
+        return (os.getpid(), lineage(), held_beside, fb.should_fork(3510, 2, 150 + fb.FORK_HEADROOM_MIB),
+                ForkedCall(copy).result())
+
+    pid, seen, beside, forks_there, (seen_by_copy, beside_copy, held, child_rss) = ForkedCall(child).result()
+    assert seen == (top,) and seen_by_copy == (top, pid)
+    assert 32 <= beside < psutil.Process().memory_info().rss / (1 << 20)
+    assert 32 <= beside_copy and held >= child_rss / (1 << 20) + 32  # the copy's budget counts the first process
+    assert forks_there is False  # 150 MiB + headroom fit the budget alone, not beside the first process's 32
+    assert fb.should_fork(3510, 2, 150 + fb.FORK_HEADROOM_MIB) is True  # (here, nothing is beside)

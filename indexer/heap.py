@@ -1,0 +1,44 @@
+"""The process's heap during a whole-tree run: fewer cyclic collections while it runs
+(:func:`fewer_collections`), and the memory it freed handed back to the system after
+(:func:`release_memory`). Used by :mod:`indexer.incremental` (which re-exports both)."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+from collections.abc import Iterator
+
+__all__ = ["GC_THRESHOLD0", "fewer_collections", "release_memory"]
+
+
+def release_memory() -> None:
+    """Hand the memory a whole-tree run freed back to the system (glibc keeps freed arenas): a
+    long-lived watcher would otherwise keep its peak for good."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
+GC_THRESHOLD0 = 10_000
+"""Allocations between two young-generation collections of the cyclic GC while a whole-tree run is
+under way (:func:`fewer_collections`; Python's default is 700)."""
+
+
+@contextlib.contextmanager
+def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
+    """Run the block with the cyclic GC's first threshold raised to ``threshold0`` (never lowered),
+    the previous thresholds back after it; extraction workers forked inside inherit it. A run keeps
+    millions of containers alive for its whole length (extractions, contexts, the memo, rows); at
+    the default each full collection walks all of them again, and it ran 26 times in the main
+    process of a cold Django index (4.8-5.6 s of its CPU, 0.7 s more in the workers) for garbage a
+    few explicit collections (:func:`release_memory`) free anyway. At 10,000: five, and the same
+    peak RSS (docs/benchmarks.md, "Cold CPU: the cyclic GC's threshold")."""
+    old = gc.get_threshold()
+    gc.set_threshold(max(old[0], threshold0), *old[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*old)
