@@ -123,7 +123,7 @@ def test_the_forked_path_is_taken_and_writes_the_in_process_index(tmp_path: Path
     assert [p.name for p in (tmp_path / "state").glob("bind-*")] == [next((tmp_path / "state").glob("bind-*")).name]
     state = load_bind_state(next((tmp_path / "state").glob("bind-*.pickle")))
     assert state is not None and sorted(state.checksums) == sorted([*FILES, "docs/notes.md"])
-    (src / "app/repo.py").write_text(FILES["app/repo.py"].replace("return n", "return n + 1"), encoding="utf-8")
+    (src / "app/repo.py").write_text(FILES["app/repo.py"].replace("pass", "x = 1 + 1"), encoding="utf-8")
     again = _index(src, tmp_path / "x.db", tmp_path / "state")
     assert (again.files_resolved, again.files_written) == (1, 1)
     assert forking.results == [True]  # an update of a few files binds in process (the records' path)

@@ -67,7 +67,7 @@ def test_body_edit_rebinds_one_file_and_interface_edit_its_readers(tmp_path: Pat
     assert ("name", "app/repo.py", "Repo") in record_tokens(records.deps["app/service.py"])
     assert ("name", "app/service.py", "Repo") not in record_tokens(records.deps["app/repo.py"])
 
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 1")})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("pass", "x = 1 + 1")})
     body = _index(src, db, state)
     assert (body.files_changed, body.files_resolved, body.files_written, body.files_extracted) == (1, 1, 1, 1)
     assert dump(db) == _full(tmp_path, src)
@@ -97,7 +97,7 @@ def test_records_of_another_index_state_are_not_used(tmp_path: Path) -> None:
     other = _index(src, db, tmp_path / "other-state")
     assert other.files_resolved == N_FILES  # no records there: the whole tree
     # The first state folder's records describe the index before that run: the whole tree again.
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n - 1")})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("pass", "x = 1 - 1")})
     report = _index(src, db, state)
     assert (report.files_resolved, report.files_written) == (N_FILES, 1)
     assert dump(db) == _full(tmp_path, src)
@@ -110,12 +110,12 @@ def test_damaged_records_another_product_or_a_culled_cache_bind_the_whole_tree(t
     src, db, state = _setup(tmp_path)
     bind = next(state.glob("bind-*.pickle"))
     bind.write_bytes(bind.read_bytes()[:40])  # truncated
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 2")})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("pass", "x = 1 + 2")})
     report = _index(src, db, state)
     assert (report.files_resolved, report.files_written) == (N_FILES, 1)
     assert dump(db) == _full(tmp_path, src)
 
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n + 3")})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("pass", "x = 1 + 3")})
     other_product = _index(src, db, state, product="shop")  # every output changes with the product
     assert (other_product.files_resolved, other_product.files_written) == (N_FILES, N_FILES)
 
@@ -141,7 +141,7 @@ def test_a_damaged_record_in_a_readable_file_binds_the_whole_tree_and_an_old_lay
     assert (report.files_changed, report.files_resolved) == (1, N_FILES)
     assert dump(db) == _full(tmp_path, src)
     # records saved by that run are whole again: a body edit binds one file
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store").replace("return n", "return n + 5")})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("save", "store").replace("pass", "x = 1 + 5")})
     assert _index(src, db, state).files_resolved == 1
 
     records = load_bind_state(bind)
@@ -167,7 +167,7 @@ def test_extraction_cache_keeps_only_what_the_index_references(tmp_path: Path) -
     assert len(first) == N_FILES and len({v for v, _, _ in first}) == 1
     with diskcache.Cache(str(state / "extract")) as cache:  # an entry of an older extractor version
         cache.set("0ldversion0000:" + "a" * 64 + ":app/repo.py", b"x")
-    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("return n", "return n * 2"), "app/impl.py": None})
+    _write(src, {"app/repo.py": FILES["app/repo.py"].replace("pass", "x = 1 * 2"), "app/impl.py": None})
     report = _index(src, db, state)
     assert report.files_resolved < N_FILES  # the one-shot path prunes too
     after = keys()
