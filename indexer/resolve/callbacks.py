@@ -108,10 +108,10 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
         if not target.is_callable:
             continue
         r.use(("name", tf.path, target.name))
-        held = tf.protocol_parameters.get(target.qualname)
-        if target.name == getattr(tf.rules, "constructor_name", None):
-            held = {**held, **tf.held_arguments.get(target.qualname, {})} if held else \
-                tf.held_arguments.get(target.qualname)
+        held = tf.protocol_parameters.get(target.qualname, {})
+        if target.name == getattr(tf.rules, "constructor_name", None):  # a parameter may be both iterated and kept
+            kept = tf.held_arguments.get(target.qualname, {})
+            held = {p: held.get(p, ()) + kept.get(p, ()) for p in {**held, **kept}} if held and kept else held or kept
         if not held:
             continue
         shift = _receiver_shift(r, fc, cs, target)  # `B.__init__(self, a)`: past the receiver

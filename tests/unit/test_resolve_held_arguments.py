@@ -292,3 +292,45 @@ def test_a_class_attribute_read_on_an_instance_hands_no_known_instance():
             "m.notify(1) -> m.IntegerField.__eq__(1) [inferred]",
         ],
     )
+
+
+def test_a_constructor_parameter_both_iterated_and_kept_runs_both():
+    """``__init__(self, items)`` iterates ``items`` and keeps it in ``self.items``: a caller handing a
+    ``Bag`` gets both the protocol calls and the held attribute's call (one table did not hide the other)."""
+    check(
+        """
+        # --- path: m.py ---
+        class Bag:
+            def __iter__(self):
+                return self
+
+            def __next__(self):
+                raise StopIteration
+
+            def clear(self):
+                pass
+
+        class Other:
+            def clear(self):
+                pass
+
+        class Holder:
+            def __init__(self, items):
+                for x in items:
+                    pass
+                self.items = items
+
+            def reset(self):
+                self.items.clear()
+
+        def main():
+            Holder(Bag())
+        """,
+        [
+            "m.Holder.__init__(1) -> m.Bag.__iter__(0) [inferred]",
+            "m.Holder.__init__(1) -> m.Bag.__next__(0) [inferred]",
+            "m.Holder.reset(0) -> m.Bag.clear(0) [inferred]",
+            "m.main(0) -> m.Bag [exact]",
+            "m.main(0) -> m.Holder.__init__(1) [exact]",
+        ],
+    )
