@@ -28,7 +28,7 @@ from indexer.model import Binding, Definition, FileExtraction
 __all__ = [
     "type_args",
     "Extractor", "SourceText", "language", "parser", "query", "combined_query", "run_query", "shared_pass", "parse_errors",
-    "Budget", "extraction_budget", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
+    "Budget", "extraction_budget", "kept_on_failure", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
     "TYPE_TOKENS", "type_token", "class_literal",
@@ -176,6 +176,22 @@ def extraction_budget(seconds: float, max_depth: int = MAX_TREE_DEPTH) -> Iterat
         yield budget
     finally:
         _BUDGET.reset(token)
+
+
+@contextlib.contextmanager
+def kept_on_failure(out: FileExtraction) -> Iterator[FileExtraction]:
+    """Run one file's extraction into ``out`` so that a failure costs what was not yet found, never
+    the file or the run: an exception raised in the block is swallowed and listed in ``out.errors``
+    as ``"1:0: internal error: <Type>: <message>"`` (``"1:0: internal error: nesting too deep"`` for a
+    RecursionError); what the block added to ``out`` before it stays. Yields ``out``. Every
+    extractor's ``extract`` runs its work inside one (the contract of
+    :class:`~indexer.languages.base.Extractor`: never raise on bad input)."""
+    try:
+        yield out
+    except RecursionError:
+        out.errors.append("1:0: internal error: nesting too deep")
+    except Exception as exc:  # noqa: BLE001 - one bad file must not stop a run
+        out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
 
 
 MAX_ERROR_CHILDREN = 4096

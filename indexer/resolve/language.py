@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from indexer.resolve.tracking import MemoKey
 
 __all__ = ["ImportTarget", "JVM_NAMESPACE", "JvmModuleSystem", "Lookup", "ModuleSystem", "UnboundModuleSystem",
-           "facade_name", "jvm_path"]
+           "facade_name", "jvm_path", "package_path"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,19 +349,27 @@ def facade_name(path: str) -> str:
     return (stem[:1].upper() + stem[1:] + "Kt") if stem else "Kt"
 
 
-def jvm_path(r: Lookup, dotted: str) -> Value:
-    """A dotted JVM name: the longest package prefix, then a chain of (nested) types or a facade."""
+def package_path(r: Lookup, namespace: str, dotted: str) -> Value:
+    """A dotted name in a namespace of dotted packages (JVM packages, C# namespaces): the longest
+    prefix that is a package of ``namespace``, then a chain of attributes on it (nested types, a
+    Kotlin facade). ``None`` when no prefix is a package or a link of the chain is not found."""
     parts = dotted.split(".")
     for i in range(len(parts) - 1, 0, -1):
         pkg = ".".join(parts[:i])
-        if r.has_package(JVM_NAMESPACE, pkg):
-            v: Value = ModuleV(JVM_NAMESPACE, pkg)
+        if r.has_package(namespace, pkg):
+            v: Value = ModuleV(namespace, pkg)
             for part in parts[i:]:
                 v = r.attr(v, part)
                 if v is None:
                     return None
             return v
     return None
+
+
+def jvm_path(r: Lookup, dotted: str) -> Value:
+    """A dotted JVM name: the longest package prefix, then a chain of (nested) types or a facade
+    (:func:`package_path` in :data:`JVM_NAMESPACE`)."""
+    return package_path(r, JVM_NAMESPACE, dotted)
 
 
 class JvmModuleSystem:

@@ -40,7 +40,7 @@ from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
 from indexer.languages.apex.frameworks import detectors_for
-from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
 
 __all__ = ["ANNOTATIONS", "EXTRACTOR", "ApexExtractor", "GRAMMAR", "PLATFORM_DISPATCH"]
@@ -103,12 +103,10 @@ class ApexExtractor:
         still extracted; an unexpected failure leaves an ``internal error`` entry and what was found.
         """
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             fx = _FileExtractor(source, out)
             fx.run()
             run_detectors(detectors_for(self.language), fx.root, fx.src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

@@ -37,7 +37,7 @@ import re
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements, kept_on_failure
 from indexer.languages.csharp.containers import kept_type, tuple_type
 from indexer.languages.csharp.frameworks import detectors_for
 from indexer.model import (
@@ -117,12 +117,10 @@ class CSharpExtractor:
         """Definitions, calls, imports, bindings and injections of one C# file; never raises on bad
         source (syntax errors go to ``errors``, an unexpected failure to an ``internal error`` entry)."""
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             fx = _FileExtractor(source, out)
             fx.run()
             run_detectors(detectors_for(self.language), fx.root, fx.src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

@@ -27,7 +27,7 @@ from indexer.languages.csharp.containers import (PAIR_NAMES, element_type, map_v
 from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
-from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.language import ImportTarget, Lookup, package_path
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, InstV, ModuleV, Value
 
@@ -44,18 +44,9 @@ GLOBAL_USINGS = "<global usings>"
 
 
 def csharp_path(r: Lookup, dotted: str) -> Value:
-    """A dotted C# name: the longest namespace prefix, then a chain of (nested) types."""
-    parts = dotted.removeprefix("global::").split(".")
-    for i in range(len(parts) - 1, 0, -1):
-        ns = ".".join(parts[:i])
-        if r.has_package(NAMESPACE, ns):
-            v: Value = ModuleV(NAMESPACE, ns)
-            for part in parts[i:]:
-                v = r.attr(v, part)
-                if v is None:
-                    return None
-            return v
-    return None
+    """A dotted C# name, ``global::`` dropped: the longest namespace prefix, then a chain of (nested)
+    types (:func:`indexer.resolve.language.package_path`)."""
+    return package_path(r, NAMESPACE, dotted.removeprefix("global::"))
 
 
 class CSharpModuleSystem(AngleBracketGenerics):

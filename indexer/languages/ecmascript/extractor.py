@@ -185,12 +185,10 @@ class EcmaScriptExtractor:
         """Extract one file. Syntax errors go to ``errors``; this never raises on bad source."""
         result = FileExtraction(path=path, language=self.language)
         grammar = self.grammar_for(path)
-        try:
+        with base.kept_on_failure(result):
             fr = _FileRun(self, grammar, source, result)
             fr.run()
             run_detectors(detectors_for(self.language), fr.root, fr.src, result)
-        except Exception as exc:  # noqa: BLE001 - a bug must not stop indexing the other files
-            result.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return result
 
 

@@ -23,7 +23,7 @@ import re
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.languages.go.frameworks import detectors_for
 from indexer.model import LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition, FileExtraction, Import, Param
 
@@ -92,12 +92,10 @@ class GoExtractor:
         """Definitions, calls, imports and bindings of one Go file; never raises on bad source
         (syntax errors go to ``errors``, an unexpected failure to an ``internal error`` entry)."""
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             fx = _FileExtractor(source, out)
             fx.run()
             run_detectors(detectors_for(self.language), fx.root, fx.src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 
@@ -112,15 +110,13 @@ class GoModExtractor:
         out = FileExtraction(path=path, language=self.language)
         if path.rsplit("/", 1)[-1] != "go.mod":
             return out
-        try:
+        with kept_on_failure(out):
             src = SourceText(source)
             root = parser("gomod").parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             for _, m in run_query(query("gomod", FOLDER, "gomod"), root):
                 out.package = src.text(m["module"][0]).strip().strip('"')
                 break
-        except Exception as exc:  # pragma: no cover - defensive
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

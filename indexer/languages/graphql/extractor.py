@@ -30,7 +30,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.frameworks import DOCUMENTS_FRAMEWORK, operation_qualname, parse_tree
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, GraphqlDocument, Route, Template
 
 __all__ = ["EXTRACTOR", "GraphQLExtractor"]
@@ -50,14 +50,12 @@ class GraphQLExtractor:
         """Types, fields and root operations of one schema file; never raises on bad input (syntax
         errors in ``errors``, an unexpected failure as an ``internal error`` entry)."""
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             src = SourceText(source)
             root = parser(GRAMMAR).parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             _extract(root, src, out)
             _operations(root, src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

@@ -41,7 +41,7 @@ from indexer.languages.java.implicit import implicit_calls
 from indexer.languages.java.narrowing import allocations, narrowings
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.java.spring_data import inherited_members
-from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import (
     LONG_RECEIVER,
     NARROWED,
@@ -119,12 +119,10 @@ class JavaExtractor:
         still extracted; an unexpected failure leaves an ``internal error`` entry and what was found.
         """
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             fx = _FileExtractor(source, out)
             fx.run()
             run_detectors(detectors_for(self.language), fx.root, fx.src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

@@ -37,7 +37,7 @@ import re
 from tree_sitter import Node
 
 from indexer.frameworks import CTOR_INJECT, FIELD_INJECT, STEREOTYPES, annotation_name, run_detectors
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, unambiguous_elements, kept_on_failure
 from indexer.languages.kotlin.containers import ELEMENT_LAMBDAS, kept_type
 from indexer.languages.kotlin.frameworks import detectors_for
 from indexer.languages.kotlin.frameworks.common import annotation_nodes, detached_arguments
@@ -113,7 +113,7 @@ class KotlinExtractor:
         """
         out = FileExtraction(path=path, language=self.language)
         src = SourceText(source)
-        try:
+        with kept_on_failure(out):
             root = parser(GRAMMAR).parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             run = _FileRun(src, out)
@@ -121,10 +121,6 @@ class KotlinExtractor:
             run.walk(root, None, None, None)
             out.bindings.extend(unambiguous_elements(run.elements, out.bindings))
             run_detectors(detectors_for(self.language), root, src, out)
-        except RecursionError:
-            out.errors.append("0:0: internal error: nesting too deep")
-        except Exception as exc:  # noqa: BLE001 - a bad file costs that file only
-            out.errors.append(f"0:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

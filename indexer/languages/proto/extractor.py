@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText, parse_errors, parser, query, run_query
+from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import Definition, FileExtraction, RpcService
 
 __all__ = ["EXTRACTOR", "ProtoExtractor"]
@@ -37,13 +37,11 @@ class ProtoExtractor:
         """Package, services, rpcs and messages of one ``.proto`` file; never raises on bad input
         (syntax errors in ``errors``, an unexpected failure as an ``internal error`` entry)."""
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             src = SourceText(source)
             root = parser(GRAMMAR).parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             _extract(root, src, out)
-        except Exception as exc:  # pragma: no cover - defensive: one bad file must not stop a run
-            out.errors.append(f"1:0: internal error: {type(exc).__name__}: {exc}")
         return out
 
 

@@ -48,7 +48,7 @@ from indexer.languages.python.imports import ImportStatements
 from indexer.languages.python.returned_params import returned_parameter
 from indexer.languages.python.scopes import Scope, Scopes
 from indexer.languages.python.syntax import DOTTED, GRAMMAR, LITERAL_NODES, STATEMENT_PARENTS, WS, collapse, literal_string
-from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass
+from indexer.languages.base import SourceText, language, parse_errors, parser, query, run_query, shared_pass, kept_on_failure
 from indexer.model import (LITERAL_RECEIVER, LONG_RECEIVER, MAX_RECEIVER_LINKS, Binding, CallSite, Definition,
                            FileExtraction, NamedArgument, Param, TypeUse)
 
@@ -703,7 +703,7 @@ class PythonExtractor:
         """Extract one file. Never raises: syntax errors (and, defensively, any internal failure)
         are reported in ``errors`` and whatever was extracted is kept."""
         out = FileExtraction(path=path, language=self.language)
-        try:
+        with kept_on_failure(out):
             tree = parser(GRAMMAR).parse(source)
             if tree.root_node.has_error and (cut := cut_deep_blocks(source)) is not None:  # nested past Python's limit
                 source, tree, out.partial = cut, parser(GRAMMAR).parse(cut), "too_deep"
@@ -714,8 +714,6 @@ class PythonExtractor:
                 extractor.run()
                 with known_calls(src, extractor.located):
                     run_detectors(detectors_for(self.language), tree.root_node, src, out)
-        except Exception as exc:  # noqa: BLE001 - the Extractor contract: bad input must not raise
-            out.errors.append(f"0:0: extractor failure: {type(exc).__name__}: {exc}")
         return out
 
 
