@@ -10,7 +10,8 @@ callee resolves to such a client template (:mod:`indexer.frameworks.client_chain
 A candidate is a call of a name or selector (not of a standard-library package, not ``net/http``'s
 own client calls) with at most :data:`MAX_ARGS` arguments, one of which names an HTTP method (a
 string literal that is a verb in any case, ``http.MethodPost``, an imported package's ``echo.POST``)
-or is a literal URL or path (its literal text starts with ``/`` or holds ``://``). Its arguments are
+or is a literal URL or path (its leftmost string literal starts with ``/`` or holds ``://``;
+tested before anything else is read, most calls being neither). Its arguments are
 templates: a method as its verb, a string as :meth:`GoFile.template` builds it (a parameter of the
 enclosing function a ``ref`` piece, listed in ``UrlArgCall.params``), ``None`` for anything else. At
 most :data:`MAX_PER_FILE` per file.
@@ -50,31 +51,40 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if fn is None or fn.type not in ("identifier", "selector_expression") or gf.standard_library(fn):
             continue
         nodes = gf.args(call)
-        if not nodes or len(nodes) > MAX_ARGS or gf.pos(call) in clients:
+        if not nodes or len(nodes) > MAX_ARGS:
+            continue
+        verbs = [_verb(gf, a) for a in nodes]
+        # a cheap test first (most calls pass no method and no path): owners and templates walk the file
+        if all(v is None for v in verbs) and not any(_url_like(gf, a) for a in nodes) or gf.pos(call) in clients:
             continue
         owner = gf.owner(call)
         params = gf.parameters(owner)
-        args: list[Template | None] = []
-        request = False
-        for a in nodes:
-            verb = _verb(gf, a)
-            if verb is not None:
-                args.append(Template.of(verb))
-                request = True
-                continue
-            t = gf.template(a, params) if a.type in _STRINGS or a.type == "identifier" else None
-            args.append(t)
-            first = t.parts[0] if t is not None and t.parts else None
-            if first is not None and first[0] == "lit" and (first[1].startswith("/") or "://" in first[1]):
-                request = True
-        if not request:
-            continue
+        args = [Template.of(v) if v is not None else
+                gf.template(a, params) if a.type in _STRINGS or a.type == "identifier" else None
+                for a, v in zip(nodes, verbs)]
         named = tuple(sorted({p for t in args if t is not None for k, p in t.parts if k == "ref" and p in params}))
         line, col = gf.pos(call)
         found.append(UrlArgCall(gf.expr(fn), tuple(args), owner, line, col, named))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
+
+
+def _url_like(gf: GoFile, node: Node, depth: int = 0) -> bool:
+    """Whether an argument's leftmost string literal (of ``"/users/" + id``, ``fmt.Sprintf("/users/%s",
+    id)``) is a path or a URL: it starts with ``/`` or holds ``://``."""
+    if depth > 8:
+        return False
+    if node.type in ("interpreted_string_literal", "raw_string_literal"):
+        text = gf.text(node)[1:-1]
+        return text.startswith("/") or "://" in text
+    if node.type == "binary_expression":
+        left = node.child_by_field_name("left")
+        return left is not None and _url_like(gf, left, depth + 1)
+    if node.type == "call_expression" and gf.selector(node) == ("fmt", "Sprintf"):
+        args = gf.args(node)
+        return bool(args) and _url_like(gf, args[0], depth + 1)
+    return False
 
 
 def _verb(gf: GoFile, node: Node) -> str | None:
