@@ -256,6 +256,37 @@ class GoFile:
                 fn = fn.parent
         return False
 
+    def single_value(self, ident: Node) -> Node | None:
+        """The expression a local of the innermost function around ``ident`` is given, when the body
+        gives it exactly one (``url := c.base + path``, ``var url = ...``; no other ``=`` / ``:=`` to it,
+        not a loop variable); ``None`` otherwise (a parameter, a package-level name, several values)."""
+        name = self.text(ident)
+        fn = ident.parent
+        while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+            fn = fn.parent
+        body = fn.child_by_field_name("body") if fn is not None else None
+        found: list[Node | None] = []
+        stack = [body] if body is not None else []
+        while stack and len(found) < 2:
+            n = stack.pop()
+            if n.type in ("short_var_declaration", "assignment_statement", "range_clause"):
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                names = left.named_children if left is not None else []
+                values = right.named_children if right is not None and right.type == "expression_list" else [right]
+                for i, x in enumerate(names):
+                    if self.text(x) == name:
+                        ok = n.type != "range_clause" and len(values) == len(names) and \
+                            (n.type == "short_var_declaration" or self.text(n.child_by_field_name("operator")) == "=")
+                        found.append(values[i] if ok else None)
+            elif n.type == "var_spec" and any(self.text(x) == name for x in n.children_by_field_name("name")):
+                value = n.child_by_field_name("value")
+                names = n.children_by_field_name("name")
+                vals = value.named_children if value is not None else []
+                found.append(vals[[self.text(x) for x in names].index(name)] if len(vals) == len(names) else None)
+            elif n.type != "func_literal":
+                stack.extend(n.named_children)
+        return found[0] if len(found) == 1 else None
+
     def inline_function(self, node: Node, name: str, scope: str | None) -> str:
         """Make the function literal at ``node`` (a handler passed inline) a function definition of
         its own named ``name`` (unique under ``scope`` with ``#2`` …), whose calls it now owns; returns

@@ -522,7 +522,8 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
 def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
     """A ``net/http`` request (see the module docstring). A parameter of the enclosing function in the
     URL is a ``ref`` piece and one given as ``NewRequest``'s method is :attr:`HttpCall.method_param`
-    (method ``*``): the function is then a client template whose callers choose them
+    (method ``*``); a URL held in a local given one value (``url := c.base + path``) is that value.
+    The function is then a client template whose callers choose them
     (:mod:`indexer.frameworks.client_chains`, the calls :mod:`.go_http_wrappers` reports)."""
     args = gf.args(call)
     method: str | None = None
@@ -541,6 +542,8 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
                 method_param = gf.text(args[i])
     if method is None or url_node is None:
         return
+    if url_node.type == "identifier" and gf.text(url_node) not in params:  # `url := c.base + path`
+        url_node = gf.single_value(url_node) or url_node
     url = gf.template(url_node, params)
     if url is None:
         return
