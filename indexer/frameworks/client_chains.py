@@ -159,8 +159,12 @@ def plausible(url: str) -> bool:
 
 def given(use: UrlArgCall, layer: Layer) -> bool:
     """Whether ``use`` passes anything in one of ``layer``'s URL parameters' places (``requestResource(url)``
-    passing nothing where the URL names ``type``: the template keeps its own request)."""
-    return any(i < len(use.args) and use.args[i] is not None for i in _url_params(layer))
+    passing nothing where the URL names ``type``: the template keeps its own request), or, for a template
+    whose URL is fixed and whose method is a parameter (Go's ``send(method)`` calling
+    ``http.NewRequest(method, "http://svc/ping", nil)``), a method in that place."""
+    if any(i < len(use.args) and use.args[i] is not None for i in _url_params(layer)):
+        return True
+    return not _url_params(layer) and _method_arg(use, layer) is not None
 
 
 def _url_params(layer: Layer) -> list[int]:
@@ -173,6 +177,9 @@ def forwards(use: UrlArgCall, layer: Layer, own: Iterable[str]) -> bool:
     of its own (``path``, ``base + path``, ``${path}?${query}``; not ``"articles"`` nor ``users/${id}``).
     Such a call is a layer of a longer chain, no request whose path it knows."""
     own = set(own)
+    if not _url_params(layer):  # a fixed URL: a layer when it hands its own parameter on as the method
+        m = _method_arg(use, layer)
+        return m is not None and len(m.parts) == 1 and m.parts[0][0] == "ref" and m.parts[0][1] in own
     given = [use.args[i] for i in _url_params(layer) if i < len(use.args) and use.args[i] is not None]
     if not any(k == "ref" and t in own for a in given for k, t in a.parts):  # type: ignore[union-attr]
         return False
@@ -238,8 +245,6 @@ def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], r
                 pieces.append(("param", t))
             else:
                 pieces.append(("text", render(fc, use.caller, Template(((k, t),)))))
-    if not any(k == "param" for k, _ in pieces):
-        return None  # the URL is fixed here: this call is a request of its own, not a layer
     method, mp = layer.method, None
     if layer.method_param is not None:
         arg = _method_arg(use, layer)
@@ -247,6 +252,8 @@ def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], r
             method, mp = "*", arg.parts[0][1]
         else:
             method = _method(use, layer)
+    if mp is None and not any(k == "param" for k, _ in pieces):
+        return None  # the URL and method are fixed here: this call is a request of its own, not a layer
     return Layer(tuple(pieces), method, mp, own, layer.call, layer.file)
 
 

@@ -89,7 +89,8 @@ class ClientLinks:
     def client_templates(self) -> dict[tuple[str, str], list[Layer]]:
         """Client templates by their function's ``(path, qualname)``: a function or method whose HTTP
         request's URL names one of its own parameters (``request(path)`` calling ``fetch(BASE +
-        path)``), and the functions calling one with their own parameters in its place, layer by layer
+        path)``) or whose method is one (Go's ``send(method)`` calling ``http.NewRequest(method, url,
+        nil)``), and the functions calling one with their own parameters in its place, layer by layer
         (:func:`indexer.frameworks.client_chains.chain_templates`). Each call of such a function passing
         a URL (:class:`~indexer.model.UrlArgCall`) is linked with the argument in the parameter's place
         (:meth:`wrapped_call`); the request itself is then not linked (its path is unknown where it is
@@ -98,13 +99,15 @@ class ClientLinks:
         base: dict[tuple[str, str], list[Layer]] = defaultdict(list)
         for fc in self.ctxs:
             for call in fc.ex.http_calls:
-                if call.caller is None or not any(k == "ref" and "." not in t for k, t in call.url.parts):
+                if call.caller is None or not (call.method_param or any(k == "ref" and "." not in t
+                                                                        for k, t in call.url.parts)):
                     continue
                 rd = fc.def_at(call.caller, call.line)
                 if rd is None or not rd.is_callable:
                     continue
                 names = [p.name for p in rd.d.params]
-                if any(k == "ref" and t in names for k, t in call.url.parts):
+                if any(k == "ref" and t in names for k, t in call.url.parts) or (
+                        call.method == "*" and (call.method_param or "").split(".", 1)[0] in names):
                     base[(fc.path, rd.qualname)].append(layer_of(fc, call, names, self.render))
         if not base:
             return {}

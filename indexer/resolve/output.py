@@ -110,8 +110,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
-            for caller, method, arg in held_calls(r, fc, cs, targets):  # `B(A())`, `self.a = a`, `self.a.ping()`
-                add("CALLS", caller.id, method.id, arg.line, arg.col, "inferred")
+            for caller, method, site in held_calls(r, fc, cs, targets):  # `B(A())`, `self.a = a`, `self.a.ping()`
+                add("CALLS", caller.id, method.id, site.line, site.col, "inferred")  # at `self.a.ping()`
     called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"} if fc.ex.value_reads else set()
     ns, getters, use = fc.rules.namespace, r.tables.getters, r.use
     for read in fc.ex.value_reads:  # getters run, functions handed on as values (indexer.resolve.reads)

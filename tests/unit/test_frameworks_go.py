@@ -115,10 +115,11 @@ func Fetch(id string, url string) {
 }
 ''')
     assert [(h.framework, h.method, h.url.parts, h.caller, h.line) for h in ex.http_calls] == [
-        ("net/http", "GET", (("lit", "http://users:8080/users/"), ("hole", "id")), "Fetch", 12),
-        ("net/http", "POST", (("lit", "http://orders/orders/"), ("hole", "id"), ("lit", "/items")), "Fetch", 13),
+        ("net/http", "GET", (("lit", "http://users:8080/users/"), ("ref", "id")), "Fetch", 12),
+        ("net/http", "POST", (("lit", "http://orders/orders/"), ("ref", "id"), ("lit", "/items")), "Fetch", 13),
+        ("net/http", "GET", (("ref", "url"),), "Fetch", 14),
         ("resty", "PUT", (("lit", "http://inventory/stock"),), "Fetch", 16),
-    ]  # http.Get(url): a plain variable, no URL known
+    ]  # the parameters id and url: ref pieces (a client template whose callers give them; acc59)
 
 
 def test_kafka_producers_and_consumers():

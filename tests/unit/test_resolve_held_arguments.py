@@ -4,6 +4,7 @@ calling ``self.a.ping()`` call ``A.ping``. Exact edges, and what must stay unlin
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from tests.index_dump import calls
@@ -334,3 +335,21 @@ def test_a_constructor_parameter_both_iterated_and_kept_runs_both():
             "m.main(0) -> m.Holder.__init__(1) [exact]",
         ],
     )
+
+
+def test_one_row_per_held_call_site_and_target_however_often_a_file_builds_the_object(tmp_path: Path) -> None:
+    """The held call's edge sits at the call through the attribute (``self.a.ping()``: ``ping`` at line 6, column 15 of
+    ``app/holder.py``), one row per constructing file however many ``B(A())`` it writes (it was one
+    row per argument); moving the held call moves those rows, as a fresh index has them."""
+    many = USE + "    B(A())\n    B(arg=None) if False else B(A())\n"
+    ws = Workspace(tmp_path, {"app/__init__.py": "", "app/holder.py": HOLDER, "app/parts.py": PARTS,
+                              "app/use.py": many, "app/other.py": USE})
+    rows = lambda: sqlite3.connect(ws.db).execute(  # noqa: E731
+        "SELECT file, line, col, resolution FROM edges WHERE kind = 'CALLS' AND src = 'r:app/holder.B.run(0)'"
+        " ORDER BY file").fetchall()
+    try:
+        assert rows() == [("app/other.py", 6, 15, "inferred"), ("app/use.py", 6, 15, "inferred")]
+        ws.edit({"app/holder.py": "# moved\n" + HOLDER})  # the held call one line down
+        assert rows() == [("app/other.py", 7, 15, "inferred"), ("app/use.py", 7, 15, "inferred")]
+    finally:
+        ws.close()

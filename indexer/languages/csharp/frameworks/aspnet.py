@@ -18,7 +18,13 @@
   ``X.MapMethods(pattern, new[] { "GET" }, handler)``, and groups ``var g = X.MapGroup("/api")``
   (prefix; groups of groups too, same file; the group's fluent calls after it,
   ``X.MapGroup("/api").HasApiVersion(1.0).RequireAuthorization()``, return the group); a lambda handler becomes a definition named after the
-  route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``.
+  route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``. An
+  application's own ``MapPost(handler, pattern = "")`` extension (a handler first, then at most a
+  string: no overload of ASP.NET's) reads the same; a ``RouteGroupBuilder`` parameter of a method of
+  an endpoint-group class (``class TodoItems : IEndpointGroup { static void Map(RouteGroupBuilder g)
+  { g.MapPut(UpdateTodoItem, "{id}"); } }``, grouped by reflection at run time) is the group
+  ``/{}/TodoItems``: an unknown head, then the class's name, the convention such groups follow
+  (:func:`_parameter_group`).
 """
 
 from __future__ import annotations
@@ -43,6 +49,10 @@ _HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDele
                "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
 _MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
 _ROUTE_ATTRS = frozenset(_HTTP_ATTRS) | {"AcceptVerbs", "Route"}
+_HANDLER_NODES = frozenset({"identifier", "member_access_expression", "lambda_expression", "anonymous_method_expression"})
+_STRING_NODES = frozenset({"string_literal", "verbatim_string_literal", "interpolated_string_expression",
+                           "raw_string_literal"})
+_GROUP_TYPES = frozenset({"RouteGroupBuilder"})
 _NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
@@ -171,17 +181,25 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
             continue
         recv, name = sel
         args = cf.args(call)
-        if name in _MAP and len(args) >= 2:
+        pattern: Node | None
+        if name in _MAP and _handler_first(args):  # the application's own MapGet(handler, pattern = "")
+            methods, pattern, handler = [_MAP[name]], (args[1] if len(args) > 1 else None), args[0]
+        elif name in _MAP and len(args) >= 2:
             methods, pattern, handler = [_MAP[name]], args[0], args[-1]
         elif name == "MapMethods" and len(args) >= 3:
             methods = [m.upper() for m in re.findall(r'"(\w+)"', cf.text(args[1]))] or ["*"]
             pattern, handler = args[0], args[-1]
         else:
             continue
-        tmpl = cf.template(pattern)
+        tmpl = cf.template(pattern) if pattern is not None else Template()
         if tmpl is None:
             continue
-        path = _joined(groups.get(recv, Template()), tmpl)
+        if recv in groups:
+            path = _joined(groups[recv], tmpl)
+        else:
+            group = _parameter_group(cf, call, recv)
+            path = _joined(Template(), tmpl) if group is None else \
+                Template((("lit", "/"), ("hole", recv), *_joined(Template.of(group), tmpl).parts))
         path = Template.merged((k, route_template(t) if k == "lit" else t) for k, t in path.parts)
         line, col = cf.pos(call)
         scope = cf.owner(call)
@@ -191,6 +209,29 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         elif handler.type in ("identifier", "member_access_expression"):
             out.routes.append(Route(FRAMEWORK, methods, path, None, line, col, handler_ref=cf.expr(handler),
                                     scope=scope))
+
+
+def _handler_first(args: list[Node]) -> bool:
+    """Whether a ``MapGet`` / ``MapPost`` / ... call's arguments are a handler then at most a string
+    pattern (``group.MapPut(UpdateTodoItem, "{id}")``, ``group.MapPost(CreateTodoItem)``): the shape of
+    an application's own extension method forwarding to ASP.NET's ``MapPut(pattern, handler)`` (the
+    pattern, left out, is the group's own path); ASP.NET's overloads all take the pattern first."""
+    return bool(args) and args[0].type in _HANDLER_NODES and (
+        len(args) == 1 or (len(args) == 2 and args[1].type in _STRING_NODES))
+
+
+def _parameter_group(cf: CsFile, call: Node, recv: str) -> str | None:
+    """The path a route group handed to a method as a ``RouteGroupBuilder`` parameter names, by the
+    convention of endpoint-group classes (``class TodoItems : IEndpointGroup { static void
+    Map(RouteGroupBuilder group) ... }``, mapped under ``/api/{class name}`` by reflection over the
+    group classes): ``/<class name>``, after an unknown head (the caller's prefix, set at run time).
+    ``None`` when ``recv`` is no such parameter of the method around ``call``."""
+    owner = cf.owner(call)
+    method = next((d for d in cf.out.definitions if d.qualname == owner and d.kind == "method"), None)
+    if method is None or method.parent is None or not any(
+            p.name == recv and p.type and p.type.rsplit(".", 1)[-1] in _GROUP_TYPES for p in method.params):
+        return None
+    return "/" + method.parent.rsplit(".", 1)[-1]
 
 
 def _chain_end(call: Node) -> Node:

@@ -20,6 +20,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "fastify",
     "hono",
     "nest",
+    "nest_cqrs",
     "js_http_clients",
     "http_wrappers",
     "base_urls",

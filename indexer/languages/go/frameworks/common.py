@@ -17,7 +17,14 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["GoFile", "HTTP_METHOD_CONSTANTS", "go_file", "receiver_type"]
+__all__ = ["GoFile", "HTTP_METHOD_CONSTANTS", "STD_ROOTS", "go_file", "receiver_type"]
+
+STD_ROOTS = frozenset((
+    "archive", "bufio", "bytes", "cmp", "compress", "container", "context", "crypto", "database", "debug", "embed",
+    "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html", "image", "index", "io", "iter", "log",
+    "maps", "math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime", "slices", "sort",
+    "strconv", "strings", "structs", "sync", "syscall", "testing", "text", "time", "unicode", "unique", "unsafe"))
+"""The first elements of the Go standard library's import paths (``net/http`` -> ``net``)."""
 
 HTTP_METHOD_CONSTANTS = {
     "MethodGet": "GET", "MethodPost": "POST", "MethodPut": "PUT", "MethodDelete": "DELETE",
@@ -129,34 +136,55 @@ class GoFile:
             return Template.of(self.src.text(node)[1:-1])
         return None
 
-    def template(self, node: Node | None) -> Template | None:
+    def template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template | None:
         """A string expression as a :class:`Template`: literals, ``a + b``, ``fmt.Sprintf(format,
         args...)`` (each verb a hole), constants of this file inlined, other names and selectors
-        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, anything else a hole. ``None`` when the
-        expression has no literal part and names no constant (a plain variable or call)."""
+        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, anything else a hole; a name among ``params``
+        (the enclosing function's parameters, for a client template's URL) a ``ref`` piece too. ``None``
+        when the expression has no literal part and names no constant nor one of ``params`` (a plain
+        variable or call)."""
         if node is None:
             return None
-        t = self._template(node, 0)
+        t = self._template(node, 0, params)
         if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
             return None
         return t
 
-    def _template(self, node: Node, depth: int) -> Template | None:
+    def parameters(self, owner: str | None) -> frozenset[str]:
+        """The parameter names of the function or method ``owner`` of this file (receiver aside)."""
+        if owner is None:
+            return frozenset()
+        for d in self.out.definitions:
+            if d.qualname == owner and d.kind in ("function", "method"):
+                return frozenset(p.name for p in d.params if p.name)
+        return frozenset()
+
+    def standard_library(self, fn: Node) -> bool:
+        """Whether callee ``fn`` is a function of a standard-library package (``http.ListenAndServe``,
+        ``fmt.Sprintf``). A module may be named without a dot (``module blog``: ``blog/api``), so the
+        first element of the path is checked against :data:`STD_ROOTS`, not for a dot."""
+        operand = fn.child_by_field_name("operand") if fn.type == "selector_expression" else None
+        path = self.imports.get(self.text(operand)) if operand is not None and operand.type == "identifier" else None
+        return path is not None and path.split("/", 1)[0] in STD_ROOTS
+
+    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset()) -> Template | None:
         if depth > 16:
             return Template((("hole", self.expr(node)),))
         lit = self._literal_template(node)
         if lit is not None:
             return lit
         if node.type == "parenthesized_expression" and node.named_children:
-            return self._template(node.named_children[0], depth + 1)
+            return self._template(node.named_children[0], depth + 1, params)
         if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
-            left = self._template(node.child_by_field_name("left"), depth + 1)
-            right = self._template(node.child_by_field_name("right"), depth + 1)
+            left = self._template(node.child_by_field_name("left"), depth + 1, params)
+            right = self._template(node.child_by_field_name("right"), depth + 1, params)
             if left is None or right is None:
                 return None
             return left + right
         if node.type == "identifier":
             name = self.text(node)
+            if name in params:
+                return Template((("ref", name),))
             if self.is_local(node):
                 return Template((("hole", name),))
             if name in self.constants:
@@ -181,6 +209,9 @@ class GoFile:
                 if i < len(verbs):
                     if verbs[i] == "%%":
                         parts.append(("lit", "%"))
+                    elif rest and rest[0].type == "identifier" and self.text(rest[0]) in params:
+                        parts.append(("ref", self.text(rest[0])))
+                        rest = rest[1:]
                     else:
                         parts.append(("hole", self.expr(rest[0]) if rest else "?"))
                         rest = rest[1:]
@@ -224,6 +255,37 @@ class GoFile:
             while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
                 fn = fn.parent
         return False
+
+    def single_value(self, ident: Node) -> Node | None:
+        """The expression a local of the innermost function around ``ident`` is given, when the body
+        gives it exactly one (``url := c.base + path``, ``var url = ...``; no other ``=`` / ``:=`` to it,
+        not a loop variable); ``None`` otherwise (a parameter, a package-level name, several values)."""
+        name = self.text(ident)
+        fn = ident.parent
+        while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+            fn = fn.parent
+        body = fn.child_by_field_name("body") if fn is not None else None
+        found: list[Node | None] = []
+        stack = [body] if body is not None else []
+        while stack and len(found) < 2:
+            n = stack.pop()
+            if n.type in ("short_var_declaration", "assignment_statement", "range_clause"):
+                left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+                names = left.named_children if left is not None else []
+                values = right.named_children if right is not None and right.type == "expression_list" else [right]
+                for i, x in enumerate(names):
+                    if self.text(x) == name:
+                        ok = n.type != "range_clause" and len(values) == len(names) and \
+                            (n.type == "short_var_declaration" or self.text(n.child_by_field_name("operator")) == "=")
+                        found.append(values[i] if ok else None)
+            elif n.type == "var_spec" and any(self.text(x) == name for x in n.children_by_field_name("name")):
+                value = n.child_by_field_name("value")
+                names = n.children_by_field_name("name")
+                vals = value.named_children if value is not None else []
+                found.append(vals[[self.text(x) for x in names].index(name)] if len(vals) == len(names) else None)
+            elif n.type != "func_literal":
+                stack.extend(n.named_children)
+        return found[0] if len(found) == 1 else None
 
     def inline_function(self, node: Node, name: str, scope: str | None) -> str:
         """Make the function literal at ``node`` (a handler passed inline) a function definition of

@@ -309,7 +309,7 @@ class _Routers:
                           if (sc, gf.text(child)) in self.results), child)
         if child.type == "call_expression" and self.made(child) is None and self.handing:
             fn = child.child_by_field_name("function")
-            if fn is not None and fn.type in ("identifier", "selector_expression") and not _standard_library(gf, fn):
+            if fn is not None and fn.type in ("identifier", "selector_expression") and not gf.standard_library(fn):
                 line, col = gf.pos(call)
                 gf.out.mounts.append(Mount(fw, origin or "", _callee(gf, fn), prefix, line, col, argument=-1))
 
@@ -479,24 +479,6 @@ def _callee(gf: GoFile, fn: Node) -> str:
     return gf.expr(fn)
 
 
-_STD_ROOTS = frozenset((
-    "archive", "bufio", "bytes", "cmp", "compress", "container", "context", "crypto", "database", "debug", "embed",
-    "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html", "image", "index", "io", "iter", "log",
-    "maps", "math", "mime", "net", "os", "path", "plugin", "reflect", "regexp", "runtime", "slices", "sort",
-    "strconv", "strings", "structs", "sync", "syscall", "testing", "text", "time", "unicode", "unique", "unsafe"))
-"""The first elements of the Go standard library's import paths (``net/http`` -> ``net``)."""
-
-
-def _standard_library(gf: GoFile, fn: Node) -> bool:
-    """Whether callee ``fn`` is a function of a standard-library package (``http.ListenAndServe``,
-    ``http.FileServer``): it mounts no router of the repository. A module may be named without a dot
-    (``module blog``: ``blog/api``), so the first element of the path is checked against
-    :data:`_STD_ROOTS`, not for a dot."""
-    operand = fn.child_by_field_name("operand") if fn.type == "selector_expression" else None
-    path = gf.imports.get(gf.text(operand)) if operand is not None and operand.type == "identifier" else None
-    return path is not None and path.split("/", 1)[0] in _STD_ROOTS
-
-
 def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Routers) -> None:
     """A call handing a router of the file to a function (``addUserRoutes(v1)``,
     ``routes.Register(api)``, ``s.routes(r)``, ``users.Register(v1.Group("/users"))``): a
@@ -508,7 +490,7 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
     :class:`~indexer.model.Wrapper` of it: it wraps the routes the function registers, under this
     call's prefix only."""
     fn = call.child_by_field_name("function")
-    if fn is None or fn.type not in ("identifier", "selector_expression") or _standard_library(gf, fn):
+    if fn is None or fn.type not in ("identifier", "selector_expression") or gf.standard_library(fn):
         return
     line, col = gf.pos(call)
     for i, arg in enumerate(gf.args(call)):
@@ -538,9 +520,17 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
 
 
 def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
+    """A ``net/http`` request (see the module docstring). A parameter of the enclosing function in the
+    URL is a ``ref`` piece and one given as ``NewRequest``'s method is :attr:`HttpCall.method_param`
+    (method ``*``); a URL held in a local given one value (``url := c.base + path``) is that value.
+    The function is then a client template whose callers choose them
+    (:mod:`indexer.frameworks.client_chains`, the calls :mod:`.go_http_wrappers` reports)."""
     args = gf.args(call)
     method: str | None = None
+    method_param: str | None = None
     url_node: Node | None = None
+    owner = gf.owner(call)
+    params = gf.parameters(owner)
     if name in _CLIENT_VERBS and args:
         method, url_node = _CLIENT_VERBS[name], args[0]
     elif name in ("NewRequest", "NewRequestWithContext"):
@@ -548,13 +538,17 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
         if len(args) > i + 1:
             ms = _methods_of(gf, [args[i]])
             method, url_node = (ms[0] if ms else "*"), args[i + 1]
+            if not ms and args[i].type == "identifier" and gf.text(args[i]) in params:
+                method_param = gf.text(args[i])
     if method is None or url_node is None:
         return
-    url = gf.template(url_node)
+    if url_node.type == "identifier" and gf.text(url_node) not in params:  # `url := c.base + path`
+        url_node = gf.single_value(url_node) or url_node
+    url = gf.template(url_node, params)
     if url is None:
         return
     line, col = gf.pos(call)
-    out.http_calls.append(HttpCall("net/http", method, url, gf.owner(call), line, col))
+    out.http_calls.append(HttpCall("net/http", method, url, owner, line, col, method_param=method_param))
 
 
 def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Template, recv: str | None,
