@@ -31,7 +31,7 @@ repository or not at all, gives its caller a CALLS edge to that function (:func:
 
 Instances handed to a constructor that keeps them in an attribute its class's methods call
 members of (``B(A())``, ``self.a = a``, ``self.a.ping()``): :func:`held_calls` links those methods to
-the instance's class's members, at the call through the attribute (:mod:`indexer.resolve.held_arguments`).
+the instance's class's members, at the argument (:mod:`indexer.resolve.held_arguments`).
 
 Bounded on purpose: a parameter handed on to another function (``def outer(cb): run(cb)``) is not
 followed beyond that one level, and a parameter re-bound in the body (``cb = wrap(cb)``) counts as
@@ -92,20 +92,21 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
 
 
 def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, str]]
-               ) -> list[tuple[Def, Def, CallSite]]:
-    """``(caller, method, site)`` for each call through an attribute that ``cs`` (a call site of
+               ) -> list[tuple[Def, Def, NamedArgument]]:
+    """``(caller, method, argument)`` for each call through an attribute that ``cs`` (a call site of
     ``fc`` bound to ``targets``) fills by handing an instance to a constructor that keeps it there
     (:mod:`indexer.resolve.held_arguments`: ``B(A())`` with ``self.a = a`` and ``self.a.ping()`` in
-    ``B.run``: ``(B.run, A.ping, <self.a.ping()>)``), and for each protocol call a called function makes
-    on the parameter it is handed (``def total(items): for x in items``, ``total(Cart())``: ``(total,
-    Cart.__iter__, <for x in items>)``); ``site`` is the call in the caller's body, so that a caller
-    built or called many times in one file gives one CALLS row per site and target (acc59: one row
-    per constructing argument gave ``ModelAdmin.get_action -> AdminSite.get_action`` 198 rows on
-    Django). A call that binds already where it is written (the attribute's class known there) is
-    left to that binding. Empty when none. Reads are recorded through ``r``."""
+    ``B.run``: ``(B.run, A.ping, A())``), and for each protocol call a called function makes on the
+    parameter it is handed (``def total(items): for x in items``, ``total(Cart())``: ``(total,
+    Cart.__iter__, Cart())``); a call that binds already where it is written (the attribute's class
+    known there) is left to that binding. The argument is where ``fc`` makes the call happen: the
+    row is ``fc``'s, so its position is in ``fc`` (:func:`indexer.resolve.output.file_output` keeps
+    the file's first argument per caller and method: one row a pair and file, where one row per
+    argument gave ``ModelAdmin.get_action -> AdminSite.get_action`` 198 rows on Django, acc59).
+    Empty when none. Reads are recorded through ``r``."""
     if not cs.handed:
         return []
-    out: list[tuple[Def, Def, CallSite]] = []
+    out: list[tuple[Def, Def, NamedArgument]] = []
     for target, _ in targets:
         tf = target.file
         if not target.is_callable:
@@ -131,7 +132,7 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
                 caller = defs[rank] if rank < len(defs) else None
                 if caller is None or r.calls.bind_call(tf, site):
                     continue
-                out += [(caller, m, site) for m, _ in r.calls.run_targets(v, site.name, cs, site.arity)]
+                out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, site.name, cs, site.arity)]
     return out
 
 

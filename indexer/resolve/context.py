@@ -384,8 +384,8 @@ class FileCtx:
                  [(p.name, p.type, p.has_default, p.variadic) for p in d.params], d.return_type, d.modifiers,
                  d.decorators, d.bases, d.implements, d.field_type, d.exported, d.inferred_return,
                  d.returned_refs, d.yielded_refs, d.returns_other, d.applies_refs, d.returned_param, sorted(self.param_calls.get(d.qualname, {}).items()), d.shadowed,
-                 sorted((p, [(q, rank, cs.name, cs.arity, cs.line, cs.col) for q, rank, cs in held]) for p, held in self.held_arguments.get(d.qualname, {}).items()),
-                 sorted((p, [(cs.name, cs.arity, cs.line, cs.col) for _, _, cs in used]) for p, used in self.protocol_parameters.get(d.qualname, {}).items())))
+                 sorted((p, [(q, rank, cs.name, cs.arity) for q, rank, cs in held]) for p, held in self.held_arguments.get(d.qualname, {}).items()),
+                 sorted((p, [(cs.name, cs.arity) for _, _, cs in used]) for p, used in self.protocol_parameters.get(d.qualname, {}).items())))
             if "default" in d.modifiers:
                 groups["default"].append(("default", d.qualname))
             if d.parent is not None and d.parent in self.owners:  # a property of a plain object

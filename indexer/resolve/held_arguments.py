@@ -4,8 +4,8 @@ builds the ``B``: ``B(A())`` makes ``B.run`` call ``A.ping``. The resolver model
 function handed to a parameter it calls (:mod:`indexer.resolve.callbacks`, parameter binding at the
 call site, one level deep): at a call bound to ``B``'s constructor, an argument bound to ``a`` that
 is an instance of a repository class gives ``B.run`` a CALLS edge to that class's ``ping``,
-``inferred``, owned by the constructing file, at the call through the attribute (one row per
-site and target however often the file builds a ``B``).
+``inferred``, owned by the constructing file, at the file's first such argument (one row per
+caller, method and file however often the file builds a ``B``).
 
 This module reads the constructing side's table from the class's file (:func:`held_arguments`):
 per constructor, its parameters kept in an attribute the class's methods call members of. Kept only

@@ -45,6 +45,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             edges[k] = Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
                             resolution)
 
+    held_pairs: set[tuple[str, str]] = set()  # (caller, method) pairs held_calls gave a row (see there)
     classes = r.classes
     for rd in fc.defs:
         d = rd.d
@@ -110,8 +111,11 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
-            for caller, method, site in held_calls(r, fc, cs, targets):  # `B(A())`, `self.a = a`, `self.a.ping()`
-                add("CALLS", caller.id, method.id, site.line, site.col, "inferred")  # at `self.a.ping()`
+            for caller, method, arg in held_calls(r, fc, cs, targets):  # `B(A())`, `self.a = a`, `self.a.ping()`
+                pair = (caller.id, method.id)
+                if pair not in held_pairs:  # at the file's first `A()` handed to a `B`: one row a pair and file
+                    held_pairs.add(pair)
+                    add("CALLS", pair[0], pair[1], arg.line, arg.col, "inferred")
     called = {(e.dst, e.line) for e in edges.values() if e.kind == "CALLS"} if fc.ex.value_reads else set()
     ns, getters, use = fc.rules.namespace, r.tables.getters, r.use
     for read in fc.ex.value_reads:  # getters run, functions handed on as values (indexer.resolve.reads)

@@ -337,19 +337,25 @@ def test_a_constructor_parameter_both_iterated_and_kept_runs_both():
     )
 
 
-def test_one_row_per_held_call_site_and_target_however_often_a_file_builds_the_object(tmp_path: Path) -> None:
-    """The held call's edge sits at the call through the attribute (``self.a.ping()``: ``ping`` at line 6, column 15 of
-    ``app/holder.py``), one row per constructing file however many ``B(A())`` it writes (it was one
-    row per argument); moving the held call moves those rows, as a fresh index has them."""
+def test_one_row_per_pair_and_file_at_its_first_argument_however_often_a_file_builds_the_object(tmp_path: Path) -> None:
+    """The held call's edge is the constructing file's row, at the first argument handed there
+    (``A()`` at line 6, column 6 of each file: a position in the file that owns the row, never one in
+    ``app/holder.py``), one row per caller, method and file however many ``B(A())`` the file writes
+    (it was one row per argument: 198 rows for one pair on Django). Moving the held call in the
+    class's file moves nothing; dropping a file's first ``B(A())`` moves its row to the next one, as
+    a fresh index has it."""
     many = USE + "    B(A())\n    B(arg=None) if False else B(A())\n"
     ws = Workspace(tmp_path, {"app/__init__.py": "", "app/holder.py": HOLDER, "app/parts.py": PARTS,
                               "app/use.py": many, "app/other.py": USE})
     rows = lambda: sqlite3.connect(ws.db).execute(  # noqa: E731
-        "SELECT file, line, col, resolution FROM edges WHERE kind = 'CALLS' AND src = 'r:app/holder.B.run(0)'"
+        "SELECT file, line, col, dst, resolution FROM edges WHERE kind = 'CALLS' AND src = 'r:app/holder.B.run(0)'"
         " ORDER BY file").fetchall()
+    ping = "r:app/parts.A.ping(0)"
     try:
-        assert rows() == [("app/other.py", 6, 15, "inferred"), ("app/use.py", 6, 15, "inferred")]
+        assert rows() == [("app/other.py", 6, 6, ping, "inferred"), ("app/use.py", 6, 6, ping, "inferred")]
         ws.edit({"app/holder.py": "# moved\n" + HOLDER})  # the held call one line down
-        assert rows() == [("app/other.py", 7, 15, "inferred"), ("app/use.py", 7, 15, "inferred")]
+        assert rows() == [("app/other.py", 6, 6, ping, "inferred"), ("app/use.py", 6, 6, ping, "inferred")]
+        ws.edit({"app/use.py": many.replace("def main():\n    B(A())\n", "def main():\n    pass\n")})
+        assert rows() == [("app/other.py", 6, 6, ping, "inferred"), ("app/use.py", 7, 6, ping, "inferred")]
     finally:
         ws.close()
