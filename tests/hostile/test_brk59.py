@@ -10,11 +10,27 @@ generated here (no committed blobs).
   interface of ``internal/common`` (implicit implementations were looked for within one ``go.mod``), so
   ``ripple impact`` of a repository method reached no endpoint: now the trainer's gRPC and HTTP endpoints
   and, through the generated gRPC client, the trainings service's callers.
+- :class:`TestConfigServerContextPaths`: piggymetrics sets each service's ``server.servlet.context-path``
+  (``/accounts``, ``/statistics``, ``/uaa``, ``/notifications``) in the files its Spring Cloud Config Server
+  serves (``config/src/main/resources/shared/<application>.yml``, ``native`` profile): ignored, so the
+  account and statistics services both served ``GET /current`` and ``GET /{name}``, and the Feign clients'
+  ``GET /accounts/{accountName}``, ``PUT /statistics/{accountName}`` and ``POST /uaa/users`` reached no
+  handler (``ripple endpoints``: 9 served, 6 called only; now 12 served, each client linked, 1 called only:
+  the external rates API).
 """
 
 from __future__ import annotations
 
-from tests.resolution_harness import edges, resolve_fixture
+import sqlite3
+from pathlib import Path
+
+from indexer.frameworks.spring_config import is_served_config, load_module_properties
+from indexer.incremental import is_config_path
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.index_dump import problems
+from tests.resolution_harness import edges, resolve_fixture, write_tree
 
 HANDLERS = """
 // --- path: common/go.mod ---
@@ -114,3 +130,113 @@ class TestGoDefinedInterfaceTypes:
             "trainer/command/schedule.Renamed -> trainer/command/schedule.Plain",
             "trainer/command/schedule.ScheduleHandler -> common/decorator/command.CommandHandler",
         ]
+
+
+FEIGN = """package shop.notify;
+
+import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.web.bind.annotation.*;
+
+@FeignClient(name = "account-service")
+public interface AccountClient {
+    @RequestMapping(method = RequestMethod.GET, value = "/accounts/{accountName}")
+    String getAccount(@PathVariable("accountName") String accountName);
+}
+"""
+CONTROLLER = """package shop.{pkg};
+
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+public class {cls} {
+    @RequestMapping(path = "/{name}", method = RequestMethod.GET)
+    public String byName(@PathVariable String name) { return name; }
+}
+"""
+CLIENT_BOOTSTRAP = "spring:\n  application:\n    name: {name}\n  cloud:\n    config:\n      uri: http://config:8888\n"
+
+
+def config_server_repo(root: Path, search: str = "classpath:/shared") -> Path:
+    """Three services and a config server serving their context paths (piggymetrics' layout)."""
+    return write_tree(root, {
+        "config/src/main/resources/application.yml": (
+            f"spring:\n  cloud:\n    config:\n      server:\n        native:\n          search-locations: {search}\n"
+            "  profiles:\n    active: native\nserver:\n  port: 8888\n"),
+        "config/src/main/resources/shared/application.yml": "logging:\n  level:\n    root: INFO\n",
+        "config/src/main/resources/shared/account-service.yml": "server:\n  servlet:\n    context-path: /accounts\n",
+        "config/src/main/resources/shared/account-service-docker.yml": (
+            "server:\n  servlet:\n    context-path: /docker\n  port: 6000\n"),
+        "config/src/main/resources/shared/statistics-service.yml": "server:\n  servlet:\n    context-path: /statistics\n",
+        "account-service/src/main/resources/bootstrap.yml": CLIENT_BOOTSTRAP.format(name="account-service"),
+        "account-service/src/main/java/shop/account/AccountController.java":
+            CONTROLLER.replace("{pkg}", "account").replace("{cls}", "AccountController"),
+        "statistics-service/src/main/resources/bootstrap.yml": CLIENT_BOOTSTRAP.format(name="statistics-service"),
+        "statistics-service/src/main/java/shop/stats/StatsController.java":
+            CONTROLLER.replace("{pkg}", "stats").replace("{cls}", "StatsController"),
+        # not a config client: the shared files never reach it
+        "local-service/src/main/resources/application.yml": "spring:\n  application:\n    name: statistics-service\n",
+        "notification-service/src/main/resources/bootstrap.yml": CLIENT_BOOTSTRAP.format(name="notification-service"),
+        "notification-service/src/main/java/shop/notify/AccountClient.java": FEIGN,
+    })
+
+
+class TestConfigServerContextPaths:
+    def test_a_client_module_gets_what_the_server_serves_it(self, tmp_path: Path):
+        modules = load_module_properties(config_server_repo(tmp_path))
+        account = modules["account-service"]
+        # its own file over the shared application.yml; the docker profile's file only fills keys
+        assert account["server.servlet.context-path"] == "/accounts"
+        assert account["server.port"] == "6000"
+        assert account["logging.level.root"] == "INFO"
+        assert modules["statistics-service"]["server.servlet.context-path"] == "/statistics"
+        assert modules["notification-service"]["logging.level.root"] == "INFO"
+        assert "server.servlet.context-path" not in modules["notification-service"]
+        # not a config client, and the server itself: nothing served
+        assert "server.servlet.context-path" not in modules["local-service"]
+        assert "server.servlet.context-path" not in modules["config"]
+
+    def test_locations_outside_the_repository_or_of_a_profile_serve_nothing(self, tmp_path: Path):
+        (tmp_path / "outside").mkdir()
+        write_tree(tmp_path / "outside", {"account-service.yml": "server:\n  servlet:\n    context-path: /out\n"})
+        repo = tmp_path / "repo"
+        for search in ("file:../../outside", "file:/etc", "classpath:/{profile}", "classpath:/../../../../outside"):
+            modules = load_module_properties(config_server_repo(repo, search))
+            assert "server.servlet.context-path" not in modules["account-service"], search
+
+    def test_an_application_placeholder_location(self, tmp_path: Path):
+        root = config_server_repo(tmp_path, "classpath:/per-app/{application}")
+        write_tree(root, {"config/src/main/resources/per-app/account-service/account-service.properties":
+                          "server.servlet.context-path=/acc\n"})
+        modules = load_module_properties(root)
+        assert modules["account-service"]["server.servlet.context-path"] == "/acc"
+        assert "server.servlet.context-path" not in modules["statistics-service"]
+
+    def test_the_feign_client_reaches_the_handler_under_the_served_context_path(self, tmp_path: Path):
+        root = config_server_repo(tmp_path / "repo")
+        db = tmp_path / "x.db"
+        store = EmbeddedStore(db)
+        try:
+            index_repository(root, store, store, IndexOptions(repo="pm", jobs=1))
+        finally:
+            store.close()
+        assert problems(db) == []
+        with sqlite3.connect(db) as conn:
+            exposed = sorted(conn.execute("SELECT src, dst FROM edges WHERE kind = 'EXPOSES'"))
+            called = sorted(conn.execute("SELECT src, dst FROM edges WHERE kind = 'CALLS_HTTP'"))
+        assert exposed == [
+            ("pm:account-service/src/main/java/shop/account/AccountController.AccountController.byName(String)",
+             "endpoint:GET /accounts/{}"),
+            ("pm:statistics-service/src/main/java/shop/stats/StatsController.StatsController.byName(String)",
+             "endpoint:GET /statistics/{}"),
+        ]
+        # the Feign client of the notification service reaches the account service's handler only
+        assert called == [("pm:notification-service/src/main/java/shop/notify/AccountClient.AccountClient.getAccount(String)",
+                           "endpoint:GET /accounts/{}")]
+
+    def test_a_served_file_is_configuration_for_a_watcher(self):
+        assert is_served_config("config/src/main/resources/shared/account-service.yml")
+        assert is_config_path("config/src/main/resources/shared/account-service.yml")
+        assert is_config_path("src/main/resources/shared/x.properties")
+        assert not is_config_path("config/src/main/java/shared/account-service.yml")
+        assert not is_config_path("docs/account-service.yml")
+        assert not is_served_config("config/src/main/resources/shared/logo.png")
