@@ -17,6 +17,11 @@ generated here (no committed blobs).
   ``GET /accounts/{accountName}``, ``PUT /statistics/{accountName}`` and ``POST /uaa/users`` reached no
   handler (``ripple endpoints``: 9 served, 6 called only; now 12 served, each client linked, 1 called only:
   the external rates API).
+- :class:`TestRequestPathTargets`: ``ripple callers "GET /api/trainer/calendar"`` (the URL a developer sees)
+  said "no symbol matches ...; try a qualified name such as Class.method": the route is ``GET
+  /{}/trainer/calendar`` (oapi-codegen's ``options.BaseURL +`` prefix). A request path now names the routes
+  serving it (each ``{}`` one segment), and an endpoint target matching none lists the endpoints whose path
+  ends like it.
 """
 
 from __future__ import annotations
@@ -24,10 +29,15 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
+from analysis.navigation import closest_endpoints, routes_serving
 from indexer.frameworks.spring_config import is_served_config, load_module_properties
 from indexer.incremental import is_config_path
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
+from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
 from tests.index_dump import problems
 from tests.resolution_harness import edges, resolve_fixture, write_tree
@@ -240,3 +250,114 @@ class TestConfigServerContextPaths:
         assert not is_config_path("config/src/main/java/shared/account-service.yml")
         assert not is_config_path("docs/account-service.yml")
         assert not is_served_config("config/src/main/resources/shared/logo.png")
+
+
+FLASK_ROUTES = """from flask import Flask
+
+app = Flask(__name__)
+BASE = load_base()
+
+
+@app.route(BASE + "/trainer/calendar")
+def calendar():
+    return "c"
+
+
+@app.route("/users/<int:uid>/posts", methods=["GET", "POST"])
+def posts(uid):
+    return "p"
+
+
+@app.route("/files/<name>.json")
+def file_json(name):
+    return name
+
+
+@app.route("/users/me/posts")
+def my_posts():
+    return "m"
+"""
+CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "RIPPLE_GRAPH_BACKEND": None, "RIPPLE_SEARCH_BACKEND": None}
+
+
+@pytest.fixture(scope="module")
+def routes_db(tmp_path_factory) -> Path:
+    """An index of :data:`FLASK_ROUTES` (repository ``app``)."""
+    tmp = tmp_path_factory.mktemp("routes")
+    root = write_tree(tmp / "app", {"app.py": FLASK_ROUTES})
+    db = tmp / "x.db"
+    store = EmbeddedStore(db)
+    try:
+        index_repository(root, store, store, IndexOptions(repo="app", jobs=1))
+    finally:
+        store.close()
+    return db
+
+
+class TestRequestPathTargets:
+
+    def serving(self, db: Path, method: str, path: str) -> list[str]:
+        store = EmbeddedStore(db)
+        try:
+            return [n.id for n in routes_serving(store, method, path)]
+        finally:
+            store.close()
+
+    def test_the_endpoints_indexed(self, routes_db):
+        store = EmbeddedStore(routes_db)
+        try:
+            names = sorted(n.name for n in store.labelled(["Endpoint"]))
+        finally:
+            store.close()
+        assert names == ["GET /files/{}.json", "GET /users/me/posts", "GET /users/{}/posts", "GET /{}/trainer/calendar",
+                         "POST /users/{}/posts"]
+
+    def test_a_request_path_names_the_routes_serving_it(self, routes_db):
+        assert self.serving(routes_db, "GET", "/api/trainer/calendar") == ["endpoint:GET /{}/trainer/calendar"]
+        assert self.serving(routes_db, "get", "/users/7/posts") == ["endpoint:GET /users/{}/posts"]
+        assert self.serving(routes_db, "POST", "/users/7/posts") == ["endpoint:POST /users/{}/posts"]
+        assert self.serving(routes_db, "GET", "/files/report.json") == ["endpoint:GET /files/{}.json"]
+
+    def test_what_serves_no_request(self, routes_db):
+        # another method, another segment count, another literal, an empty segment, a parameter where the route has text
+        assert self.serving(routes_db, "DELETE", "/users/7/posts") == []
+        assert self.serving(routes_db, "GET", "/users/7/posts/9") == []
+        assert self.serving(routes_db, "GET", "/api/v2/trainer/calendar") == []
+        assert self.serving(routes_db, "GET", "/files/report.txt") == []
+        assert self.serving(routes_db, "GET", "/files/.json") == []
+        assert self.serving(routes_db, "GET", "/{x}/trainer/calendar") == ["endpoint:GET /{}/trainer/calendar"]
+        assert self.serving(routes_db, "GET", "/users/{id}/posts/{}") == []
+        assert self.serving(routes_db, "GRPC", "a.B/C") == []
+
+    def test_an_exact_route_wins_over_a_template(self, routes_db):
+        result = CliRunner().invoke(main, ["callers", "GET /users/me/posts", "--db", str(routes_db)], env=CLEAN_ENV,
+                                    catch_exceptions=False)
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[0] == "GET /users/me/posts  (endpoint endpoint:GET /users/me/posts)"
+
+    def test_the_cli_answers_a_request_path(self, routes_db):
+        result = CliRunner().invoke(main, ["callers", "GET /api/trainer/calendar", "--db", str(routes_db)], env=CLEAN_ENV,
+                                    catch_exceptions=False)
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[0] == "GET /{}/trainer/calendar  (endpoint endpoint:GET /{}/trainer/calendar)"
+
+    def test_a_miss_lists_the_endpoints_ending_like_it(self, routes_db):
+        result = CliRunner().invoke(main, ["callers", "GET /trainer/calendar", "--db", str(routes_db)], env=CLEAN_ENV)
+        assert result.exit_code == 1
+        assert result.stderr.strip() == ("Error: no endpoint matches 'GET /trainer/calendar'; closest: GET /{}/trainer/calendar; "
+                                         "`ripple endpoints --unserved` lists them all")
+        # {} of /users/{}/posts serves "nothing": both methods listed (neither is PUT), by id
+        result = CliRunner().invoke(main, ["callers", "PUT /nothing/posts", "--db", str(routes_db)], env=CLEAN_ENV)
+        assert result.stderr.strip() == ("Error: no endpoint matches 'PUT /nothing/posts'; closest: GET /users/{}/posts, "
+                                         "POST /users/{}/posts; `ripple endpoints --unserved` lists them all")
+        result = CliRunner().invoke(main, ["impact", "PUT /nothing/here", "--db", str(routes_db)], env=CLEAN_ENV)
+        assert result.stderr.strip() == ("Error: no endpoint matches 'PUT /nothing/here'; "
+                                         "`ripple endpoints --unserved` lists them all")
+        store = EmbeddedStore(routes_db)
+        try:
+            near = [n.name for n in closest_endpoints(store, "POST /v2/users/9/posts", 5)]
+            assert closest_endpoints(store, "Flask.route", 5) is None  # no endpoint text: names are looked up
+        finally:
+            store.close()
+        # three segments in common, the same method first; /users/me/posts shares one ("me" is not 9): left out
+        assert near == ["POST /users/{}/posts", "GET /users/{}/posts"]
