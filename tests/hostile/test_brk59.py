@@ -22,6 +22,13 @@ generated here (no committed blobs).
   /{}/trainer/calendar`` (oapi-codegen's ``options.BaseURL +`` prefix). A request path now names the routes
   serving it (each ``{}`` one segment), and an endpoint target matching none lists the endpoints whose path
   ends like it.
+- :class:`TestChangedWhileIndexed`: a file whose extraction came from the extraction cache and whose bytes
+  changed between the read and the write (an edit, a ``git checkout`` during a long run; a forked one-shot
+  run widens that window to the whole extraction and binding) was left out of the write while the other
+  files' edges to its nodes went in: a first run into a new index (warm cache) committed dangling edges
+  (``tests.index_dump.problems``: ``dangling edge ('CALLS', 'r:pkg/m30.f30(1)', 'r:pkg/m31.f31(1)')`` on a
+  450-file tree, and so for a file turned binary or replaced by a folder). Its rows now go in as bound,
+  without text or chunks, and the journal has the next run write it again.
 """
 
 from __future__ import annotations
@@ -37,9 +44,11 @@ from indexer.frameworks.spring_config import is_served_config, load_module_prope
 from indexer.incremental import is_config_path
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
+import indexer.incremental as incremental
+from indexer.forked import can_fork
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
-from tests.index_dump import problems
+from tests.index_dump import dump, problems
 from tests.resolution_harness import edges, resolve_fixture, write_tree
 
 HANDLERS = """
@@ -361,3 +370,71 @@ class TestRequestPathTargets:
             store.close()
         # three segments in common, the same method first; /users/me/posts shares one ("me" is not 9): left out
         assert near == ["POST /users/{}/posts", "GET /users/{}/posts"]
+
+
+CHANGED_TREE = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "def helper():\n    return 1\n",
+    "pkg/b.py": "from pkg.a import helper\n\n\ndef use():\n    return helper()\n",
+}
+
+
+def run_index(root: Path, db: Path, state: Path) -> None:
+    store = EmbeddedStore(db)
+    try:
+        index_repository(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(state)))
+    finally:
+        store.close()
+
+
+class TestChangedWhileIndexed:
+    @pytest.fixture(params=["forked", "in_process"])
+    def mutating(self, request, monkeypatch, tmp_path):
+        """Index runs whose extraction and binding are followed (in the forked child, or in process) by
+        an edit of ``pkg/a.py`` (``helper`` renamed), before the write."""
+        target = tmp_path / "second" / "pkg" / "a.py"
+
+        def edit() -> None:
+            if target.exists():
+                target.write_text("def renamed():\n    return 2\n")
+
+        if request.param == "forked":
+            if not can_fork():
+                pytest.skip("no fork here")
+            real = incremental.bind_in_child
+            monkeypatch.setattr(incremental, "forks", lambda n: True)
+            monkeypatch.setattr(incremental, "bind_in_child",
+                                lambda work, pinned: real(lambda: (edit(), work())[1], pinned))
+        else:
+            monkeypatch.setattr(incremental, "forks", lambda n: False)
+            real_bind = incremental.RepositoryIndex._extract_bind
+
+            def bind_then_edit(self, *args, **kwargs):
+                got = real_bind(self, *args, **kwargs)
+                edit()
+                return got
+
+            monkeypatch.setattr(incremental.RepositoryIndex, "_extract_bind", bind_then_edit)
+        return target
+
+    def test_the_index_stays_whole_and_the_next_run_takes_the_edit(self, tmp_path, mutating):
+        state = tmp_path / "state"  # one extraction cache: the second tree's files are cache hits
+        write_tree(tmp_path / "first", CHANGED_TREE)
+        run_index(tmp_path / "first", tmp_path / "first.db", state)
+        second = write_tree(tmp_path / "second", CHANGED_TREE)
+        db = tmp_path / "second.db"
+        run_index(second, db, state)
+        assert problems(db) == []
+        rows = dump(db)
+        assert ("CALLS", "r:pkg/b.use(0)", "r:pkg/a.helper(0)", "r", "pkg/b.py", 5, 11, "exact") in rows["edges"]
+        assert "r:pkg/a.helper(0)" in {n[0] for n in rows["nodes"]}
+        assert not any(c[2] == "pkg/a.py" for c in rows["chunks"])  # no text read: no chunk until the next run
+        assert "pkg/a.py" in {f[1] for f in rows["files"]}
+        # the next run writes the edited file (the journal), and the index is then that of a clean run
+        run_index(second, db, state)
+        clean = tmp_path / "clean.db"
+        run_index(second, clean, tmp_path / "clean-state")
+        assert problems(db) == []
+        assert dump(db) == dump(clean)
+        assert "r:pkg/a.renamed(0)" in {n[0] for n in dump(db)["nodes"]}
+        assert any(c[2] == "pkg/a.py" for c in dump(db)["chunks"])
