@@ -12,7 +12,9 @@ module system's optional ``structural_scopes(files) -> {path: scope}`` (Go: the 
 ``go.mod``, so copies of generated code in the services of a monorepo do not satisfy each other's
 interfaces), else the whole namespace; a scope's types also satisfy the interfaces of the scopes the
 module system's optional ``structural_reach(files) -> {scope: scopes}`` says it reaches (Go: the
-in-repository modules its ``go.mod`` requires, transitively). A type defined as another named type
+in-repository modules its ``go.mod`` requires, transitively) and of the scopes reaching it; a call
+dispatched through an interface reaches only the implementations of such scopes of the caller's
+(:meth:`StructuralLinks.together`). A type defined as another named type
 (modifier :data:`DEFINED`) has that type's method set when it is an interface (and is then an
 interface itself, no concrete type: a call on it reaches the types satisfying it), else the methods
 that type's embedded fields promote. A method matches an interface's by its name and its parameter
@@ -70,6 +72,22 @@ class StructuralLinks:
         self.near: dict[int, list[Def]] = {}
         """``near[id(type)]``: the interfaces of its scope sharing a method name with it (one that
         changes may come to be satisfied, or stop being: what an incremental run watches)."""
+        self.scope_of: dict[str, str] = {}
+        """Each file's scope (the module system's ``structural_scopes``; files of no such system absent)."""
+        self.reach: dict[tuple[str, str], frozenset[str]] = {}
+        """``reach[(namespace, scope)]``: the scopes it builds against (``structural_reach``)."""
+
+    def together(self, namespace: str, caller: str, target: str) -> bool:
+        """Whether code of the file ``caller`` may run a method of the file ``target`` reached by
+        implicit dispatch: both in one scope, or one's scope built against the other's (a module
+        calling through an interface of a module it requires reaches its own implementations and those
+        of the modules it requires; a required module's code reaches those of the modules requiring
+        it). Two modules that require nothing of each other (two services using one ``common``
+        module) never: no binary of either holds the other's types. True for files of no scope."""
+        a, b = self.scope_of.get(caller), self.scope_of.get(target)
+        if a is None or b is None or a == b:
+            return True
+        return b in self.reach.get((namespace, a), ()) or a in self.reach.get((namespace, b), ())
 
     def type_of_method(self, fc: FileCtx, m: Def) -> Def | None:
         """The type a method of ``fc`` belongs to (its ``parent``, in any file of the module)."""
@@ -114,6 +132,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
             elif d.kind == "method" and d.parent:
                 own[(ns, fc.module_key, d.parent)].add(method_signature(rd))
     sigs = out.signatures
+    out.scope_of, out.reach = scope_of, reach
 
     def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
         got = sigs.get(id(t))
@@ -147,8 +166,10 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     near_budget = MAX_INTERFACE_TYPES  # its own bound: the watch list never costs the links (brk53)
     near_cut = 0
     for (ns, scope), own_types in by_ns.items():
-        # The interfaces of the scope and of the scopes it builds against (Go: the modules its go.mod requires).
-        types = own_types + [t for other in sorted(reach.get((ns, scope), ())) for t in by_ns.get((ns, other), ())
+        # The interfaces of the scope, of the scopes it builds against (Go: the modules its go.mod
+        # requires) and of those building against it (their code holds its types).
+        others = set(reach.get((ns, scope), ())) | {o for (n, o), r in reach.items() if n == ns and scope in r}
+        types = own_types + [t for other in sorted(others - {scope}) for t in by_ns.get((ns, other), ())
                              if interface_like(t)]
         concrete = [t for t in own_types if t.kind == "class" and not interface_like(t)]
         by_sig: dict[tuple[str, int, bool], list[Def]] = defaultdict(list)

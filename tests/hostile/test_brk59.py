@@ -62,6 +62,23 @@ import "context"
 type CommandHandler[C any] interface {
     Handle(ctx context.Context, cmd C) error
 }
+
+type logging[C any] struct{ base CommandHandler[C] }
+
+func (l logging[C]) Handle(ctx context.Context, cmd C) error { return l.base.Handle(ctx, cmd) }
+// --- path: trainings/go.mod ---
+module example.com/app/trainings
+
+require example.com/app/common v0.0.0
+// --- path: trainings/command/cancel.go ---
+package command
+
+import "context"
+
+// another service using common: trainer's code never holds it
+type cancelHandler struct{}
+
+func (h cancelHandler) Handle(ctx context.Context, cmd string) error { return nil }
 // --- path: trainer/go.mod ---
 module example.com/app/trainer
 
@@ -126,25 +143,41 @@ class TestGoDefinedInterfaceTypes:
         calls = [e for e in edges(result) if e.startswith("trainer/ports/grpc.Server.Schedule")]
         assert calls == [
             "trainer/ports/grpc.Server.Schedule(1) -> common/decorator/command.CommandHandler.Handle(2) [inferred]",
+            "trainer/ports/grpc.Server.Schedule(1) -> common/decorator/command.logging.Handle(2) [inferred]",
             "trainer/ports/grpc.Server.Schedule(1) -> trainer/command/schedule.Plain.Handle(2) [inferred]",
             "trainer/ports/grpc.Server.Schedule(1) -> trainer/command/schedule.scheduleHandler.Handle(2) [inferred]",
         ]
-        # billing's payHandler is of a module that does not require common: never reached
-        assert not any("billing" in e for e in calls)
+        # billing's payHandler is of a module that does not require common, trainings' cancelHandler of a
+        # module trainer does not require: never reached from trainer
+        assert not any("billing" in e or "trainings" in e for e in calls)
+        # common's own code reaches the implementations of every module requiring it (not billing's)
+        assert [e for e in edges(result) if e.startswith("common/decorator/command.logging.Handle")] == [
+            "common/decorator/command.logging.Handle(2) -> common/decorator/command.CommandHandler.Handle(2) [exact]",
+            "common/decorator/command.logging.Handle(2) -> common/decorator/command.logging.Handle(2) [inferred]",
+            "common/decorator/command.logging.Handle(2) -> trainer/command/schedule.Plain.Handle(2) [inferred]",
+            "common/decorator/command.logging.Handle(2) -> trainer/command/schedule.scheduleHandler.Handle(2) [inferred]",
+            "common/decorator/command.logging.Handle(2) -> trainings/command/cancel.cancelHandler.Handle(2) [inferred]",
+        ]
 
     def test_implementations_across_required_modules_only(self):
         result = resolve_fixture(HANDLERS)
         implements = edges(result, "IMPLEMENTS")
         assert implements == [
+            # common's decorator satisfies the interface trainer defines as CommandHandler (trainer requires common)
+            "common/decorator/command.logging -> common/decorator/command.CommandHandler",
+            "common/decorator/command.logging -> trainer/command/schedule.ScheduleHandler",
             "trainer/command/schedule.Plain -> common/decorator/command.CommandHandler",
             "trainer/command/schedule.Plain -> trainer/command/schedule.ScheduleHandler",
             "trainer/command/schedule.scheduleHandler -> common/decorator/command.CommandHandler",
             "trainer/command/schedule.scheduleHandler -> trainer/command/schedule.ScheduleHandler",
+            "trainings/command/cancel.cancelHandler -> common/decorator/command.CommandHandler",
         ]
         # Renamed (type Renamed Plain) has none of Plain's own methods; ScheduleHandler is an interface,
         # no concrete type; billing requires nothing of common
         assert not any(e.startswith(("trainer/command/schedule.Renamed", "trainer/command/schedule.ScheduleHandler",
                                      "billing/")) for e in implements)
+        # trainings requires nothing of trainer: its handler satisfies none of trainer's interfaces
+        assert "trainings/command/cancel.cancelHandler -> trainer/command/schedule.ScheduleHandler" not in implements
         assert edges(result, "EXTENDS") == [
             "trainer/command/schedule.Renamed -> trainer/command/schedule.Plain",
             "trainer/command/schedule.ScheduleHandler -> common/decorator/command.CommandHandler",
