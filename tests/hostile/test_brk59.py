@@ -15,7 +15,7 @@ generated here (no committed blobs).
   serves (``config/src/main/resources/shared/<application>.yml``, ``native`` profile): ignored, so the
   account and statistics services both served ``GET /current`` and ``GET /{name}``, and the Feign clients'
   ``GET /accounts/{accountName}``, ``PUT /statistics/{accountName}`` and ``POST /uaa/users`` reached no
-  handler (``ripple endpoints``: 9 served, 6 called only; now 12 served, each client linked, 1 called only:
+  handler (``ripple endpoints``: 9 served, 6 called only; now 11 served, each client linked, 1 called only:
   the external rates API).
 - :class:`TestRequestPathTargets`: ``ripple callers "GET /api/trainer/calendar"`` (the URL a developer sees)
   said "no symbol matches ...; try a qualified name such as Class.method": the route is ``GET
