@@ -112,7 +112,7 @@ def symbol_label(node: Node) -> str:
     """:func:`dotted_name`, with the file in parentheses when the name does not say it (file-module
     languages): ``joinValues (src/v4/core/util.ts)``; for lists of same-named symbols."""
     name = dotted_name(node)
-    if node.label == "File" or node.props.get("module"):
+    if node.label == "File" or node.props.get("module") or not node.file:  # an Endpoint, a Topic: in no file
         return name
     return f"{name} ({node.file})"
 

@@ -39,6 +39,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from analysis.agent_queries import TargetError, resolve_target
 from analysis.navigation import closest_endpoints, routes_serving
 from indexer.frameworks.spring_config import is_served_config, load_module_properties
 from indexer.incremental import is_config_path
@@ -403,6 +404,18 @@ class TestRequestPathTargets:
             store.close()
         # three segments in common, the same method first; /users/me/posts shares one ("me" is not 9): left out
         assert near == ["POST /users/{}/posts", "GET /users/{}/posts"]
+
+    def test_the_agent_tools_list_the_closest_endpoints_by_name(self, routes_db):
+        store = EmbeddedStore(routes_db)
+        try:
+            with pytest.raises(TargetError) as caught:
+                resolve_target(store, "GET /trainer/calendar")
+            # named without an empty "()" for the file an endpoint has not
+            assert "closest names: GET /{}/trainer/calendar. Pass one" in str(caught.value)
+            targets, _ = resolve_target(store, "GET /api/trainer/calendar")
+            assert [t.id for t in targets] == ["endpoint:GET /{}/trainer/calendar"]
+        finally:
+            store.close()
 
 
 CHANGED_TREE = {
