@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 from analysis.testcode import is_test_path
 from stores.contracts import (
     Edge,
+    GRAPHQL_OPERATIONS,
+    GRPC_METHOD,
     GraphStore,
     IndexedFile,
     Node,
@@ -32,7 +34,7 @@ __all__ = [
     "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "inherited_members", "inherited_note", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
-    "location_text",
+    "location_text", "routes_serving", "closest_endpoints",
 ]
 
 def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
@@ -110,7 +112,7 @@ def symbol_label(node: Node) -> str:
     """:func:`dotted_name`, with the file in parentheses when the name does not say it (file-module
     languages): ``joinValues (src/v4/core/util.ts)``; for lists of same-named symbols."""
     name = dotted_name(node)
-    if node.label == "File" or node.props.get("module"):
+    if node.label == "File" or node.props.get("module") or not node.file:  # an Endpoint, a Topic: in no file
         return name
     return f"{name} ({node.file})"
 
@@ -165,6 +167,9 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
         found = graph.get_nodes([endpoint_id(endpoint.group(1), endpoint.group(2))])
         if found:
             return list(found.values())
+        serving = routes_serving(graph, endpoint.group(1), endpoint.group(2))
+        if serving:
+            return serving
     text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
@@ -173,6 +178,71 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
     found = graph.find_symbols(names, _CODE_LABELS)
     out = {n.id: n for name in names for n in found.get(name, []) if _matches(n, text)}
     return sorted(out.values(), key=lambda n: n.id)
+
+
+_MAX_SERVING = 20
+"""Endpoints :func:`routes_serving` returns at most (a request path that every catch-all route serves)."""
+
+
+def routes_serving(graph: GraphStore, method: str, path: str) -> list[Node]:
+    """The HTTP Endpoint nodes whose route template serves the request ``method`` ``path`` as a router
+    matches it, when no endpoint has that exact key: each ``{}`` of the template (a path parameter, or
+    a prefix the index could not compute: ``GET /{}/trainer/calendar``) matches one non-empty
+    segment, or part of one (``/files/{}.json``); the other characters match themselves (case
+    kept); the method is the same or the endpoint's ``*`` (any). A path the user wrote with
+    parameters (``/owners/{id}``) matches a ``{}`` only there. Fewest ``{}`` first (the most specific
+    route), then by id; at most :data:`_MAX_SERVING`. GraphQL and gRPC texts match nothing here. One
+    store call (the Endpoint nodes)."""
+    method = method.upper()
+    if method in GRAPHQL_OPERATIONS or method == GRPC_METHOD:
+        return []
+    want = endpoint_id(method, path).split(" ", 1)[1]
+    want_segments = want.strip("/").split("/")
+    out: list[tuple[int, str, Node]] = []
+    for n in graph.labelled(["Endpoint"]):
+        verb, _, template = n.name.partition(" ")
+        if verb not in (method, "*") or "{}" not in template or not template.startswith("/"):
+            continue
+        segments = template.strip("/").split("/")
+        if len(segments) != len(want_segments):
+            continue
+        if all(_segment_serves(t, w) for t, w in zip(segments, want_segments, strict=True)):
+            out.append((template.count("{}"), n.id, n))
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [n for _, _, n in out[:_MAX_SERVING]]
+
+
+def closest_endpoints(graph: GraphStore, text: str, limit: int) -> list[Node] | None:
+    """For a target written as an endpoint (``METHOD /path``, :data:`_ENDPOINT_TEXT`) that matched
+    nothing, up to ``limit`` Endpoint nodes nearest it: those whose path ends with the text's last
+    segments, the most of them first (``GET /trainer/calendar`` finds ``GET /{}/trainer/calendar``
+    and ``PUT /{}/trainer/calendar/make-hour-available`` is not), the same method before another,
+    then by id. ``None`` when ``text`` is no endpoint (names are looked up instead). One store call."""
+    m = _ENDPOINT_TEXT.match(text.strip())
+    if not m:
+        return None
+    method = m.group(1).upper()
+    want = endpoint_id(method, m.group(2)).split(" ", 1)[1].strip("/").split("/")
+    ranked: list[tuple[int, int, str, Node]] = []
+    for n in graph.labelled(["Endpoint"]):
+        verb, _, path = n.name.partition(" ")
+        have = path.strip("/").split("/")
+        common = 0
+        while common < min(len(have), len(want)) and _segment_serves(have[-1 - common], want[-1 - common]):
+            common += 1
+        if common and common >= min(len(want), 2):  # one shared segment means little in a long path
+            ranked.append((-common, 0 if verb in (method, "*") else 1, n.id, n))
+    ranked.sort(key=lambda r: r[:3])
+    return [n for *_, n in ranked[:limit]]
+
+
+def _segment_serves(template: str, segment: str) -> bool:
+    if "{}" not in template:
+        return template == segment
+    if segment == "{}":
+        return template == "{}"
+    pattern = "[^/]+".join(re.escape(part) for part in template.split("{}"))
+    return re.fullmatch(pattern, segment) is not None
 
 
 def find_targets(graph: GraphStore, symbol: str) -> list[Node]:

@@ -12,7 +12,7 @@ import re
 from pathlib import Path, PurePosixPath
 
 from analysis.impact import PositionQuery, SymbolQuery
-from analysis.navigation import AmbiguousPath
+from analysis.navigation import AmbiguousPath, closest_endpoints
 from stores.contracts import GraphStore, Node
 
 __all__ = ["file_candidates", "target_query", "position_miss", "nearest_definitions", "closest_symbols", "quoted_target",
@@ -151,7 +151,11 @@ def position_miss(graph: GraphStore, query: PositionQuery) -> str:
 def closest_symbols(graph: GraphStore, text: str, repo: str | None = None, limit: int = 10) -> list[Node]:
     """Up to ``limit`` symbols whose names come closest to what ``text`` names (its last dotted part,
     arguments dropped: ``httpx.Client.send`` asks for ``send``), of ``repo`` when given: what a
-    target that matched nothing is answered with. One store call."""
+    target that matched nothing is answered with; for a target written as an endpoint (``GET /x``)
+    the endpoints nearest its path (:func:`analysis.navigation.closest_endpoints`). One store call."""
+    endpoints = closest_endpoints(graph, text, limit)
+    if endpoints is not None:
+        return endpoints
     short = text.split("(", 1)[0].strip().strip(".").rsplit(".", 1)[-1] or text
     return [n for n in graph.search_symbols(short, limit * (3 if repo else 1)) if repo in (None, n.repo)][:limit]
 

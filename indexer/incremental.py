@@ -73,7 +73,7 @@ from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
-from indexer.frameworks.spring_config import CONFIG_SUFFIXES
+from indexer.frameworks.spring_config import CONFIG_SUFFIXES, is_served_config
 from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
                                     handed_texts, relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
@@ -111,12 +111,12 @@ def is_config_path(rel: str) -> bool:
     or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
     relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
     path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
-    of mapper interfaces)."""
+    of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
         return True
-    return name.startswith(("application", "bootstrap")) and name.endswith(CONFIG_SUFFIXES)
+    return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))
 
 
 @dataclasses.dataclass(frozen=True)

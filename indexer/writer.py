@@ -307,10 +307,13 @@ class IndexWriter:
                             if digest is None:
                                 digest = digests[i] = output_digest(out, self.product)
                             self._stamp(out, digest, version, files)
-                        if self._attach(out, files[out.file.path], fresh, texts):
-                            written.append(out)
-                        else:
+                        if not self._attach(out, files[out.file.path], fresh, texts):
+                            # Its bytes changed since they were read: its rows go in as bound (the other
+                            # files' edges point at its nodes), without text or chunks; the journal has
+                            # the next run write it again.
+                            out.text, out.chunks = None, []
                             changed_meanwhile.append(out.file.path)
+                        written.append(out)
                     if not written:
                         continue
                     add_mention_edges(written, self.graph, everything, gone, resolved.dropped)

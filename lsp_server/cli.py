@@ -29,7 +29,8 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
-from analysis.navigation import Reference, callers, dotted_name, inherited_note, location_text, lookup, references, symbol_label
+from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, inherited_note, location_text, lookup,
+                                 references, symbol_label)
 from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
@@ -279,6 +280,10 @@ def _no_match(store: Any, symbol: str, repo: str | None) -> str:
         known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
         if repo not in names:
             return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
+    endpoints = closest_endpoints(store, symbol, 5)
+    if endpoints is not None:  # a METHOD /path target: the endpoints whose path ends like it
+        listed = "; closest: " + ", ".join(n.name for n in endpoints) if endpoints else ""
+        return f"no endpoint matches {quoted_target(symbol)}{listed}; `ripple endpoints --unserved` lists them all"
     near = closest_symbols(store, symbol, repo, 5)
     hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
     where = f" in repository {repo!r}" if repo is not None else ""

@@ -43,7 +43,7 @@ import yaml
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
 __all__ = [
-    "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "load_properties", "load_module_properties",
+    "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "is_served_config", "load_properties", "load_module_properties",
     "resolve_placeholders", "gateway_routes",
 ]
 
@@ -199,8 +199,12 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
     Gradle layout) or, failing that, the folder of the configuration file (the one above it for a
     ``config`` folder, which Spring Boot reads as the application's own). Each map is
     :func:`load_properties` of that folder without the modules nested in it (a root module's
-    configuration is not that of the services below it). Never raises on unreadable or malformed
-    files."""
+    configuration is not that of the services below it). A module that takes its configuration from
+    a Spring Cloud Config Server of the repository (a ``spring.cloud.config.*`` client key or
+    ``spring.config.import=configserver:``, and a ``spring.application.name``) gets, over its own,
+    what the server's ``native`` search locations serve it (:func:`_served_properties`: piggymetrics'
+    ``config/src/main/resources/shared/account-service.yml`` sets ``server.servlet.context-path:
+    /accounts`` for ``account-service``). Never raises on unreadable or malformed files."""
     root = Path(repo_root)
     modules: set[str] = set()
     for path in config_files(root):
@@ -217,7 +221,97 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
     for m in sorted(modules):
         nested = [root / n for n in modules if n != m and (not m or n.startswith(m + "/"))]
         out[m] = load_properties(root / m if m else root, nested)
+    locations = [(m, loc) for m, props in sorted(out.items()) for loc in _search_locations(root, m, props)]
+    if locations:
+        for m, props in out.items():
+            app = props.get("spring.application.name", "")
+            if app and _config_client(props) and all(m != server for server, _ in locations):
+                served = _served_properties(root, [loc for _, loc in locations], app)
+                if served:
+                    out[m] = {**props, **served}
     return out
+
+
+def is_served_config(rel: str) -> bool:
+    """Whether the repository-relative ``rel`` may be a file a Spring Cloud Config Server of the
+    repository serves (:func:`load_module_properties`): a ``.yml`` / ``.yaml`` / ``.properties`` file
+    under a module's resources (``config/src/main/resources/shared/account-service.yml``), whatever
+    its name. A watcher re-reads the configuration when one changes."""
+    return rel.endswith(CONFIG_SUFFIXES) and "/resources/" in "/" + rel
+
+
+_NATIVE_DEFAULTS = "classpath:/,classpath:/config,file:./,file:./config"
+"""Spring Cloud Config Server's default ``spring.cloud.config.server.native.search-locations``."""
+
+
+def _search_locations(root: Path, module: str, props: Mapping[str, str]) -> list[str]:
+    """The folders (repository-relative, POSIX, may hold ``{application}``) a Spring Cloud Config
+    Server module serves from its ``native`` backend: ``spring.cloud.config.server.native.search-locations``
+    (comma separated; Spring's defaults when the ``native`` profile is active without it), a
+    ``classpath:`` location under the module's ``src/main/resources``, a relative ``file:`` one under
+    the module's folder. Absolute ``file:`` locations and those with ``{profile}`` / ``{label}`` are
+    left out (outside the repository, or chosen at run time)."""
+    written = props.get("spring.cloud.config.server.native.search-locations", "")
+    if not written:
+        active = {p.strip() for p in props.get("spring.profiles.active", "").split(",")}
+        if "native" not in active or not any(k.startswith("spring.cloud.config.server.") for k in props):
+            return []
+        written = _NATIVE_DEFAULTS
+    base = Path(module) if module else Path()
+    out: list[str] = []
+    for loc in (p.strip() for p in written.split(",")):
+        if "{profile}" in loc or "{label}" in loc or "${" in loc:
+            continue
+        if loc.startswith("classpath:"):
+            rel = base / "src/main/resources" / loc.removeprefix("classpath:").lstrip("/")
+        elif loc.startswith("file:") and not loc.removeprefix("file:").startswith("/"):
+            rel = base / loc.removeprefix("file:")
+        else:
+            continue
+        folder = os.path.normpath(rel.as_posix())
+        if folder == ".." or folder.startswith("../") or not (root / folder.replace("{application}", "")).resolve().is_relative_to(root.resolve()):
+            continue
+        out.append("" if folder == "." else folder)
+    return out
+
+
+def _config_client(props: Mapping[str, str]) -> bool:
+    """Whether an application's configuration says it takes its configuration from a config server
+    (``spring.cloud.config.uri`` or any other client key; ``spring.config.import`` of ``configserver:``)."""
+    if "configserver:" in props.get("spring.config.import", ""):
+        return True
+    return any(k.startswith("spring.cloud.config.") and not k.startswith("spring.cloud.config.server.")
+               for k in props)
+
+
+def _served_properties(root: Path, locations: list[str], app: str) -> dict[str, str]:
+    """What the config servers' ``locations`` serve the application ``app``: its files ``<app>.*`` over
+    the shared ``application.*``, each of a profile (``<app>-<profile>.*``, ``application-<profile>.*``)
+    only filling keys no default file sets, as :func:`load_properties` ranks them. ``{}`` when none."""
+    real_root = os.path.realpath(root)
+    ranked: list[tuple[tuple[int, int, str, int], dict[str, str]]] = []
+    for loc in locations:
+        folder = root / loc.replace("{application}", app)
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            stem, _, suffix = name.rpartition(".")
+            if "." + suffix not in CONFIG_SUFFIXES:
+                continue
+            for index, doc in enumerate(_documents(folder / name, real_root)):
+                if stem in (app, "application"):
+                    rank = 3 if any(k in doc for k in _PROFILE_KEYS) else (1 if stem == app else 2)
+                elif stem.startswith((app + "-", "application-")):
+                    rank = 4
+                else:
+                    continue
+                ranked.append(((-rank, 1 if suffix == "properties" else 0, name, index), doc))
+    props: dict[str, str] = {}
+    for _, doc in sorted(ranked, key=lambda r: r[0]):
+        props.update(doc)
+    return props
 
 
 _GATEWAY_ROUTE = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.routes\[(\d+)\]\.(.+)$")

@@ -467,9 +467,10 @@ class CallBinder:
         out = self._wrapped([(m, inst.how if id(m) in own else "inferred") for m in methods])
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
+            structural = classes.structural
             for m in methods:
                 for o in classes.overriders(m, inst.c):
-                    if id(o) not in seen:
+                    if id(o) not in seen and (fc is None or structural.together(fc.rules.namespace, fc.path, o.file.path)):
                         seen.add(id(o))
                         out.append((o, "inferred"))
         return out

@@ -10,7 +10,14 @@ when its method set holds every name of the interface's, which must not be empty
 ``any`` would be satisfied by everything and dispatches nowhere), and both lie in one *scope*: the
 module system's optional ``structural_scopes(files) -> {path: scope}`` (Go: the folder of the nearest
 ``go.mod``, so copies of generated code in the services of a monorepo do not satisfy each other's
-interfaces), else the whole namespace. A method matches an interface's by its name and its parameter
+interfaces), else the whole namespace; a scope's types also satisfy the interfaces of the scopes the
+module system's optional ``structural_reach(files) -> {scope: scopes}`` says it reaches (Go: the
+in-repository modules its ``go.mod`` requires, transitively) and of the scopes reaching it; a call
+dispatched through an interface reaches only the implementations of such scopes of the caller's
+(:meth:`StructuralLinks.together`). A type defined as another named type
+(modifier :data:`DEFINED`) has that type's method set when it is an interface (and is then an
+interface itself, no concrete type: a call on it reaches the types satisfying it), else the methods
+that type's embedded fields promote. A method matches an interface's by its name and its parameter
 list's shape: the same number of parameters and both variadic or neither (the Go specification's
 "identical function types" compares both; parameter and result types are not compared). So a gRPC
 server (``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in,
@@ -29,9 +36,14 @@ from indexer.resolve.values import Def
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
+__all__ = ["DEFINED", "MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
 
 log = logging.getLogger(__name__)
+
+DEFINED = "defined"
+"""The modifier of a type defined as another named type (Go ``type X pkg.Y[T]``, ``Y`` its only base):
+X has Y's methods when Y is an interface (X is one then, and no concrete type), else only those Y's
+embedded fields promote."""
 
 MAX_INTERFACE_TYPES = 200_000
 """Bound on (interface, candidate type) checks per run: a generated repository with thousands of
@@ -60,6 +72,22 @@ class StructuralLinks:
         self.near: dict[int, list[Def]] = {}
         """``near[id(type)]``: the interfaces of its scope sharing a method name with it (one that
         changes may come to be satisfied, or stop being: what an incremental run watches)."""
+        self.scope_of: dict[str, str] = {}
+        """Each file's scope (the module system's ``structural_scopes``; files of no such system absent)."""
+        self.reach: dict[tuple[str, str], frozenset[str]] = {}
+        """``reach[(namespace, scope)]``: the scopes it builds against (``structural_reach``)."""
+
+    def together(self, namespace: str, caller: str, target: str) -> bool:
+        """Whether code of the file ``caller`` may run a method of the file ``target`` reached by
+        implicit dispatch: both in one scope, or one's scope built against the other's (a module
+        calling through an interface of a module it requires reaches its own implementations and those
+        of the modules it requires; a required module's code reaches those of the modules requiring
+        it). Two modules that require nothing of each other (two services using one ``common``
+        module) never: no binary of either holds the other's types. True for files of no scope."""
+        a, b = self.scope_of.get(caller), self.scope_of.get(target)
+        if a is None or b is None or a == b:
+            return True
+        return b in self.reach.get((namespace, a), ()) or a in self.reach.get((namespace, b), ())
 
     def type_of_method(self, fc: FileCtx, m: Def) -> Def | None:
         """The type a method of ``fc`` belongs to (its ``parent``, in any file of the module)."""
@@ -82,12 +110,16 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
     in_ns: dict[str, list[FileCtx]] = defaultdict(list)
     scope_of: dict[str, str] = {}
+    reach: dict[tuple[str, str], frozenset[str]] = {}
     for fc in files:
         in_ns[fc.rules.namespace].append(fc)
-    for ns_files in in_ns.values():
+    for ns, ns_files in in_ns.items():
         scopes = getattr(ns_files[0].rules, "structural_scopes", None)
         if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
             scope_of.update(scopes(ns_files))
+            reached = getattr(ns_files[0].rules, "structural_reach", None)
+            for scope, others in (reached(ns_files) if reached is not None else {}).items():
+                reach[(ns, scope)] = others
     for fc in files:
         if not getattr(fc.rules, "structural_interfaces", False):
             continue
@@ -100,6 +132,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
             elif d.kind == "method" and d.parent:
                 own[(ns, fc.module_key, d.parent)].add(method_signature(rd))
     sigs = out.signatures
+    out.scope_of, out.reach = scope_of, reach
 
     def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
         got = sigs.get(id(t))
@@ -109,9 +142,19 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         found = set(own.get((t.file.rules.namespace, t.file.module_key, t.name), ()))
         if depth < 32:
             for b in bases(t):
-                found |= signatures(b, depth + 1)
+                if DEFINED not in t.d.modifiers or interface_like(b, depth + 1):
+                    found |= signatures(b, depth + 1)
+                else:  # type X Y, Y a struct: X has the methods Y's embedded fields promote, not Y's own
+                    for bb in bases(b):
+                        found |= signatures(bb, depth + 1)
         sigs[id(t)] = frozenset(found)
         return sigs[id(t)]
+
+    def interface_like(t: Def, depth: int = 0) -> bool:
+        """An interface, or a type defined as one (``type H decorator.CommandHandler[C]``)."""
+        if t.kind == "interface":
+            return True
+        return DEFINED in t.d.modifiers and depth < 32 and any(interface_like(b, depth + 1) for b in bases(t))
 
     def method_set(t: Def) -> frozenset[str]:
         got = out.method_sets.get(id(t))
@@ -122,15 +165,20 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     budget = MAX_INTERFACE_TYPES
     near_budget = MAX_INTERFACE_TYPES  # its own bound: the watch list never costs the links (brk53)
     near_cut = 0
-    for types in by_ns.values():
-        concrete = [t for t in types if t.kind == "class"]
+    for (ns, scope), own_types in by_ns.items():
+        # The interfaces of the scope, of the scopes it builds against (Go: the modules its go.mod
+        # requires) and of those building against it (their code holds its types).
+        others = set(reach.get((ns, scope), ())) | {o for (n, o), r in reach.items() if n == ns and scope in r}
+        types = own_types + [t for other in sorted(others - {scope}) for t in by_ns.get((ns, other), ())
+                             if interface_like(t)]
+        concrete = [t for t in own_types if t.kind == "class" and not interface_like(t)]
         by_sig: dict[tuple[str, int, bool], list[Def]] = defaultdict(list)
         for t in concrete:
             for sig in signatures(t):
                 by_sig[sig].append(t)
         iface_by_name: dict[str, list[Def]] = defaultdict(list)
         for iface in types:
-            if iface.kind == "interface":
+            if interface_like(iface):
                 for name in method_set(iface):
                     iface_by_name[name].append(iface)
         for t in concrete:
@@ -144,7 +192,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                     near_budget -= 1
             out.near[id(t)] = list(seen.values())
         for iface in types:
-            if iface.kind != "interface":
+            if not interface_like(iface):
                 continue
             need = signatures(iface)
             if not need:

@@ -6,7 +6,8 @@ The rules live in ``indexer/languages/go/queries/*.scm`` (``definitions``, ``cal
 * a function is ``function`` (qualname ``F``); a method ``func (s *T) M()`` is ``method`` with
   qualname ``T.M`` and parent ``T`` (its text is not inside ``T``'s: Go methods may live in any file
   of the package); named types are ``class`` (``interface`` for interface types); struct fields are
-  ``field`` members, embedded fields go in ``bases``;
+  ``field`` members, embedded fields go in ``bases``, and so does the type a defined type names
+  (``type H decorator.CommandHandler[C]``: base ``decorator.CommandHandler``, modifier ``defined``);
 * an import binds the last segment of its path (``u "a/b"`` binds ``u``; ``. "a/b"`` is ``*``;
   ``_`` binds nothing): ``Import(local, module=path, name=None)``;
 * type texts drop ``*``, ``[]``, ``...`` and generic arguments (``*pkg.T`` -> ``pkg.T``);
@@ -33,6 +34,12 @@ GRAMMAR = "go"
 FOLDER = "go/queries"
 _WS = re.compile(r"\s+")
 _GENERIC = re.compile(r"\[[^\[\]]*\]")
+_NAMED_TYPES = frozenset({"type_identifier", "qualified_type", "generic_type"})
+"""The underlying types of a defined type (``type X pkg.Y[T]``) that are another named type: X gets
+that type as its base and the modifier ``defined``, so a method X does not declare is looked up on it
+(an interface's methods, a struct's promoted ones: valid Go calls no other) and the implicit
+interfaces count X's method set as Go does (:mod:`indexer.resolve.structural`)."""
+_BUILTIN = re.compile(r"^(?:bool|byte|rune|string|error|any|comparable|u?int(?:8|16|32|64)?|uintptr|float(?:32|64)|complex(?:64|128))$")
 
 
 def type_text(text: str) -> str:
@@ -100,13 +107,17 @@ class GoExtractor:
 
 
 class GoModExtractor:
-    """``go.mod``: its module path in ``package`` (any other ``.mod`` file yields an empty extraction)."""
+    """``go.mod``: its module path in ``package`` and each module a ``require`` names as an
+    :class:`~indexer.model.Import` (``local`` and ``module`` the module path): the in-repository
+    modules it depends on, whose interfaces its types may satisfy
+    (:meth:`indexer.languages.go.modules.GoModuleSystem.structural_reach`). Any other ``.mod`` file
+    yields an empty extraction."""
 
     language = "gomod"
     extensions = (".mod",)
 
     def extract(self, path: str, source: bytes) -> FileExtraction:
-        """The module directive's path as ``package``; never raises."""
+        """The module directive's path as ``package``, the required modules as imports; never raises."""
         out = FileExtraction(path=path, language=self.language)
         if path.rsplit("/", 1)[-1] != "go.mod":
             return out
@@ -115,8 +126,11 @@ class GoModExtractor:
             root = parser("gomod").parse(source).root_node
             out.errors.extend(parse_errors(root, src))
             for _, m in run_query(query("gomod", FOLDER, "gomod"), root):
-                out.package = src.text(m["module"][0]).strip().strip('"')
-                break
+                if "module" in m and out.package is None:
+                    out.package = src.text(m["module"][0]).strip().strip('"')
+                elif "require" in m:
+                    required = src.text(m["require"][0]).strip().strip('"')
+                    out.imports.append(Import(required, module=required, name=None, line=m["require"][0].start_point[0] + 1))
         return out
 
 
@@ -233,6 +247,9 @@ class _FileExtractor:
                     for f in body.named_children[0].named_children if body.named_children else ():
                         if f.type == "field_declaration" and not f.children_by_field_name("name"):
                             d.bases.append(type_text(self._text(f.child_by_field_name("type"))))
+                elif body is not None and body.type in _NAMED_TYPES and not _BUILTIN.match(self._text(body)):
+                    d.bases.append(type_text(self._text(body)))
+                    d.modifiers.append("defined")  # indexer.resolve.structural.DEFINED
             defs.append((node.start_byte, d))
         defs.sort(key=lambda x: x[0])
         self.out.definitions = [d for _, d in defs]

@@ -81,6 +81,34 @@ class GoModuleSystem:
             out[fc.path] = next((r for r in roots if not r or fc.path.startswith(r + "/")), "")
         return out
 
+    def structural_reach(self, files: Sequence[FileCtx]) -> dict[str, frozenset[str]]:
+        """``{scope: the other scopes whose interfaces its types may satisfy}`` (scopes as
+        :meth:`structural_scopes` names them: go.mod folders): the in-repository modules a ``go.mod``
+        requires, transitively (a module's types implement the interfaces of the modules it builds
+        against: ``internal/trainer`` requiring ``.../internal/common`` satisfies its
+        ``decorator.CommandHandler``); modules that require nothing of each other stay apart (the
+        services of a monorepo each with a copy of generated code). Read by the core's
+        :mod:`indexer.resolve.structural` (an optional attribute)."""
+        folder_of: dict[str, str] = {}
+        requires: dict[str, list[str]] = {}
+        for fc in files:
+            if fc.lang == "gomod" and fc.path.rsplit("/", 1)[-1] == "go.mod" and fc.ex.package:
+                folder = posixpath.dirname(fc.path)
+                folder_of.setdefault(fc.ex.package, folder)
+                requires[folder] = [imp.module for imp in fc.ex.imports]
+        direct = {f: {folder_of[m] for m in mods if m in folder_of} - {f} for f, mods in requires.items()}
+        out: dict[str, frozenset[str]] = {}
+        for start, first in direct.items():
+            seen, todo = set(first), list(first)
+            while todo:
+                for nxt in direct.get(todo.pop(), ()):
+                    if nxt not in seen and nxt != start:
+                        seen.add(nxt)
+                        todo.append(nxt)
+            if seen:
+                out[start] = frozenset(seen)
+        return out
+
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""
         return name in BUILTINS
