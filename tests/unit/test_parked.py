@@ -114,3 +114,49 @@ def test_parked_resolve_equals_the_resolve_in_memory(fixture):
     assert list(got.files) == want.files and want.files and got.call_outcomes == want.call_outcomes
     assert got.link_outcomes == want.link_outcomes
     assert sum(len(out.edges) for out in want.files) > 0
+
+
+class TestIteratedLists:
+    """A list iterated again while among the spill file's last ITERATED_LISTS is not unpickled again."""
+
+    def _loads(self, monkeypatch) -> list[int]:
+        import indexer.parked as parked
+        seen: list[int] = []
+        real = pickle.loads
+
+        def spy(data, *a, **k):
+            seen.append(len(data))
+            return real(data, *a, **k)
+        monkeypatch.setattr(parked.pickle, "loads", spy)
+        return seen
+
+    def test_a_list_iterated_again_is_read_back_once_and_its_items_shared(self, monkeypatch):
+        from indexer.parked import ITERATED_LISTS
+        spill = SpillFile()
+        lists = [ParkedList.park(spill, [CallSite(name=f"f{i}", caller=None, line=i, col=0, arity=0, receiver=None)])
+                 for i in range(ITERATED_LISTS + 1)]
+        seen = self._loads(monkeypatch)
+        first = list(lists[0])
+        assert [c.name for c in first] == ["f0"] and len(seen) == 1
+        for parked in lists[1:ITERATED_LISTS]:
+            list(parked)
+        assert len(seen) == ITERATED_LISTS
+        again = list(lists[0])  # still among the last four: not read back
+        assert len(seen) == ITERATED_LISTS and again[0] is first[0]
+        list(lists[ITERATED_LISTS])  # a fifth list: the least recent (lists[1]) goes
+        assert len(seen) == ITERATED_LISTS + 1
+        assert [c.name for c in lists[1]] == ["f1"] and len(seen) == ITERATED_LISTS + 2  # read back again
+        assert lists[0].unpack() is not first  # unpack still gives a new list
+        assert len(spill.recent) == ITERATED_LISTS
+
+    def test_two_spill_files_at_the_same_offsets_do_not_mix_and_a_closed_one_keeps_nothing(self):
+        a, b = SpillFile(), SpillFile()
+        pa = ParkedList.park(a, _calls())
+        pb = ParkedList.park(b, list(reversed(_calls())))
+        assert pa.ref[0] == pb.ref[0] == 0
+        assert [c.name for c in pa] == ["save", "load"]
+        assert [c.name for c in pb] == ["load", "save"]
+        a.close()
+        assert a.recent == []
+        with pytest.raises(ParkedDataError):
+            list(pa)
