@@ -240,8 +240,10 @@ def first_reference(rows: Sequence[tuple[int, Sequence[str]]]) -> float:
 
 
 PENDING_BLOCKS = 1 << 17
-"""The most block values a :class:`PendingMaxima` holds before it folds them into the table (about
-130,000: some 20-30 MiB of dicts, the singletons' cost; Django's 50,821 chunks make about 650,000)."""
+"""The most block values a :class:`PendingMaxima` holds before it folds them into the table: 131,072,
+about 14 MiB of dicts on Django's mix (its 50,821 chunks make 648,354 in 24 batches: 54.6 MiB held at
+once). A cold Django write's table work, replayed (docs/benchmarks.md, session 59): 5.4 s CPU folding
+every batch, 4.9 s at this bound, 4.2 s holding all."""
 
 
 class PendingMaxima:
