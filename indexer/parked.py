@@ -35,7 +35,7 @@ from indexer.spill import SpillFile, SpillRef
 if TYPE_CHECKING:
     from indexer.model import FileExtraction
 
-__all__ = ["ITERATED_LISTS", "PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "park_extraction"]
+__all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "park_extraction"]
 
 PARKED_FIELDS = ("calls", "type_uses", "value_reads", "injections", "table_uses", "bindings")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
@@ -51,11 +51,6 @@ class ParkedDataError(RuntimeError):
 
 _SIZE_LIMIT = 1 << 32
 """Pickles shorter than this (4 GiB: every real one) have their reference held as one int."""
-
-ITERATED_LISTS = 4
-"""How many parked lists of one spill file :meth:`ParkedList.__iter__` keeps read back (those iterated
-last, in the file's :attr:`indexer.spill.SpillFile.recent`): their items are shared by every iteration,
-which only reads them (a parked list is immutable)."""
 
 
 class ParkedList(Sequence[Any]):
@@ -110,18 +105,7 @@ class ParkedList(Sequence[Any]):
         return items
 
     def __iter__(self) -> Iterator[Any]:
-        # The lists iterated last are read back once while in use (a file's call sites: by its output,
-        # its parameters' calls, its held and handed arguments, one after the other), not once per pass.
-        spill, at = self.spill, self._at
-        last = spill.recent  # replaced, never changed: another thread may read it meanwhile
-        for i, entry in enumerate(last):
-            if entry[0] == at:
-                if i:  # the most recent first
-                    spill.recent = [entry, *last[:i], *last[i + 1:]]
-                return iter(entry[1])
-        items = self.unpack()
-        spill.recent = [(at, items), *last[:ITERATED_LISTS - 1]]
-        return iter(items)
+        return iter(self.unpack())
 
     def __len__(self) -> int:
         return self._len

@@ -20,7 +20,7 @@ import pickle
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, overload
+from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
@@ -61,9 +61,6 @@ class SpillFile:
         self._where = "state" if directory is not None else "temp"
         self._end = 0
         self._lock = threading.Lock()
-        self.recent: list[tuple[Any, Any]] = []
-        """What readers of this file keep read back while in use, ``(place, object)``, most recent first
-        (:meth:`indexer.parked.ParkedList.__iter__`): it lives as long as the file. Replaced, never changed."""
         self.pinned = False
         """Whether a write the disk refuses raises ``OSError`` instead of moving the bytes elsewhere
         (:meth:`put`): set in a forked copy of this process appending to the file its parent reads
@@ -157,11 +154,10 @@ class SpillFile:
         return self._end
 
     def close(self) -> None:
-        """Delete the file (idempotent); :meth:`get` then raises ``ValueError``, and nothing read back is kept."""
+        """Delete the file (idempotent); :meth:`get` then raises ``ValueError``."""
         with self._lock:
             self._fh.close()
             self._end = 0
-            self.recent = []
 
     def __del__(self) -> None:  # the last reference gone: delete the file without a ResourceWarning
         fh = getattr(self, "_fh", None)

@@ -54,7 +54,7 @@ import numpy as np
 from stores.bm25_cut import B, K1
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "first_reference", "record_rows", "PendingMaxima", "PENDING_BLOCKS", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
+           "block_maxima", "merge", "first_reference", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
 BLOCK_SHIFT = 6
@@ -82,6 +82,7 @@ GUARD = (f"CREATE TRIGGER IF NOT EXISTS bm25_blocks_guard BEFORE INSERT ON chunk
 """A chunk row inserted without :data:`WRITER_KEY` (by the schema-6 code of a process that opened the
 index before another migrated it, or by raw SQL) marks the block maxima stale."""
 _QUANTA = 255
+_ROW_PART = BLOCK_SHIFT + PART_SHIFT  # a rowid's part: rowid >> _ROW_PART
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
 
@@ -239,56 +240,8 @@ def first_reference(rows: Sequence[tuple[int, Sequence[str]]]) -> float:
     return max(1.0, total / len(rows))
 
 
-PENDING_BLOCKS = 1 << 17
-"""The most block values a :class:`PendingMaxima` holds before it folds them into the table: 131,072,
-about 14 MiB of dicts on Django's mix (its 50,821 chunks make 648,354 in 24 batches: 54.6 MiB held at
-once). A cold Django write's table work, replayed (docs/benchmarks.md, session 59): 5.4 s CPU folding
-every batch, 4.9 s at this bound, 4.2 s holding all."""
-
-
-class PendingMaxima:
-    """Block maxima a write transaction recorded (:func:`record_rows` with ``pending``) and has not
-    folded into the table yet: ``{term: {block: quantised maximum}}``, each term's values the largest
-    of every batch recorded. Folded (:meth:`flush`) once it holds more than ``limit`` block values,
-    and by the transaction's owner before it commits and before it reads the table: so a term that
-    every batch of a run holds has its row read, merged and rewritten once per flush, not once per
-    batch (a cold Django index: about 290,000 row rewrites in 24 batches for 170,000 rows). The
-    table's content is the same: :func:`merge` keeps per block the largest value, in whatever order
-    the values come."""
-
-    __slots__ = ("terms", "size", "limit")
-
-    def __init__(self, limit: int = PENDING_BLOCKS) -> None:
-        self.terms: dict[str, dict[int, int]] = {}
-        self.size = 0
-        """Block values added since the last flush (an upper bound of those held: a block two batches
-        share counts twice)."""
-        self.limit = limit
-
-    def add(self, maxima: Mapping[str, dict[int, int]]) -> None:
-        """Fold ``maxima`` (:func:`block_maxima`'s ``{term: {block: q}}``) in; its dicts are taken
-        over (kept and changed), not copied."""
-        held = self.terms
-        for term, per in maxima.items():
-            mine = held.get(term)
-            if mine is None:
-                held[term] = per
-            else:
-                for block, q in per.items():
-                    if q > mine.get(block, 0):
-                        mine[block] = q
-            self.size += len(per)
-
-    def flush(self, conn: sqlite3.Connection) -> None:
-        """Fold what is held into the table on ``conn`` (inside the write's transaction) and forget it."""
-        if self.terms:
-            terms, self.terms, self.size = self.terms, {}, 0
-            _fold(conn, terms)
-
-
 def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
-                weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None,
-                pending: PendingMaxima | None = None) -> None:
+                weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None) -> None:
     """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
     the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
     to the mean token count of these rows. Nothing when the index has no such table (a schema-6 index
@@ -296,9 +249,7 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     reads use no block maxima, and a migration counts every row there is when it runs). Call inside
     the write's transaction. ``prepared``: ``(reference, maxima)``, :func:`block_maxima` of these
     ``rows`` computed ahead with that reference length; used when it is the one the index has (or
-    sets), else computed here (its dicts are taken over). ``pending``: the rows' maxima go there
-    (:class:`PendingMaxima`, folded into the table when it is full; the caller flushes it before
-    committing), not into the table at once."""
+    sets), else computed here."""
     if not rows or not has_table(conn):
         return
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
@@ -308,26 +259,14 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     else:
         avgdl = float(ref[0])
     maxima = prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
-    if pending is None:
-        _fold(conn, maxima)
-        return
-    pending.add(maxima)
-    if pending.size > pending.limit:
-        pending.flush(conn)
-
-
-def _fold(conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]]) -> None:
-    """Merge ``maxima`` (``{term: {block: q}}``) into the table's rows on ``conn`` (:func:`merge`)."""
-    parts: dict[tuple[str, int], Mapping[int, int]] = {}
-    for term, per in maxima.items():
-        if not per:
-            continue
-        first = next(iter(per))
-        if len(per) == 1 or all(b >> PART_SHIFT == first >> PART_SHIFT for b in per):  # one part (usual)
-            parts[(term, first >> PART_SHIFT)] = per
-        else:
+    parts: dict[tuple[str, int], dict[int, int]] = {}
+    low, high = min(r[0] for r in rows) >> _ROW_PART, max(r[0] for r in rows) >> _ROW_PART
+    if low == high:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
+        parts = {(term, low): per for term, per in maxima.items()}
+    else:
+        for term, per in maxima.items():
             for block, q in per.items():
-                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q  # type: ignore[index]
+                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
     terms = list(maxima)
     old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
     for i in range(0, len(terms), 20_000):

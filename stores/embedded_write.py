@@ -295,9 +295,7 @@ class EmbeddedWriter:
             analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
-        # The block maxima of BM25's cut (stores.bm25_blocks); inside transaction() they wait to be folded
-        # into their table with the next batches' (a common term's row rewritten once, not per batch).
-        record_rows(conn, analysed, BM25_WEIGHTS, ahead, pending=self._pending_maxima)
+        record_rows(conn, analysed, BM25_WEIGHTS, ahead)  # the block maxima of BM25's cut (stores.bm25_blocks)
         conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(

@@ -217,7 +217,7 @@ def test_chunks_written_by_a_process_without_block_maxima_are_not_skipped(tmp_pa
     want_ids = sorted(chunked_file(i, ["alpha alpha beta"]).chunks[0].id for i in range(299, 304))
     with EmbeddedStore(db) as store:
         with monkeypatch.context() as m:  # the old writer
-            m.setattr(embedded_write, "record_rows", lambda conn, rows, weights, prepared=None, pending=None: None)
+            m.setattr(embedded_write, "record_rows", lambda conn, rows, weights, prepared=None: None)
             m.setattr(embedded_write, "WRITER_KEY", "not_the_mark")
             store.replace_files([chunked_file(i, ["alpha alpha beta"]) for i in range(299, 310)])
         assert store._db.execute("SELECT value FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() == ("1",)
