@@ -38,6 +38,7 @@ and not where :func:`indexer.forked.can_fork` says no (macOS, Windows): those ru
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 import os
 import pickle
@@ -310,18 +311,29 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
     raised (unpickled: same type, same arguments), and ``KeyboardInterrupt`` on Ctrl-C (the child is
     killed). ``None``, with a warning logged, when no child could be made or it gave no result
     (killed by a signal, out of memory, an exception that does not pickle): the caller binds in
-    process."""
+    process. The parent's objects are frozen (``gc.freeze``) from just before the fork until the
+    child is done, in both processes."""
+    # Until the child is done, the collections of both processes leave alone what they share (as the
+    # binding's copy does, indexer.resolve.forked_binding): a full collection writes the header of
+    # every container it walks, and each page so written is then held twice (the child's resolve
+    # runs full collections as its heap grows). Left frozen when the caller had frozen already.
+    frozen = gc.get_freeze_count() == 0
+    gc.freeze()
     try:
-        call = ForkedCall(lambda: _outcome(work, pinned))
-    except OSError as exc:
-        log.warning("could not fork to bind (%s): binding in this process", exc)
-        return None
-    log.debug("binding in a forked child (pid %s)", call.pid)
-    try:
-        ok, value = call.result()
-    except ForkFailed as exc:
-        log.warning("binding in a forked child failed (%s): binding in this process", exc)
-        return None
+        try:
+            call = ForkedCall(lambda: _outcome(work, pinned))
+        except OSError as exc:
+            log.warning("could not fork to bind (%s): binding in this process", exc)
+            return None
+        log.debug("binding in a forked child (pid %s)", call.pid)
+        try:
+            ok, value = call.result()
+        except ForkFailed as exc:
+            log.warning("binding in a forked child failed (%s): binding in this process", exc)
+            return None
+    finally:
+        if frozen:
+            gc.unfreeze()
     if not ok:
         if isinstance(value, NeedsStore):
             log.info("the forked child needed the store (%s): binding in this process", value)
