@@ -75,7 +75,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES
 from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
-                                    handed_texts, relay_progress, taken_over)
+                                    TextPlaces, handed_texts, relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
@@ -328,7 +328,7 @@ class RepositoryIndex:
                       spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
                       stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
                       stored_linked: frozenset[tuple[str, str]] | None = None,
-                      ) -> tuple[ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                      ) -> tuple[ResolvedRepository, set[str], list[str], Mapping[str, Extracted],
                                  list[tuple[FileExtraction, str, int]]]:
         """The rest of the read phase (the cached extractions: ``hashed`` is emptied), the extract
         phase and the resolve phase (:meth:`_bind`) of a whole-tree sync, in this process or in the
@@ -360,7 +360,10 @@ class RepositoryIndex:
         report.phases["read"] = t2 - t1
 
         progress.start("extract", len(to_extract))
-        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded, texts_spill)
+        fresh: Mapping[str, Extracted] = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded,
+                                                             texts_spill)
+        if texts_spill is not None:  # the forked child: read by the release and the parent only (TextPlaces)
+            fresh = TextPlaces(fresh, texts_spill)
         del to_extract
         progress.done("extract")
         t3 = time.perf_counter()
