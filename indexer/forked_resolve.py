@@ -38,13 +38,16 @@ and not where :func:`indexer.forked.can_fork` says no (macOS, Windows): those ru
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 import os
 import pickle
 import select
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from indexer.discovery import SourceFile
@@ -59,7 +62,7 @@ from indexer.resolve.repository import ResolvedRepository
 from indexer.run import IndexReport, ProgressSink
 from indexer.spill import HandedOutputs, SpilledOutputs, SpillFile, Summarise, spill_file
 
-__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "Hashed", "NeedsStore", "ParkedFiles", "PipeProgress",
+__all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "Hashed", "NeedsStore", "ParkedFiles", "PipeProgress", "TextPlaces",
            "bind_in_child", "forks",
            "handed_texts", "relay_progress", "reread_extractions", "taken_over"]
 
@@ -171,6 +174,55 @@ def reread_extractions(listed: Sequence[tuple[str, str, int]], stage: ExtractSta
             log.info("the extraction of %s was not in the extraction cache: extracted again", path)
         out.append((ex, checksum, size))
     return out
+
+
+class TextPlaces(Mapping[str, Extracted]):
+    """In the child, from its extraction to its end: the extracted files ``fresh`` (each one's text
+    and chunks in ``texts``: :meth:`indexer.extraction.Extracted.spill`) as columns, not one
+    :class:`~indexer.extraction.Extracted` (its spill place a tuple of two ints, in a dict) a file.
+    Nothing but :attr:`Bound.fresh` and the release's test of which extractions the write still
+    reads (in :mod:`indexer.incremental`, through :meth:`get`) reads them after the extraction,
+    and the resolve comes between: about 250 bytes a file held there (the 45-package generated
+    monorepo: 2.55 MiB) become about 60. A read mapping, in ``fresh``'s order; ``[path]`` gives a new
+    :class:`~indexer.extraction.Extracted` equal to the one it replaces (``KeyError`` when none).
+    Raises ``ValueError`` when a result's text is not in ``texts``."""
+
+    def __init__(self, fresh: Mapping[str, Extracted], texts: SpillFile) -> None:
+        self.texts = texts
+        self.paths: list[str] = []
+        self.checksums: list[str] = []
+        self.id_paths: list[str | None] = []
+        self.sizes, self.offsets, self.lengths = array("q"), array("q"), array("q")
+        for item in fresh.values():
+            if item.spilled is None or item.spilled[0] is not texts:
+                raise ValueError(f"the text of {item.path} is not in the texts' spill file")
+            self.paths.append(item.path)
+            self.checksums.append(item.checksum)
+            self.id_paths.append(item.id_path)
+            self.sizes.append(item.size)
+            self.offsets.append(item.spilled[1])
+            self.lengths.append(item.spilled[2])
+        paths = self.paths
+        self._by_path = array("q", sorted(range(len(paths)), key=paths.__getitem__))
+        """The rows in the order of their paths (looked up by bisection: no dict a file)."""
+
+    def _row(self, path: str) -> int:
+        paths, by_path = self.paths, self._by_path
+        k = bisect_left(by_path, path, key=paths.__getitem__)
+        if k < len(by_path) and paths[by_path[k]] == path:
+            return by_path[k]
+        raise KeyError(path)
+
+    def __getitem__(self, path: str) -> Extracted:
+        i = self._row(path)
+        return Extracted(self.paths[i], checksum=self.checksums[i], size=self.sizes[i], id_path=self.id_paths[i],
+                         spilled=(self.texts, self.offsets[i], self.lengths[i]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 def handed_texts(fresh: Mapping[str, Extracted], texts: SpillFile) -> list[tuple[str, str, int, str | None, int, int]]:
@@ -310,18 +362,29 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
     raised (unpickled: same type, same arguments), and ``KeyboardInterrupt`` on Ctrl-C (the child is
     killed). ``None``, with a warning logged, when no child could be made or it gave no result
     (killed by a signal, out of memory, an exception that does not pickle): the caller binds in
-    process."""
+    process. The parent's objects are frozen (``gc.freeze``) from just before the fork until the
+    child is done, in both processes."""
+    # Until the child is done, the collections of both processes leave alone what they share (as the
+    # binding's copy does, indexer.resolve.forked_binding): a full collection writes the header of
+    # every container it walks, and each page so written is then held twice (the child's resolve
+    # runs full collections as its heap grows). Left frozen when the caller had frozen already.
+    frozen = gc.get_freeze_count() == 0
+    gc.freeze()
     try:
-        call = ForkedCall(lambda: _outcome(work, pinned))
-    except OSError as exc:
-        log.warning("could not fork to bind (%s): binding in this process", exc)
-        return None
-    log.debug("binding in a forked child (pid %s)", call.pid)
-    try:
-        ok, value = call.result()
-    except ForkFailed as exc:
-        log.warning("binding in a forked child failed (%s): binding in this process", exc)
-        return None
+        try:
+            call = ForkedCall(lambda: _outcome(work, pinned))
+        except OSError as exc:
+            log.warning("could not fork to bind (%s): binding in this process", exc)
+            return None
+        log.debug("binding in a forked child (pid %s)", call.pid)
+        try:
+            ok, value = call.result()
+        except ForkFailed as exc:
+            log.warning("binding in a forked child failed (%s): binding in this process", exc)
+            return None
+    finally:
+        if frozen:
+            gc.unfreeze()
     if not ok:
         if isinstance(value, NeedsStore):
             log.info("the forked child needed the store (%s): binding in this process", value)

@@ -75,7 +75,7 @@ from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES, is_served_config
 from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
-                                    handed_texts, relay_progress, taken_over)
+                                    TextPlaces, handed_texts, relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
@@ -328,7 +328,7 @@ class RepositoryIndex:
                       spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
                       stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
                       stored_linked: frozenset[tuple[str, str]] | None = None,
-                      ) -> tuple[ResolvedRepository, set[str], list[str], dict[str, Extracted],
+                      ) -> tuple[ResolvedRepository, set[str], list[str], Mapping[str, Extracted],
                                  list[tuple[FileExtraction, str, int]]]:
         """The rest of the read phase (the cached extractions: ``hashed`` is emptied), the extract
         phase and the resolve phase (:meth:`_bind`) of a whole-tree sync, in this process or in the
@@ -360,7 +360,10 @@ class RepositoryIndex:
         report.phases["read"] = t2 - t1
 
         progress.start("extract", len(to_extract))
-        fresh = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded, texts_spill)
+        fresh: Mapping[str, Extracted] = self.extraction.run(to_extract, keep_suffix, report, progress, current, loaded,
+                                                             texts_spill)
+        if texts_spill is not None:  # the forked child: read by the release and the parent only (TextPlaces)
+            fresh = TextPlaces(fresh, texts_spill)
         del to_extract
         progress.done("extract")
         t3 = time.perf_counter()
@@ -390,6 +393,8 @@ class RepositoryIndex:
         # later updates digest the old versions when they compare).
         changes = self.resolver.update(loaded, [p for p in self.resolver.files if p not in current],
                                        track=not self.skip_unchanged)
+        if self.skip_unchanged:  # a one-shot run: the contexts hold the extractions, the list is read no further
+            loaded.clear()  # (a tuple and a list slot a file: about 72 bytes, held through the resolve before)
         changed = sum(1 for p in current if stored.get(p) != self.resolver.files[p].checksum)
         # Over an index (trusted: else every file is written anyway), the docs naming a definition that
         # came, went or moved are written again although their own outputs did not change (brk55).
@@ -406,7 +411,6 @@ class RepositoryIndex:
         if self.skip_unchanged:  # a one-shot run: nothing resolves after this
             # The write needs the extractions only to cut chunks the workers did not: let the others go.
             self.resolver.release([p for p, fc in self.resolver.files.items() if _chunked(fresh.get(p), fc)])
-            loaded.clear()
             # The contexts, definitions and lookup tables just let go hold each other (cycles): only a
             # full collection frees them, and the write's rows would otherwise come on top of them.
             release_memory()

@@ -7,6 +7,7 @@ extracting and binding in process."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import pickle
@@ -513,3 +514,28 @@ def test_the_parent_does_not_import_sqlglot_before_the_fork() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2]).stdout.split("\n")
     assert out[:2] == ["False", "t True"]
+
+
+def test_the_parents_objects_stay_frozen_in_the_child_and_thaw_in_the_parent_after(
+        caplog: pytest.LogCaptureFixture) -> None:
+    assert gc.get_freeze_count() == 0
+
+    def work():  # type: ignore[no-untyped-def]
+        # The child's collections skip what it inherited; a NeedsStore carries the count back.
+        raise forked_resolve.NeedsStore(str(gc.get_freeze_count()))
+
+    caplog.set_level(logging.INFO, logger="indexer.forked_resolve")
+    assert forked_resolve.bind_in_child(work, []) is None
+    [record] = [r for r in caplog.records if "needed the store" in r.getMessage()]
+    assert int(str(record.args[0])) > 1000  # type: ignore[index]  # the modules' objects at least
+    assert gc.get_freeze_count() == 0  # the parent collects them again
+
+
+def test_an_outer_freeze_is_left_as_it_was() -> None:
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        assert forked_resolve.bind_in_child(lambda: (_ for _ in ()).throw(forked_resolve.NeedsStore("x")), []) is None
+        assert gc.get_freeze_count() >= before  # not thawed: the outer holder thaws
+    finally:
+        gc.unfreeze()

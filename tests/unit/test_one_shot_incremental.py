@@ -259,3 +259,36 @@ def test_a_byte_flipped_in_a_saved_record_binds_the_whole_tree(tmp_path: Path) -
     report = _index(src, db, state)
     assert dump(db) == _full(tmp_path, src)
     assert (report.files_changed, report.files_resolved) == (1, N_FILES)
+
+
+def test_a_one_shot_run_lets_the_loaded_list_go_before_the_resolve(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from indexer.incremental import RepositoryIndex
+    from indexer.resolve.repository import RepositoryResolver
+
+    given: list[list] = []  # type: ignore[type-arg]
+    at_resolve: list[int] = []
+    update, resolve = RepositoryResolver.update, RepositoryResolver.resolve
+
+    def spy_update(self, files, *args, **kwargs):  # type: ignore[no-untyped-def]
+        given.append(files)
+        return update(self, files, *args, **kwargs)
+
+    def spy_resolve(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        at_resolve.append(sum(len(f) for f in given))
+        return resolve(self, *args, **kwargs)
+
+    monkeypatch.setattr(RepositoryResolver, "update", spy_update)
+    monkeypatch.setattr(RepositoryResolver, "resolve", spy_resolve)
+    src = tmp_path / "src"
+    _write(src, dict(FILES))
+    _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert len(given) == 1 and at_resolve == [0]  # a one-shot run: emptied once the contexts hold them
+    assert dump(tmp_path / "x.db") == _full(tmp_path, src)
+    given.clear(), at_resolve.clear()
+    store = EmbeddedStore(tmp_path / "w.db")
+    try:  # a watcher keeps them (its writer reads them) while it binds
+        RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1)).sync()  # skip_unchanged False
+    finally:
+        store.close()
+    assert at_resolve == [N_FILES]
