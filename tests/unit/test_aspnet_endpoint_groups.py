@@ -49,3 +49,36 @@ def test_routes_of_an_endpoint_group_class_and_of_handler_first_extensions() -> 
         ("aspnet", ["GET"], "/api/v2/version", None, "Version"),
     ]  # MapDelete(DeleteTodoItem, Routes.Id): a handler then a name, no shape known (not a route);
     # RequireAuthorization: no route; Health on an IEndpointRouteBuilder: no group, the pattern left out
+
+
+EXTENSIONS = '''namespace Shop.Web;
+
+public static class TodoEndpoints
+{
+    public static RouteGroupBuilder MapTodos(this RouteGroupBuilder group)
+    {
+        group.MapGet("/", GetAll);
+        group.MapPost(Create, "drafts");
+        return group;
+    }
+
+    public static void Plain(RouteGroupBuilder orders)
+    {
+        orders.MapGet("/{id}", GetAll);
+    }
+
+    public static Task GetAll() => null;
+    public static Task Create() => null;
+}
+'''
+
+
+def test_a_group_extension_or_a_class_of_no_base_keeps_the_head_unknown_and_names_no_class() -> None:
+    """``app.MapGroup("/todos").MapTodos()`` names the prefix at the call: an extension method's ``this``
+    group and a group parameter of a class with no base type or interface (no group found by
+    reflection) are an unknown head only, never ``/TodoEndpoints``."""
+    assert routes(extract(EXTENSIONS)) == [
+        ("aspnet", ["GET"], "/{group}", None, "GetAll"),
+        ("aspnet", ["POST"], "/{group}/drafts", None, "Create"),
+        ("aspnet", ["GET"], "/{orders}/{id}", None, "GetAll"),
+    ]

@@ -53,6 +53,8 @@ _HANDLER_NODES = frozenset({"identifier", "member_access_expression", "lambda_ex
 _STRING_NODES = frozenset({"string_literal", "verbatim_string_literal", "interpolated_string_expression",
                            "raw_string_literal"})
 _GROUP_TYPES = frozenset({"RouteGroupBuilder"})
+_THIS_GROUP = re.compile(r"\(\s*this\s+(?:[\w.]+\.)?RouteGroupBuilder\s+(\w+)")
+"""An extension method's receiver of a group type in its signature (``(this RouteGroupBuilder group``)."""
 _NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
@@ -198,8 +200,11 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
             path = _joined(groups[recv], tmpl)
         else:
             group = _parameter_group(cf, call, recv)
-            path = _joined(Template(), tmpl) if group is None else \
-                Template((("lit", "/"), ("hole", recv), *_joined(Template.of(group), tmpl).parts))
+            if group is None:
+                path = _joined(Template(), tmpl)
+            else:  # the unknown head, then the group's path and the pattern (`/{group}`, not `/{group}/`)
+                rest = _joined(Template.of(group), tmpl)
+                path = Template((("lit", "/"), ("hole", recv), *(() if rest.literal() == "/" else rest.parts)))
         path = Template.merged((k, route_template(t) if k == "lit" else t) for k, t in path.parts)
         line, col = cf.pos(call)
         scope = cf.owner(call)
@@ -221,16 +226,27 @@ def _handler_first(args: list[Node]) -> bool:
 
 
 def _parameter_group(cf: CsFile, call: Node, recv: str) -> str | None:
-    """The path a route group handed to a method as a ``RouteGroupBuilder`` parameter names, by the
-    convention of endpoint-group classes (``class TodoItems : IEndpointGroup { static void
-    Map(RouteGroupBuilder group) ... }``, mapped under ``/api/{class name}`` by reflection over the
-    group classes): ``/<class name>``, after an unknown head (the caller's prefix, set at run time).
-    ``None`` when ``recv`` is no such parameter of the method around ``call``."""
+    """The path a route group handed to a method as a ``RouteGroupBuilder`` parameter names, after an
+    unknown head (the caller's prefix, set at run time): by the convention of endpoint-group classes
+    (``class TodoItems : IEndpointGroup { static void Map(RouteGroupBuilder group) ... }``, found by
+    reflection over the group classes and mapped under ``/api/{class name}``) ``/<class name>`` for
+    a method of a class with a base type or an interface that is not an extension method; ``""``
+    (the head only) for any other such parameter, an extension method's included
+    (``static RouteGroupBuilder MapTodos(this RouteGroupBuilder group)``, called as
+    ``app.MapGroup("/todos").MapTodos()``: the caller names the prefix, not the class). ``None``
+    when ``recv`` is no such parameter (nor the receiver) of the method around ``call``."""
     owner = cf.owner(call)
     method = next((d for d in cf.out.definitions if d.qualname == owner and d.kind == "method"), None)
-    if method is None or method.parent is None or not any(
-            p.name == recv and p.type and p.type.rsplit(".", 1)[-1] in _GROUP_TYPES for p in method.params):
+    if method is None or method.parent is None:
         return None
+    this = _THIS_GROUP.search(method.signature)
+    if this is not None and this.group(1) == recv:  # the `this` parameter is not in `params`
+        return ""
+    if not any(p.name == recv and p.type and p.type.rsplit(".", 1)[-1] in _GROUP_TYPES for p in method.params):
+        return None
+    cls = next((d for d in cf.out.definitions if d.qualname == method.parent and d.kind in ("class", "struct")), None)
+    if method.receiver_type is not None or cls is None or not (cls.bases or cls.implements):
+        return ""
     return "/" + method.parent.rsplit(".", 1)[-1]
 
 
