@@ -227,7 +227,12 @@ class TextPlaces(Mapping[str, Extracted]):
 
 def handed_texts(fresh: Mapping[str, Extracted], texts: SpillFile) -> list[tuple[str, str, int, str | None, int, int]]:
     """In the child: :attr:`Bound.fresh` of the extracted files ``fresh``, whose text and chunks are
-    all in ``texts`` (:meth:`indexer.extraction.Extracted.spill`)."""
+    all in ``texts`` (:meth:`indexer.extraction.Extracted.spill`); read from the columns when
+    ``fresh`` is :class:`TextPlaces` (which checked the spill file when built), not through a new
+    :class:`~indexer.extraction.Extracted` a file."""
+    if isinstance(fresh, TextPlaces) and fresh.texts is texts:
+        return list(zip(fresh.paths, fresh.checksums, fresh.sizes, fresh.id_paths, fresh.offsets, fresh.lengths,
+                        strict=True))
     handed = []
     for item in fresh.values():
         assert item.spilled is not None and item.spilled[0] is texts

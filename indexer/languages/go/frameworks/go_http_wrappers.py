@@ -35,7 +35,8 @@ LANGUAGES = ("go",)
 
 MAX_PER_FILE = 2_000
 MAX_ARGS = 8
-_VERBS = frozenset(("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "CONNECT", "TRACE"))
+_VERBS = frozenset(HTTP_METHOD_CONSTANTS.values())
+"""The verbs ``net/http`` names a constant for (all nine of RFC 9110's)."""
 _STRINGS = ("interpreted_string_literal", "raw_string_literal", "binary_expression", "call_expression")
 
 
