@@ -8,6 +8,7 @@ called as if it were an element, a dict sliced."""
 
 from __future__ import annotations
 
+from indexer.languages.python import containers
 from indexer.languages.python.containers import sliced
 from tests.resolution_harness import resolve_fixture
 
@@ -132,3 +133,32 @@ def test_a_slice_takes_the_positions_python_takes() -> None:
     assert sliced(appended, "1:") == [("g", 0, "0"), ("x", 0, None)]
     assert sliced(appended, "-1:") == [("f", 0, None), ("g", 0, None), ("x", 0, None)]
     assert sliced([("f", 0, "'a'")], "1:") == []  # a dict
+
+
+BOUNDED = '''
+# --- path: app/g.py ---
+def on_a(x):
+    return x
+
+
+def table():
+    d = {"a": on_a, "b": on_a, "c": on_a}
+    return d
+
+
+def u1():
+    t = table()
+    t["a"](1)
+
+
+def u2():
+    t = table()
+    t["a"](2)
+'''
+
+
+def test_the_copies_one_file_makes_are_bounded(monkeypatch) -> None:
+    """``return d`` copies 3 entries, ``u1``'s ``t = table()`` 3 more (6); ``u2``'s would make 9."""
+    assert _calls(resolve_fixture(BOUNDED)) == [("u1", 12, "on_a"), ("u2", 17, "on_a")]
+    monkeypatch.setattr(containers, "MAX_DERIVED_ENTRIES", 6)
+    assert _calls(resolve_fixture(BOUNDED)) == [("u1", 12, "on_a")]  # negative: u2's copy is past the bound

@@ -48,7 +48,8 @@ if TYPE_CHECKING:
     from indexer.languages.python.implied import ScopeTable
     from indexer.model import FileExtraction
 
-__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES", "NESTED_DISPLAYS", "sliced"]
+__all__ = ["ContainerCalls", "MAX_DERIVED_ENTRIES", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES",
+           "NESTED_DISPLAYS", "sliced"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -73,6 +74,11 @@ MAX_ELEMENT_SITES = 10_000
 """The most call sites through containers one file makes; calls beyond reach nothing. Without it a
 generated registry of n handlers called from n places makes n x :data:`MAX_ELEMENT_TARGETS` (2,000
 each: 128,000 call sites, most of a minute to resolve)."""
+
+MAX_DERIVED_ENTRIES = 100_000
+"""The most entries one file's containers made of others (a returned container, ``b = table()``,
+``s = ls[1:3]``) copy in all; past it, none is made. Each is a copy of what another holds: without
+the bound, a generated module of n ``t = table()`` over an n-entry table holds n x n entries."""
 
 MAX_REPLACING_STORES = 32
 """The most replacing stores (:class:`_Replacements`) one container may have; with more, none
@@ -200,8 +206,8 @@ class ContainerCalls:
                 unstored.append(store)
         if returned or derived:
             local = shadows | params
-            self._returned(held, returned, {(i, n) for i, n in local if (i, n) not in undone})
-            self._derived(held, derived)
+            copied = self._returned(held, returned, {(i, n) for i, n in local if (i, n) not in undone})
+            self._derived(held, derived, copied)
             for store in unstored:
                 self._store(held, replaced, *store)
         reach: dict[tuple[str | None, str], dict[tuple[int, int, bool], _Reach]] = defaultdict(dict)  # memo
@@ -267,26 +273,30 @@ class ContainerCalls:
         return out
 
     def _returned(self, held: dict[tuple[str | None, str], list[Held]], returned: list[tuple[int, Node]],
-                  local: set[tuple[int, str]]) -> None:
+                  local: set[tuple[int, str]]) -> int:
         """For each ``return d`` of a function whose ``d`` is a container as the function sees it
         (its own or an enclosing scope's), hold what ``d`` holds as the container ``f()`` of the scope
         defining the function (:meth:`_returned_displays`), and then drop, from every such container,
         the names the function binds itself (``local``: its parameters, assignments, loop targets;
         and its nested definitions): code calling through ``f()`` elsewhere would read them as its
-        own scope's namesakes."""
-        scopes = self.scopes
+        own scope's namesakes. Gives back how many entries it copied (:data:`MAX_DERIVED_ENTRIES`)."""
+        scopes, copied = self.scopes, 0
         made: dict[tuple[str | None, str], int] = {}  # container "f()" -> the function's scope
         for index, scope in enumerate(scopes.items):
             if scope.kind == "function" and (found := (scopes.qualname(scope.parent),
                                                        scope.qualname.rpartition(".")[2] + "()")) in held:
                 made[found] = index
+        done: set[tuple[tuple[str | None, str], tuple[str | None, str]]] = set()  # (made, copied from)
         for index, value in returned:
             found = self._container_at(held, index, self.src.text(value))
-            if found is not None:
-                scope = scopes.items[index]
-                key = (scopes.qualname(scope.parent), scope.qualname.rpartition(".")[2] + "()")
-                held[key].extend(held[found] if key != found else ())
-                made[key] = index
+            scope = scopes.items[index]
+            key = (scopes.qualname(scope.parent), scope.qualname.rpartition(".")[2] + "()")
+            if found is None or key == found or (key, found) in done or copied + len(held[found]) > MAX_DERIVED_ENTRIES:
+                continue
+            done.add((key, found))
+            copied += len(held[found])
+            held[key].extend(held[found])
+            made[key] = index
         nested: dict[int, set[str]] = defaultdict(set)  # function scope -> names of its nested definitions
         for scope in scopes.items:
             if scope.parent >= 0:
@@ -294,11 +304,14 @@ class ContainerCalls:
         for key, index in made.items():
             own = nested.get(index, set()) | {n for i, n in local if i == index}
             held[key] = [e for e in held[key] if _head(e[0]) not in own]
+        return copied
 
-    def _derived(self, held: dict[tuple[str | None, str], list[Held]], derived: list[tuple[int, str, Node]]) -> None:
+    def _derived(self, held: dict[tuple[str | None, str], list[Held]], derived: list[tuple[int, str, Node]],
+                 copied: int) -> None:
         """Hold, for each ``b = table()`` / ``ls2 = ls[1:3]`` (in source order, so a container made
         of one made before is seen), what the function's returned container or the slice holds as
-        the container ``b`` of that scope (a name assigned several values holds them all)."""
+        the container ``b`` of that scope (a name assigned several values holds them all), while
+        ``copied`` (the entries copied so far) stays within :data:`MAX_DERIVED_ENTRIES`."""
         for index, name, value in derived:
             if value.type == "call":
                 found = self._container_at(held, index, self.src.text(value.child_by_field_name("function")) + "()")
@@ -308,6 +321,9 @@ class ContainerCalls:
                 container, depth, _ = self._subscripted(value.child_by_field_name("value"))
                 found = self._container_at(held, index, container) if container is not None and depth == 0 else None
                 entries = sliced(held[found], self.src.text(slices[0])) if found is not None and len(slices) == 1 else []
+            copied += len(entries)
+            if copied > MAX_DERIVED_ENTRIES:
+                return
             if entries:
                 held[(self.scopes.qualname(index), name)].extend(entries)
 
