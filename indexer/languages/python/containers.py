@@ -19,6 +19,10 @@ radius should; a store under a literal key written as a statement of the block h
 container's one display does replace it for the code written after it (:class:`_Replacements`).
 An element may be a call's result (``{"a": make()}``: a call through it calls what ``make``
 returns), and the starred name of ``a, *rest, z = f, g, h, k`` is a list of the values between.
+Containers made of others: a slice with literal bounds, ``ls2 = ls[1:3]``, holds the elements at
+those positions, renumbered (:func:`sliced`); a function of the file (not a method, no generator)
+returning a display or a container it holds, ``def table(): d = {"a": f}; return d``, makes its
+calls containers: ``table()["a"](x)``, ``b = table(); b["a"](x)`` (:meth:`ContainerCalls._returned`).
 Scoping: the container is found
 from the call's (or the store's) scope outwards, a ``self.`` (or, in a classmethod, ``cls.``) container in
 the enclosing class; class bodies are no enclosing scope, but a display assigned in a class body is also
@@ -44,7 +48,8 @@ if TYPE_CHECKING:
     from indexer.languages.python.implied import ScopeTable
     from indexer.model import FileExtraction
 
-__all__ = ["ContainerCalls", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES", "NESTED_DISPLAYS"]
+__all__ = ["ContainerCalls", "MAX_DERIVED_ENTRIES", "MAX_ELEMENT_SITES", "MAX_ELEMENT_TARGETS", "MAX_REPLACING_STORES",
+           "NESTED_DISPLAYS", "sliced"]
 
 _GRAMMAR = "python"
 _WS = re.compile(r"\s+")
@@ -69,6 +74,11 @@ MAX_ELEMENT_SITES = 10_000
 """The most call sites through containers one file makes; calls beyond reach nothing. Without it a
 generated registry of n handlers called from n places makes n x :data:`MAX_ELEMENT_TARGETS` (2,000
 each: 128,000 call sites, most of a minute to resolve)."""
+
+MAX_DERIVED_ENTRIES = 100_000
+"""The most entries one file's containers made of others (a returned container, ``b = table()``,
+``s = ls[1:3]``) copy in all; past it, none is made. Each is a copy of what another holds: without
+the bound, a generated module of n ``t = table()`` over an n-entry table holds n x n entries."""
 
 MAX_REPLACING_STORES = 32
 """The most replacing stores (:class:`_Replacements`) one container may have; with more, none
@@ -98,6 +108,10 @@ class ContainerCalls:
     root: Node
     scopes: ScopeTable
     bare_calls: list[tuple[Node, Node, Node]]
+    returned_values: list[tuple[int, Node]]
+    """``(scope index, value)`` of every ``return`` with a value (the extractor's :meth:`returns`)."""
+    generator_scopes: set[int]
+    """The scopes holding a ``yield`` (a call of one returns a generator, not its ``return`` value)."""
     """``(call, callee name, arguments)`` of every call of a plain name, ``h(x)``, in match order:
     the extractor's :meth:`calls` reads them off ``calls.scm``'s first pattern (a query of their
     own, run again here, was 0.5 s of a 98 s profiled extraction of Django)."""
@@ -122,6 +136,7 @@ class ContainerCalls:
         params: set[tuple[int, str]] = set()  # (function scope, parameter)
         undone: set[tuple[int, str]] = set()  # `global name` / `nonlocal name`
         passed: set[str] = set()  # names passed as arguments
+        derived: list[tuple[int, str, Node]] = []  # (scope, name, value): `b = make()`, `ls2 = ls[1:3]`
         for _, caps in run_query(query(_GRAMMAR, "python/queries", "containers"), self.root):
             if "element" in caps:
                 container, depth, key, default = self._through(caps["element.target"][0])
@@ -145,6 +160,10 @@ class ContainerCalls:
                     fetched[(scopes.at(caps["fetch"][0].start_byte), local)][(container, depth, key, default)] = None
             elif "starred" in caps:
                 self._starred(caps["starred.target"][0], caps["starred.value"][0], held)
+            elif "derived" in caps:
+                at = scopes.at(caps["derived"][0].start_byte)
+                if at < 0 or scopes.items[at].kind != "class":
+                    derived.append((at, src.text(caps["derived.name"][0]), caps["derived.value"][0]))
             else:
                 index = scopes.at(caps["container"][0].start_byte)
                 if "container.attr" in caps:
@@ -162,6 +181,7 @@ class ContainerCalls:
                 held[(scopes.qualname(index), name)].extend(self._held(caps["container.value"][0], -1, None))
                 displays[(scopes.qualname(index), name)].append(caps["container"][0])
         self._exported(held, displays)
+        returned = self._returned_displays(held)
         if not held:
             self._member_calls(calls)
             return
@@ -180,14 +200,16 @@ class ContainerCalls:
         # A parameter spelled as a container the file passes somewhere may be handed that container.
         self._shadows = (shadows | {p for p in params if p[1] not in passed}) - undone
         replaced = _Replacements(held, displays)
-        for index, container, depth, key, value, statement in stores:
-            found = self._container_at(held, index, container)
-            if found is not None:
-                entries = self._held(value, depth, None if key == _APPENDED else key)
-                if key == _APPENDED:
-                    entries = [(n, d, None) for n, d, _ in entries]
-                replaced.stored(found, statement, depth, key, entries)
-                held[found].extend(entries)
+        unstored: list[tuple[int, str, int, Key, Node, Node]] = []  # into a container made below
+        for store in stores:
+            if not self._store(held, replaced, *store):
+                unstored.append(store)
+        if returned or derived:
+            local = shadows | params
+            copied = self._returned(held, returned, {(i, n) for i, n in local if (i, n) not in undone})
+            self._derived(held, derived, copied)
+            for store in unstored:
+                self._store(held, replaced, *store)
         reach: dict[tuple[str | None, str], dict[tuple[int, int, bool], _Reach]] = defaultdict(dict)  # memo
         made = 0
         unfound: list[tuple[Node, str, int, Key, Node, str | None]] = []
@@ -215,6 +237,95 @@ class ContainerCalls:
                                                via="element"))
             self._instances(call, index, names)
         self._member_calls(unfound)
+
+    def _store(self, held: dict[tuple[str | None, str], list[Held]], replaced: _Replacements, index: int,
+               container: str, depth: int, key: Key, value: Node, statement: Node) -> bool:
+        """Add what one store (``d["k"] = f``, ``ls.append(f)``) puts into ``container`` as code in
+        scope ``index`` sees it; ``False`` when no container of that name is known there."""
+        found = self._container_at(held, index, container)
+        if found is None:
+            return False
+        entries = self._held(value, depth, None if key == _APPENDED else key)
+        if key == _APPENDED:
+            entries = [(n, d, None) for n, d, _ in entries]
+        replaced.stored(found, statement, depth, key, entries)
+        held[found].extend(entries)
+        return True
+
+    def _returned_displays(self, held: dict[tuple[str | None, str], list[Held]]) -> list[tuple[int, Node]]:
+        """Hold what a function returning a display returns (``return {"a": f}``) as the container
+        ``f()`` of the scope defining the function (``held[(parent, "table()")]``), and give back the
+        ``(function scope, name)`` returns of a plain name, which may be a container of its own
+        (:meth:`_returned`, once every container is known). Only functions (not methods: their
+        calls have a receiver), no generator, no lambda's return (a named lambda's body)."""
+        scopes, out = self.scopes, []
+        for index, value in self.returned_values:
+            if index < 0 or index in self.generator_scopes or value.type not in (*_DISPLAYS, "identifier"):
+                continue
+            scope = scopes.items[index]
+            if scope.kind != "function" or (scope.definition is not None and "lambda" in scope.definition.modifiers):
+                continue
+            if value.type == "identifier":
+                out.append((index, value))
+                continue
+            name = scope.qualname.rpartition(".")[2] + "()"
+            held[(scopes.qualname(scope.parent), name)].extend(self._held(value, -1, None))
+        return out
+
+    def _returned(self, held: dict[tuple[str | None, str], list[Held]], returned: list[tuple[int, Node]],
+                  local: set[tuple[int, str]]) -> int:
+        """For each ``return d`` of a function whose ``d`` is a container as the function sees it
+        (its own or an enclosing scope's), hold what ``d`` holds as the container ``f()`` of the scope
+        defining the function (:meth:`_returned_displays`), and then drop, from every such container,
+        the names the function binds itself (``local``: its parameters, assignments, loop targets;
+        and its nested definitions): code calling through ``f()`` elsewhere would read them as its
+        own scope's namesakes. Gives back how many entries it copied (:data:`MAX_DERIVED_ENTRIES`)."""
+        scopes, copied = self.scopes, 0
+        made: dict[tuple[str | None, str], int] = {}  # container "f()" -> the function's scope
+        for index, scope in enumerate(scopes.items):
+            if scope.kind == "function" and (found := (scopes.qualname(scope.parent),
+                                                       scope.qualname.rpartition(".")[2] + "()")) in held:
+                made[found] = index
+        done: set[tuple[tuple[str | None, str], tuple[str | None, str]]] = set()  # (made, copied from)
+        for index, value in returned:
+            found = self._container_at(held, index, self.src.text(value))
+            scope = scopes.items[index]
+            key = (scopes.qualname(scope.parent), scope.qualname.rpartition(".")[2] + "()")
+            if found is None or key == found or (key, found) in done or copied + len(held[found]) > MAX_DERIVED_ENTRIES:
+                continue
+            done.add((key, found))
+            copied += len(held[found])
+            held[key].extend(held[found])
+            made[key] = index
+        nested: dict[int, set[str]] = defaultdict(set)  # function scope -> names of its nested definitions
+        for scope in scopes.items:
+            if scope.parent >= 0:
+                nested[scope.parent].add(scope.qualname.rpartition(".")[2])
+        for key, index in made.items():
+            own = nested.get(index, set()) | {n for i, n in local if i == index}
+            held[key] = [e for e in held[key] if _head(e[0]) not in own]
+        return copied
+
+    def _derived(self, held: dict[tuple[str | None, str], list[Held]], derived: list[tuple[int, str, Node]],
+                 copied: int) -> None:
+        """Hold, for each ``b = table()`` / ``ls2 = ls[1:3]`` (in source order, so a container made
+        of one made before is seen), what the function's returned container or the slice holds as
+        the container ``b`` of that scope (a name assigned several values holds them all), while
+        ``copied`` (the entries copied so far) stays within :data:`MAX_DERIVED_ENTRIES`."""
+        for index, name, value in derived:
+            if value.type == "call":
+                found = self._container_at(held, index, self.src.text(value.child_by_field_name("function")) + "()")
+                entries = list(held[found]) if found is not None else []
+            else:
+                slices = value.children_by_field_name("subscript")
+                container, depth, _ = self._subscripted(value.child_by_field_name("value"))
+                found = self._container_at(held, index, container) if container is not None and depth == 0 else None
+                entries = sliced(held[found], self.src.text(slices[0])) if found is not None and len(slices) == 1 else []
+            copied += len(entries)
+            if copied > MAX_DERIVED_ENTRIES:
+                return
+            if entries:
+                held[(self.scopes.qualname(index), name)].extend(entries)
 
     def _exported(self, held: dict[tuple[str | None, str], list[Held]], displays: dict[tuple[str | None, str], list[Node]]) -> None:
         """The names a display assigned to a class attribute (``routes = {"a": f}`` in a class body,
@@ -341,11 +452,15 @@ class ContainerCalls:
         ``obj.attr`` other than ``self``'s), or deeper than :data:`NESTED_DISPLAYS`."""
         depth, key = 0, None
         while node is not None and node.type == "subscript":
-            if depth == NESTED_DISPLAYS:
-                return None, 0, None
-            key = self._key(node.child_by_field_name("subscript"))
+            subscript = node.child_by_field_name("subscript")
+            if depth == NESTED_DISPLAYS or (subscript is not None and subscript.type == "slice"):
+                return None, 0, None  # a slice is a new list, no element (`_derived` reads `b = ls[1:3]`)
+            key = self._key(subscript)
             node = node.child_by_field_name("value")
             depth += 1
+        if node is not None and node.type == "call" and (function := node.child_by_field_name("function")) is not None \
+                and function.type == "identifier":
+            return self.src.text(function) + "()", depth, key  # `table()["a"]`: what `table` returns
         if node is None or node.type not in ("identifier", "attribute"):
             return None, 0, None
         text = _WS.sub("", self.src.text(node))
@@ -437,6 +552,48 @@ class ContainerCalls:
             k = repr(i) if own and value.type != "set" and not splat else (None if own else key)
             out += self._held(e, depth + 1, k)
         return out
+
+
+def _head(name: str) -> str:
+    """The first name of a held entry's text (``"self"`` of ``"self.f"``, ``"make"`` of ``"make()"``)."""
+    return name.partition(".")[0].removesuffix("()")
+
+
+def sliced(entries: list[Held], text: str) -> list[Held]:
+    """What ``ls[text]`` holds, ``text`` a slice (``"1:3"``, ``"::2"``, ``"-2:"``), given what ``ls``
+    holds: the entries at the positions the slice takes, under their new positions (Python's
+    ``slice.indices`` over the list's length, when every entry's position is known); with an
+    entry of no known position (``append``), bounds that are not non-negative, or a step that is not
+    positive, the positions are not known: every entry, under no key. Bounds other than integer
+    literals: every entry, under no key. A dict's entries (string keys): none (a dict has no slice)."""
+    try:
+        tree = ast.parse(f"_[{text}]", mode="eval").body
+        part = tree.slice if isinstance(tree, ast.Subscript) else None
+        bounds = [None if b is None else ast.literal_eval(b) for b in (part.lower, part.upper, part.step)] \
+            if isinstance(part, ast.Slice) else None
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        bounds = None
+    if any(k is not None and not k.lstrip("-").isdigit() for _, _, k in entries):
+        return []
+    if bounds is None or not all(b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in bounds):
+        return [(n, d, None) for n, d, _ in entries]
+    lower, upper, step = bounds
+    if step == 0:
+        return []
+    if all(k is not None for _, _, k in entries):  # every position known: the list's length too
+        length = max((int(k) + 1 for _, _, k in entries), default=0)
+        renumbered = {old: new for new, old in enumerate(range(length)[slice(lower, upper, step)])}
+        return [(n, d, repr(renumbered[int(k)])) for n, d, k in entries if int(k) in renumbered]
+    lower, step = lower or 0, step or 1
+    if lower < 0 or step < 0 or (upper is not None and upper < 0):
+        return [(n, d, None) for n, d, _ in entries]
+    out: list[Held] = []
+    for n, d, k in entries:
+        if k is None:
+            out.append((n, d, None))  # appended: somewhere after the display's elements
+        elif lower <= int(k) and (upper is None or int(k) < upper) and (int(k) - lower) % step == 0:
+            out.append((n, d, repr((int(k) - lower) // step)))
+    return out
 
 
 def _statement(node: Node) -> Node | None:

@@ -127,6 +127,11 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         self._decorator_starts: list[int] = []
         self._lambda_bodies: list[tuple[int, Node]] = []
         """``(scope index, body expression)`` of each named lambda: the value it returns."""
+        self.returned_values: list[tuple[int, Node]] = []
+        """``(scope index, value)`` of every ``return`` with a value (and named lambda body), from
+        :meth:`returns`; ``generator_scopes`` the scopes holding a ``yield`` (both read by
+        :class:`~indexer.languages.python.containers.ContainerCalls`: a function returning a container)."""
+        self.generator_scopes: set[int] = set()
         self.located: dict[tuple[int, int], Node] = {}
         """The calls :meth:`calls` read by their callee name's position (for the detectors' look-ups)."""
         self.callees: set[int] = set()
@@ -405,6 +410,7 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
                     yielded[index].extend(self._returned_names(value) or ([called + "()"] if DOTTED.fullmatch(called) else []))
             elif caps["return.value"][0].type != "comment":
                 returned.append((scopes.at(caps["return"][0].start_byte), caps["return.value"][0]))
+        self.returned_values, self.generator_scopes = returned, generators
         for index, value in returned:
             callee = None
             if value.type == "call":

@@ -52,3 +52,12 @@
     (call function: (attribute attribute: (identifier) @fetch.method)
       (#any-of? @fetch.method "get" "pop" "popleft" "setdefault"))
   ] @fetch.value) @fetch
+
+; `b = make()`, `ls2 = ls[1:3]`: a name assigned what a function of the file returns (a container it
+; builds: containers.py's returned containers) or a slice of a container.
+(assignment
+  left: (identifier) @derived.name
+  right: [
+    (call function: (identifier))
+    (subscript subscript: (slice))
+  ] @derived.value) @derived
