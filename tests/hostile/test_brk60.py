@@ -69,3 +69,99 @@ class TestChannelCredentialsClients:
         ]
         # A constructor given no credentials and a class not named like a client call no rpc.
         assert outcomes["calls_grpc"] == 1
+
+
+# -- opentelemetry-demo's orders topic: named by an environment variable with a literal default ------
+
+ENV_DEFAULT_TOPICS = """
+# --- path: src/checkout/go.mod ---
+module github.com/example/demo/src/checkout
+
+go 1.22
+# --- path: src/checkout/kafka/producer.go ---
+package kafka
+
+import (
+	"os"
+
+	"github.com/IBM/sarama"
+)
+
+var (
+	Topic           = getTopic()
+	Other           = getEnv("OTHER_TOPIC", "payments")
+	Unknown         = pick()
+	NoEnv           = constant()
+	ProtocolVersion = sarama.V3_0_0_0
+)
+
+func getTopic() string {
+	if topic := os.Getenv("KAFKA_TOPIC"); topic != "" {
+		return topic
+	}
+	return "orders"
+}
+
+func getEnv(key, fallback string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return fallback
+}
+
+func pick() string {
+	return os.Getenv("PICKED")
+}
+
+func constant() string {
+	return "audit"
+}
+# --- path: src/checkout/main.go ---
+package main
+
+import (
+	"github.com/IBM/sarama"
+	"github.com/example/demo/src/checkout/kafka"
+)
+
+type checkout struct{}
+
+func (cs *checkout) sendToPostProcessor() {
+	msg := sarama.ProducerMessage{Topic: kafka.Topic}
+	_ = msg
+}
+
+func (cs *checkout) sendOthers() {
+	_ = sarama.ProducerMessage{Topic: kafka.Other}
+	_ = sarama.ProducerMessage{Topic: kafka.Unknown}
+	_ = sarama.ProducerMessage{Topic: kafka.NoEnv}
+}
+# --- path: src/accounting/Consumer.cs ---
+using Confluent.Kafka;
+
+internal class Consumer
+{
+    private static readonly string TopicName = Environment.GetEnvironmentVariable("KAFKA_TOPIC") ?? "orders";
+    private static readonly string Fallback = Settings.Topic ?? "payments";
+
+    public Consumer(IConsumer<string, byte[]> consumer)
+    {
+        consumer.Subscribe(TopicName);
+        consumer.Subscribe(Fallback);
+    }
+}
+"""
+
+
+class TestEnvironmentDefaultTopics:
+    def test_the_go_producer_reaches_the_csharp_consumer(self) -> None:
+        edges, outcomes = _link(ENV_DEFAULT_TOPICS)
+        assert edges == [
+            ("CONSUMES", "src/accounting/Consumer.Consumer.Consumer(1)", "topic:orders", None),
+            ("PRODUCES", "src/checkout/main.checkout.sendOthers(0)", "topic:payments", None),
+            ("PRODUCES", "src/checkout/main.checkout.sendToPostProcessor(0)", "topic:orders", None),
+        ]
+        # pick() returns the variable only, constant() reads no environment (a function's return value
+        # is no package constant): two topics unknown. Settings.Topic ?? "payments" is no environment
+        # read: no topic at all (nothing consumes "payments" above).
+        assert outcomes["unlinked_topic"] == 2
