@@ -165,3 +165,101 @@ class TestEnvironmentDefaultTopics:
         # is no package constant): two topics unknown. Settings.Topic ?? "payments" is no environment
         # read: no topic at all (nothing consumes "payments" above).
         assert outcomes["unlinked_topic"] == 2
+
+
+# -- opentelemetry-demo's frontend: Next.js API routes, declared by the file system --------------------
+
+NEXT_ROUTES = """
+# --- path: src/frontend/pages/api/cart.ts ---
+import type { NextApiHandler } from 'next';
+import CartGateway from '../../gateways/Cart.gateway';
+import InstrumentationMiddleware from '../../utils/InstrumentationMiddleware';
+
+const handler: NextApiHandler = async ({ method, body, query }, res) => {
+  switch (method) {
+    case 'GET': {
+      return res.status(200).json(await CartGateway.getCart(query.sessionId));
+    }
+    case 'POST': {
+      return res.status(200).json({});
+    }
+    default: {
+      return res.status(405);
+    }
+  }
+};
+
+export default InstrumentationMiddleware(handler);
+# --- path: src/frontend/pages/api/products/[productId]/index.ts ---
+export default async function handler(req, res) {
+  if (req.method === 'GET') {
+    res.json({});
+  }
+}
+# --- path: src/frontend/pages/api/files/[...slug].js ---
+export default function files(req, res) {
+  switch (kind) {
+    case 'GET': return res.end();
+  }
+}
+# --- path: src/frontend/pages/api/helpers.ts ---
+export function notARoute(req, res) { res.end(); }
+# --- path: src/frontend/pages/about.tsx ---
+export default function About() { return null; }
+# --- path: web/app/(shop)/api/items/[id]/route.ts ---
+export async function GET(request: Request) { return Response.json({}); }
+const remove = async (request: Request) => new Response(null);
+export const DELETE = remove;
+export function helper() { return 1; }
+# --- path: web/app/page.tsx ---
+export default function Page() { return null; }
+# --- path: web/node_modules/next/dist/pages/api/x.js ---
+export default function x(req, res) {}
+"""
+
+
+class TestNextJsApiRoutes:
+    def test_the_routes_the_file_system_declares(self) -> None:
+        from indexer.languages.ecmascript.frameworks.nextjs import route_path
+
+        assert route_path("src/pages/api/products/[productId]/index.ts") == ("pages", "/api/products/{productId}")
+        assert route_path("pages/api/index.js") == ("pages", "/api")
+        assert route_path("pages/api/[[...slug]].ts") == ("pages", "/api/{slug}")
+        assert route_path("app/(shop)/@modal/api/items/[id]/route.ts") == ("app", "/api/items/{id}")
+        assert route_path("app/route.js") == ("app", "/")
+        # A page, a file named like a route outside app/, a dependency's file: no route.
+        assert route_path("pages/about.tsx") is None
+        assert route_path("src/routes/route.ts") is None
+        assert route_path("node_modules/next/pages/api/x.js") is None
+        assert route_path("pages/api/cart.css") is None
+
+    def test_handlers_methods_and_wrappers(self) -> None:
+        extractions = []
+        for path, source in split_fixture(NEXT_ROUTES).items():
+            data = source.encode()
+            extractions.append((extractor_for_path(path).extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+        got = sorted((r.path.literal(), tuple(r.methods), r.handler, tuple(w.expr for w in r.wrappers), e.path)
+                     for e, _, _ in extractions for r in e.routes)
+        assert got == [
+            ("/api/cart", ("GET", "POST"), "handler", ("InstrumentationMiddleware",), "src/frontend/pages/api/cart.ts"),
+            # A switch on another value than the request's method says nothing of the methods.
+            ("/api/files/{slug}", ("*",), "files", (), "src/frontend/pages/api/files/[...slug].js"),
+            ("/api/items/{id}", ("DELETE",), "remove", (), "web/app/(shop)/api/items/[id]/route.ts"),
+            ("/api/items/{id}", ("GET",), "GET", (), "web/app/(shop)/api/items/[id]/route.ts"),
+            ("/api/products/{productId}", ("GET",), "handler", (),
+             "src/frontend/pages/api/products/[productId]/index.ts"),
+        ]
+
+    def test_the_route_reaches_the_grpc_client_behind_it(self) -> None:
+        edges, outcomes = _link(NEXT_ROUTES)
+        exposes = [(k, s, d) for k, s, d, _ in edges if k == "EXPOSES"]
+        assert exposes == [
+            ("EXPOSES", "src/frontend/pages/api/cart.handler(2)", "endpoint:GET /api/cart"),
+            ("EXPOSES", "src/frontend/pages/api/cart.handler(2)", "endpoint:POST /api/cart"),
+            ("EXPOSES", "src/frontend/pages/api/files/[...slug].files(2)", "endpoint:* /api/files/{}"),
+            ("EXPOSES", "src/frontend/pages/api/products/[productId]/index.handler(2)",
+             "endpoint:GET /api/products/{}"),
+            ("EXPOSES", "web/app/(shop)/api/items/[id]/route.GET(1)", "endpoint:GET /api/items/{}"),
+            ("EXPOSES", "web/app/(shop)/api/items/[id]/route.remove(1)", "endpoint:DELETE /api/items/{}"),
+        ]
+        assert outcomes["exposes"] == 6
