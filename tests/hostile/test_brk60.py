@@ -8,7 +8,8 @@ import hashlib
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
-from tests.resolution_harness import split_fixture
+from tests.resolution_harness import edges as edges_of
+from tests.resolution_harness import resolve_fixture, split_fixture
 
 
 def _link(fixture: str) -> tuple[list[tuple], dict[str, int]]:
@@ -263,3 +264,86 @@ class TestNextJsApiRoutes:
             ("EXPOSES", "web/app/(shop)/api/items/[id]/route.remove(1)", "endpoint:DELETE /api/items/{}"),
         ]
         assert outcomes["exposes"] == 6
+
+
+# -- session 59's go.mod reach attacked: replace directives, two modules of one path, cycles ----------
+
+REPLACED = """
+// --- path: common-a/go.mod ---
+module example.com/common
+// --- path: common-a/h.go ---
+package common
+
+type Handler interface { Handle(x int) error }
+// --- path: common-b/go.mod ---
+module example.com/common
+// --- path: common-b/h.go ---
+package common
+
+type Handler interface { Handle(x int) error }
+// --- path: svc/go.mod ---
+module example.com/svc
+
+require example.com/common v0.0.0
+
+replace example.com/common => ../common-b
+// --- path: svc/h.go ---
+package svc
+
+type h struct{}
+
+func (h) Handle(x int) error { return nil }
+// --- path: fork/go.mod ---
+module example.com/fork
+
+require (
+\texample.com/common v1.2.0
+\texample.com/loop v0.0.0
+)
+
+replace example.com/common v1.2.0 => github.com/someone/common v1.2.1
+// --- path: fork/h.go ---
+package fork
+
+type f struct{}
+
+func (f) Handle(x int) error { return nil }
+// --- path: plain/go.mod ---
+module example.com/plain
+
+require example.com/common v0.0.0
+// --- path: plain/h.go ---
+package plain
+
+type p struct{}
+
+func (p) Handle(x int) error { return nil }
+// --- path: loop/go.mod ---
+module example.com/loop
+
+require example.com/fork v0.0.0
+
+replace example.com/fork => ../fork
+// --- path: loop/h.go ---
+package loop
+
+type Looped interface { Handle(x int) error }
+"""
+
+
+class TestGoModReplaceDirectives:
+    def test_a_replaced_module_is_the_one_the_directive_names(self) -> None:
+        result = resolve_fixture(REPLACED)
+        assert edges_of(result, "IMPLEMENTS") == [
+            # fork and loop require each other (a cycle): each satisfies the other's interfaces
+            "fork/h.f -> loop/h.Looped",
+            # svc's replace names common-b: never common-a, which declares the same path
+            "svc/h.h -> common-b/h.Handler",
+        ]
+        # fork replaces common by a module outside the repository; plain requires a path two in-repository
+        # modules declare, with no replace: neither builds against common-a or common-b
+        assert edges_of(result, "OVERRIDES") == [
+            "fork/h.f.Handle(1) -> loop/h.Looped.Handle(1)",
+            "svc/h.h.Handle(1) -> common-b/h.Handler.Handle(1)",
+        ]
+        assert sorted({e.kind for f in result.files for e in f.edges}) == ["CONTAINS", "IMPLEMENTS", "OVERRIDES"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 
+from indexer.languages.go.extractor import REPLACE
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -87,16 +88,40 @@ class GoModuleSystem:
         requires, transitively (a module's types implement the interfaces of the modules it builds
         against: ``internal/trainer`` requiring ``.../internal/common`` satisfies its
         ``decorator.CommandHandler``); modules that require nothing of each other stay apart (the
-        services of a monorepo each with a copy of generated code). Read by the core's
-        :mod:`indexer.resolve.structural` (an optional attribute)."""
-        folder_of: dict[str, str] = {}
-        requires: dict[str, list[str]] = {}
+        services of a monorepo each with a copy of generated code). A required path is the module
+        its ``replace`` directive names (https://go.dev/ref/mod#go-mod-file-replace): a folder
+        (``=> ../common``) is the go.mod of that folder, another module path the in-repository module
+        of that path if any (a fork elsewhere is no module of the repository); without a replace, the
+        one in-repository module of that path (two of one path: none, as the build takes neither).
+        Read by the core's :mod:`indexer.resolve.structural` (an optional attribute)."""
+        folders_of: dict[str, list[str]] = {}
+        mods: list[tuple[str, FileCtx]] = []
         for fc in files:
             if fc.lang == "gomod" and fc.path.rsplit("/", 1)[-1] == "go.mod" and fc.ex.package:
                 folder = posixpath.dirname(fc.path)
-                folder_of.setdefault(fc.ex.package, folder)
-                requires[folder] = [imp.module for imp in fc.ex.imports]
-        direct = {f: {folder_of[m] for m in mods if m in folder_of} - {f} for f, mods in requires.items()}
+                folders_of.setdefault(fc.ex.package, []).append(folder)
+                mods.append((folder, fc))
+        folders = {f for f, _ in mods}
+
+        def module_folder(path: str) -> str | None:
+            found = folders_of.get(path, [])
+            return found[0] if len(found) == 1 else None
+
+        direct: dict[str, set[str]] = {}
+        for folder, fc in mods:
+            replaced: dict[str, str | None] = {}
+            for imp in fc.ex.imports:
+                if imp.name != REPLACE:
+                    continue
+                target = imp.module
+                if target.startswith(("./", "../")) or target in (".", ".."):
+                    local = posixpath.normpath(posixpath.join(folder, target))
+                    replaced[imp.local] = local if local in folders else None
+                else:
+                    replaced[imp.local] = module_folder(target)
+            reached = {replaced[imp.module] if imp.module in replaced else module_folder(imp.module)
+                       for imp in fc.ex.imports if imp.name != REPLACE}
+            direct[folder] = {f for f in reached if f is not None and f != folder}
         out: dict[str, frozenset[str]] = {}
         for start, first in direct.items():
             seen, todo = set(first), list(first)
