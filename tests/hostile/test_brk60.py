@@ -347,3 +347,25 @@ class TestGoModReplaceDirectives:
             "svc/h.h.Handle(1) -> common-b/h.Handler.Handle(1)",
         ]
         assert sorted({e.kind for f in result.files for e in f.edges}) == ["CONTAINS", "IMPLEMENTS", "OVERRIDES"]
+
+
+class TestGoModReachAtScale:
+    def test_cycles_chains_and_a_full_mesh(self) -> None:
+        from indexer.languages.go.modules import transitive_reach
+
+        graph = {"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": [], "e": ["e", "d"], "f": ["a"]}
+        assert transitive_reach(graph) == {
+            "a": frozenset({"b", "c", "d"}),
+            "b": frozenset({"a", "c", "d"}),
+            "c": frozenset({"a", "b", "d"}),
+            "e": frozenset({"d"}),  # a require of itself is no other module
+            "f": frozenset({"a", "b", "c", "d"}),
+        }
+        # 800 go.mod files each requiring every other (640,000 requires): one component, linear in the
+        # requires (a search from every module was 800 x 640,000 steps)
+        n = [f"m{i}" for i in range(800)]
+        mesh = transitive_reach({m: n for m in n})
+        assert len(mesh) == 800 and all(len(r) == 799 and m not in r for m, r in mesh.items())
+        chain = transitive_reach({f"c{i}": [f"c{i + 1}"] for i in range(1000)})
+        assert len(chain) == 1000 and len(chain["c0"]) == 1000 and "c1000" not in chain
+        assert chain["c998"] == frozenset({"c999", "c1000"})
