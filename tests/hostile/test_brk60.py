@@ -5,6 +5,7 @@ with exact expectations and what must not be linked."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
@@ -369,3 +370,65 @@ class TestGoModReachAtScale:
         chain = transitive_reach({f"c{i}": [f"c{i + 1}"] for i in range(1000)})
         assert len(chain) == 1000 and len(chain["c0"]) == 1000 and "c1000" not in chain
         assert chain["c998"] == frozenset({"c999", "c1000"})
+
+
+# -- session 59's config server attacked: many clients of a large shared file, names leading out -------
+
+def _config_repo(root, clients: int, app_names: list[str] | None = None, search: str = "classpath:/shared"):
+    from tests.resolution_harness import write_tree
+
+    files = {
+        "config/src/main/resources/application.yml": (
+            f"spring:\n  cloud:\n    config:\n      server:\n        native:\n          search-locations: {search}\n"
+            "  profiles:\n    active: native\n"),
+        "config/src/main/resources/shared/application.yml": "app:\n" + "".join(f"  k{i}: v{i}\n" for i in range(2000)),
+        "config/src/main/resources/shared/svc0.yml": "server:\n  servlet:\n    context-path: /zero\n",
+        "config/src/main/resources/shared/other.yml": "server:\n  servlet:\n    context-path: /other\n",
+    }
+    names = app_names or [f"svc{i}" for i in range(clients)]
+    for i, name in enumerate(names):
+        files[f"svc{i}/src/main/resources/bootstrap.yml"] = (
+            f"spring:\n  application:\n    name: {name}\n  cloud:\n    config:\n      uri: http://config:8888\n")
+    return write_tree(root, files)
+
+
+class TestConfigServerAtScale:
+    def test_each_served_file_is_parsed_once_for_all_clients(self, tmp_path, monkeypatch) -> None:
+        import indexer.frameworks.spring_config as spring_config
+
+        root = _config_repo(tmp_path, 30)
+        parsed: list[str] = []
+        real = spring_config._documents
+        monkeypatch.setattr(spring_config, "_documents",
+                            lambda path, r: parsed.append(Path(path).relative_to(root).as_posix()) or real(path, r))
+        modules = spring_config.load_module_properties(root)
+        # the shared application.yml: once among the config server's own files (it lies in its resources),
+        # once as served, whatever the number of clients; svc0.yml once; other.yml (no client's name) never
+        assert sorted(n for n in parsed if not n.endswith("bootstrap.yml")) == [
+            "config/src/main/resources/application.yml",
+            "config/src/main/resources/shared/application.yml",
+            "config/src/main/resources/shared/application.yml",
+            "config/src/main/resources/shared/svc0.yml",
+        ]
+        assert modules["svc0"]["server.servlet.context-path"] == "/zero"
+        assert "server.servlet.context-path" not in modules["svc1"]
+        assert all(modules[f"svc{i}"]["app.k1999"] == "v1999" for i in range(30))
+
+    def test_an_application_name_leading_out_of_the_location_serves_nothing(self, tmp_path, monkeypatch) -> None:
+        import os
+
+        import indexer.frameworks.spring_config as spring_config
+        from tests.resolution_harness import write_tree
+
+        outside = write_tree(tmp_path / "outside", {"application.yml": "server:\n  port: 1\n"})
+        root = _config_repo(tmp_path / "repo", 0, app_names=["..", "../../outside", "shared"],
+                            search="classpath:/shared/{application}")
+        listed: list[str] = []
+        real = os.listdir
+        monkeypatch.setattr(spring_config.os, "listdir", lambda p: listed.append(str(p)) or real(p))
+        modules = spring_config.load_module_properties(root)
+        # "..", "../../outside": never a folder listed above the location (the file outside is not read either)
+        assert listed == [str(root / "config/src/main/resources/shared/shared")]
+        assert outside.is_dir()
+        assert "server.port" not in modules["svc0"] and "server.port" not in modules["svc1"]
+        assert "app.k1" not in modules["svc0"]
