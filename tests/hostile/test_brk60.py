@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
 from tests.resolution_harness import edges as edges_of
@@ -432,3 +434,94 @@ class TestConfigServerAtScale:
         assert outside.is_dir()
         assert "server.port" not in modules["svc0"] and "server.port" not in modules["svc1"]
         assert "app.k1" not in modules["svc0"]
+
+
+# -- session 59's request-path targets attacked: backtracking templates, any-method routes, long paths -
+
+HOSTILE_ROUTES = '''
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/t/<a><b><c><d><e><f><g><h><i><j><k><l>x")
+def glued(a, b, c, d, e, f, g, h, i, j, k, l):
+    return "g"
+
+
+@app.route("/files/<path:name>", methods=["GET"])
+def files(name):
+    return name
+'''
+
+
+@pytest.fixture(scope="module")
+def hostile_routes_db(tmp_path_factory) -> Path:
+    from indexer.pipeline import index_repository
+    from indexer.run import IndexOptions
+    from stores.embedded import EmbeddedStore
+    from tests.resolution_harness import write_tree
+
+    tmp = tmp_path_factory.mktemp("routes60")
+    root = write_tree(tmp / "app", {"app.py": HOSTILE_ROUTES,
+                                    "web/pages/api/any/[key].js": "export default function any(req, res) { res.end(); }\n"})
+    db = tmp / "x.db"
+    store = EmbeddedStore(db)
+    try:
+        index_repository(root, store, store, IndexOptions(repo="app", jobs=1))
+    finally:
+        store.close()
+    return db
+
+
+class TestRequestPathTargetsAttacked:
+    def test_glued_parameters_match_in_linear_time(self, hostile_routes_db) -> None:
+        import time
+
+        from analysis.navigation import routes_serving
+        from stores.embedded import EmbeddedStore
+
+        store = EmbeddedStore(hostile_routes_db)
+        try:
+            names = sorted(n.name for n in store.labelled(["Endpoint"]))
+            assert "GET /t/{}{}{}{}{}{}{}{}{}{}{}{}x" in names
+            started = time.monotonic()
+            # 12 glued parameters against 60 characters without the final x: a [^/]+ regular expression
+            # backtracked for hours; each piece taken at its leftmost place answers at once
+            assert routes_serving(store, "GET", "/t/" + "a" * 60) == []
+            assert [n.id for n in routes_serving(store, "GET", "/t/" + "a" * 60 + "x")] == [
+                "endpoint:GET /t/{}{}{}{}{}{}{}{}{}{}{}{}x"]
+            # fewer characters than parameters: no match
+            assert routes_serving(store, "GET", "/t/aaax") == []
+            assert time.monotonic() - started < 5
+        finally:
+            store.close()
+
+    def test_long_empty_and_metacharacter_paths(self, hostile_routes_db) -> None:
+        from click.testing import CliRunner
+
+        from lsp_server.cli import main
+
+        env = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "RIPPLE_GRAPH_BACKEND": None, "RIPPLE_SEARCH_BACKEND": None}
+
+        def callers(target: str):
+            return CliRunner().invoke(main, ["callers", target, "--db", str(hostile_routes_db)], env=env)
+
+        # regular-expression characters are text: /files/(.*)+$ is one segment served by files/{}
+        result = callers("GET /files/(.*)+$")
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[0] == "GET /files/<path:name>  (endpoint endpoint:GET /files/{})"
+        # 10,000 segments: no endpoint, a short message (the path cut), no closest endpoint
+        result = callers("GET /" + "/".join(["a"] * 10_000))
+        assert result.exit_code == 1 and "no endpoint matches" in result.stderr and len(result.stderr) < 400
+        result = callers("GET /")
+        assert result.exit_code == 1 and result.stderr.startswith("Error: no endpoint matches 'GET /'")
+        # a route of any method, written as `ripple endpoints` prints it ("no symbol matches" before)
+        result = callers("* /api/any/{key}")
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[0] == "* /api/any/{key}  (endpoint endpoint:* /api/any/{})"
+        result = callers("* /api/any/7")
+        assert result.exit_code == 0 and result.stdout.splitlines()[0].startswith("* /api/any/{key}")
+        # a GET request is served by the any-method route too, a "*" request by no GET route
+        assert callers("GET /api/any/7").stdout.splitlines()[0].startswith("* /api/any/{key}")
+        assert callers("* /files/x").exit_code == 1
