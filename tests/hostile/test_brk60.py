@@ -148,11 +148,22 @@ internal class Consumer
     private static readonly string TopicName = Environment.GetEnvironmentVariable("KAFKA_TOPIC") ?? "orders";
     private static readonly string Fallback = Settings.Topic ?? "payments";
 
+    private readonly IConsumer<string, byte[]> _consumer;
+
     public Consumer(IConsumer<string, byte[]> consumer)
     {
-        consumer.Subscribe(TopicName);
+        _consumer = consumer;
+        _consumer.Subscribe(TopicName);
         consumer.Subscribe(Fallback);
     }
+
+    protected async Task ExecuteAsync(CancellationToken token)
+    {
+        var result = _consumer.Consume(token);
+        ProcessMessage(result.Message);
+    }
+
+    private void ProcessMessage(Message<string, byte[]> message) { }
 }
 """
 
@@ -161,7 +172,8 @@ class TestEnvironmentDefaultTopics:
     def test_the_go_producer_reaches_the_csharp_consumer(self) -> None:
         edges, outcomes = _link(ENV_DEFAULT_TOPICS)
         assert edges == [
-            ("CONSUMES", "src/accounting/Consumer.Consumer.Consumer(1)", "topic:orders", None),
+            # subscribed in the constructor, consumed in ExecuteAsync: the consumer is ExecuteAsync
+            ("CONSUMES", "src/accounting/Consumer.Consumer.ExecuteAsync(1)", "topic:orders", None),
             ("PRODUCES", "src/checkout/main.checkout.sendOthers(0)", "topic:payments", None),
             ("PRODUCES", "src/checkout/main.checkout.sendToPostProcessor(0)", "topic:orders", None),
         ]
