@@ -537,3 +537,60 @@ class TestRequestPathTargetsAttacked:
         # a GET request is served by the any-method route too, a "*" request by no GET route
         assert callers("GET /api/any/7").stdout.splitlines()[0].startswith("* /api/any/{key}")
         assert callers("* /files/x").exit_code == 1
+
+
+# -- opentelemetry-demo's compose: every service built from the root, its Dockerfile named by .env -----
+
+COMPOSE = """services:
+  cart:
+    build:
+      context: ./
+      dockerfile: ${CART_DOCKERFILE}
+  checkout:
+    build:
+      context: ./
+      dockerfile: ${CHECKOUT_DOCKERFILE:-./src/checkout/Dockerfile}
+  quote:
+    build:
+      context: ./
+      dockerfile: ${QUOTE_DOCKERFILE}
+  escape:
+    build:
+      context: ./src
+      dockerfile: ../../outside/Dockerfile
+  frontend:
+    build:
+      context: ./
+      dockerfile: ./src/frontend/Dockerfile
+"""
+
+
+class TestComposeDockerfileFolders:
+    def test_each_service_names_its_dockerfile_s_folder(self, tmp_path) -> None:
+        from indexer.frameworks.services import service_map
+        from tests.resolution_harness import write_tree
+
+        root = write_tree(tmp_path / "repo", {
+            "compose.yaml": COMPOSE,
+            "compose.tests.yaml": ("services:\n  frontendTests:\n    build:\n      context: ./\n"
+                                   "      dockerfile: ./src/frontend/Dockerfile.cypress\n"),
+            ".env": "CART_DOCKERFILE=./src/cart/src/Dockerfile\nSECRET=hunter2\n",
+            "src/cart/src/Dockerfile": "FROM x\nCOPY . .\n",
+            "src/cart/src/Program.cs": "class P {}\n",
+            "src/checkout/Dockerfile": "FROM x\nCOPY . .\n",
+            "src/quote/Dockerfile": "FROM x\nCOPY . .\n",
+            "src/frontend/Dockerfile": "FROM x\nCOPY . .\n",
+            "src/frontend/Dockerfile.cypress": "FROM x\nCOPY . .\n",
+        })
+        units = {f: (u.name, u.how) for f, u in service_map(root).units.items()}
+        assert units == {
+            # a variable of the .env beside the compose file, a default, the default compose file first
+            "src/cart/src": ("cart", "compose"),
+            "src/checkout": ("checkout", "compose"),
+            "src/frontend": ("frontend", "compose"),
+            # QUOTE_DOCKERFILE has no value here, and escape's Dockerfile leads out of the repository:
+            # their contexts keep the compose names (the root: the first; src: escape)
+            "": ("quote", "compose"),
+            "src": ("escape", "compose"),
+            "src/quote": ("quote", "folder"),
+        }
