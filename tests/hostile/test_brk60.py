@@ -1,6 +1,20 @@
 """Session 60, brk60: a newcomer on open-telemetry/opentelemetry-demo and
 spring-petclinic-microservices, and session 59's additions attacked. Each class is one defect found,
-with exact expectations and what must not be linked."""
+with exact expectations and what must not be linked. Every input is generated here.
+
+- :class:`TestChannelCredentialsClients`: grpc-js clients built with ``ChannelCredentials`` (the frontend's
+  ts-proto gateways) linked no rpc.
+- :class:`TestEnvironmentDefaultTopics`: the ``orders`` topic named by an environment variable's literal
+  default (Go ``var Topic = getTopic()``, C# ``?? "orders"``) linked nothing; a Confluent consumer subscribed
+  in its constructor is the method calling ``Consume``.
+- :class:`TestNextJsApiRoutes`: Next.js API routes (``pages/api``, ``app/**/route.ts``) were no endpoints.
+- :class:`TestGoModReplaceDirectives`, :class:`TestGoModReachAtScale`: go.mod ``replace`` ignored (the first
+  module of a path won); the transitive requires searched from every module.
+- :class:`TestConfigServerAtScale`: every config client parsed every served file again; an application name
+  ``..`` listed folders above the location.
+- :class:`TestRequestPathTargetsAttacked`: glued route parameters backtracked for hours; ``* /path`` targets.
+- :class:`TestComposeDockerfileFolders`: services built from the root named the root and ``src``.
+"""
 
 from __future__ import annotations
 
