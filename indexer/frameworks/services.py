@@ -41,6 +41,7 @@ malformed files.
 
 from __future__ import annotations
 
+import io
 import json
 import logging
 import os
@@ -50,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 import yaml
+from dotenv import dotenv_values
 
 from indexer.fsguard import SkipFile, read_regular
 
@@ -79,6 +81,8 @@ JS_FRAMEWORKS = frozenset({
 })
 """Dependencies that make a ``package.json`` folder an application (a server or a front end)."""
 _COMPOSE_NAMES = re.compile(r"^(?:docker-)?compose(?:[.-][\w.-]+)?\.ya?ml$")
+_DEFAULT_COMPOSE = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")
+"""The compose files docker compose reads when none is named, in its order of preference."""
 _DOCKERFILE = re.compile(r"^(?:Dockerfile(?:\.[\w.-]+)?|[\w.-]+\.Dockerfile)$")
 _REQUIREMENTS = re.compile(r"^requirements[\w.-]*\.txt$")
 _MAVEN_MODULE = re.compile(r"<module>\s*([^<\s]+)\s*</module>")
@@ -87,6 +91,66 @@ _QUOTED = re.compile(r"""["']([^"'\n]+)["']""")
 _CONTEXT_COPY = re.compile(r"^[ \t]*(?:COPY|ADD)[ \t]+(?![^\n]*--from=)", re.I | re.M)
 """A Dockerfile instruction copying files of the build context (``COPY --from=build`` copies another
 stage's)."""
+
+
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+"""docker compose's interpolation: ``${VAR}``, ``${VAR:-default}`` / ``${VAR-default}``, ``${VAR:?err}``, ``$VAR``."""
+
+
+def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
+    """``text`` of a compose file with its variables replaced from ``env`` (the ``.env`` beside the
+    compose file, which docker compose reads; the indexing machine's own environment never), a
+    default taking an unset (``-``) or unset-or-empty (``:-``) variable's place; ``$$`` is ``$``.
+    ``None`` when a variable has no value here."""
+    missing = False
+
+    def value(m: re.Match[str]) -> str:
+        nonlocal missing
+        name = m.group(1) or m.group(4)
+        got = env.get(name)
+        op, default = m.group(2), m.group(3)
+        if op in (":-", "-") and (got is None or (op == ":-" and not got)):
+            return default or ""
+        if got is None:
+            missing = True
+            return ""
+        return got
+
+    out = "$".join(_VARIABLE.sub(value, piece) for piece in text.split("$$"))
+    return None if missing else out
+
+
+def _dotenv(real: str, rel: str) -> Mapping[str, str]:
+    """The variables of the ``.env`` file ``rel`` (python-dotenv's parser, no interpolation); ``{}``
+    when there is none or it cannot be read. Only read to interpolate a compose ``dockerfile``: no value
+    is kept beyond the service map's folders."""
+    text = _read(real, rel) if os.path.isfile(os.path.join(real, rel)) else None
+    if not text:
+        return {}
+    try:
+        return {k: v for k, v in dotenv_values(stream=io.StringIO(text), interpolate=False).items() if v is not None}
+    except Exception:  # noqa: BLE001 - a malformed file costs its values, never the run
+        return {}
+
+
+def _dockerfile_folder(real: str, context: str, build: Mapping[str, object],
+                       env: Mapping[str, str]) -> tuple[str, Mapping[str, object]]:
+    """``(folder, build)`` a compose ``build`` names as its service's: the folder of its ``dockerfile``
+    when that lies below the ``context`` (``context: ./``, ``dockerfile: ${CART_DOCKERFILE}``, ``.env``:
+    ``CART_DOCKERFILE=./src/cart/src/Dockerfile``, as opentelemetry-demo builds each service from the
+    repository root), with a ``build`` naming that file there; else the context and ``build`` as given
+    (a Dockerfile in the context, a path leading out, a variable with no value)."""
+    name = build.get("dockerfile")
+    if not isinstance(name, str):
+        return context, build
+    written = _interpolate(name, env) if "$" in name else name
+    path = _inside(context, written) if written else None
+    if path is None or "/" not in "/" + path:
+        return context, build
+    folder, _, file = path.rpartition("/")
+    if folder == context or not file or not _real_folder(real, folder) or not os.path.isfile(os.path.join(real, path)):
+        return context, build
+    return folder, {**build, "context": folder, "dockerfile": file}
 
 
 def _runs_context(real: str, context: str, build: object) -> bool:
@@ -312,6 +376,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
     expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
+    dotenvs: dict[str, Mapping[str, str]] = {}  # compose folder -> its .env (interpolating a dockerfile path)
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
@@ -320,7 +385,9 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for folder, files in walk_folders(real):
         def rel(name: str, folder: str = folder) -> str:
             return f"{folder}/{name}" if folder else name
-        for name in files:
+        # the files docker compose reads by default first: their services name a folder before those of
+        # an extra file (compose.tests.yaml's frontendTests building src/frontend with Dockerfile.cypress)
+        for name in sorted(files, key=lambda n: (n not in _DEFAULT_COMPOSE, n)):
             if name == "pom.xml":
                 unit(folder, "maven")
                 text = _read(real, rel(name)) or ""
@@ -357,6 +424,10 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                         build = spec.get("build")
                         context = build.get("context") if isinstance(build, dict) else build
                         target = _inside(folder, context) if isinstance(context, str) else None
+                        if target is not None and isinstance(build, dict) and isinstance(build.get("dockerfile"), str):
+                            if folder not in dotenvs:
+                                dotenvs[folder] = _dotenv(real, rel(".env"))
+                            target, build = _dockerfile_folder(real, target, build, dotenvs[folder])
                         if target is not None and (target not in compose or target in tools):
                             copies = _runs_context(real, target, build)
                             if target in compose and not copies:

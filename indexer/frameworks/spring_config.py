@@ -223,10 +223,11 @@ def load_module_properties(repo_root: Path) -> dict[str, dict[str, str]]:
         out[m] = load_properties(root / m if m else root, nested)
     locations = [(m, loc) for m, props in sorted(out.items()) for loc in _search_locations(root, m, props)]
     if locations:
+        read: dict[Path, list[dict[str, str]]] = {}  # each served file parsed once, whatever the clients
         for m, props in out.items():
             app = props.get("spring.application.name", "")
             if app and _config_client(props) and all(m != server for server, _ in locations):
-                served = _served_properties(root, [loc for _, loc in locations], app)
+                served = _served_properties(root, [loc for _, loc in locations], app, read)
                 if served:
                     out[m] = {**props, **served}
     return out
@@ -284,13 +285,20 @@ def _config_client(props: Mapping[str, str]) -> bool:
                for k in props)
 
 
-def _served_properties(root: Path, locations: list[str], app: str) -> dict[str, str]:
+def _served_properties(root: Path, locations: list[str], app: str,
+                       read: dict[Path, list[dict[str, str]]] | None = None) -> dict[str, str]:
     """What the config servers' ``locations`` serve the application ``app``: its files ``<app>.*`` over
     the shared ``application.*``, each of a profile (``<app>-<profile>.*``, ``application-<profile>.*``)
-    only filling keys no default file sets, as :func:`load_properties` ranks them. ``{}`` when none."""
+    only filling keys no default file sets, as :func:`load_properties` ranks them. ``{}`` when none.
+    ``read``: the documents of the files parsed already (by path), filled in: a shared ``application.yml``
+    is parsed once for all the clients (60 services and a 1.7 MB shared file took 130 s, 2 s a client).
+    An application name leading out of the location (``{application}`` given ``../../x``) serves nothing."""
     real_root = os.path.realpath(root)
     ranked: list[tuple[tuple[int, int, str, int], dict[str, str]]] = []
+    memo: dict[Path, list[dict[str, str]]] = {} if read is None else read
     for loc in locations:
+        if "{application}" in loc and (app in (".", "..") or "/" in app or "\\" in app):
+            continue
         folder = root / loc.replace("{application}", app)
         try:
             names = sorted(os.listdir(folder))
@@ -300,7 +308,12 @@ def _served_properties(root: Path, locations: list[str], app: str) -> dict[str, 
             stem, _, suffix = name.rpartition(".")
             if "." + suffix not in CONFIG_SUFFIXES:
                 continue
-            for index, doc in enumerate(_documents(folder / name, real_root)):
+            if stem not in (app, "application") and not stem.startswith((app + "-", "application-")):
+                continue
+            path = folder / name
+            if path not in memo:
+                memo[path] = _documents(path, real_root)
+            for index, doc in enumerate(memo[path]):
                 if stem in (app, "application"):
                     rank = 3 if any(k in doc for k in _PROFILE_KEYS) else (1 if stem == app else 2)
                 elif stem.startswith((app + "-", "application-")):
@@ -328,7 +341,7 @@ def gateway_routes(props: Mapping[str, str]) -> dict[str, str]:
     (``name: Path`` + ``args``) forms are both read."""
     routes: dict[str, dict[str, str]] = {}
     for key, value in props.items():
-        m = _GATEWAY_ROUTE.match(key)
+        m = _GATEWAY_ROUTE.match(key) if key.startswith("spring.cloud.gateway") else None
         if m:
             routes.setdefault(m.group(1), {})[m.group(2)] = value
     out: dict[str, str] = {}

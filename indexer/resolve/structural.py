@@ -150,11 +150,20 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         sigs[id(t)] = frozenset(found)
         return sigs[id(t)]
 
+    like: dict[int, bool] = {}  # interface_like's answers at depth 0 (asked several times per type and scope)
+
     def interface_like(t: Def, depth: int = 0) -> bool:
         """An interface, or a type defined as one (``type H decorator.CommandHandler[C]``)."""
         if t.kind == "interface":
             return True
-        return DEFINED in t.d.modifiers and depth < 32 and any(interface_like(b, depth + 1) for b in bases(t))
+        if DEFINED not in t.d.modifiers:
+            return False
+        if depth == 0 and id(t) in like:
+            return like[id(t)]
+        found = depth < 32 and any(interface_like(b, depth + 1) for b in bases(t))
+        if depth == 0:
+            like[id(t)] = found
+        return found
 
     def method_set(t: Def) -> frozenset[str]:
         got = out.method_sets.get(id(t))

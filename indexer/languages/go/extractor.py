@@ -106,12 +106,17 @@ class GoExtractor:
         return out
 
 
+REPLACE = "replace"
+"""The ``name`` of a go.mod extraction's import standing for a ``replace`` directive."""
+
+
 class GoModExtractor:
     """``go.mod``: its module path in ``package`` and each module a ``require`` names as an
     :class:`~indexer.model.Import` (``local`` and ``module`` the module path): the in-repository
     modules it depends on, whose interfaces its types may satisfy
-    (:meth:`indexer.languages.go.modules.GoModuleSystem.structural_reach`). Any other ``.mod`` file
-    yields an empty extraction."""
+    (:meth:`indexer.languages.go.modules.GoModuleSystem.structural_reach`); each ``replace`` directive
+    as an import named :data:`REPLACE` (``local`` the module replaced, ``module`` what replaces it: a
+    folder, ``../common``, or another module path). Any other ``.mod`` file yields an empty extraction."""
 
     language = "gomod"
     extensions = (".mod",)
@@ -131,6 +136,12 @@ class GoModExtractor:
                 elif "require" in m:
                     required = src.text(m["require"][0]).strip().strip('"')
                     out.imports.append(Import(required, module=required, name=None, line=m["require"][0].start_point[0] + 1))
+                elif "replace" in m:
+                    spec = m["replace"][0]
+                    paths = [c for c in spec.named_children if c.type in ("module_path", "file_path")]
+                    if len(paths) == 2 and paths[0].type == "module_path":
+                        old, new = (src.text(c).strip().strip('"') for c in paths)
+                        out.imports.append(Import(old, module=new, name=REPLACE, line=spec.start_point[0] + 1))
         return out
 
 

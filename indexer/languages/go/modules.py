@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping, Sequence
 
+from indexer.languages.go.extractor import REPLACE
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -38,6 +39,89 @@ BUILTINS = frozenset({
     "string", "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
     "float32", "float64", "byte", "rune", "bool", "error", "any",
 })
+
+
+def transitive_reach(direct: Mapping[str, Iterable[str]]) -> dict[str, frozenset[str]]:
+    """``{node: every other node it reaches}`` of the directed graph ``direct`` (``{node: its
+    successors}``), nodes reaching none left out. Tarjan's strongly connected components (Tarjan 1972,
+    iterative), then each component's reach over the condensed acyclic graph in reverse topological
+    order, as bit sets: O(V + E) plus the output, where a search from every node costs O(V * E) (300
+    go.mod files each requiring the 299 others: 3.2 s of a 9 s resolve, 600: about eight times that)."""
+    nodes = sorted(set(direct) | {n for succ in direct.values() for n in succ})
+    index_of = {n: i for i, n in enumerate(nodes)}
+    succ = [sorted({index_of[m] for m in direct.get(n, ())}) for n in nodes]
+    comp = [-1] * len(nodes)
+    comps: list[list[int]] = []  # in reverse topological order (Tarjan emits sinks first)
+    low = [0] * len(nodes)
+    order = [-1] * len(nodes)
+    stack: list[int] = []
+    on_stack = [False] * len(nodes)
+    counter = 0
+    for root in range(len(nodes)):
+        if order[root] != -1:
+            continue
+        work = [(root, 0)]
+        while work:
+            v, i = work.pop()
+            if i == 0:
+                order[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack[v] = True
+            edges = succ[v]
+            while i < len(edges):
+                w = edges[i]
+                i += 1
+                if order[w] == -1:
+                    work.append((v, i))
+                    work.append((w, 0))
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], order[w])
+            else:
+                if low[v] == order[v]:
+                    members: list[int] = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = False
+                        comp[w] = len(comps)
+                        members.append(w)
+                        if w == v:
+                            break
+                    comps.append(members)
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+    bits = [sum(1 << m for m in members) for members in comps]
+    reach = [0] * len(comps)
+    for c, members in enumerate(comps):  # successors' components come earlier in this order
+        r = 0
+        for v in members:
+            for w in succ[v]:
+                d = comp[w]
+                if d != c:
+                    r |= bits[d] | reach[d]
+        reach[c] = r
+    names: dict[int, frozenset[str]] = {}  # a component's reach, named once for all its members
+
+    def named(r: int) -> frozenset[str]:
+        found: list[str] = []
+        while r:
+            low = r & -r
+            found.append(nodes[low.bit_length() - 1])
+            r ^= low
+        return frozenset(found)
+
+    out: dict[str, frozenset[str]] = {}
+    for v, n in enumerate(nodes):
+        c = comp[v]
+        if c not in names:
+            names[c] = named(reach[c] | (bits[c] if len(comps[c]) > 1 else 0))
+        if len(comps[c]) > 1:
+            out[n] = names[c] - {n}
+        elif names[c]:
+            out[n] = names[c]
+    return out
 
 
 class GoModuleSystem:
@@ -87,27 +171,41 @@ class GoModuleSystem:
         requires, transitively (a module's types implement the interfaces of the modules it builds
         against: ``internal/trainer`` requiring ``.../internal/common`` satisfies its
         ``decorator.CommandHandler``); modules that require nothing of each other stay apart (the
-        services of a monorepo each with a copy of generated code). Read by the core's
-        :mod:`indexer.resolve.structural` (an optional attribute)."""
-        folder_of: dict[str, str] = {}
-        requires: dict[str, list[str]] = {}
+        services of a monorepo each with a copy of generated code). A required path is the module
+        its ``replace`` directive names (https://go.dev/ref/mod#go-mod-file-replace): a folder
+        (``=> ../common``) is the go.mod of that folder, another module path the in-repository module
+        of that path if any (a fork elsewhere is no module of the repository); without a replace, the
+        one in-repository module of that path (two of one path: none, as the build takes neither).
+        Read by the core's :mod:`indexer.resolve.structural` (an optional attribute)."""
+        folders_of: dict[str, list[str]] = {}
+        mods: list[tuple[str, FileCtx]] = []
         for fc in files:
             if fc.lang == "gomod" and fc.path.rsplit("/", 1)[-1] == "go.mod" and fc.ex.package:
                 folder = posixpath.dirname(fc.path)
-                folder_of.setdefault(fc.ex.package, folder)
-                requires[folder] = [imp.module for imp in fc.ex.imports]
-        direct = {f: {folder_of[m] for m in mods if m in folder_of} - {f} for f, mods in requires.items()}
-        out: dict[str, frozenset[str]] = {}
-        for start, first in direct.items():
-            seen, todo = set(first), list(first)
-            while todo:
-                for nxt in direct.get(todo.pop(), ()):
-                    if nxt not in seen and nxt != start:
-                        seen.add(nxt)
-                        todo.append(nxt)
-            if seen:
-                out[start] = frozenset(seen)
-        return out
+                folders_of.setdefault(fc.ex.package, []).append(folder)
+                mods.append((folder, fc))
+        folders = {f for f, _ in mods}
+
+        def module_folder(path: str) -> str | None:
+            found = folders_of.get(path, [])
+            return found[0] if len(found) == 1 else None
+
+        direct: dict[str, set[str]] = {}
+        for folder, fc in mods:
+            replaced: dict[str, str | None] = {}
+            for imp in fc.ex.imports:
+                if imp.name != REPLACE:
+                    continue
+                target = imp.module
+                if target.startswith(("./", "../")) or target in (".", ".."):
+                    local = posixpath.normpath(posixpath.join(folder, target))
+                    replaced[imp.local] = local if local in folders else None
+                else:
+                    replaced[imp.local] = module_folder(target)
+            reached = {replaced[imp.module] if imp.module in replaced else module_folder(imp.module)
+                       for imp in fc.ex.imports if imp.name != REPLACE}
+            direct[folder] = {f for f in reached if f is not None and f != folder}
+        return transitive_reach(direct)
 
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""

@@ -1,7 +1,8 @@
 """What the C# framework detectors share: :class:`CsFile`, one parsed file with its ``using``
 namespaces, its invocations and classes in source order, string templates (literals, verbatim and
 interpolated strings, ``+``, ``const`` and ``readonly`` strings of the file and a local's one
-initializer inlined, other constants as ``ref`` pieces), the qualname of the member around a node, and inline handlers (lambdas) made definitions of
+initializer inlined, other constants as ``ref`` pieces, an environment variable read with a literal
+default as that default), the qualname of the member around a node, and inline handlers (lambdas) made definitions of
 their own."""
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["CsFile", "attribute_args", "attribute_name", "cs_file"]
 
 _WS = re.compile(r"\s+")
+_ENV_READ = re.compile(r"^(?:System\.)?Environment\.GetEnvironmentVariable\(")
+"""An environment variable's read (``Environment.GetEnvironmentVariable("X")``), whose ``??`` default is a value."""
 _FUNCTION_NODES = ("method_declaration", "constructor_declaration", "local_function_statement", "lambda_expression",
                    "anonymous_method_expression", "accessor_declaration", "operator_declaration")
 _ATTR = re.compile(r"^(?:[\w.]+\.)?(\w+?)(?:Attribute)?\s*(?:\((.*)\))?$", re.S)
@@ -223,6 +226,13 @@ class CsFile:
             return Template.merged(parts)
         if t == "parenthesized_expression" and node.named_children:
             return self._template(node.named_children[0], depth + 1)
+        if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "??":
+            # Environment.GetEnvironmentVariable("KAFKA_TOPIC") ?? "orders": the value a deployment that
+            # sets nothing sees (opentelemetry-demo's accounting consumer names its topic so).
+            left = node.child_by_field_name("left")
+            if left is not None and _ENV_READ.match(self.expr(left)):
+                return self._template(node.child_by_field_name("right"), depth + 1)
+            return Template((("hole", self.expr(node)),))
         if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
             left = self._template(node.child_by_field_name("left"), depth + 1)
             right = self._template(node.child_by_field_name("right"), depth + 1)

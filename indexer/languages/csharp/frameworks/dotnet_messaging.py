@@ -3,8 +3,10 @@
 
 * Confluent.Kafka (framework ``confluent-kafka``, broker ``kafka``), in a file using
   ``Confluent.Kafka``: ``X.ProduceAsync(topic, msg)`` / ``X.Produce(topic, msg)`` produce ``topic``;
-  ``X.Subscribe(topic)`` / ``X.Subscribe(new[] { a, b })`` consume each. A topic is a literal, a
-  ``const`` of the file, or a ``ref`` to a class constant (``Topics.Orders``).
+  ``X.Subscribe(topic)`` / ``X.Subscribe(new[] { a, b })`` consume each, owned by the methods of the
+  type calling ``X.Consume(...)`` (at that call), else by the ``Subscribe`` call's method. A topic is a
+  literal, a ``const`` or ``readonly`` string of the file (an environment variable's literal default:
+  ``Environment.GetEnvironmentVariable("T") ?? "orders"``), or a ``ref`` to a class constant (``Topics.Orders``).
 * MassTransit (``masstransit``, broker ``rabbitmq``), in a file using ``MassTransit``: a class
   implementing ``IConsumer<OrderSubmitted>`` consumes ``OrderSubmitted`` through its ``Consume``
   method; ``X.Publish<OrderSubmitted>(...)``, ``X.Publish(new OrderSubmitted { ... })`` and
@@ -56,6 +58,22 @@ def _topics(cf: CsFile, node: Node) -> list[Template]:
     return [t] if t is not None else []
 
 
+def _consuming_sites(cf: CsFile, subscribe: Node, receiver: str) -> list[Node]:
+    """The ``Consume`` calls on the consumer a ``Subscribe`` call subscribes (the same field or local,
+    ``this.`` aside) in the methods of the same type: the code that takes the topic's messages
+    (opentelemetry-demo's accounting subscribes in its constructor and consumes in ``ExecuteAsync``).
+    ``[]`` when none (the ``Subscribe`` call's method stands for the consumer)."""
+    field = receiver.removeprefix("this.")
+    owner = cf.owner_type(subscribe)
+    out: list[Node] = []
+    for call in cf.calls:
+        sel = cf.member(call)
+        if (sel is not None and sel[1] == "Consume" and sel[0].removeprefix("this.") == field
+                and cf.owner_type(call) == owner):
+            out.append(call)
+    return out
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Kafka, MassTransit and integration-event-bus message uses to ``out``."""
     cf = cs_file(root, src, out)
@@ -77,8 +95,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             for t in _topics(cf, args[0]):
                 out.topics.append(TopicUse("confluent-kafka", "produces", t, cf.owner(call), line, col))
         elif kafka and name == "Subscribe" and args:
+            sites = _consuming_sites(cf, call, sel[0]) or [call]
             for t in _topics(cf, args[0]):
-                out.topics.append(TopicUse("confluent-kafka", "consumes", t, cf.owner(call), line, col))
+                for site in sites:
+                    out.topics.append(TopicUse("confluent-kafka", "consumes", t, cf.owner(site), *cf.pos(site)))
         elif masstransit and name in ("Publish", "Send"):
             types = cf.type_args(call)
             msg = drop_generics(types[0]) if types else None

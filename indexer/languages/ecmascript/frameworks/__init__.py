@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "express_errors",
     "fastify",
     "hono",
+    "nextjs",
     "nest",
     "nest_cqrs",
     "js_http_clients",

@@ -14,7 +14,9 @@ proto package) or from a generated ``*_grpc_pb`` module. Taken:
 * clients: ``new shop.OrderService(address, credentials)`` (``new services.OrderServiceClient(...)``,
   ``new OrderServiceClient(...)`` of generated code imported by name) held in a variable or ``this.x``: a call on it (``client.getOrder(req, cb)``)
   calls the rpc. A ``new a.B(x, y)`` whose root is neither kind of service object counts only when
-  its second argument names ``credentials``.
+  its second argument names channel credentials: grpc-js's ``credentials`` (``grpc.credentials.createInsecure()``)
+  or its ``ChannelCredentials`` class (``ChannelCredentials.createInsecure()``, as opentelemetry-demo's
+  frontend builds its ts-proto clients).
 
 ``package`` is the proto package when the code says it (``grpc.loadPackageDefinition(def).shop.v1``
 then ``shop.OrderService``, or ``proto.shop.v1.OrderService``).
@@ -41,13 +43,17 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("javascript", "typescript")
 _FRAMEWORK = "grpc-js"
 _LOAD = re.compile(r"\b(?:loadPackageDefinition|load)\(.*\)((?:\.\w+)*)$", re.S)
+_CREDENTIALS = re.compile(r"credentials|\bChannelCredentials\b")
+"""A client constructor's second argument building grpc-js channel credentials: its ``credentials``
+namespace (or a variable of that name) or its ``ChannelCredentials`` class."""
 _NOT_RPCS = frozenset({"close", "getChannel", "waitForReady", "makeUnaryRequest", "makeClientStreamRequest",
                        "makeServerStreamRequest", "makeBidiStreamRequest", "then", "catch"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's grpc-js services and client calls to ``out.rpc_uses``."""
-    if not any(k in src.data for k in (b"addService", b"loadPackageDefinition", b"_grpc_pb", b"credentials")):
+    if not any(k in src.data for k in (b"addService", b"loadPackageDefinition", b"_grpc_pb", b"credentials",
+                                       b"ChannelCredentials")):
         return
     jf = js_file(root, src, out)
     grammar = "tsx" if out.path.lower().endswith(".tsx") else ("javascript" if out.language == "javascript"
@@ -135,7 +141,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         root_name = ctor.split(".", 1)[0]
         args = [a for a in caps["args"][0].named_children if a.type != "comment"]
         if root_name not in packages and root_name not in generated and not (
-                len(args) >= 2 and "credentials" in jf.flat(args[1])):
+                len(args) >= 2 and _CREDENTIALS.search(jf.flat(args[1]))):
             continue
         found = service(ctor, "Client")
         node = caps["new"][0]

@@ -1,6 +1,7 @@
 """What the Go framework detectors share: :class:`GoFile`, one parsed file with its imports by path,
 the calls of the file in source order, string templates (literals, ``+`` concatenation,
-``fmt.Sprintf``, same-file constants inlined, other constants as ``ref`` pieces), enclosing function
+``fmt.Sprintf``, same-file constants inlined, other constants as ``ref`` pieces; a package variable
+given by an environment variable with a literal default, :meth:`GoFile.env_default`), enclosing function
 qualnames (the extractor's: ``F``, ``T.M``) and inline handlers made definitions of their own."""
 
 from __future__ import annotations
@@ -69,11 +70,47 @@ class GoFile:
             names = spec.children_by_field_name("name")
             value = spec.child_by_field_name("value")
             if len(names) == 1 and value is not None and value.named_child_count == 1:
-                t = self._literal_template(value.named_children[0])
+                first = value.named_children[0]
+                t = self._literal_template(first) if first.type != "call_expression" else self.env_default(first)
                 if t is not None:
                     name = src.text(names[0])
                     self.constants[name] = t
                     out.constants.append(StringConstant(name, t))
+
+    def env_default(self, call: Node) -> Template | None:
+        """The literal default of an environment variable read through a function of this file: the
+        call ``getTopic()`` or ``getEnv("KAFKA_TOPIC", "orders")`` of a function whose body reads the
+        environment (``os.Getenv`` / ``os.LookupEnv``) and whose last statement returns a string
+        literal (``return "orders"``) or one of its parameters (then the call's literal argument at that
+        parameter's position): opentelemetry-demo's checkout names its Kafka topic
+        ``var Topic = getTopic()``. ``None`` for any other call (the value is then unknown)."""
+        fn = call.child_by_field_name("function")
+        os_name = next((local for local, path in self.imports.items() if path == "os"), None)
+        if fn is None or fn.type != "identifier" or os_name is None:
+            return None
+        name = self.text(fn)
+        decl = next((d for d in self.root.named_children if d.type == "function_declaration"
+                     and self.text(d.child_by_field_name("name")) == name), None)
+        body = decl.child_by_field_name("body") if decl is not None else None
+        if body is None or not re.search(rf"\b{re.escape(os_name)}\.(?:Getenv|LookupEnv)\(", self.text(body)):
+            return None
+        statements = next((c for c in body.named_children if c.type == "statement_list"), body)
+        last = next((c for c in reversed(statements.named_children) if c.type != "comment"), None)
+        if last is None or last.type != "return_statement" or last.named_child_count != 1:
+            return None
+        returned = last.named_children[0]
+        if returned.type == "expression_list":
+            if returned.named_child_count != 1:
+                return None
+            returned = returned.named_children[0]
+        if returned.type == "identifier":
+            params = [self.text(n) for p in (decl.child_by_field_name("parameters") or body).named_children
+                      if p.type == "parameter_declaration" for n in p.children_by_field_name("name")]
+            args = self.args(call)
+            if self.text(returned) not in params or len(args) != len(params):
+                return None
+            returned = args[params.index(self.text(returned))]
+        return self._literal_template(returned)
 
     def _package_specs(self) -> Iterator[Node]:
         for decl in self.root.named_children:
