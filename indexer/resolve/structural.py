@@ -18,18 +18,34 @@ dispatched through an interface reaches only the implementations of such scopes 
 (modifier :data:`DEFINED`) has that type's method set when it is an interface (and is then an
 interface itself, no concrete type: a call on it reaches the types satisfying it), else the methods
 that type's embedded fields promote. A method matches an interface's by its name and its parameter
-list's shape: the same number of parameters and both variadic or neither (the Go specification's
-"identical function types" compares both; parameter and result types are not compared). So a gRPC
-server (``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in,
-opts ...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAds()``) it.
+list's shape: the same number of parameters and both variadic or neither. So a gRPC server
+(``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in, opts
+...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAds()``) it.
+
+Parameter and result types are compared too (the Go specification's "identical function types")
+where the module system's optional ``structural_types(files, known)`` keys them (Go:
+:class:`~indexer.languages.go.typekeys.GoTypeKeys`; ``known(module key, name)`` says whether a package
+declares a type of that name): the number of results and, position by position, identical keys. A
+type a key does not understand (``None``: a function type, an alias) matches anything there, as the
+count alone did. A defined type's instantiation binds its interface's type parameters
+(``type ScheduleHandler CommandHandler[Schedule]`` requires ``Handle(context.Context, Schedule)
+error``); a type parameter left unbound (a call through ``CommandHandler[C]`` in generic code) matches
+any type. A generic implementer's method taking its own type parameter (``logging[C].Handle(ctx, cmd
+C)``) satisfies only an interface whose position is an unbound type parameter: where the type argument
+is bound (``ScheduleHandler``), the implementations taking ``Schedule`` are the targets, and a
+generic wrapper (a logging decorator around every command handler of every module) is not, which
+would link every caller of any bound handler to every handler the wrapper's own generic call reaches.
+Methods promoted from an embedded type lose their type parameters (the embedding's type arguments are
+not read): unknown there.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from indexer.resolve.values import Def
 
@@ -96,6 +112,11 @@ class StructuralLinks:
         return self.types.get((fc.rules.namespace, fc.module_key, m.parent))
 
 
+Typed: TypeAlias = "tuple[tuple[str | None, ...], tuple[str | None, ...]] | None"
+"""A method's parameter and result type keys (the module system's ``structural_types``), ``None``
+when unknown; ``$i`` in a key is the i-th type parameter of the declaring type."""
+
+
 def method_signature(m: Def) -> tuple[str, int, bool]:
     """``(name, parameter count, variadic)`` of a method or interface method: two methods of one name
     but another count (``Get()`` and ``Get(ctx, in, opts...)``) or variadic-ness are not identical."""
@@ -107,6 +128,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     ``structural_interfaces``); ``bases(type)`` gives a type's resolved bases (embedded types)."""
     out = StructuralLinks()
     own: dict[tuple[str, str, str], set[tuple[str, int, bool]]] = defaultdict(set)
+    own_methods: dict[tuple[str, str, str], dict[tuple[str, int, bool], Def]] = defaultdict(dict)
     by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
     in_ns: dict[str, list[FileCtx]] = defaultdict(list)
     scope_of: dict[str, str] = {}
@@ -131,8 +153,45 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 by_ns[(ns, scope_of.get(fc.path, ""))].append(rd)
             elif d.kind == "method" and d.parent:
                 own[(ns, fc.module_key, d.parent)].add(method_signature(rd))
+                own_methods[(ns, fc.module_key, d.parent)].setdefault(method_signature(rd), rd)
     sigs = out.signatures
     out.scope_of, out.reach = scope_of, reach
+    typers = {}
+    for ns, ns_files in in_ns.items():
+        make = getattr(ns_files[0].rules, "structural_types", None)
+        if make is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            typers[ns] = make(ns_files, lambda key, name, ns=ns: (ns, key, name) in out.types)
+    typed_memo: dict[int, dict[tuple[str, int, bool], Typed]] = {}
+
+    def typed(t: Def, depth: int = 0) -> dict[tuple[str, int, bool], Typed]:
+        """The type keys of ``t``'s methods (own, then promoted), by :func:`method_signature`."""
+        got = typed_memo.get(id(t))
+        if got is not None:
+            return got
+        typed_memo[id(t)] = {}  # a cycle of embeddings adds nothing
+        typer = typers.get(t.file.rules.namespace)
+        if typer is None:
+            return typed_memo[id(t)]
+        found: dict[tuple[str, int, bool], Typed] = {}
+        for sig, m in own_methods.get((t.file.rules.namespace, t.file.module_key, t.name), {}).items():
+            found[sig] = typer.method(m.file, m.d, t.d)
+        if depth < 32:
+            for b in bases(t):
+                if DEFINED in t.d.modifiers and interface_like(b, depth + 1):
+                    args = typer.arguments(t.file, t.d)
+                    for sig, tt in typed(b, depth + 1).items():
+                        found.setdefault(sig, _bound(tt, args))
+                    continue
+                for bb in ([b] if DEFINED not in t.d.modifiers else bases(b)):
+                    for sig, tt in typed(bb, depth + 1).items():
+                        found.setdefault(sig, _bound(tt, None))
+        typed_memo[id(t)] = found
+        return found
+
+    def fits(iface: Def, t: Def, need: frozenset[tuple[str, int, bool]]) -> bool:
+        """Whether ``t``'s methods have the types ``iface``'s require (unknown ones match)."""
+        want, have = typed(iface), typed(t)
+        return all(_same_types(want.get(sig), have.get(sig)) for sig in need)
 
     def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
         got = sigs.get(id(t))
@@ -204,7 +263,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                     log.warning("implicit interfaces: %d (interface, type) checks reached; the implementations "
                                 "of the interfaces left are not linked", MAX_INTERFACE_TYPES)
                     return out
-                if need <= signatures(t):
+                if need <= signatures(t) and fits(iface, t, need):
                     out.implementers.setdefault(id(iface), []).append(t)
                     out.interfaces.setdefault(id(t), []).append(iface)
                     out.pairs.append((iface, t))
@@ -213,6 +272,44 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                     "allow: an interface's change re-binds them only through their own method names",
                     near_cut, MAX_INTERFACE_TYPES)
     return out
+
+
+_PARAM = re.compile(r"\$(\d+)")
+
+
+def _bound(tt: Typed, args: tuple[str | None, ...] | None) -> Typed:
+    """``tt`` with its type parameters bound to ``args`` (an instantiation's keys); with ``args``
+    ``None`` (promoted through an embedding, whose type arguments are not read) or an argument
+    unknown, the positions holding a parameter become unknown."""
+    if tt is None:
+        return None
+
+    def one(k: str | None) -> str | None:
+        if k is None or "$" not in k:
+            return k
+        if args is None:
+            return None
+        if any(int(i) >= len(args) or args[int(i)] is None for i in _PARAM.findall(k)):
+            return None if args else k  # no instantiation written: the parameters stay unbound
+        return _PARAM.sub(lambda m: args[int(m.group(1))] or "", k)
+
+    return tuple(one(k) for k in tt[0]), tuple(one(k) for k in tt[1])
+
+
+def _same_types(want: Typed, have: Typed) -> bool:
+    """Whether an implementer's method types ``have`` are identical to an interface's ``want``
+    (module docstring): unknown on either side matches; an unbound type parameter of the interface
+    matches anything; the implementer's own type parameter matches only such a one."""
+    if want is None or have is None:
+        return True
+    if len(want[1]) != len(have[1]) or len(want[0]) != len(have[0]):
+        return len(want[0]) != len(have[0])  # a parameter count the shape read otherwise: not judged
+    for w, h in zip(want[0] + want[1], have[0] + have[1], strict=True):
+        if w is None or h is None or "$" in w:
+            continue
+        if "$" in h or w != h:
+            return False
+    return True
 
 
 def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable[[tuple[str, str, str]], None],
