@@ -52,7 +52,8 @@ from indexer.resolve.values import Def
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["DEFINED", "MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
+__all__ = ["DEFINED", "MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "reach_state", "reach_token",
+           "structural_links"]
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,52 @@ Typed: TypeAlias = "tuple[tuple[str | None, ...], tuple[str | None, ...]] | None
 when unknown; ``$i`` in a key is the i-th type parameter of the declaring type."""
 
 
+def reach_token(namespace: str) -> tuple[str, str, str]:
+    """The token a binding records when it depends on which scopes reach which (a call dispatched
+    through an interface of a namespace of implicit interfaces, an implicit IMPLEMENTS / OVERRIDES
+    edge): changed when :func:`reach_state` changes (Go: a ``go.mod`` ``require`` added or removed, a
+    ``go.mod`` that comes or goes), so an incremental run binds those files again."""
+    return ("reach", namespace, "")
+
+
+def _by_namespace(files: Sequence[FileCtx]) -> dict[str, list[FileCtx]]:
+    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
+    for fc in files:
+        in_ns[fc.rules.namespace].append(fc)
+    return in_ns
+
+
+def _scopes_and_reach(in_ns: dict[str, list[FileCtx]]
+                      ) -> tuple[dict[str, str], dict[tuple[str, str], frozenset[str]]]:
+    """Each file's scope and ``{(namespace, scope): the scopes it builds against}`` (the module
+    systems' optional ``structural_scopes`` / ``structural_reach``), for namespaces of implicit interfaces."""
+    scope_of: dict[str, str] = {}
+    reach: dict[tuple[str, str], frozenset[str]] = {}
+    for ns, ns_files in in_ns.items():
+        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
+        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            scope_of.update(scopes(ns_files))
+            reached = getattr(ns_files[0].rules, "structural_reach", None)
+            for scope, others in (reached(ns_files) if reached is not None else {}).items():
+                reach[(ns, scope)] = others
+    return scope_of, reach
+
+
+def reach_state(files: Sequence[FileCtx]) -> dict[str, tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]]]]:
+    """``{namespace: (its scopes, what each reaches)}`` over ``files``: what the implicit
+    implementations across scopes depend on beyond the definitions (compared before and after an
+    update; a namespace whose state differs has its :func:`reach_token` changed). Files of no scope
+    count as the scope ``""``."""
+    scope_of, reach = _scopes_and_reach(_by_namespace(files))
+    out: dict[str, tuple[set[str], set[tuple[str, frozenset[str]]]]] = {}
+    for fc in files:
+        if fc.path in scope_of:
+            out.setdefault(fc.rules.namespace, (set(), set()))[0].add(scope_of[fc.path])
+    for (ns, scope), others in reach.items():
+        out.setdefault(ns, (set(), set()))[1].add((scope, others))
+    return {ns: (frozenset(a), frozenset(b)) for ns, (a, b) in out.items()}
+
+
 def method_signature(m: Def) -> tuple[str, int, bool]:
     """``(name, parameter count, variadic)`` of a method or interface method: two methods of one name
     but another count (``Get()`` and ``Get(ctx, in, opts...)``) or variadic-ness are not identical."""
@@ -130,18 +177,8 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     own: dict[tuple[str, str, str], set[tuple[str, int, bool]]] = defaultdict(set)
     own_methods: dict[tuple[str, str, str], dict[tuple[str, int, bool], Def]] = defaultdict(dict)
     by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
-    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
-    scope_of: dict[str, str] = {}
-    reach: dict[tuple[str, str], frozenset[str]] = {}
-    for fc in files:
-        in_ns[fc.rules.namespace].append(fc)
-    for ns, ns_files in in_ns.items():
-        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
-        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
-            scope_of.update(scopes(ns_files))
-            reached = getattr(ns_files[0].rules, "structural_reach", None)
-            for scope, others in (reached(ns_files) if reached is not None else {}).items():
-                reach[(ns, scope)] = others
+    in_ns = _by_namespace(files)
+    scope_of, reach = _scopes_and_reach(in_ns)
     for fc in files:
         if not getattr(fc.rules, "structural_interfaces", False):
             continue
@@ -321,6 +358,8 @@ def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable
     if not getattr(fc.rules, "structural_interfaces", False):
         return []
     ns = fc.rules.namespace
+    if rd.is_type or rd.kind == "method":
+        use(reach_token(ns))  # which modules' interfaces it may satisfy
     if rd.is_type:
         use(("n", ns, rd.name))
         # An interface that comes (or gains / loses a method) names methods by their short names: a

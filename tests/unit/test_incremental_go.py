@@ -49,3 +49,16 @@ def test_a_parameter_type_that_changes_rebinds_the_interface_calls(tmp_path: Pat
     finally:
         ws.close()
 
+
+def test_a_require_that_comes_and_goes_rebinds_what_the_module_reaches(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path, COMMON)
+    try:
+        assert LOGGING_TO_HANDLER in calls(ws.db)
+        # svc no longer requires common: common's generic code holds none of svc's types
+        ws.edit({"svc/go.mod": "module example.com/app/svc\n"})
+        assert LOGGING_TO_HANDLER not in calls(ws.db)
+        assert POST + HANDLER in calls(ws.db)  # svc's own call through its CancelHandler stays
+        ws.edit({"svc/go.mod": COMMON["svc/go.mod"]})
+        assert LOGGING_TO_HANDLER in calls(ws.db)
+    finally:
+        ws.close()
