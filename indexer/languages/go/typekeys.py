@@ -197,19 +197,21 @@ class GoTypeKeys:
             return f"{path}.{name}{args}"
         return f"{folder}:{name}{args}" if self._known(folder, name) else None
 
-    def method(self, fc: FileCtx, d: Definition, owner: Definition | None
+    def method(self, fc: FileCtx, d: Definition, owner: Callable[[], Definition | None]
                ) -> tuple[tuple[str | None, ...], tuple[str | None, ...]] | None:
         """``(parameter keys, result keys)`` of a method declaration or interface method ``d`` of
-        ``fc`` (``None``: its signature text is not understood); ``owner`` is the interface holding an
-        interface method (its type parameters are the scope's; a method declaration's are named by
-        its receiver, ``(d logging[C])``)."""
+        ``fc`` (``None``: its signature text is not understood); ``owner()`` gives the interface
+        holding an interface method (its type parameters are the scope's; a method declaration's are
+        named by its receiver, ``(d logging[C])``): called only then (a parked definition is read
+        back from disk)."""
         sig = d.signature
         if sig.startswith("func"):
             at = sig.find("(")
             end = _group_end(sig, at) if at >= 0 else -1
             scope = type_parameters(sig[at:end], d.parent or "") if end > 0 else ()
         else:
-            end, scope = 0, type_parameters(owner.signature, owner.name) if owner is not None else ()
+            held = owner()
+            end, scope = 0, type_parameters(held.signature, held.name) if held is not None else ()
         at = sig.find("(", max(end, 0))
         close = _group_end(sig, at) if at >= 0 else -1
         if close < 0:
