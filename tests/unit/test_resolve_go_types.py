@@ -193,3 +193,18 @@ def test_implements_rows_follow_the_types():
     assert "common/decorator/command.logging -> svc/command/commands.CancelHandler" not in implements
     assert "common/decorator/command.logging -> common/decorator/command.CommandHandler" in implements
     assert "svc/query/queries.hoursOneResult -> common/decorator/command.QueryHandler" not in implements
+
+
+def test_declaration_heads_name_their_type_parameters():
+    from indexer.languages.go.typekeys import split_top, type_parameters
+
+    assert type_parameters("CommandHandler[C any] interface { Handle(ctx context.Context, cmd C) error }",
+                           "CommandHandler") == ("C",)
+    assert type_parameters("QueryHandler[Q any, R any] interface {}", "QueryHandler") == ("Q", "R")
+    assert type_parameters("Pair[K, V any] struct{}", "Pair") == ("K", "V")
+    assert type_parameters("(d *logging[C])", "logging") == ("C",)
+    # not a type parameter list: an array type, another name ending alike, no brackets
+    assert type_parameters("X [4]int", "X") == ()
+    assert type_parameters("(d *mylogging[C])", "logging") == ()
+    assert type_parameters("(p Plain)", "Plain") == ()
+    assert split_top("a, m map[K]V, f func(x, y int)") == ["a", "m map[K]V", "f func(x, y int)"]

@@ -74,13 +74,16 @@ def type_parameters(text: str, name: str) -> tuple[str, ...]:
     """The type parameter names a declaration head declares right after ``name``: ``CommandHandler[C
     any] interface {...}`` -> ``("C",)``; ``Q[K, V any]`` -> ``("K", "V")``; a receiver
     ``d commandLoggingDecorator[C]`` (name ``commandLoggingDecorator``) -> ``("C",)``; none -> ``()``."""
-    m = re.search(r"(?<![\w.])" + re.escape(name) + r"\[", text)
-    if m is None:
+    at = text.find(name + "[") if name else -1
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_."):  # a longer name ending so
+        at = text.find(name + "[", at + 1)
+    if at < 0:
         return ()
-    end = _group_end(text, m.end() - 1)
+    start = at + len(name)
+    end = _group_end(text, start)
     if end < 0:
         return ()
-    return tuple(item.split()[0].lstrip("*") for item in split_top(text[m.end():end - 1]))
+    return tuple(item.split()[0].lstrip("*") for item in split_top(text[start + 1:end - 1]))
 
 
 def _results(rest: str) -> list[str | None]:
