@@ -17,6 +17,7 @@ from indexer.resolve.hierarchy import same_parameter_types
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.name_patterns import pattern_targets
 from indexer.resolve.overloads import by_argument_types, none_applicable
+from indexer.resolve.structural import reach_token
 from indexer.resolve.values import BUILTIN, EXTERNAL, ClassV, Def, External, FuncV, InstV, ModuleV, ObjV, QueryV, Value
 
 if TYPE_CHECKING:
@@ -468,6 +469,8 @@ class CallBinder:
         if dispatch and not inst.concrete:
             seen = {id(m) for m in methods}
             structural = classes.structural
+            if getattr(inst.c.file.rules, "structural_interfaces", False):
+                self.r.use(reach_token(inst.c.file.rules.namespace))  # which modules' implementations
             for m in methods:
                 for o in classes.overriders(m, inst.c):
                     if id(o) not in seen and (fc is None or structural.together(fc.rules.namespace, fc.path, o.file.path)):

@@ -33,6 +33,7 @@ from indexer.resolve.forked_binding import start_forked_binding
 from indexer.resolve.interpreter import Resolver
 from indexer.resolve.language import ModuleSystem
 from indexer.resolve.released import ReleasedFiles
+from indexer.resolve.structural import reach_state, reach_token
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
@@ -449,9 +450,27 @@ class RepositoryResolver:
                 tokens.add(("m", *prefix))
             if self._prefixes[prefix] <= 0:
                 del self._prefixes[prefix]
+        if track:
+            tokens.update(self._reach_tokens(changes))
         self._changed_tokens = tokens
         if not tokens.isdisjoint(self._link_deps):
             self._link_dirty = True
+
+    def _reach_tokens(self, changes: Sequence[FileChange]) -> set[Token]:
+        """The :func:`~indexer.resolve.structural.reach_token` of each namespace whose scopes or
+        reach (:func:`~indexer.resolve.structural.reach_state`: Go modules and the ``require`` lines
+        of their ``go.mod``) differ before and after ``changes`` (``self.files`` holds the new
+        versions): the calls dispatched through its interfaces and its implicit implementations bind
+        again. Only when a changed file is of a module system that has ``structural_reach``."""
+        moved = [c for c in changes if c.interface_changed and any(
+            fc is not None and getattr(fc.rules, "structural_reach", None) is not None for fc in (c.old, c.new))]
+        if not moved:
+            return set()
+        paths = {c.path for c in changes}
+        kept = [fc for p, fc in self.files.items() if p not in paths]
+        before = reach_state(kept + [c.old for c in changes if c.old is not None])
+        after = reach_state(kept + [c.new for c in changes if c.new is not None])
+        return {reach_token(ns) for ns in set(before) | set(after) if before.get(ns) != after.get(ns)}
 
     def _current(self) -> Resolver:
         if self._released:

@@ -18,25 +18,42 @@ dispatched through an interface reaches only the implementations of such scopes 
 (modifier :data:`DEFINED`) has that type's method set when it is an interface (and is then an
 interface itself, no concrete type: a call on it reaches the types satisfying it), else the methods
 that type's embedded fields promote. A method matches an interface's by its name and its parameter
-list's shape: the same number of parameters and both variadic or neither (the Go specification's
-"identical function types" compares both; parameter and result types are not compared). So a gRPC
-server (``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in,
-opts ...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAds()``) it.
+list's shape: the same number of parameters and both variadic or neither. So a gRPC server
+(``GetCart(ctx, req)``) does not satisfy the generated client interface (``GetCart(ctx, in, opts
+...grpc.CallOption)``), nor a protobuf message's getter (``AdResponse.GetAds()``) it.
+
+Parameter and result types are compared too (the Go specification's "identical function types")
+where the module system's optional ``structural_types(files, known)`` keys them (Go:
+:class:`~indexer.languages.go.typekeys.GoTypeKeys`; ``known(module key, name)`` says whether a package
+declares a type of that name): the number of results and, position by position, identical keys. A
+type a key does not understand (``None``: a function type, an alias) matches anything there, as the
+count alone did. A defined type's instantiation binds its interface's type parameters
+(``type ScheduleHandler CommandHandler[Schedule]`` requires ``Handle(context.Context, Schedule)
+error``); a type parameter left unbound (a call through ``CommandHandler[C]`` in generic code) matches
+any type. A generic implementer's method taking its own type parameter (``logging[C].Handle(ctx, cmd
+C)``) satisfies only an interface whose position is an unbound type parameter: where the type argument
+is bound (``ScheduleHandler``), the implementations taking ``Schedule`` are the targets, and a
+generic wrapper (a logging decorator around every command handler of every module) is not, which
+would link every caller of any bound handler to every handler the wrapper's own generic call reaches.
+Methods promoted from an embedded type lose their type parameters (the embedding's type arguments are
+not read): unknown there.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from indexer.resolve.values import Def
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["DEFINED", "MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "structural_links"]
+__all__ = ["DEFINED", "MAX_INTERFACE_TYPES", "StructuralLinks", "method_signature", "reach_state", "reach_token",
+           "structural_links"]
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +113,57 @@ class StructuralLinks:
         return self.types.get((fc.rules.namespace, fc.module_key, m.parent))
 
 
+Typed: TypeAlias = "tuple[tuple[str | None, ...], tuple[str | None, ...]] | None"
+"""A method's parameter and result type keys (the module system's ``structural_types``), ``None``
+when unknown; ``$i`` in a key is the i-th type parameter of the declaring type."""
+
+
+def reach_token(namespace: str) -> tuple[str, str, str]:
+    """The token a binding records when it depends on which scopes reach which (a call dispatched
+    through an interface of a namespace of implicit interfaces, an implicit IMPLEMENTS / OVERRIDES
+    edge): changed when :func:`reach_state` changes (Go: a ``go.mod`` ``require`` added or removed, a
+    ``go.mod`` that comes or goes), so an incremental run binds those files again."""
+    return ("reach", namespace, "")
+
+
+def _by_namespace(files: Sequence[FileCtx]) -> dict[str, list[FileCtx]]:
+    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
+    for fc in files:
+        in_ns[fc.rules.namespace].append(fc)
+    return in_ns
+
+
+def _scopes_and_reach(in_ns: dict[str, list[FileCtx]]
+                      ) -> tuple[dict[str, str], dict[tuple[str, str], frozenset[str]]]:
+    """Each file's scope and ``{(namespace, scope): the scopes it builds against}`` (the module
+    systems' optional ``structural_scopes`` / ``structural_reach``), for namespaces of implicit interfaces."""
+    scope_of: dict[str, str] = {}
+    reach: dict[tuple[str, str], frozenset[str]] = {}
+    for ns, ns_files in in_ns.items():
+        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
+        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            scope_of.update(scopes(ns_files))
+            reached = getattr(ns_files[0].rules, "structural_reach", None)
+            for scope, others in (reached(ns_files) if reached is not None else {}).items():
+                reach[(ns, scope)] = others
+    return scope_of, reach
+
+
+def reach_state(files: Sequence[FileCtx]) -> dict[str, tuple[frozenset[str], frozenset[tuple[str, frozenset[str]]]]]:
+    """``{namespace: (its scopes, what each reaches)}`` over ``files``: what the implicit
+    implementations across scopes depend on beyond the definitions (compared before and after an
+    update; a namespace whose state differs has its :func:`reach_token` changed). Files of no scope
+    count as the scope ``""``."""
+    scope_of, reach = _scopes_and_reach(_by_namespace(files))
+    out: dict[str, tuple[set[str], set[tuple[str, frozenset[str]]]]] = {}
+    for fc in files:
+        if fc.path in scope_of:
+            out.setdefault(fc.rules.namespace, (set(), set()))[0].add(scope_of[fc.path])
+    for (ns, scope), others in reach.items():
+        out.setdefault(ns, (set(), set()))[1].add((scope, others))
+    return {ns: (frozenset(a), frozenset(b)) for ns, (a, b) in out.items()}
+
+
 def method_signature(m: Def) -> tuple[str, int, bool]:
     """``(name, parameter count, variadic)`` of a method or interface method: two methods of one name
     but another count (``Get()`` and ``Get(ctx, in, opts...)``) or variadic-ness are not identical."""
@@ -107,19 +175,10 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     ``structural_interfaces``); ``bases(type)`` gives a type's resolved bases (embedded types)."""
     out = StructuralLinks()
     own: dict[tuple[str, str, str], set[tuple[str, int, bool]]] = defaultdict(set)
+    own_methods: dict[tuple[str, str, str], dict[tuple[str, int, bool], Def]] = defaultdict(dict)
     by_ns: dict[tuple[str, str], list[Def]] = defaultdict(list)
-    in_ns: dict[str, list[FileCtx]] = defaultdict(list)
-    scope_of: dict[str, str] = {}
-    reach: dict[tuple[str, str], frozenset[str]] = {}
-    for fc in files:
-        in_ns[fc.rules.namespace].append(fc)
-    for ns, ns_files in in_ns.items():
-        scopes = getattr(ns_files[0].rules, "structural_scopes", None)
-        if scopes is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
-            scope_of.update(scopes(ns_files))
-            reached = getattr(ns_files[0].rules, "structural_reach", None)
-            for scope, others in (reached(ns_files) if reached is not None else {}).items():
-                reach[(ns, scope)] = others
+    in_ns = _by_namespace(files)
+    scope_of, reach = _scopes_and_reach(in_ns)
     for fc in files:
         if not getattr(fc.rules, "structural_interfaces", False):
             continue
@@ -131,8 +190,54 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 by_ns[(ns, scope_of.get(fc.path, ""))].append(rd)
             elif d.kind == "method" and d.parent:
                 own[(ns, fc.module_key, d.parent)].add(method_signature(rd))
+                own_methods[(ns, fc.module_key, d.parent)].setdefault(method_signature(rd), rd)
     sigs = out.signatures
     out.scope_of, out.reach = scope_of, reach
+    typers = {}
+    for ns, ns_files in in_ns.items():
+        make = getattr(ns_files[0].rules, "structural_types", None)
+        if make is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
+            typers[ns] = make(ns_files, lambda key, name, ns=ns: (ns, key, name) in out.types)
+    typed_memo: dict[tuple[int, tuple[str, int, bool]], Typed] = {}
+    args_memo: dict[int, tuple[str | None, ...]] = {}
+
+    def typed(t: Def, sig: tuple[str, int, bool], depth: int = 0) -> Typed:
+        """The type keys of ``t``'s method of signature ``sig`` (its own, else the first base's that
+        has it, as :func:`signatures` collects them), ``None`` when unknown. Computed per needed
+        signature only: grpc-go's 20,000 definitions spent 2.7 s keying every method of every
+        candidate type."""
+        key = (id(t), sig)
+        if key in typed_memo:
+            return typed_memo[key]
+        typed_memo[key] = None  # a cycle of embeddings adds nothing
+        typer = typers.get(t.file.rules.namespace)
+        if typer is None:
+            return None
+        m = own_methods.get((t.file.rules.namespace, t.file.module_key, t.name), {}).get(sig)
+        got: Typed = None
+        if m is not None:
+            got = typer.method(m.file, m.d, lambda: t.d)
+        elif depth < 32:
+            for b in bases(t):
+                if DEFINED in t.d.modifiers and interface_like(b, depth + 1):
+                    if sig in signatures(b):
+                        if id(t) not in args_memo:
+                            args_memo[id(t)] = typer.arguments(t.file, t.d)
+                        got = _bound(typed(b, sig, depth + 1), args_memo[id(t)])
+                        break
+                    continue
+                inner = [bb for bb in ([b] if DEFINED not in t.d.modifiers else bases(b)) if sig in signatures(bb)]
+                if inner:
+                    got = _bound(typed(inner[0], sig, depth + 1), None)
+                    break
+        typed_memo[key] = got
+        return got
+
+    def fits(iface: Def, t: Def, need: frozenset[tuple[str, int, bool]]) -> bool:
+        """Whether ``t``'s methods have the types ``iface``'s require (unknown ones match)."""
+        if iface.file.rules.namespace not in typers:
+            return True
+        return all(_same_types(typed(iface, sig), typed(t, sig)) for sig in need)
 
     def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
         got = sigs.get(id(t))
@@ -213,7 +318,7 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                     log.warning("implicit interfaces: %d (interface, type) checks reached; the implementations "
                                 "of the interfaces left are not linked", MAX_INTERFACE_TYPES)
                     return out
-                if need <= signatures(t):
+                if need <= signatures(t) and fits(iface, t, need):
                     out.implementers.setdefault(id(iface), []).append(t)
                     out.interfaces.setdefault(id(t), []).append(iface)
                     out.pairs.append((iface, t))
@@ -222,6 +327,44 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                     "allow: an interface's change re-binds them only through their own method names",
                     near_cut, MAX_INTERFACE_TYPES)
     return out
+
+
+_PARAM = re.compile(r"\$(\d+)")
+
+
+def _bound(tt: Typed, args: tuple[str | None, ...] | None) -> Typed:
+    """``tt`` with its type parameters bound to ``args`` (an instantiation's keys); with ``args``
+    ``None`` (promoted through an embedding, whose type arguments are not read) or an argument
+    unknown, the positions holding a parameter become unknown."""
+    if tt is None:
+        return None
+
+    def one(k: str | None) -> str | None:
+        if k is None or "$" not in k:
+            return k
+        if args is None:
+            return None
+        if any(int(i) >= len(args) or args[int(i)] is None for i in _PARAM.findall(k)):
+            return None if args else k  # no instantiation written: the parameters stay unbound
+        return _PARAM.sub(lambda m: args[int(m.group(1))] or "", k)
+
+    return tuple(one(k) for k in tt[0]), tuple(one(k) for k in tt[1])
+
+
+def _same_types(want: Typed, have: Typed) -> bool:
+    """Whether an implementer's method types ``have`` are identical to an interface's ``want``
+    (module docstring): unknown on either side matches; an unbound type parameter of the interface
+    matches anything; the implementer's own type parameter matches only such a one."""
+    if want is None or have is None:
+        return True
+    if len(want[1]) != len(have[1]) or len(want[0]) != len(have[0]):
+        return len(want[0]) != len(have[0])  # a parameter count the shape read otherwise: not judged
+    for w, h in zip(want[0] + want[1], have[0] + have[1], strict=True):
+        if w is None or h is None or "$" in w:
+            continue
+        if "$" in h or w != h:
+            return False
+    return True
 
 
 def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable[[tuple[str, str, str]], None],
@@ -233,6 +376,8 @@ def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable
     if not getattr(fc.rules, "structural_interfaces", False):
         return []
     ns = fc.rules.namespace
+    if rd.is_type or rd.kind == "method":
+        use(reach_token(ns))  # which modules' interfaces it may satisfy
     if rd.is_type:
         use(("n", ns, rd.name))
         # An interface that comes (or gains / loses a method) names methods by their short names: a

@@ -18,9 +18,10 @@ the package clause of the imported folder's files when the name is bound nothing
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from indexer.languages.go.extractor import REPLACE
+from indexer.languages.go.typekeys import GoTypeKeys
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -206,6 +207,13 @@ class GoModuleSystem:
                        for imp in fc.ex.imports if imp.name != REPLACE}
             direct[folder] = {f for f in reached if f is not None and f != folder}
         return transitive_reach(direct)
+
+    def structural_types(self, files: Sequence[FileCtx], known: Callable[[str, str], bool]) -> GoTypeKeys:
+        """The keys of the repository's method parameter and result types, and of a defined type's
+        type arguments (:class:`~indexer.languages.go.typekeys.GoTypeKeys`): what the core's
+        :mod:`indexer.resolve.structural` compares beyond the parameter counts (an optional
+        attribute). ``known(folder, name)``: whether that package folder declares a type ``name``."""
+        return GoTypeKeys(files, known)
 
     def is_builtin(self, name: str) -> bool:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""

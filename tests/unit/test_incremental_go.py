@@ -1,0 +1,64 @@
+"""Incremental runs over Go inputs that change which implementations an interface call reaches
+(acc60): a method's parameter type (implicit interfaces compare types) and a ``go.mod``'s ``require``
+lines (a module's types satisfy the interfaces of the modules it requires). After each edit the
+watcher's index and a one-shot run's equal a full index of the same tree, row by row
+(:class:`tests.unit.test_incremental.Workspace`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.index_dump import calls
+from tests.unit.test_incremental import Workspace
+
+COMMON = {
+    "common/go.mod": "module example.com/app/common\n",
+    "common/decorator/command.go": (
+        "package decorator\n\nimport \"context\"\n\ntype CommandHandler[C any] interface {\n"
+        "\tHandle(ctx context.Context, cmd C) error\n}\n\n"
+        "type logging[C any] struct{ base CommandHandler[C] }\n\n"
+        "func (l logging[C]) Handle(ctx context.Context, cmd C) error { return l.base.Handle(ctx, cmd) }\n"),
+    "svc/go.mod": "module example.com/app/svc\n\nrequire example.com/app/common v0.0.0\n",
+    "svc/command/types.go": (
+        "package command\n\nimport \"example.com/app/common/decorator\"\n\n"
+        "type Cancel struct{}\n\ntype Schedule struct{}\n\n"
+        "type CancelHandler decorator.CommandHandler[Cancel]\n"),
+    "svc/command/cancel.go": (
+        "package command\n\nimport \"context\"\n\ntype cancelHandler struct{}\n\n"
+        "func (h cancelHandler) Handle(ctx context.Context, cmd Cancel) error { return nil }\n"),
+    "svc/ports/http.go": (
+        "package ports\n\nimport (\n\t\"context\"\n\n\t\"example.com/app/svc/command\"\n)\n\n"
+        "type Server struct{ cancel command.CancelHandler }\n\n"
+        "func (s Server) PostCancel(ctx context.Context) error { return s.cancel.Handle(ctx, command.Cancel{}) }\n"),
+}
+POST = "svc/ports/http.Server.PostCancel(1) -> "
+HANDLER = "svc/command/cancel.cancelHandler.Handle(2) [inferred]"
+LOGGING_TO_HANDLER = "common/decorator/command.logging.Handle(2) -> " + HANDLER
+
+
+def test_a_parameter_type_that_changes_rebinds_the_interface_calls(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path, COMMON)
+    try:
+        assert POST + HANDLER in calls(ws.db)
+        # the handler now takes Schedule: no longer a CancelHandler (the rows equal a full index)
+        ws.edit({"svc/command/cancel.go": COMMON["svc/command/cancel.go"].replace("cmd Cancel", "cmd Schedule")})
+        assert POST + HANDLER not in calls(ws.db)
+        assert LOGGING_TO_HANDLER in calls(ws.db)  # still a CommandHandler[C]
+        ws.edit({"svc/command/cancel.go": COMMON["svc/command/cancel.go"]})
+        assert POST + HANDLER in calls(ws.db)
+    finally:
+        ws.close()
+
+
+def test_a_require_that_comes_and_goes_rebinds_what_the_module_reaches(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path, COMMON)
+    try:
+        assert LOGGING_TO_HANDLER in calls(ws.db)
+        # svc no longer requires common: common's generic code holds none of svc's types
+        ws.edit({"svc/go.mod": "module example.com/app/svc\n"})
+        assert LOGGING_TO_HANDLER not in calls(ws.db)
+        assert POST + HANDLER in calls(ws.db)  # svc's own call through its CancelHandler stays
+        ws.edit({"svc/go.mod": COMMON["svc/go.mod"]})
+        assert LOGGING_TO_HANDLER in calls(ws.db)
+    finally:
+        ws.close()
