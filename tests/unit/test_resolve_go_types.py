@@ -208,3 +208,49 @@ def test_declaration_heads_name_their_type_parameters():
     assert type_parameters("(d *mylogging[C])", "logging") == ()
     assert type_parameters("(p Plain)", "Plain") == ()
     assert split_top("a, m map[K]V, f func(x, y int)") == ["a", "m map[K]V", "f func(x, y int)"]
+
+
+ALIASES = """
+// --- path: go.mod ---
+module example.com/io
+// --- path: sink/sink.go ---
+package sink
+
+type Writer interface {
+    Write(p []byte) (n int, err error)
+}
+
+type RuneSink interface {
+    Put(r rune) error
+}
+
+// []uint8 is []byte: the same type
+type file struct{}
+
+func (f file) Write(p []uint8) (int, error) { return len(p), nil }
+
+// int32 is rune
+type runes struct{}
+
+func (r runes) Put(c int32) error { return nil }
+
+// []int8 is not []byte
+type signed struct{}
+
+func (s signed) Write(p []int8) (int, error) { return 0, nil }
+
+func Copy(w Writer, s RuneSink) {
+    w.Write(nil)
+    s.Put('x')
+}
+"""
+
+
+def test_byte_and_rune_are_the_uint8_and_int32_they_alias():
+    calls = _from(resolve_fixture(ALIASES), "sink/sink.Copy")
+    assert calls == [
+        "sink/sink.Copy(2) -> sink/sink.RuneSink.Put(1) [exact]",
+        "sink/sink.Copy(2) -> sink/sink.Writer.Write(1) [exact]",
+        "sink/sink.Copy(2) -> sink/sink.file.Write(1) [inferred]",
+        "sink/sink.Copy(2) -> sink/sink.runes.Put(1) [inferred]",
+    ]  # not signed.Write: []int8 is not []byte

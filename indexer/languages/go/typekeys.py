@@ -12,7 +12,8 @@ is declared:
   the type (``known(folder, name)``): a type alias (``type A = B``, not a definition here) or a name
   the convention binds wrongly is unknown, never a mismatch;
 * a type of a package outside the repository: ``<import path>.<Name>`` (``context.Context``);
-* a predeclared type as written (``error``, ``string``, ``int``); ``interface{}`` is ``any``;
+* a predeclared type as written (``error``, ``string``, ``int``), ``byte`` / ``rune`` as the ``uint8`` /
+  ``int32`` they alias; ``interface{}`` is ``any``;
 * a type parameter of the scope: ``$<index>`` (``$0`` for ``C`` in ``CommandHandler[C any]``, or in a
   method of ``commandLoggingDecorator[C]``), so an instantiation's arguments substitute by position;
 * ``*K``, ``[]K``, ``[N]K``, ``map[K]V`` and ``N[A,B]`` (a generic instantiation) from their parts.
@@ -39,6 +40,9 @@ _PREDECLARED = frozenset({
     "bool", "byte", "rune", "string", "error", "any", "comparable", "int", "int8", "int16", "int32", "int64",
     "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "float32", "float64", "complex64", "complex128"})
 _OPEN = {"(": ")", "[": "]", "{": "}"}
+_ALIASES = {"byte": "uint8", "rune": "int32"}
+"""The predeclared aliases (the Go specification's "Numeric types": ``byte`` is ``uint8``, ``rune`` is
+``int32``): identical types, one key."""
 
 
 def split_top(text: str, sep: str = ",") -> list[str]:
@@ -188,7 +192,7 @@ class GoTypeKeys:
             if name in params:
                 return f"${params.index(name)}" + args
             if name in _PREDECLARED:
-                return name + args
+                return _ALIASES.get(name, name) + args
             if fc.star_imports or not self._known(fc.module_key, name):
                 return None
             return f"{fc.module_key}:{name}{args}"
