@@ -28,7 +28,10 @@ Functions assigned to a property (CommonJS / prototype style, at any level) are 
 ``obj.m``; their ``parent`` is the owner's qualname (``X``, ``obj``), whether or not the file defines
 it, so ``qualname == parent + "." + name`` holds and the name never lands among the top-level names.
 The functions of an object literal bound to a name follow the same rule: ``const api = { list: () =>
-..., get() {} }`` defines ``api.list`` and ``api.get`` (parent ``api``).
+..., get() {} }`` defines ``api.list`` and ``api.get`` (parent ``api``); so do those of a literal a
+function definition returns (a factory: ``const F = () => ({ get() {} })``, ``return { get() {} }``)
+under the object ``F.return`` (``F.return.get``, parent ``F.return``; ``returned_objects.py`` binds
+that object; a literal an anonymous callback or a generator returns stays its enclosing definition's).
 The owner is the innermost visible definition of that name, else the name under the enclosing
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.

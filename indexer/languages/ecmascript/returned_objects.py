@@ -22,6 +22,13 @@ the resolver's ``call_result`` of the function is that object
 literal; a ``let`` / ``var`` (which may be reassigned), a parameter or a ``catch`` / ``for`` variable
 of that name returns no known object.
 
+Functions written in a returned literal (``() => ({ get() {} })``, ``return { put: () => ... }``)
+are definitions of their own under that object (``F.return.get``, the extractor's ``_returned``
+rule of ``definitions.scm``), so such a literal is an object even with no property naming a
+function; a ``const`` object with such functions returned by name (``const api = { get() {} };
+return api``) is ``F.api`` itself, its name the definition's ``returned_refs``.
+:func:`exported_results`: ``export default F()`` of such a factory ``F`` exports what the call returns.
+
 :func:`destructured`: ``const { a, b: c, d = x } = f()`` / ``= await f()`` / ``= obj`` binds each
 name as the ``item`` ``f().a`` (``f().b`` for ``c``, ``obj.d``), which the resolver evaluates as
 it does Python's ``a, b = f()`` (``f()[0]``): a call of ``a`` binds the function the object's
