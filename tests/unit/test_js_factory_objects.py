@@ -155,3 +155,33 @@ def test_no_default_export_of_a_call_of_what_returns_no_object():
     ex = extractor_for_path("w.ts").extract("w.ts", wrapped.encode())
     assert [(e.exported, e.local) for e in ex.exports] == [("default", "Page")]
     assert [b for b in ex.bindings if b.name == "default"] == []
+
+
+NESTED = """
+// --- path: src/gw/Nested.gateway.js ---
+function Gateway() {
+  function getCart(id) { return load(id) }
+  const load = (id) => id
+  return { getCart }
+}
+export default Gateway()
+// --- path: src/gw/Other.js ---
+export function getCart(id) { return id }
+// --- path: src/api/cart.js ---
+import Gateway from "../gw/Nested.gateway"
+
+export function handler(id) {
+  Gateway.getCart(id)
+  Gateway.load(id)
+}
+"""
+
+
+def test_default_export_of_a_factory_returning_its_nested_functions():
+    # `{ getCart }` through `export default Gateway()`: the nested function exactly (not Other.getCart,
+    # a namesake); `load` is no property of the returned object, so Gateway.load(id) binds nothing
+    check(NESTED, [
+        "src/api/cart.handler(1) -> src/gw/Nested.gateway.Gateway.getCart(1) [exact]",
+        "src/gw/Nested.gateway.Gateway.getCart(1) -> src/gw/Nested.gateway.Gateway.load(1) [exact]",
+        "src/gw/Nested.gateway.js -> src/gw/Nested.gateway.Gateway(0) [exact]",
+    ])
