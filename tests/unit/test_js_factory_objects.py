@@ -185,3 +185,53 @@ def test_default_export_of_a_factory_returning_its_nested_functions():
         "src/gw/Nested.gateway.Gateway.getCart(1) -> src/gw/Nested.gateway.Gateway.load(1) [exact]",
         "src/gw/Nested.gateway.js -> src/gw/Nested.gateway.Gateway(0) [exact]",
     ])
+
+
+AGENT = """
+// --- path: src/agent.js ---
+const requests = { get: url => url }
+const Articles = {
+  favorite: slug => requests.get(slug),
+  all: page => requests.get(page),
+}
+const Auth = { login: (e, p) => requests.get(e) }
+const port = 3000
+export default {
+  Articles,
+  Auth,
+  port,
+}
+// --- path: src/components/ArticlePreview.js ---
+import agent from '../agent'
+const mapDispatchToProps = dispatch => ({
+  favorite: slug => dispatch({ payload: agent.Articles.favorite(slug) }),
+  onSubmit: (e, p) => dispatch({ payload: agent.Auth.login(e, p) }),
+})
+function handle(props) {
+  props.favorite("x")
+  agent.Articles.missing()
+  agent.port()
+}
+"""
+
+
+def test_default_exported_object_literal_and_a_redux_map_dispatch_to_props():
+    # react-redux's `mapDispatchToProps = dispatch => ({ favorite: slug => ... })`: its functions are
+    # F.return.*, and `export default { Articles }` (agent.js) makes agent.Articles.favorite exact.
+    # Not linked: props.favorite (an unknown receiver, two functions named favorite), a property the
+    # object lacks (missing), a property naming a number (port)
+    check(AGENT, [
+        "src/agent.Articles.all(1) -> src/agent.requests.get(1) [exact]",
+        "src/agent.Articles.favorite(1) -> src/agent.requests.get(1) [exact]",
+        "src/agent.Auth.login(2) -> src/agent.requests.get(1) [exact]",
+        "src/components/ArticlePreview.mapDispatchToProps.return.favorite(1) -> src/agent.Articles.favorite(1) [exact]",
+        "src/components/ArticlePreview.mapDispatchToProps.return.onSubmit(2) -> src/agent.Auth.login(2) [exact]",
+    ])
+    ex = extractor_for_path("src/agent.js").extract("src/agent.js", AGENT.split("// --- path: src/components")[0]
+                                                    .split("---\n", 1)[1].encode())
+    assert [(b.scope, b.name, b.type, b.how) for b in ex.bindings if "default" in (b.scope, b.name)] == [
+        (None, "default", "default", "object"),
+        ("default", "Articles", "Articles", "alias"),
+        ("default", "Auth", "Auth", "alias"),
+    ]
+    assert [(e.exported, e.local) for e in ex.exports] == [("default", "default")]
