@@ -259,8 +259,12 @@ class CallBinder:
             f = r.module_member(rv.ns, rv.key, "default") if isinstance(rv, ModuleV) else rv
             if isinstance(f, FuncV) and f.f.is_callable:
                 return [(f.f, "exact")]
-        if v is None:  # a property of a plain object that is no definition: matched by name as before
-            return self._name_fallback(fc, cs) if isinstance(rv, ObjV) else None
+        if v is None:  # a property of a plain object that is no definition: matched by name as before,
+            # unless the object has no properties but its literal's (a factory's returned object)
+            closed = getattr(rules, "closed_objects", None)
+            if isinstance(rv, ObjV) and not (closed and rv.qualname.rpartition(".")[2] == closed):
+                return self._name_fallback(fc, cs)
+            return None
         return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:

@@ -80,7 +80,8 @@ class TestChannelCredentialsClients:
     def test_the_frontend_client_reaches_the_csharp_server(self) -> None:
         edges, outcomes = _link(CHANNEL_CREDENTIALS)
         assert edges == [
-            ("CALLS_HTTP", "src/frontend/gateways/Cart.gateway.CartGateway(0)",
+            # the method of the object the factory returns (js60), not the factory
+            ("CALLS_HTTP", "src/frontend/gateways/Cart.gateway.CartGateway.return.getCart(1)",
              "endpoint:GRPC oteldemo.CartService/GetCart", "name"),
             ("EXPOSES", "src/cart/CartService.CartService.GetCart(2)",
              "endpoint:GRPC oteldemo.CartService/GetCart", "exact"),

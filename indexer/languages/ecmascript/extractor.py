@@ -28,7 +28,10 @@ Functions assigned to a property (CommonJS / prototype style, at any level) are 
 ``obj.m``; their ``parent`` is the owner's qualname (``X``, ``obj``), whether or not the file defines
 it, so ``qualname == parent + "." + name`` holds and the name never lands among the top-level names.
 The functions of an object literal bound to a name follow the same rule: ``const api = { list: () =>
-..., get() {} }`` defines ``api.list`` and ``api.get`` (parent ``api``).
+..., get() {} }`` defines ``api.list`` and ``api.get`` (parent ``api``); so do those of a literal a
+function definition returns (a factory: ``const F = () => ({ get() {} })``, ``return { get() {} }``)
+under the object ``F.return`` (``F.return.get``, parent ``F.return``; ``returned_objects.py`` binds
+that object; a literal an anonymous callback or a generator returns stays its enclosing definition's).
 The owner is the innermost visible definition of that name, else the name under the enclosing
 definition. ``exports.m = ...`` / ``module.exports.m = ...`` define the top-level, exported ``m``
 (with ``Export("m", local="m")`` from exports.scm). Calls in their bodies have them as caller.
@@ -72,9 +75,10 @@ from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
 from indexer.languages.ecmascript.refs import boxed_call_type
-from indexer.languages.ecmascript.returned_objects import destructured, destructured_names, returned_objects
+from indexer.languages.ecmascript.returned_objects import (GENERATORS, RETURNED, destructured, destructured_names,
+                                                            exported_results, returned_objects)
 from indexer.languages.ecmascript.returns import factories, returned_refs
-from indexer.languages.ecmascript.assignments import BranchJoin, own_target
+from indexer.languages.ecmascript.assignments import BranchJoin, function_of, own_target
 from indexer.languages.ecmascript.elements import element_bindings
 from indexer.languages.ecmascript.operands import either_bindings
 from indexer.languages.ecmascript.syntax import (
@@ -232,6 +236,7 @@ class _FileRun:
         prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
         object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
         returned_objects(self, matches["returns"])  # `return { a, b: foo }` (returned_objects.py)
+        exported_results(self, matches["exports"])  # `export default F()`: F's returned object
         destructured(self, matches["objects"])  # `const { a } = f()`: a is f().a
         if self.ex.typed:
             self._type_uses(matches["type_uses"])
@@ -328,6 +333,14 @@ class _FileRun:
         elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
             fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
             parent_qualname = None
+        elif "_returned" in caps:  # `const F = () => ({ get() {} })`: F.return.get (returned_objects.py)
+            returner = caps["_returned"][0]
+            owner_fn = returner if returner.type == "arrow_function" else function_of(returner)
+            made = self.fn_defs.get(owner_fn.id) if owner_fn is not None else None
+            if made is None or owner_fn.type in GENERATORS:  # no definition returns it: calls stay the enclosing one's
+                return
+            fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
+            parent_qualname = f"{made.qualname}.{RETURNED}"
         elif node.type in ("pair", "method_definition") and "owner" in caps:  # `const api = { list: () => ... }`
             fn = node.child_by_field_name("value") if node.type == "pair" else node
             fn = fn or node
@@ -860,6 +873,8 @@ class _FileRun:
                 exports.append(Export("*", module=self.text(caps["module"][0])))
             elif "default_local" in caps:
                 exports.append(Export("default", local=self.text(caps["default_local"][0])))
+            elif "default_factory" in caps:  # `export default F()`: returned_objects.exported_results
+                continue
             elif "wrapped_local" in caps:  # `export default trace(opts)(f)`: `f`, a function or class of this file
                 if any(d.parent is None and d.name == (local := self.text(caps["wrapped_local"][0])) and d.kind in ("function", "class") for d in self.out.definitions):
                     exports.append(Export("default", local=local))

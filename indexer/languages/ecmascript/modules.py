@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
 from indexer.languages.ecmascript.refs import box_value, query_read
+from indexer.languages.ecmascript.returned_objects import RETURNED
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
@@ -151,6 +152,11 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     class_receiver = None
     implicit_this = True
     property_functions = True
+    closed_objects = RETURNED
+    """The last qualname segment of a plain object that has exactly the properties written in its
+    literal: the object a function returns (``F.return``, :mod:`indexer.languages.ecmascript.returned_objects`),
+    made anew by each call, so a call of a property it lacks is no function of the repository matched
+    by name (an optional attribute of a module system, :mod:`indexer.resolve.calls`)."""
     invoking_members = frozenset({"call", "apply"})
     """Members of a function that call it (``Base.call(this, x)``, ``fn.apply(ctx, args)``; the first
     argument is ``this``), an optional attribute of a module system (:mod:`indexer.resolve.calls`,

@@ -15,12 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.returned_objects import function_names, local_shadows, named_properties
-from indexer.model import Binding
+from indexer.model import Binding, Export
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
 __all__ = ["object_properties"]
+
+_DEFAULT = "default"
+"""The name a module's default export is imported by, and the reserved word its object is bound under."""
 
 
 def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
@@ -33,6 +36,9 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     known = function_names(fr)
     locals_ = local_shadows(fr)  # `const go = 5; const o = { go }`: o.go is not the function go
     for caps in matches:
+        if "default_object" in caps:
+            _default_object(fr, caps["default_object"][0], known, locals_)
+            continue
         if "owner" not in caps:  # `const { a } = f()`: returned_objects.destructured
             continue
         owner = caps["owner"][0]
@@ -48,6 +54,25 @@ def object_properties(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             text = fr.receiver(value)
             if "(" not in text and "[" not in text:
                 fr.out.bindings.append(Binding(qualname, fr.text(key), text, "alias", fr.src.line(key)))
+
+
+def _default_object(fr: Any, obj: Node, known: set[str], locals_: Any) -> None:
+    """``export default { Articles, login: doLogin }``: bind the literal ``obj`` as the object
+    ``default`` (a reserved word: no name of the source is it) at module level, its properties naming
+    functions or objects of the file (or imported names) as ``alias`` bindings in its scope, and export
+    it as the module's default (``Export("default", local="default")``), so that an importer's
+    ``agent.Articles.get()`` resolves through it. A file already exporting a default keeps it; a
+    literal with no such property exports nothing new."""
+    props = [(key, value) for key, value in named_properties(obj)
+             if (head := _head(fr.receiver(value))) in known and not locals_.shadowed(value, head)]
+    if not props or any(e.exported == "default" for e in fr.out.exports):
+        return
+    fr.out.bindings.append(Binding(None, _DEFAULT, _DEFAULT, "object", fr.src.line(obj)))
+    for key, value in props:
+        text = fr.receiver(value)
+        if "(" not in text and "[" not in text:
+            fr.out.bindings.append(Binding(_DEFAULT, fr.text(key), text, "alias", fr.src.line(key)))
+    fr.out.exports.append(Export(_DEFAULT, local=_DEFAULT))
 
 
 def _head(text: str) -> str:

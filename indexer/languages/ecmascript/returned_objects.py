@@ -22,6 +22,13 @@ the resolver's ``call_result`` of the function is that object
 literal; a ``let`` / ``var`` (which may be reassigned), a parameter or a ``catch`` / ``for`` variable
 of that name returns no known object.
 
+Functions written in a returned literal (``() => ({ get() {} })``, ``return { put: () => ... }``)
+are definitions of their own under that object (``F.return.get``, the extractor's ``_returned``
+rule of ``definitions.scm``), so such a literal is an object even with no property naming a
+function; a ``const`` object with such functions returned by name (``const api = { get() {} };
+return api``) is ``F.api`` itself, its name the definition's ``returned_refs``.
+:func:`exported_results`: ``export default F()`` of such a factory ``F`` exports what the call returns.
+
 :func:`destructured`: ``const { a, b: c, d = x } = f()`` / ``= await f()`` / ``= obj`` binds each
 name as the ``item`` ``f().a`` (``f().b`` for ``c``, ``obj.d``), which the resolver evaluates as
 it does Python's ``a, b = f()`` (``f()[0]``): a call of ``a`` binds the function the object's
@@ -34,20 +41,21 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.languages.ecmascript.assignments import function_of
 from indexer.languages.ecmascript.local_scopes import BLOCK_TYPES, HEAD_TYPES, ScopeTables
-from indexer.model import CALLABLE_KINDS, Binding
+from indexer.model import CALLABLE_KINDS, Binding, Export
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from indexer.model import Definition
 
-__all__ = ["RETURNED", "destructured", "destructured_names", "function_names", "local_shadows", "returned_objects"]
+__all__ = ["GENERATORS", "RETURNED", "destructured", "destructured_names", "exported_results", "function_names", "local_shadows", "returned_objects"]
 
 RETURNED = "return"
 """The name a function's returned object literal is bound under in the function's scope: a reserved
 word of JavaScript and TypeScript, so no name of the source shadows or collides with it."""
 
-_GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+GENERATORS = frozenset({"generator_function_declaration", "generator_function"})
+"""Generator functions: what they return is an iterator, not the object literal they ``return``."""
 _MODULE_LOADERS = frozenset({"require", "import"})
 """Callees whose destructured names are imports (``const { Router } = require("express")``), read
 as such by ``imports.scm``."""
@@ -92,15 +100,20 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             fn, value = caps["arrow"][0], caps["body"][0]
         else:
             fn, value = function_of(caps["return"][0]), caps["value"][0]
-        value = _unwrapped(value)
+        value = held = _unwrapped(value)
         if value.type == "identifier" and fn is not None:  # `const api = { open }; return api`
             value = _held_literal(fr, locals_, fn, value) or value
         d = fr.fn_defs.get(fn.id) if fn is not None else None
-        if value.type != "object" or d is None or fn.type in _GENERATORS:
+        if value.type != "object" or d is None or fn.type in GENERATORS:
+            continue
+        methods = any(child.id in fr.def_ids for child in value.named_children)
+        if methods and held is not value:  # `const api = { get() {} }; return api`: the object f.api itself
+            if not d.returned_refs:
+                d.returned_refs.append(fr.text(held))
             continue
         props = [(key, value) for key, value in named_properties(value)
                  if (head := fr.receiver(value).split(".", 1)[0]) in known and not locals_.shadowed(value, head)]
-        if not props:
+        if not props and not methods:  # `return { get() {} }`: its functions are F.return.get (extractor)
             continue
         scope = f"{d.qualname}.{RETURNED}"
         if id(d) not in bound:
@@ -112,6 +125,35 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
             text = fr.receiver(prop)
             if "(" not in text and "[" not in text:
                 fr.out.bindings.append(Binding(scope, fr.text(key), text, "alias", fr.src.line(key)))
+
+
+def exported_results(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
+    """Make the default export of ``export default F()`` (``F(config)``; ``exports.scm``'s
+    ``@default_factory`` captures of ``matches``) what the call returns, when ``F`` is a top-level
+    function of ``fr``'s file (the extractor's file run, after :func:`returned_objects`) returning an
+    object (its ``returned_refs`` name one: :data:`RETURNED` or a ``const`` object): a ``constructed``
+    :class:`~indexer.model.Binding` of the word ``default`` (reserved, so no name of the source is
+    it) at module level to ``F``, and ``Export("default", local="default")``, so that an importer's
+    ``X.get()`` resolves through the resolver's call result of ``F``. A file already exporting a
+    default (``export default memo(Page)``: the wrapped ``Page``) keeps it; a call of an imported or
+    nested function, or of one returning anything else, exports nothing new."""
+    for caps in matches:
+        if "default_factory" not in caps:
+            continue
+        callee = fr.text(caps["default_factory"][0])
+        if any(e.exported == "default" for e in fr.out.exports):
+            return
+        if any(d.parent is None and d.name == callee and _returns_object(fr, d) for d in fr.out.definitions):
+            fr.out.bindings.append(Binding(None, "default", callee, "constructed", fr.src.line(caps["default_factory"][0])))
+            fr.out.exports.append(Export("default", local="default"))
+            return
+
+
+def _returns_object(fr: Any, d: Definition) -> bool:
+    """Whether the definition ``d`` returns an object literal of its own: :data:`RETURNED`, or one
+    ``const`` object of its body (``return api``) bound ``object`` in its scope."""
+    refs = d.returned_refs
+    return len(refs) == 1 and (refs[0] == RETURNED or (d.qualname, refs[0]) in fr.objects)
 
 
 def _unwrapped(value: Node) -> Node:

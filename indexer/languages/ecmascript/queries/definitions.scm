@@ -86,6 +86,47 @@
         value: [(arrow_function) (function_expression) (generator_function)])
       (method_definition name: (property_identifier) @name)
     ] @function))
+; Functions of an object literal a function returns (a factory, returned_objects.py), like those of
+; `const o = {...}` above under the object `F.return`:
+;   `const F = () => ({ get() {}, put: () => ... })` / `function F() { return { get: function () {} } }`
+;   -> functions `F.return.get`, `F.return.put`, parent `F.return` (@_returned; the extractor names the
+;   function the literal is returned from, and leaves the literal alone when that is no definition).
+(arrow_function
+  body: [
+    (object
+      [
+        (pair
+          key: (property_identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)])
+        (method_definition name: (property_identifier) @name)
+      ] @function)
+    (parenthesized_expression
+      (object
+        [
+          (pair
+            key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])
+          (method_definition name: (property_identifier) @name)
+        ] @function))
+  ]) @_returned
+(return_statement
+  [
+    (object
+      [
+        (pair
+          key: (property_identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)])
+        (method_definition name: (property_identifier) @name)
+      ] @function)
+    (parenthesized_expression
+      (object
+        [
+          (pair
+            key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])
+          (method_definition name: (property_identifier) @name)
+        ] @function))
+  ]) @_returned
 ; CommonJS, the module's value itself (@exports marks it exported):
 ;   `module.exports = function name() {}` -> the function `name` (also exported as "default",
 ;   exports.scm); an anonymous one (`module.exports = (app) => {...}`) is the function "default",

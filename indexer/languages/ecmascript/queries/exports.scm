@@ -39,6 +39,10 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
+; export default F() / export default F(config): what the call returns is the default export, read by
+; returned_objects.py when F is a function of the file returning an object literal (a factory)
+(export_statement value: (call_expression function: (identifier) @default_factory))
+
 ; export default class Foo {} / export default function foo() {}: the definition is exported; the
 ; name it is imported by is "default".
 (export_statement

@@ -1,0 +1,237 @@
+"""Factory objects in JavaScript / TypeScript (ecmascript/returned_objects.py, the extractor's
+``_returned`` definitions, ``exported_results``): the functions of an object literal a function
+returns (``const F = () => ({ get() {} })``, ``return { put: function () {} }``) are definitions of
+their own under ``F.return``, so calls in their bodies are theirs; ``export default F()`` and
+``export const api = F()`` are objects whose members resolve in importing files. Exact edges, and
+what must not be linked: a property another factory's object has, a ``let``-held object that is
+reassigned, a literal returned by an anonymous callback, a generator's literal."""
+
+from indexer.languages import extractor_for_path
+from tests.resolution_harness import check
+
+GATEWAY = """
+import { CartServiceClient } from "../protos/demo"
+
+const client = new CartServiceClient("cart:7070")
+
+function log(m: string) { return m }
+
+const CartGateway = () => ({
+  getCart(userId: string) {
+    log(userId)
+    return client.getCart({ userId })
+  },
+  addItem: (userId: string) => {
+    log("add")
+    return client.addItem({ userId })
+  },
+  emptyCart: function (userId: string) {
+    return this.getCart(userId)
+  },
+})
+
+export default CartGateway()
+"""
+
+FIXTURE = f"""
+// --- path: src/gateways/Cart.gateway.ts ---
+{GATEWAY}
+// --- path: src/gateways/Other.gateway.ts ---
+function makeOther() {{
+  function ping() {{ return 2 }}
+  return {{
+    getCart() {{ return ping() }},
+    other() {{ return 1 }},
+  }}
+}}
+
+function makeConst() {{
+  const api = {{ reload() {{ return ping2() }} }}
+  return api
+}}
+
+function makeLet() {{
+  let api = {{ refresh() {{ return 3 }} }}
+  api = {{ refresh: ping2 }}
+  return api
+}}
+
+function* makeMany() {{
+  return {{ drain() {{ return 4 }} }}
+}}
+
+function ping2() {{ return 5 }}
+
+export const other = makeOther()
+export const held = makeConst()
+export const moved = makeLet()
+export const many = makeMany()
+export default makeOther
+// --- path: src/gateways/Module.gateway.js ---
+function makeApi(base) {{
+  return {{
+    list: () => fetchAll(base),
+  }}
+}}
+function fetchAll(b) {{ return b }}
+export default makeApi("/api")
+register(() => ({{ hidden() {{ return fetchAll(1) }} }}))
+// --- path: src/pages/api/cart.ts ---
+import CartGateway from "../../gateways/Cart.gateway"
+import api from "../../gateways/Module.gateway"
+import {{ other, held, moved, many }} from "../../gateways/Other.gateway"
+
+export async function handler(id: string) {{
+  await CartGateway.getCart(id)
+  await CartGateway.addItem(id)
+  await CartGateway.emptyCart(id)
+  CartGateway.other()
+  other.getCart()
+  held.reload()
+  moved.refresh()
+  many.drain()
+  api.list()
+}}
+"""
+
+
+def test_factory_object_methods_and_their_importers():
+    check(FIXTURE, [
+        "src/gateways/Cart.gateway.CartGateway.return.addItem(1) -> src/gateways/Cart.gateway.log(1) [exact]",
+        # `this.getCart` in a property function: the object it is called on
+        "src/gateways/Cart.gateway.CartGateway.return.emptyCart(1) -> src/gateways/Cart.gateway.CartGateway.return.getCart(1) [exact]",
+        "src/gateways/Cart.gateway.CartGateway.return.getCart(1) -> src/gateways/Cart.gateway.log(1) [exact]",
+        "src/gateways/Cart.gateway.ts -> src/gateways/Cart.gateway.CartGateway(0) [exact]",
+        "src/gateways/Module.gateway.js -> src/gateways/Module.gateway.fetchAll(1) [exact]",  # the anonymous callback's
+        "src/gateways/Module.gateway.js -> src/gateways/Module.gateway.makeApi(1) [exact]",
+        "src/gateways/Module.gateway.makeApi.return.list(0) -> src/gateways/Module.gateway.fetchAll(1) [exact]",
+        "src/gateways/Other.gateway.makeConst.api.reload(0) -> src/gateways/Other.gateway.ping2(0) [exact]",
+        "src/gateways/Other.gateway.makeOther.return.getCart(0) -> src/gateways/Other.gateway.makeOther.ping(0) [exact]",
+        "src/gateways/Other.gateway.ts -> src/gateways/Other.gateway.makeConst(0) [exact]",
+        "src/gateways/Other.gateway.ts -> src/gateways/Other.gateway.makeLet(0) [exact]",
+        "src/gateways/Other.gateway.ts -> src/gateways/Other.gateway.makeMany(0) [exact]",
+        "src/gateways/Other.gateway.ts -> src/gateways/Other.gateway.makeOther(0) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Cart.gateway.CartGateway.return.addItem(1) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Cart.gateway.CartGateway.return.emptyCart(1) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Cart.gateway.CartGateway.return.getCart(1) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Module.gateway.makeApi.return.list(0) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Other.gateway.makeConst.api.reload(0) [exact]",
+        "src/pages/api/cart.handler(1) -> src/gateways/Other.gateway.makeOther.return.getCart(0) [exact]",
+        # moved.refresh(): a `let` reassigned returns no known object; only the unique name matches, as before
+        "src/pages/api/cart.handler(1) -> src/gateways/Other.gateway.makeLet.api.refresh(0) [name]",
+        # not: CartGateway.other() (makeOther's object has `other`, CartGateway's has not),
+        # many.drain() (a generator's literal is no function of its own)
+    ])
+
+
+def test_factory_object_definitions_bindings_and_default_export_exactly():
+    ex = extractor_for_path("g.ts").extract("g.ts", GATEWAY.encode())
+    assert [(d.qualname, d.parent, d.kind) for d in ex.definitions] == [
+        ("log", None, "function"),
+        ("CartGateway", None, "function"),
+        ("CartGateway.return.getCart", "CartGateway.return", "function"),
+        ("CartGateway.return.addItem", "CartGateway.return", "function"),
+        ("CartGateway.return.emptyCart", "CartGateway.return", "function"),
+    ]
+    assert [(b.scope, b.name, b.type, b.how) for b in ex.bindings if b.how in ("object", "alias")] == [
+        ("CartGateway", "return", "return", "object"),
+    ]
+    assert [(b.scope, b.name, b.type, b.how) for b in ex.bindings if b.name == "default"] == [
+        (None, "default", "CartGateway", "constructed"),
+    ]
+    assert [(e.exported, e.local) for e in ex.exports] == [("default", "default")]
+    calls = {(c.caller, c.name) for c in ex.calls}
+    assert ("CartGateway.return.getCart", "getCart") in calls  # client.getCart: the method's own call
+    assert not any(c.caller == "CartGateway" for c in ex.calls)
+
+
+def test_no_default_export_of_a_call_of_what_returns_no_object():
+    source = "import { memo } from 'react'\nfunction Page() { return 1 }\nfunction make() { return 2 }\n" \
+             "export default make()\n"
+    ex = extractor_for_path("p.ts").extract("p.ts", source.encode())
+    assert ex.exports == []
+    assert [b for b in ex.bindings if b.name == "default"] == []
+    wrapped = "import { memo } from 'react'\nfunction Page() { return { go() {} } }\nexport default memo(Page)\n"
+    ex = extractor_for_path("w.ts").extract("w.ts", wrapped.encode())
+    assert [(e.exported, e.local) for e in ex.exports] == [("default", "Page")]
+    assert [b for b in ex.bindings if b.name == "default"] == []
+
+
+NESTED = """
+// --- path: src/gw/Nested.gateway.js ---
+function Gateway() {
+  function getCart(id) { return load(id) }
+  const load = (id) => id
+  return { getCart }
+}
+export default Gateway()
+// --- path: src/gw/Other.js ---
+export function getCart(id) { return id }
+// --- path: src/api/cart.js ---
+import Gateway from "../gw/Nested.gateway"
+
+export function handler(id) {
+  Gateway.getCart(id)
+  Gateway.load(id)
+}
+"""
+
+
+def test_default_export_of_a_factory_returning_its_nested_functions():
+    # `{ getCart }` through `export default Gateway()`: the nested function exactly (not Other.getCart,
+    # a namesake); `load` is no property of the returned object, so Gateway.load(id) binds nothing
+    check(NESTED, [
+        "src/api/cart.handler(1) -> src/gw/Nested.gateway.Gateway.getCart(1) [exact]",
+        "src/gw/Nested.gateway.Gateway.getCart(1) -> src/gw/Nested.gateway.Gateway.load(1) [exact]",
+        "src/gw/Nested.gateway.js -> src/gw/Nested.gateway.Gateway(0) [exact]",
+    ])
+
+
+AGENT = """
+// --- path: src/agent.js ---
+const requests = { get: url => url }
+const Articles = {
+  favorite: slug => requests.get(slug),
+  all: page => requests.get(page),
+}
+const Auth = { login: (e, p) => requests.get(e) }
+const port = 3000
+export default {
+  Articles,
+  Auth,
+  port,
+}
+// --- path: src/components/ArticlePreview.js ---
+import agent from '../agent'
+const mapDispatchToProps = dispatch => ({
+  favorite: slug => dispatch({ payload: agent.Articles.favorite(slug) }),
+  onSubmit: (e, p) => dispatch({ payload: agent.Auth.login(e, p) }),
+})
+function handle(props) {
+  props.favorite("x")
+  agent.Articles.missing()
+  agent.port()
+}
+"""
+
+
+def test_default_exported_object_literal_and_a_redux_map_dispatch_to_props():
+    # react-redux's `mapDispatchToProps = dispatch => ({ favorite: slug => ... })`: its functions are
+    # F.return.*, and `export default { Articles }` (agent.js) makes agent.Articles.favorite exact.
+    # Not linked: props.favorite (an unknown receiver, two functions named favorite), a property the
+    # object lacks (missing), a property naming a number (port)
+    check(AGENT, [
+        "src/agent.Articles.all(1) -> src/agent.requests.get(1) [exact]",
+        "src/agent.Articles.favorite(1) -> src/agent.requests.get(1) [exact]",
+        "src/agent.Auth.login(2) -> src/agent.requests.get(1) [exact]",
+        "src/components/ArticlePreview.mapDispatchToProps.return.favorite(1) -> src/agent.Articles.favorite(1) [exact]",
+        "src/components/ArticlePreview.mapDispatchToProps.return.onSubmit(2) -> src/agent.Auth.login(2) [exact]",
+    ])
+    ex = extractor_for_path("src/agent.js").extract("src/agent.js", AGENT.split("// --- path: src/components")[0]
+                                                    .split("---\n", 1)[1].encode())
+    assert [(b.scope, b.name, b.type, b.how) for b in ex.bindings if "default" in (b.scope, b.name)] == [
+        (None, "default", "default", "object"),
+        ("default", "Articles", "Articles", "alias"),
+        ("default", "Auth", "Auth", "alias"),
+    ]
+    assert [(e.exported, e.local) for e in ex.exports] == [("default", "default")]
