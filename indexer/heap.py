@@ -9,7 +9,7 @@ import ctypes
 import gc
 from collections.abc import Iterator
 
-__all__ = ["GC_THRESHOLD0", "fewer_collections", "release_memory"]
+__all__ = ["BIND_GC_THRESHOLD0", "GC_THRESHOLD0", "fewer_collections", "release_memory"]
 
 
 def release_memory() -> None:
@@ -25,6 +25,16 @@ def release_memory() -> None:
 GC_THRESHOLD0 = 10_000
 """Allocations between two young-generation collections of the cyclic GC while a whole-tree run is
 under way (:func:`fewer_collections`; Python's default is 700)."""
+
+BIND_GC_THRESHOLD0 = 100_000
+"""The cyclic GC's first threshold while a whole-tree run builds its lookup tables, binds and links
+its files (:meth:`indexer.resolve.repository.RepositoryResolver.resolve` with a spill file; the
+forked binding copy inherits it). That work makes many lasting containers and almost no cyclic
+garbage: at :data:`GC_THRESHOLD0` the forked child of a cold Django index (binding copy off) ran
+245 collections there, 4.7 s of CPU, that found 7,470 objects (11 of them while binding), each young
+collection walking what binding had just made and each older one all of it again; at 100,000, 9
+collections, 1.1 s, the same objects found, the child's peak 1 MiB higher (at 300,000 or 1,000,000:
+0.6-0.75 s but 5.6-5.8 MiB higher: the link's garbage is found later). docs/benchmarks.md, session 60, cpu60."""
 
 
 @contextlib.contextmanager

@@ -11,6 +11,7 @@ edges it owns and the call sites nothing bound (kept so a later file can bind th
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import hashlib
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 
 from indexer.compact import forget_shared
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
+from indexer.heap import BIND_GC_THRESHOLD0, fewer_collections
 from indexer.languages import module_systems
 from indexer.mentions import mentionable
 from indexer.model import FileExtraction
@@ -509,9 +511,19 @@ class RepositoryResolver:
         forked copy of this process binds files from the back of the list while this one binds them
         from the front, until they meet (:mod:`indexer.resolve.forked_binding`); the
         outputs, records and counts are the same as one process gives, in the same order. A copy
-        that fails leaves its files to this process (a warning says why)."""
+        that fails leaves its files to this process (a warning says why).
+
+        With ``spill`` (a whole-tree run), the lookup tables are built, the files bound and linked
+        with the cyclic GC's first threshold at :data:`indexer.heap.BIND_GC_THRESHOLD0` (the copy
+        inherits it): that work makes many lasting containers and hardly any cyclic garbage."""
         if self._released:
             raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
+        with fewer_collections(BIND_GC_THRESHOLD0) if spill is not None else contextlib.nullcontext():
+            return self._resolve(paths, spill, summarise, processes, memory_budget_mib)
+
+    def _resolve(self, paths: Iterable[str], spill: SpillFile | None, summarise: Summarise | None,
+                 processes: int, memory_budget_mib: int | None) -> ResolvedRepository:
+        """:meth:`resolve`'s work."""
         wanted = [p for p in dict.fromkeys(paths) if p in self.files]
         context: list[FileCtx] | None = None
         if self._link_dirty or any(_owns_framework_edges(self.files[p].ex) for p in wanted):

@@ -24,6 +24,19 @@ def default_thresholds():
     gc.set_threshold(*old)
 
 
+FIXTURE = """
+# --- path: pkg/a.py ---
+from pkg.b import f
+
+
+def g():
+    return f(1)
+# --- path: pkg/b.py ---
+def f(x):
+    return x
+"""
+
+
 def _tree(root: Path) -> Path:
     (root / "pkg").mkdir(parents=True)
     (root / "pkg" / "a.py").write_text("from pkg.b import f\n\n\ndef g():\n    return f(1)\n", encoding="utf-8")
@@ -67,3 +80,42 @@ def test_a_run_resolves_and_writes_under_the_raised_threshold(default_thresholds
         dumps.append(dump(tmp_path / f"{name}.db"))
     assert seen == [(10_000, 10, 10), (700, 10, 10)]
     assert dumps[0] == dumps[1]
+
+
+def test_a_spilled_resolve_binds_and_links_under_the_bind_threshold(default_thresholds, monkeypatch) -> None:
+    """A whole-tree resolve (spilled outputs) binds each file with the first threshold at
+    BIND_GC_THRESHOLD0 and puts the previous one back after; a resolve that keeps its outputs (an
+    update's) leaves it alone; the edges are the same either way."""
+    from indexer.heap import BIND_GC_THRESHOLD0
+    from indexer.resolve.interpreter import Resolver
+    from indexer.resolve.repository import RepositoryResolver
+    from indexer.spill import SpillFile
+    from tests.resolution_harness import extract_fixture
+
+    assert BIND_GC_THRESHOLD0 == 100_000
+    seen: list[tuple[int, int, int]] = []
+    file_output = Resolver.file_output
+    monkeypatch.setattr(Resolver, "file_output",
+                        lambda self, fc, outcomes: (seen.append(gc.get_threshold()), file_output(self, fc, outcomes))[1])
+    fixture = FIXTURE
+
+    def edges(resolved) -> list[tuple[str, str, str]]:
+        return sorted((e.kind, e.src, e.dst) for out in resolved.files for e in out.edges if e.kind == "CALLS")
+
+    spilled = RepositoryResolver("t")
+    spilled.update(extract_fixture(fixture))
+    spill = SpillFile()
+    try:
+        spilled_calls = edges(spilled.resolve(["pkg/a.py", "pkg/b.py"], spill=spill))
+    finally:
+        spill.close()
+    assert seen == [(BIND_GC_THRESHOLD0, 10, 10)] * 2
+    assert gc.get_threshold() == (700, 10, 10)
+    seen.clear()
+    kept = RepositoryResolver("t")
+    kept.update(extract_fixture(fixture))
+    kept_calls = edges(kept.resolve(["pkg/a.py", "pkg/b.py"]))
+    assert seen == [(700, 10, 10)] * 2  # not raised
+    assert gc.get_threshold() == (700, 10, 10)
+    assert spilled_calls == kept_calls
+    assert [(t, src.rsplit(":", 1)[-1], dst.rsplit(":", 1)[-1]) for t, src, dst in kept_calls] == [("CALLS", "pkg/a.g(0)", "pkg/b.f(1)")]
