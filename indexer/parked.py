@@ -21,8 +21,6 @@ A parked list that cannot be read back (the spill file closed, shortened or over
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import pickle
 import threading
 from collections import OrderedDict
@@ -37,8 +35,7 @@ from indexer.spill import SpillFile, SpillRef
 if TYPE_CHECKING:
     from indexer.model import FileExtraction
 
-__all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "WINDOW_ITEMS", "ParkedDataError", "ParkedList", "ReadWindow",
-           "UnpackedLists", "park_extraction", "read_window"]
+__all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "park_extraction"]
 
 PARKED_FIELDS = ("calls", "type_uses", "value_reads", "injections", "table_uses", "bindings")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
@@ -107,14 +104,8 @@ class ParkedList(Sequence[Any]):
             raise ParkedDataError(f"parked extraction data at {self.ref} is not the list of {self._len} items written")
         return items
 
-    def _items(self) -> list[Any]:
-        """The items, from the open :class:`ReadWindow` when there is one (shared: iterated and
-        indexed only), else unpickled anew."""
-        window = _WINDOW.get()
-        return self.unpack() if window is None else window.read(self)
-
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._items())
+        return iter(self.unpack())
 
     def __len__(self) -> int:
         return self._len
@@ -129,7 +120,7 @@ class ParkedList(Sequence[Any]):
     def __getitem__(self, index: slice) -> list[Any]: ...
 
     def __getitem__(self, index: int | slice) -> Any:
-        return self._items()[index]
+        return self.unpack()[index]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
@@ -227,59 +218,3 @@ class UnpackedLists:
         with self._lock:
             self._lists.clear()
             self._last = None
-
-
-WINDOW_ITEMS = 65_536
-"""The most items a :class:`ReadWindow` keeps read back at once (its lists' lengths summed)."""
-
-
-class ReadWindow:
-    """Parked lists read back while one piece of work runs (:func:`read_window`): a list iterated or
-    indexed again inside it is not unpickled again. Binding one file reads its call sites up to four
-    times (its output, its parameters' calls, its held arguments, its protocol parameters:
-    :class:`indexer.resolve.context.FileCtx`), 1,348 repeated reads in a cold Django index. Keeps
-    at most ``limit`` items (lists' lengths summed; a longer list is read but not kept); everything
-    goes when the window closes. Not thread-safe: one per thread of work (a context variable)."""
-
-    __slots__ = ("limit", "held", "_lists")
-
-    def __init__(self, limit: int = WINDOW_ITEMS) -> None:
-        self.limit = limit
-        self.held = 0
-        """Items kept now."""
-        self._lists: dict[int, tuple[ParkedList, list[Any]]] = {}
-
-    def read(self, parked: ParkedList) -> list[Any]:
-        """``parked``'s items (shared with later reads in this window: do not change them). Raises
-        :class:`ParkedDataError` as :meth:`ParkedList.unpack`."""
-        hit = self._lists.get(id(parked))
-        if hit is not None and hit[0] is parked:
-            return hit[1]
-        items = parked.unpack()
-        if self.held + len(items) <= self.limit:
-            self._lists[id(parked)] = (parked, items)  # held with its list: the id is not reused meanwhile
-            self.held += len(items)
-        return items
-
-    def __len__(self) -> int:
-        return len(self._lists)
-
-
-_WINDOW: contextvars.ContextVar[ReadWindow | None] = contextvars.ContextVar("parked_read_window", default=None)
-
-
-@contextlib.contextmanager
-def read_window(limit: int = WINDOW_ITEMS) -> Iterator[ReadWindow]:
-    """Open a :class:`ReadWindow` of ``limit`` items for the block (in this thread or task): the
-    parked lists it iterates or indexes are unpickled once. A window already open stays the one in
-    use (nested blocks share it); it is dropped when the block that opened it ends."""
-    window = _WINDOW.get()
-    if window is not None:
-        yield window
-        return
-    window = ReadWindow(limit)
-    token = _WINDOW.set(window)
-    try:
-        yield window
-    finally:
-        _WINDOW.reset(token)

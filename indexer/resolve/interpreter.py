@@ -47,7 +47,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, CallSite, Import, base_type
-from indexer.parked import read_window
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.ambient import ambient_type
 from indexer.resolve.calls import CallBinder
@@ -139,10 +138,8 @@ class Resolver(ScopeLookup, ReturnInference):
         self.track.drop([fc])
 
     def file_output(self, fc: FileCtx, outcomes: dict[str, int]) -> IndexedFile:
-        """``fc``'s graph output (:func:`indexer.resolve.output.file_output`), the parked lists it
-        reads unpickled once (:func:`indexer.parked.read_window`)."""
-        with read_window():
-            return file_output(self, self.calls, fc, outcomes)
+        """``fc``'s graph output (:func:`indexer.resolve.output.file_output`)."""
+        return file_output(self, self.calls, fc, outcomes)
 
     # -- modules (the Lookup surface) --------------------------------------------------------------
 

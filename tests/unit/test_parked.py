@@ -14,7 +14,7 @@ from indexer.languages import extractor_for_path
 from indexer.model import CallSite, Injection, TypeUse
 from indexer.packed import PackedCalls
 from indexer.compact import EMPTY
-from indexer.parked import PARKED_FIELDS, ParkedDataError, ParkedList, park_extraction, read_window
+from indexer.parked import PARKED_FIELDS, ParkedDataError, ParkedList, park_extraction
 from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
 
@@ -114,89 +114,3 @@ def test_parked_resolve_equals_the_resolve_in_memory(fixture):
     assert list(got.files) == want.files and want.files and got.call_outcomes == want.call_outcomes
     assert got.link_outcomes == want.link_outcomes
     assert sum(len(out.edges) for out in want.files) > 0
-
-
-class TestReadWindow:
-    def _parked(self, spill: SpillFile, n: int = 2) -> ParkedList:
-        return ParkedList.park(spill, [CallSite(name=f"c{i}", caller=None, line=i, col=0, arity=0, receiver=None)
-                                       for i in range(n)])
-
-    def test_a_list_is_unpickled_once_inside_a_window_and_anew_outside(self, monkeypatch):
-        spill = SpillFile()
-        try:
-            parked, other = self._parked(spill), self._parked(spill, 3)
-            reads: list[int] = []
-            unpack = ParkedList.unpack
-            monkeypatch.setattr(ParkedList, "unpack", lambda self: (reads.append(self.offset), unpack(self))[1])
-            with read_window() as window:
-                first = list(parked)
-                assert [c.name for c in parked] == ["c0", "c1"] and parked[1].line == 1
-                assert list(other) == list(other)
-                assert reads == [parked.offset, other.offset]  # once each
-                assert list(parked)[0] is first[0]  # the same objects while the window is open
-                with read_window() as inner:  # nested: the same window
-                    assert inner is window and list(parked)[1] is first[1]
-                assert len(window) == 2 and window.held == 5
-            assert reads == [parked.offset, other.offset]
-            again = list(parked)  # closed: unpickled anew, new objects
-            assert reads == [parked.offset, other.offset, parked.offset]
-            assert again == first and again[0] is not first[0]
-            assert parked.unpack() is not parked.unpack()  # unpack() always gives a new list
-        finally:
-            spill.close()
-
-    def test_a_window_keeps_no_more_than_its_limit(self, monkeypatch):
-        spill = SpillFile()
-        try:
-            small, big = self._parked(spill, 2), self._parked(spill, 5)
-            reads: list[int] = []
-            unpack = ParkedList.unpack
-            monkeypatch.setattr(ParkedList, "unpack", lambda self: (reads.append(self.offset), unpack(self))[1])
-            with read_window(4) as window:
-                assert len(list(big)) == 5 and len(list(big)) == 5  # over the limit: read each time, not kept
-                assert list(small) == list(small)
-                assert window.held == 2 and len(window) == 1
-            assert reads == [big.offset, big.offset, small.offset]
-        finally:
-            spill.close()
-
-    def test_binding_reads_each_files_lists_once_and_binds_the_same(self, monkeypatch):
-        import contextlib
-        from collections import Counter
-
-        import indexer.resolve.interpreter as interpreter
-
-        reads: Counter[tuple[str, int]] = Counter()  # (file being bound, list) -> reads while binding it
-        binding: list[str] = []
-        unpack, file_output = ParkedList.unpack, interpreter.Resolver.file_output
-
-        def counted(self):
-            if binding:
-                reads[binding[-1], self.offset] += 1
-            return unpack(self)
-
-        def bound(self, fc, outcomes):
-            binding.append(fc.path)
-            try:
-                return file_output(self, fc, outcomes)
-            finally:
-                binding.pop()
-
-        monkeypatch.setattr(ParkedList, "unpack", counted)
-        monkeypatch.setattr(interpreter.Resolver, "file_output", bound)
-        outputs, most = [], []
-        for windowed in (True, False):
-            if not windowed:
-                monkeypatch.setattr(interpreter, "read_window", contextlib.nullcontext)
-            spill = SpillFile()
-            try:
-                resolver = RepositoryResolver("r", None, park=spill)
-                resolver.update(_fixture("data-django"))
-                paths = sorted(resolver.files)
-                reads.clear()
-                outputs.append(resolver.resolve(paths).files)
-                most.append((max(reads.values()), sum(reads.values())))
-            finally:
-                spill.close()
-        assert outputs[0] == outputs[1]
-        assert most == [(1, 9), (1, 9)]  # this fixture reads no list twice while binding one file
