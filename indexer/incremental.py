@@ -759,8 +759,8 @@ class RepositoryIndex:
         return save_bind_state(self.bind_path, state)
 
     def _bind_state(self, link_digest: str) -> BindState | None:
-        """The resolver's records as :mod:`indexer.bind_state` saves them; ``None`` (logged) when a
-        parked record cannot be read back."""
+        """The resolver's records as :mod:`indexer.bind_state` saves them (each parked one read back as
+        the save reaches it); ``None`` (logged) when they cannot be had."""
         try:
             deps, link_deps, link_shares, link_names = self.resolver.recorded()
         except ParkedDataError as exc:  # the index is written; only the next run's shortcut is lost

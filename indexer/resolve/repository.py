@@ -19,7 +19,7 @@ import logging
 import operator
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.compact import forget_shared
@@ -43,7 +43,7 @@ from indexer.spill import SpilledOutputs, SpillFile, SpillRef, Summarise
 from indexer.symbols import dotted_stems, module_path
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
+__all__ = ["APPLY_LIMIT", "MEMO_BUDGET", "FileChange", "ParkedRecords", "RepositoryResolver", "ResolvedRepository", "resolve_repository"]
 
 log = logging.getLogger(__name__)
 
@@ -663,17 +663,16 @@ class RepositoryResolver:
         (``ripple index``) lets them go before it writes."""
         self._resolver = self._link_memo = None
 
-    def recorded(self) -> tuple[dict[str, Record], set[Token], dict[str, bytes] | None,
+    def recorded(self) -> tuple[ParkedRecords, set[Token], dict[str, bytes] | None,
                                 dict[str, frozenset[tuple[str, str]]] | None]:
         """What every current file's last output read (``{path: record}``, each record its tokens
-        or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either), what the
+        or those packed, :func:`indexer.resolve.tracking.record_tokens` reads either; a
+        :class:`ParkedRecords`: a record :meth:`_record` parked is read back when asked for), what the
         last framework link read, the digest of each file's share of that link (``None``: not
         known) and the names a mention may link to of that share (:attr:`link_names` per file,
         ``None``: not known): what :meth:`restore` takes in another process."""
-        out = {p: d for p, d in self._deps.items() if p in self.files}
-        for p, ref in self._spilled.items():
-            if p in self.files:
-                out[p] = self._spilled_record(ref)
+        out = ParkedRecords({p: d for p, d in self._deps.items() if p in self.files},
+                            {p: ref for p, ref in self._spilled.items() if p in self.files}, self._spilled_record)
         shares = None if self._link_shares is None else {p: d for p, d in self._link_shares.items() if p in self.files}
         names = None if self._link_names is None else {p: n for p, n in self._link_names.items() if p in self.files}
         return out, set(self._link_deps), shares, names
@@ -781,6 +780,41 @@ class RepositoryResolver:
                     for name in names:
                         out.update(m.id for m in ancestor.member(name) if m.is_callable)
         return sorted(out)
+
+
+class ParkedRecords(Mapping[str, Record]):
+    """Per path, what its file's last output read (see :meth:`RepositoryResolver.recorded`): the
+    records held in memory (``held``) as they are, those parked in the spill file (``parked``: where
+    each is) read back through ``read`` each time one is asked for (raising
+    :class:`indexer.parked.ParkedDataError` when it cannot be), so that going through them (saving
+    them: :func:`indexer.bind_state.save_bind_state`) holds one at a time, not every one (about 1.2
+    KiB a file, 50 MiB for the 400 MB generated monorepo). Iterates the held paths, then the parked
+    ones, in the order given."""
+
+    __slots__ = ("_held", "_parked", "_read")
+
+    def __init__(self, held: dict[str, Record], parked: dict[str, SpillRef], read: Callable[[SpillRef], bytes]) -> None:
+        self._held = held
+        self._parked = parked
+        self._read = read
+
+    def __getitem__(self, path: str) -> Record:
+        record = self._held.get(path)
+        if record is not None:
+            return record
+        return self._read(self._parked[path])
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._held
+        for p in self._parked:
+            if p not in self._held:
+                yield p
+
+    def __len__(self) -> int:
+        return len(self._held) + sum(1 for p in self._parked if p not in self._held)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._held or path in self._parked
 
 
 MEMO_BUDGET = 25_000

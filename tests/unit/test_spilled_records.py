@@ -1,6 +1,6 @@
 """A one-shot run's read records (what each file's output read, :mod:`indexer.resolve.tracking`) wait
 in the resolver's park spill file, not in memory, until they are saved: :meth:`RepositoryResolver.recorded`
-reads them back exactly as packed, :meth:`RepositoryResolver.dependents` answers from them, and a
+reads them back exactly as packed (each when asked for), :meth:`RepositoryResolver.dependents` answers from them, and a
 spill file that cannot be read back says so instead of saving wrong records."""
 
 from __future__ import annotations
@@ -72,9 +72,14 @@ def test_dependents_answer_from_spilled_records(park):
 def test_a_lost_spill_file_raises_rather_than_saving_wrong_records():
     park = SpillFile()
     resolver = _resolved(park)
-    park.close()
+    records = resolver.recorded()[0]
+    assert sorted(records) == ["shop/__init__.py", "shop/models.py", "shop/util.py", "shop/views.py"]
+    park.close()  # the records are read back when asked for, one at a time
+    assert "shop/views.py" in records and len(records) == 4
     with pytest.raises(ParkedDataError, match="dependency record"):
-        resolver.recorded()
+        records["shop/views.py"]
+    with pytest.raises(ParkedDataError, match="dependency record"):
+        list(records.values())
 
 
 def test_a_run_whose_records_cannot_be_read_back_writes_the_index_and_saves_none(tmp_path: Path, monkeypatch, caplog):
