@@ -29,7 +29,7 @@ from dotenv import dotenv_values
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
-__all__ = ["ENV_FILES", "ENV_REF", "env_for", "load_env_files", "url_base"]
+__all__ = ["ENV_FILES", "ENV_REF", "env_for", "env_values", "load_env_files", "url_base"]
 
 log = logging.getLogger(__name__)
 
@@ -89,18 +89,28 @@ def _read(path: Path, root: str) -> dict[str, str]:
     except SkipFile as exc:
         log.warning("%s ignored: %s", path, exc)
         return {}
-    text = data.decode("utf-8", errors="replace")
-    try:
-        parsed = dotenv_values(stream=io.StringIO(text), interpolate=False)
-    except Exception as exc:  # noqa: BLE001 - a malformed file costs its values, never the run
-        log.warning("%s ignored: %s", path, exc)
+    parsed = env_values(data.decode("utf-8", errors="replace"))
+    if parsed is None:
+        log.warning("%s ignored: python-dotenv cannot parse it", path)
         return {}
     out = {}
     for k, v in parsed.items():
-        base = url_base(v) if v and _NAME.match(k) else None
+        base = url_base(v) if _NAME.match(k) else None
         if base is not None:
             out[k] = base
     return out
+
+
+def env_values(text: str) -> dict[str, str] | None:
+    """The variables an ``.env`` file's ``text`` sets, ``{NAME: value}``, parsed by python-dotenv
+    (``dotenv_values``) without ``${VAR}`` interpolation (which would read the indexing machine's own
+    environment); a variable with no value (``API_URL`` alone) is left out. ``None`` when python-dotenv
+    cannot parse the text: a malformed file costs its values, never the run."""
+    try:
+        parsed = dotenv_values(stream=io.StringIO(text), interpolate=False)
+    except Exception:  # noqa: BLE001 - see above
+        return None
+    return {k: v for k, v in parsed.items() if v is not None}
 
 
 def url_base(value: str) -> str | None:

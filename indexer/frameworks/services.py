@@ -41,7 +41,6 @@ malformed files.
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 import os
@@ -51,8 +50,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 import yaml
-from dotenv import dotenv_values
 
+from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
 __all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
@@ -121,16 +120,11 @@ def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
 
 
 def _dotenv(real: str, rel: str) -> Mapping[str, str]:
-    """The variables of the ``.env`` file ``rel`` (python-dotenv's parser, no interpolation); ``{}``
+    """The variables of the ``.env`` file ``rel`` (:func:`indexer.frameworks.env_config.env_values`); ``{}``
     when there is none or it cannot be read. Only read to interpolate a compose ``dockerfile``: no value
     is kept beyond the service map's folders."""
     text = _read(real, rel) if os.path.isfile(os.path.join(real, rel)) else None
-    if not text:
-        return {}
-    try:
-        return {k: v for k, v in dotenv_values(stream=io.StringIO(text), interpolate=False).items() if v is not None}
-    except Exception:  # noqa: BLE001 - a malformed file costs its values, never the run
-        return {}
+    return (env_values(text) or {}) if text else {}
 
 
 def _dockerfile_folder(real: str, context: str, build: Mapping[str, object],
