@@ -91,24 +91,16 @@
 ;   `const F = () => ({ get() {}, put: () => ... })` / `function F() { return { get: function () {} } }`
 ;   -> functions `F.return.get`, `F.return.put`, parent `F.return` (@_returned; the extractor names the
 ;   function the literal is returned from, and leaves the literal alone when that is no definition).
+; (an arrow's object body is always parenthesized: `() => { get() {} }` is no valid JavaScript)
 (arrow_function
-  body: [
+  body: (parenthesized_expression
     (object
       [
         (pair
           key: (property_identifier) @name
           value: [(arrow_function) (function_expression) (generator_function)])
         (method_definition name: (property_identifier) @name)
-      ] @function)
-    (parenthesized_expression
-      (object
-        [
-          (pair
-            key: (property_identifier) @name
-            value: [(arrow_function) (function_expression) (generator_function)])
-          (method_definition name: (property_identifier) @name)
-        ] @function))
-  ]) @_returned
+      ] @function))) @_returned
 (return_statement
   [
     (object
