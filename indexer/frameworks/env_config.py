@@ -29,7 +29,7 @@ from dotenv import dotenv_values
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
-__all__ = ["ENV_FILES", "ENV_REF", "env_for", "env_values", "load_env_files", "url_base"]
+__all__ = ["ENV_FILES", "ENV_READ", "ENV_REF", "env_for", "env_values", "load_env_files", "url_base"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,12 @@ ENV_FILES = (".env.development.local", ".env.local", ".env.development", ".env",
 App's development build read the first four in this precedence; ``.env.example`` documents the rest)."""
 ENV_REF = re.compile(r"^(?:process\.env|import\.meta\.env)\.([A-Za-z_][A-Za-z0-9_]*)$")
 """A template ``ref`` naming an environment variable; group 1 is its name."""
+ENV_READ = re.compile(r"^(?:(?:java\.lang\.)?System\.getenv|(?:System\.)?Environment\.GetEnvironmentVariable)\(")
+"""The start of an expression reading one environment variable of the running process: Java and Kotlin
+``System.getenv("X")``, C# ``Environment.GetEnvironmentVariable("X")``. The indexer never reads the
+variable; the value is the default the code falls back to when it is unset (Kotlin
+``System.getenv("KAFKA_TOPIC") ?: "orders"``, C# ``... ?? "orders"``), the value a deployment that sets
+nothing sees. Go's ``os.Getenv`` is read through a helper function instead (its own rule)."""
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 MAX_FILE_BYTES = 200_000
 MAX_PACKAGES = 2_000

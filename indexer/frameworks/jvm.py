@@ -16,7 +16,10 @@ __all__ = [
     "FIELD_INJECT",
     "GENERATED_API",
     "HTTP_METHODS",
+    "KAFKA_CLIENTS_PACKAGE",
+    "KAFKA_CONSUMERS",
     "KAFKA_LISTENERS",
+    "KAFKA_PRODUCERS",
     "KAFKA_TEMPLATES",
     "MAPPINGS",
     "RETROFIT_VERBS",
@@ -52,6 +55,12 @@ KAFKA_LISTENERS = frozenset({"KafkaListener"})
 KAFKA_TEMPLATES = frozenset({"KafkaTemplate", "KafkaOperations", "RoutingKafkaTemplate", "ReplyingKafkaTemplate",
                              "ReactiveKafkaProducerTemplate"})
 """Declared types of a Spring Kafka producer (``send(topic, ...)``)."""
+KAFKA_CONSUMERS = frozenset({"KafkaConsumer", "Consumer", "MockConsumer"})
+"""Types of an Apache Kafka client consumer (``org.apache.kafka.clients.consumer``: ``subscribe``, ``poll``)."""
+KAFKA_PRODUCERS = frozenset({"KafkaProducer", "Producer", "MockProducer"})
+"""Types of an Apache Kafka client producer (``send(ProducerRecord(topic, ...))``)."""
+KAFKA_CLIENTS_PACKAGE = "org.apache.kafka.clients"
+"""The package of the Apache Kafka clients; a file importing nothing from it uses none of them."""
 RETROFIT_VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 """Retrofit's request annotations (``@GET("users/{id}")``), named like the method they send;
 ``@HTTP(method = "X", path = "...")`` is read apart."""

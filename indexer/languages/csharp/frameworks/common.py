@@ -12,6 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.env_config import ENV_READ
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
 
 if TYPE_CHECKING:
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
 __all__ = ["CsFile", "attribute_args", "attribute_name", "cs_file"]
 
 _WS = re.compile(r"\s+")
-_ENV_READ = re.compile(r"^(?:System\.)?Environment\.GetEnvironmentVariable\(")
-"""An environment variable's read (``Environment.GetEnvironmentVariable("X")``), whose ``??`` default is a value."""
 _FUNCTION_NODES = ("method_declaration", "constructor_declaration", "local_function_statement", "lambda_expression",
                    "anonymous_method_expression", "accessor_declaration", "operator_declaration")
 _ATTR = re.compile(r"^(?:[\w.]+\.)?(\w+?)(?:Attribute)?\s*(?:\((.*)\))?$", re.S)
@@ -230,7 +229,7 @@ class CsFile:
             # Environment.GetEnvironmentVariable("KAFKA_TOPIC") ?? "orders": the value a deployment that
             # sets nothing sees (opentelemetry-demo's accounting consumer names its topic so).
             left = node.child_by_field_name("left")
-            if left is not None and _ENV_READ.match(self.expr(left)):
+            if left is not None and ENV_READ.match(self.expr(left)):
                 return self._template(node.child_by_field_name("right"), depth + 1)
             return Template((("hole", self.expr(node)),))
         if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":

@@ -21,6 +21,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "kotlin_http_clients",
     "openapi_generated",
     "kotlin_jdbc",
+    "kotlin_constants",
+    "kafka_clients",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

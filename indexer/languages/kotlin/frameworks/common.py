@@ -6,7 +6,9 @@
   argument is ``value``), :meth:`KtAnnotation.values` expanding ``["a", "b"]`` / ``arrayOf(...)``;
 * :func:`template`: an expression as a :class:`~indexer.model.Template`: a string's text is ``lit``
   (``$NAME`` / ``${a.b}`` interpolations of names are ``ref`` pieces, other ``${...}`` are holes),
-  ``a + b`` concatenates, a name or dotted name is a ``ref``, anything else a ``hole``;
+  ``a + b`` concatenates, a name or dotted name is a ``ref``, an environment variable's read with a
+  default (``System.getenv("T") ?: "orders"``, :data:`~indexer.frameworks.env_config.ENV_READ`) is the
+  default, anything else a ``hole``;
 * :func:`definition_of`: the :class:`~indexer.model.Definition` the extractor made of a declaration
   node (matched by its name's position);
 * :func:`declarations`: every class, object and function declaration node with its annotations.
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from indexer.frameworks.env_config import ENV_READ
 from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 
@@ -110,13 +113,21 @@ class KtAnnotation:
         return None
 
 
+_COLLECTIONS = frozenset({b"arrayOf", b"listOf", b"setOf", b"mutableListOf", b"arrayListOf", b"mutableSetOf",
+                          b"singletonList", b"asList"})
+"""Calls building a collection of their arguments (``Collections.singletonList(t)`` and ``Arrays.asList``
+by their last name)."""
+
+
 def elements(node: Node) -> list[Node]:
-    """``["a", "b"]`` / ``arrayOf("a", "b")`` -> their element nodes; any other value -> ``[node]``."""
+    """``["a", "b"]`` / ``arrayOf("a", "b")`` / ``listOf`` / ``setOf`` ... (:data:`_COLLECTIONS`) -> their
+    element nodes; any other value -> ``[node]``."""
     if node.type == "collection_literal":
         return list(node.named_children)
-    if node.type == "call_expression" and node.named_children and node.named_children[0].type == "simple_identifier":
-        callee = node.named_children[0].text or b""
-        if callee in (b"arrayOf", b"listOf"):
+    if node.type == "call_expression" and node.named_children \
+            and node.named_children[0].type in ("simple_identifier", "navigation_expression"):
+        callee = (node.named_children[0].text or b"").rsplit(b".", 1)[-1].strip()
+        if callee in _COLLECTIONS:
             suffix = node.named_children[-1]
             vargs = next((c for c in suffix.named_children if c.type == "value_arguments"), None)
             if vargs is not None:
@@ -151,6 +162,9 @@ def template(src: SourceText, node: Node | None) -> Template:
         return template(src, left) + template(src, right)
     if t == "parenthesized_expression" and node.named_children:
         return template(src, node.named_children[0])
+    if t == "elvis_expression" and len(node.named_children) == 2 \
+            and ENV_READ.match(_WS.sub("", src.text(node.named_children[0]))):
+        return template(src, node.named_children[1])
     text = _WS.sub("", src.text(node))
     if t in ("simple_identifier", "navigation_expression") and all(p.isidentifier() for p in text.split(".")):
         return Template((("ref", text.removeprefix("this.")),))
