@@ -27,6 +27,7 @@ from stores.contracts import (
     symbol_match_rank,
 )
 from stores.errors import QueryFailed
+from stores.gateway import GATEWAY_ROUTES_PROP, routes_from_json
 
 _T = TypeVar("_T")
 
@@ -34,7 +35,7 @@ __all__ = [
     "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "inherited_members", "inherited_note", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
-    "location_text", "routes_serving", "closest_endpoints",
+    "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints",
 ]
 
 def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
@@ -171,6 +172,9 @@ def symbol_candidates(graph: GraphStore, symbol: str) -> list[Node]:
         serving = routes_serving(graph, endpoint.group(1), endpoint.group(2))
         if serving:
             return serving
+        routed = gateway_endpoints(graph, endpoint.group(1), endpoint.group(2))
+        if routed is not None:
+            return routed
     text = symbol.split("(", 1)[0].strip().strip(".")
     if not text:
         return []
@@ -211,6 +215,35 @@ def routes_serving(graph: GraphStore, method: str, path: str) -> list[Node]:
             out.append((template.count("{}"), n.id, n))
     out.sort(key=lambda x: (x[0], x[1]))
     return [n for _, _, n in out[:_MAX_SERVING]]
+
+
+def gateway_endpoints(graph: GraphStore, method: str, path: str) -> list[Node] | None:
+    """The HTTP Endpoint nodes a request ``method`` ``path`` reaches through an API gateway of the index
+    (the routes each repository's registry entry records, :data:`stores.gateway.GATEWAY_ROUTES_PROP`):
+    the first route whose predicates match it (Spring Cloud Gateway's order) forwards it to its
+    service at the path its filters make (``GET /api/customer/owners/3`` with ``Path=/api/customer/**``
+    and ``StripPrefix=2``: ``GET /owners/3``); that path's Endpoint (its exact key, else
+    :func:`routes_serving`), kept only when the route's service EXPOSES it (``GET /owners/{}`` of
+    ``customers-service``, not another service's same route). ``[]`` when the route's service serves
+    nothing there; ``None`` when no route takes the path. A store without a registry has no routes."""
+    method = method.upper()
+    if method in GRAPHQL_OPERATIONS or method == GRPC_METHOD:
+        return None
+    try:
+        records = graph.repositories()
+    except Exception:  # noqa: BLE001 - a store without a registry: no gateway known
+        return None
+    for record in records:
+        for route in routes_from_json(record.props.get(GATEWAY_ROUTES_PROP)):
+            forwarded = route.forward(method, endpoint_id(method, path).split(" ", 1)[1])
+            if forwarded is None:
+                continue
+            found = list(graph.get_nodes([endpoint_id(method, forwarded)]).values()) \
+                or routes_serving(graph, method, forwarded)
+            exposed = graph.incoming([n.id for n in found], ["EXPOSES"]) if found else {}
+            return [n for n in found if any((e.props or {}).get("service") == route.service
+                                            for e in exposed.get(n.id, []))]
+    return None
 
 
 def closest_endpoints(graph: GraphStore, text: str, limit: int) -> list[Node] | None:

@@ -186,9 +186,9 @@ class RepositoryIndex:
         self.mention_records = MentionRecords()
         """The identifiers of the doc files (:mod:`indexer.mention_refresh`), kept between updates and
         saved with the resolver's records."""
-        self.link_applications: dict[str, str] | None = None
-        """The folders naming the repository's applications, read by the last sync (what the registry
-        entry records; a one-shot run lets its resolver, and so its link options, go)."""
+        self.link_read: LinkOptions | None = None
+        """The link options the last sync read, for what the registry entry records (the applications'
+        folders, the gateway routes; a one-shot run lets its resolver, and so its link options, go)."""
         self.released: _Released | None = None
         """What :meth:`release_state` kept of a resolver it gave back (``None``: the resolver holds its
         state, or no sync ran yet): the next update rebuilds the state from the records on disk."""
@@ -231,7 +231,7 @@ class RepositoryIndex:
         # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking.
         link = LinkOptions.for_repository(self.root, self.options.http_services)
         self.resolver.set_link(link)
-        self.link_applications = link.applications()
+        self.link_read = link  # what the registry entry records: applications(), gateways
         # The resolver's records hold for link inputs but the component templates, which only the
         # link reads: a one-shot run after a template edit links again instead (:meth:`_sync_known`).
         bind_digest, link_digest = _link_digests(link)
@@ -864,7 +864,7 @@ class RepositoryIndex:
     def applications(self) -> dict[str, str] | None:
         """The folders naming the repository's applications as the last sync read them
         (:meth:`indexer.frameworks.link_options.LinkOptions.applications`); ``None`` before any sync."""
-        return self.link_applications
+        return self.link_read.applications() if self.link_read is not None else None
 
     def _refresh_templates(self, rels: Iterable[str]) -> None:
         """Read again the component template files among ``rels`` (:mod:`indexer.frameworks.ui_templates`:

@@ -60,5 +60,7 @@ def index_repository(
     finally:
         index.close()
     if options.record:
-        record_repository(graph, search, Path(root).resolve(), options, applications=index.applications())
+        link = index.link_read
+        record_repository(graph, search, Path(root).resolve(), options, applications=index.applications(),
+                          gateways=link.gateways if link is not None else None)
     return report

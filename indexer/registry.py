@@ -19,6 +19,7 @@ from pathlib import Path
 from indexer.run import IndexOptions
 from indexer.vcs import VcsState, git_state
 from stores.contracts import APPLICATIONS_PROP, GraphStore, RepositoryRecord, SearchIndex
+from stores.gateway import GATEWAY_ROUTES_PROP, GatewayRoute, routes_to_json
 
 __all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts",
            "refresh_all_counts"]
@@ -64,14 +65,18 @@ def refresh_all_counts(graph: GraphStore, search: SearchIndex) -> int:
 
 
 def record_repository(graph: GraphStore, search: SearchIndex, root: Path, options: IndexOptions,
-                      vcs: VcsState | None = None, applications: Mapping[str, str] | None = None) -> RepositoryRecord:
+                      vcs: VcsState | None = None, applications: Mapping[str, str] | None = None,
+                      gateways: Sequence[GatewayRoute] | None = None) -> RepositoryRecord:
     """Write (create or update) the registry entry of ``options.repo`` after a run over ``root``:
     name and branch from ``options`` (an existing entry keeps its own), product, root, what git says
     (``vcs``, read now when ``None``), the time, and the counts the stores hold now. The entry's
     ``props`` are kept; ``applications`` (``{folder: name}``, the folders naming the repository's
     applications: :meth:`indexer.frameworks.link_options.LinkOptions.applications`), when given,
     replaces ``props["applications"]`` (an empty map removes it; impact analysis names the application of every code node it
-    reaches from it). Returns the entry written. Raises what the stores raise."""
+    reaches from it). ``gateways`` (the repository's API gateway routes,
+    :attr:`indexer.frameworks.link_options.LinkOptions.gateways`), when given, replaces
+    ``props["gateway_routes"]`` (:func:`stores.gateway.routes_to_json`; none removes it): impact
+    analysis follows a request path through them. Returns the entry written. Raises what the stores raise."""
     vcs = git_state(root) if vcs is None else vcs
     entries = graph.repositories()
     existing = next((r for r in entries if r.key == options.repo), None)
@@ -90,6 +95,10 @@ def record_repository(graph: GraphStore, search: SearchIndex, root: Path, option
         record.props[APPLICATIONS_PROP] = dict(applications)
     elif applications is not None:  # nothing names an application: the same as no record
         record.props.pop(APPLICATIONS_PROP, None)
+    if gateways:
+        record.props[GATEWAY_ROUTES_PROP] = routes_to_json(gateways)
+    elif gateways is not None:
+        record.props.pop(GATEWAY_ROUTES_PROP, None)
     graph.upsert_repository(record)
     return record
 

@@ -281,8 +281,9 @@ class Watcher:
         if not self.index.options.record:
             return
         try:
+            link = self.index.link_read
             record_repository(self.index.graph, self.index.search, self.index.root, self.index.options,
-                              applications=self.index.applications())
+                              applications=self.index.applications(), gateways=link.gateways if link is not None else None)
         except Exception:  # the index itself is written; the entry follows with the next one
             log.warning("writing the registry entry of %s failed", self.index.root, exc_info=True)
             return

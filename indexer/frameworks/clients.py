@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
 from indexer.model import Template, UrlArgCall
 from indexer.resolve.values import FuncV
+from stores.gateway import GatewayRoute
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "prefixes_url", "split_url"]
+__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "gateway_url", "prefixes_url", "split_url"]
 
 SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
 # An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
@@ -67,6 +68,22 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     if not path.strip("/{}") and "{}" in path:
         return service, None  # nothing but unknowns
     return service, path
+
+
+def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str) -> tuple[str, str | None] | None:
+    """``(service, path)`` of a relative client URL (``/api/customer/owners/\\x00``, ``api/vet/vets``) that
+    the first of the gateway ``routes`` whose predicates match it forwards (Spring Cloud Gateway takes
+    routes in order), at the path the route's filters make (:meth:`stores.gateway.GatewayRoute.forward`),
+    unknown pieces as ``{}`` (``None`` as the path: nothing of it is known). ``None`` when the URL has a
+    scheme or host, starts with an unknown piece, or no route takes it."""
+    if not routes or not url or url.startswith(HOLE) or SCHEME_HOST.match(url):
+        return None
+    path = url if url.startswith("/") else "/" + url
+    for route in routes:
+        forwarded = route.forward(method, path)
+        if forwarded is not None:
+            return route.service, split_url(forwarded, {})[1]
+    return None
 
 
 def prefixes_url(key: str, url: str) -> bool:
@@ -175,7 +192,8 @@ class ClientLinks:
             m = SCHEME_HOST.match(url)
             head = m.group(0) if m else ""
             url = head + re.sub(r"/{2,}", "/", url[len(head):])
-        service, path = split_url(url, self.options.services)
+        routed = gateway_url(self.options.gateways, method, url)
+        service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
             return

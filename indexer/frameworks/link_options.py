@@ -17,7 +17,8 @@ from indexer.frameworks.mybatis_xml import MyBatisMappers, load_mappers
 from indexer.frameworks.ui_templates import load_templates
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
-from indexer.frameworks.spring_config import gateway_routes, load_module_properties, load_properties
+from indexer.frameworks.spring_config import gateway_route_list, gateway_routes, load_module_properties, load_properties
+from stores.gateway import GatewayRoute
 
 __all__ = ["LinkOptions"]
 
@@ -60,6 +61,12 @@ class LinkOptions:
     """Component template files by repository-relative path (:func:`~indexer.frameworks.ui_templates.load_templates`):
     the bindings of a ``templateUrl`` component (:mod:`indexer.frameworks.ui_templates`)."""
 
+    gateways: tuple[GatewayRoute, ...] = ()
+    """The Spring Cloud Gateway routes of the repository's applications, in module order
+    (:func:`~indexer.frameworks.spring_config.gateway_route_list`): a relative client URL a route's
+    ``Path`` predicate matches goes to the route's service, at the path its filters make
+    (:meth:`stores.gateway.GatewayRoute.forward`)."""
+
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
@@ -75,10 +82,11 @@ class LinkOptions:
             derived[f"http://localhost:{port}"] = derived[f"http://127.0.0.1:{port}"] = name
         for props in modules.values():
             derived.update(gateway_routes(props))
+        gateways = [r for _, props in sorted(modules.items()) for r in gateway_route_list(props)]
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
-                   {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root))
+                   {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

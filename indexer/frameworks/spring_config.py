@@ -41,10 +41,11 @@ import javaproperties
 import yaml
 
 from indexer.fsguard import SkipFile, inside_root, read_regular
+from stores.gateway import PATH_FILTERS, GatewayRoute
 
 __all__ = [
     "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "is_served_config", "load_properties", "load_module_properties",
-    "resolve_placeholders", "gateway_routes",
+    "resolve_placeholders", "gateway_routes", "gateway_route_list",
 ]
 
 log = logging.getLogger(__name__)
@@ -359,6 +360,63 @@ def gateway_routes(props: Mapping[str, str]) -> dict[str, str]:
             segments = len([seg for seg in prefix.split("/") if seg])
             if strips and strips[0].strip().isdigit() and int(strips[0]) == segments:
                 out[prefix] = service
+    return out
+
+
+_ARG_NAMES = {"StripPrefix": ("parts",), "PrefixPath": ("prefix",), "RewritePath": ("regexp", "replacement"),
+              "SetPath": ("template",), "Path": ("patterns", "pattern"), "Method": ("methods",)}
+"""The ``args`` keys of a fully expanded predicate or filter (``name: RewritePath`` + ``args.regexp``), in
+the order of the shortcut form's arguments (``RewritePath=regexp, replacement``)."""
+
+
+def _route_items(route: Mapping[str, str], kind: str) -> list[tuple[str, list[str]]]:
+    """The ``predicates`` or ``filters`` of one route as ``(name, args)``, in order: the shortcut form
+    (``StripPrefix=2``, ``RewritePath=/a/(?<s>.*), /$\\{s}``: arguments split at commas, a
+    ``RewritePath``'s at its last) and the expanded form (``name:`` + ``args:``)."""
+    items: dict[int, tuple[str, list[str]]] = {}
+    for key, value in route.items():
+        m = re.match(rf"^{kind}\[(\d+)\](?:\.(.+))?$", key)
+        if m is None:
+            continue
+        i, rest = int(m.group(1)), m.group(2)
+        if rest is None and "=" in value:
+            name, _, text = value.partition("=")
+            name = name.strip()
+            args = text.rsplit(",", 1) if name == "RewritePath" else text.split(",")
+            items[i] = (name, [a.strip() for a in args])
+        elif rest == "name":
+            keys = _ARG_NAMES.get(value.strip(), ())
+            prefix = f"{kind}[{i}].args."
+            args = [route[prefix + k] for k in keys if prefix + k in route]
+            listed = sorted((k for k in route if k.startswith(prefix) and "[" in k[len(prefix):]),
+                            key=lambda k: int(re.sub(r"\D", "", k[len(prefix):]) or 0))
+            items[i] = (value.strip(), args or [route[k] for k in listed])
+    return [items[i] for i in sorted(items)]
+
+
+def gateway_route_list(props: Mapping[str, str]) -> list[GatewayRoute]:
+    """Spring Cloud Gateway routes of one application's configuration
+    (``spring.cloud.gateway[.server.webflux|.webmvc].routes``), in order, as
+    :class:`~stores.gateway.GatewayRoute` s: the ``uri``'s host as the service (``lb://customers-service``,
+    ``http://visits:8080``; a route whose ``uri`` names no host, ``forward:/x``, is left out), its ``Path``
+    and ``Method`` predicates and its path-changing filters (:data:`~stores.gateway.PATH_FILTERS`)."""
+    routes: dict[int, dict[str, str]] = {}
+    for key, value in props.items():
+        m = _GATEWAY_ROUTE.match(key) if key.startswith("spring.cloud.gateway") else None
+        if m:
+            routes.setdefault(int(m.group(1)), {})[m.group(2)] = value
+    out: list[GatewayRoute] = []
+    for i in sorted(routes):
+        route = routes[i]
+        uri = route.get("uri", "")
+        service = uri.split("://", 1)[1].split("/", 1)[0].split(":", 1)[0] if "://" in uri else ""
+        if not service or "$" in service:
+            continue
+        predicates = _route_items(route, "predicates")
+        paths = tuple(p for name, args in predicates if name == "Path" for p in args if p)
+        methods = tuple(m.upper() for name, args in predicates if name == "Method" for m in args if m)
+        filters = tuple((name, *args) for name, args in _route_items(route, "filters") if name in PATH_FILTERS)
+        out.append(GatewayRoute(service, paths, methods, filters))
     return out
 
 

@@ -1,0 +1,144 @@
+"""API gateway routes, as the indexer records them and impact analysis reads them (part of the store
+contracts: the vocabulary both sides share, like :func:`stores.contracts.endpoint_id`).
+
+A :class:`GatewayRoute` is one Spring Cloud Gateway route: the service its ``uri`` names
+(``lb://customers-service``), its ``Path`` predicates (Spring's ``PathPattern`` syntax), its ``Method``
+predicate, and its path-changing filters in the order written. :meth:`GatewayRoute.forward` says
+which path the service receives for a request path the gateway got (``/api/customer/owners/3`` with
+``Path=/api/customer/**`` and ``StripPrefix=2``: ``/owners/3``). The indexer keeps a repository's
+routes in its registry entry (``props[GATEWAY_ROUTES_PROP]``, :func:`routes_to_json`); impact analysis
+reads them back (:func:`routes_from_json`) to find the endpoint a request path reaches through the
+gateway.
+
+Filters applied (Spring Cloud Gateway's reference, "GatewayFilter Factories"): ``StripPrefix=n``
+(drops the first ``n`` segments), ``PrefixPath=/p`` (prepends ``/p``), ``RewritePath=regexp,
+replacement`` (a Java regular expression; ``(?<name>...)`` groups, ``$\\{name}`` / ``${name}`` / ``$1``
+in the replacement), ``SetPath=/template/{name}`` (the ``Path`` predicate's ``{name}`` variables
+substituted). Other filters (headers, retries, circuit breakers) leave the path alone. A route whose
+``RewritePath`` does not compile forwards nothing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "routes_from_json", "routes_to_json"]
+
+GATEWAY_ROUTES_PROP = "gateway_routes"
+"""Key of a registry entry's ``props`` holding the repository's gateway routes (:func:`routes_to_json`)."""
+
+PATH_FILTERS = frozenset({"StripPrefix", "PrefixPath", "RewritePath", "SetPath"})
+"""The gateway filters that change the path a service receives (the others are not kept)."""
+
+_JAVA_GROUP = re.compile(r"\(\?<([A-Za-z][A-Za-z0-9]*)>")
+_JAVA_REF = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}|\$(\d+)")
+_VARIABLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}$")
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayRoute:
+    """One gateway route. ``service``: the host of its ``uri`` (``customers-service``); ``paths``: its
+    ``Path`` predicate patterns (``/api/customer/**``; none: the route matches no path here);
+    ``methods``: its ``Method`` predicate (upper case; empty: any); ``filters``: its path-changing
+    filters in order, each ``(name, *args)`` (``("StripPrefix", "2")``)."""
+
+    service: str
+    paths: tuple[str, ...]
+    methods: tuple[str, ...] = ()
+    filters: tuple[tuple[str, ...], ...] = ()
+
+    def forward(self, method: str, path: str) -> str | None:
+        """The path the service receives for the request ``method`` ``path`` (``/api/customer/owners/3``
+        -> ``/owners/3``), ``None`` when no ``Path`` predicate matches it, the method is not one of
+        :attr:`methods`, or a filter cannot be applied. A segment of ``path`` written ``{}`` (a path
+        parameter) matches only a pattern's variable or wildcard segment."""
+        if self.methods and method.upper() not in self.methods and method != "*":
+            return None
+        variables = next((v for v in (_match(p, path) for p in self.paths) if v is not None), None)
+        if variables is None:
+            return None
+        for name, *args in self.filters:
+            out = _apply(name, args, path, variables)
+            if out is None:
+                return None
+            path = out
+        return path
+
+
+def _match(pattern: str, path: str) -> dict[str, str] | None:
+    """The ``{name}`` variables of ``pattern`` bound by ``path`` when it matches (``**`` / ``{*name}``
+    as the last segment: zero or more segments; ``*``, ``?`` and ``{name}``: within one segment)."""
+    want = [s for s in pattern.strip().split("/") if s]
+    have = [s for s in path.split("?", 1)[0].split("/") if s]
+    out: dict[str, str] = {}
+    for i, seg in enumerate(want):
+        if seg == "**" or seg.startswith("{*"):
+            if i != len(want) - 1:
+                return None
+            if seg.startswith("{*"):
+                out[seg[2:-1]] = "/" + "/".join(have[i:])
+            return out
+        if i >= len(have):
+            return None
+        got = have[i]
+        var = _VARIABLE.match(seg)
+        if var is not None:
+            out[var.group(1)] = got
+        elif "{}" in got or "\x00" in got:
+            if seg not in ("*",):
+                return None
+        elif not fnmatch.fnmatchcase(got, re.sub(r"\{[^}]*\}", "*", seg).replace("[", "[[]")):
+            return None
+    return out if len(have) == len(want) else None
+
+
+def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, str]) -> str | None:
+    arg = args[0].strip() if args else ""
+    if name == "StripPrefix":
+        if not arg.isdigit():
+            return None
+        segments = [s for s in path.split("/") if s]
+        return "/" + "/".join(segments[int(arg):])
+    if name == "PrefixPath":
+        return arg.rstrip("/") + path if arg.startswith("/") else None
+    if name == "SetPath":
+        return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: variables.get(m.group(1), m.group(0)), arg) or None
+    if name == "RewritePath":
+        if len(args) < 2:
+            return None
+        try:
+            regex = re.compile(_JAVA_GROUP.sub(r"(?P<\1>", arg))
+        except re.error:
+            return None
+        text = args[1].strip().replace("$\\{", "${")  # YAML's escape of Spring's placeholder
+        replacement = _JAVA_REF.sub(lambda m: f"\\g<{m.group(1) or m.group(2)}>", text.replace("\\", "\\\\"))
+        try:
+            return regex.sub(replacement, path)
+        except (re.error, IndexError):
+            return None
+    return path
+
+
+def routes_to_json(routes: Iterable[GatewayRoute]) -> list[dict[str, Any]]:
+    """The routes as JSON values (for a registry entry's ``props``), in order."""
+    return [{"service": r.service, "paths": list(r.paths), "methods": list(r.methods),
+             "filters": [list(f) for f in r.filters]} for r in routes]
+
+
+def routes_from_json(value: object) -> list[GatewayRoute]:
+    """The routes :func:`routes_to_json` wrote; entries of another shape are skipped."""
+    out: list[GatewayRoute] = []
+    for v in value if isinstance(value, list) else []:
+        if not isinstance(v, dict) or not isinstance(v.get("service"), str):
+            continue
+        try:
+            out.append(GatewayRoute(v["service"], tuple(str(p) for p in v.get("paths") or ()),
+                                    tuple(str(m) for m in v.get("methods") or ()),
+                                    tuple(tuple(str(a) for a in f) for f in v.get("filters") or () if f)))
+        except TypeError:
+            continue
+    return out
