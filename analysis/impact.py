@@ -51,6 +51,7 @@ from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import SERVICES_ENV, ambiguous_clients, application_of, names_no_service, public_host, repository_applications
 from analysis.testcode import is_test_path
+from analysis.generated import GlueFolder, rpc_endpoints
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -338,6 +339,9 @@ class _Walk:
     """Per id reached: the weakest binding (index in :data:`CERTAINTIES`) on its surest shortest path."""
     order: list[str] = field(default_factory=list)
     """Code nodes reached above the targets, in the order reached."""
+    folded: set[str] = field(default_factory=set)
+    """Generated RPC glue calling an rpc's implementation, not walked (:mod:`analysis.generated`)."""
+    glue: GlueFolder | None = None
     sites: dict[str, dict[tuple[str, int], bool]] = field(default_factory=dict)
     """Per callable reached only through :func:`handed` edges: the (file, line) of those edges, the
     sites that hand it what it runs, each with whether it is the decoration of the function handed
@@ -380,6 +384,8 @@ class _Walk:
         cross += sorted(grown - set(cross))
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
+        rpcs = rpc_endpoints(out)  # generated glue calling these is folded into their rpc endpoint
+        self.glue = self.glue or GlueFolder(self.graph)
         nxt: list[str] = []
         reached_by: list[tuple[Edge, str]] = []  # handed edges and the callee they lead up from
         for dst in ask:
@@ -387,6 +393,9 @@ class _Walk:
             if dst in self.sites:
                 calls = self._handed_callers(self.sites[dst], calls)
             for e in calls:
+                if rpcs and self.glue.folded(e, rpcs):
+                    self.folded.add(e.src)
+                    continue
                 test = self.tests != "include" and (e.src in self.test_ids or is_test_path(e.file))
                 if test and self.tests == "exclude":
                     self.excluded_tests.add(e.src)

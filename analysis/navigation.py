@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
+from analysis.generated import GlueFolder
 from analysis.testcode import is_test_path
 from stores.contracts import (
     Edge,
@@ -425,15 +426,27 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
     """Direct call sites of ``targets`` (for a class: calls to it and to its constructors; for an
     Endpoint: the ``CALLS_HTTP`` requests of it, whatever ``resolutions`` says), those in
     production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
+    A call from generated RPC glue to a target that implements an rpc (:mod:`analysis.generated`:
+    ``_CheckoutService_PlaceOrder_Handler`` of ``demo_grpc.pb.go`` calling ``PlaceOrder``) has that rpc's
+    Endpoint node as its ``source`` (``GRPC oteldemo.CheckoutService/PlaceOrder``), at the glue's call site.
     """
-    by_target = graph.incoming([n.id for n in targets if n.label != "Endpoint"], ["CALLS"], resolutions)
+    code = [n.id for n in targets if n.label != "Endpoint"]
+    by_target = graph.incoming(code, ["CALLS"], resolutions)
     endpoints = [n.id for n in targets if n.label == "Endpoint"]
     if endpoints:  # an endpoint's callers are the HTTP clients requesting it
         by_target.update(graph.incoming(endpoints, ["CALLS_HTTP"]))
     for class_id, ctor_ids in _constructors(graph, targets).items():
         calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
         by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]
-    return _hits(graph, by_target)
+    refs = _hits(graph, by_target)
+    glue = GlueFolder(graph)
+    rpcs = glue.rpcs_of(t for t, edges in by_target.items() if edges and t in code) if refs else {}
+    folded = {id(r): rpcs[r.target][0] for r in refs
+              if r.kind == "CALLS" and rpcs.get(r.target) and glue.generated(r.repo, r.file)}
+    if not folded:
+        return refs
+    served = graph.get_nodes(sorted(set(folded.values())))
+    return [replace(r, source=served[folded[id(r)]]) if folded.get(id(r)) in served else r for r in refs]
 
 
 def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[str]]:
