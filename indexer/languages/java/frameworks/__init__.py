@@ -22,6 +22,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "java_http_clients",
     "spring_test_clients",
     "spring_kafka",
+    "kafka_clients",
     "spring_rabbit",
     "spring_jms",
     "spring_cloud_stream",

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["KAFKA_TYPES", "LANGUAGES", "detect"]
+__all__ = ["KAFKA_TYPES", "LANGUAGES", "detect", "record_topic"]
 
 LANGUAGES = ("java",)
 FRAMEWORK = "spring-kafka"
@@ -113,32 +113,34 @@ class _Detector:
             if jf.client_kind(receiver, caller, KAFKA_TYPES) != "kafka":
                 continue
             args = _args(m["args"][0])
-            topic_node = args[0] if len(args) >= 2 else (self._record_topic(args[0]) if args else None)
+            topic_node = args[0] if len(args) >= 2 else (record_topic(self.jf, self.src, args[0]) if args else None)
             if topic_node is not None:
                 found.append(self._use("produces", jf.template(topic_node), caller, name_node))
         return found
 
-    def _record_topic(self, node: Node) -> Node | None:
-        """The topic expression of a ``send(record)`` argument, when it is visible in the method."""
-        if node.type == "identifier":
-            _, value = self.jf.local(node)
-            if value is None:
-                return None
-            node = value
-        if node.type == "object_creation_expression":
-            tname = compact(self.src, node.child_by_field_name("type")).split("<", 1)[0]
-            args = _args(node.child_by_field_name("arguments"))
-            return args[0] if tname.endswith("ProducerRecord") and args else None
-        link: Node | None = node
-        for _ in range(_MAX_CHAIN):  # a Message built with setHeader(KafkaHeaders.TOPIC, topic)
-            if link is None or link.type != "method_invocation":
-                break
-            if self.src.text(link.child_by_field_name("name")) == "setHeader":
-                args = _args(link.child_by_field_name("arguments"))
-                if len(args) == 2 and compact(self.src, args[0]).endswith("TOPIC"):
-                    return args[1]
-            link = link.child_by_field_name("object")
-        return None
+def record_topic(jf: JavaFile, src: SourceText, node: Node) -> Node | None:
+    """The topic expression of a ``send(record)`` argument, when it is visible in the method: a
+    ``new ProducerRecord<>(topic, ...)`` written in place or held by a local declared once, or a message
+    built with ``setHeader(KafkaHeaders.TOPIC, topic)``; ``None`` otherwise."""
+    if node.type == "identifier":
+        _, value = jf.local(node)
+        if value is None:
+            return None
+        node = value
+    if node.type == "object_creation_expression":
+        tname = compact(src, node.child_by_field_name("type")).split("<", 1)[0]
+        args = _args(node.child_by_field_name("arguments"))
+        return args[0] if tname.endswith("ProducerRecord") and args else None
+    link: Node | None = node
+    for _ in range(_MAX_CHAIN):  # a Message built with setHeader(KafkaHeaders.TOPIC, topic)
+        if link is None or link.type != "method_invocation":
+            break
+        if src.text(link.child_by_field_name("name")) == "setHeader":
+            args = _args(link.child_by_field_name("arguments"))
+            if len(args) == 2 and compact(src, args[0]).endswith("TOPIC"):
+                return args[1]
+        link = link.child_by_field_name("object")
+    return None
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
