@@ -474,7 +474,10 @@ class CallBinder:
             seen = {id(m) for m in methods}
             structural = classes.structural
             if getattr(inst.c.file.rules, "structural_interfaces", False):
-                self.r.use(reach_token(inst.c.file.rules.namespace))  # which modules' implementations
+                ns = inst.c.file.rules.namespace
+                self.r.use(reach_token(ns))  # which modules' implementations
+                for name in sorted(structural.type_reads.get(id(inst.c), ())):  # the types keyed to find them
+                    self.r.use(("n", ns, name))
             for m in methods:
                 for o in classes.overriders(m, inst.c):
                     if id(o) not in seen and (fc is None or structural.together(fc.rules.namespace, fc.path, o.file.path)):

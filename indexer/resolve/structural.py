@@ -45,7 +45,7 @@ import logging
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from indexer.resolve.values import Def
 
@@ -93,6 +93,12 @@ class StructuralLinks:
         """Each file's scope (the module system's ``structural_scopes``; files of no such system absent)."""
         self.reach: dict[tuple[str, str], frozenset[str]] = {}
         """``reach[(namespace, scope)]``: the scopes it builds against (``structural_reach``)."""
+        self.type_reads: dict[int, set[str]] = {}
+        """``type_reads[id(type)]``: the repository type names whose being declared in their folder
+        (a type key known or not) decided whether it satisfies an interface it was compared with, or,
+        for an interface, whether a type satisfies it: a binding resting on that answer watches them
+        (a ``Schedule`` turned into an alias in another file makes ``Handle(cmd Schedule)`` compare by
+        count)."""
 
     def together(self, namespace: str, caller: str, target: str) -> bool:
         """Whether code of the file ``caller`` may run a method of the file ``target`` reached by
@@ -197,9 +203,20 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
     for ns, ns_files in in_ns.items():
         make = getattr(ns_files[0].rules, "structural_types", None)
         if make is not None and getattr(ns_files[0].rules, "structural_interfaces", False):
-            typers[ns] = make(ns_files, lambda key, name, ns=ns: (ns, key, name) in out.types)
+            typers[ns] = make(ns_files, lambda key, name, ns=ns: known(ns, key, name))
     typed_memo: dict[tuple[int, tuple[str, int, bool]], Typed] = {}
     args_memo: dict[int, tuple[str | None, ...]] = {}
+    reads_memo: dict[object, frozenset[str]] = {}  # the type names each memoised key read
+    reading: list[set[str]] = []  # the reads of the computations in progress, innermost last
+
+    def known(ns: str, key: str, name: str) -> bool:
+        for r in reading:
+            r.add(name)
+        return (ns, key, name) in out.types
+
+    def replay(key: object) -> None:
+        for r in reading:
+            r.update(reads_memo.get(key, ()))
 
     def typed(t: Def, sig: tuple[str, int, bool], depth: int = 0) -> Typed:
         """The type keys of ``t``'s method of signature ``sig`` (its own, else the first base's that
@@ -208,11 +225,20 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
         candidate type."""
         key = (id(t), sig)
         if key in typed_memo:
+            replay(key)
             return typed_memo[key]
         typed_memo[key] = None  # a cycle of embeddings adds nothing
         typer = typers.get(t.file.rules.namespace)
         if typer is None:
             return None
+        reading.append(set())
+        got = _typed(t, sig, typer, depth)
+        reads_memo[key] = frozenset(reading.pop())
+        replay(key)
+        typed_memo[key] = got
+        return got
+
+    def _typed(t: Def, sig: tuple[str, int, bool], typer: Any, depth: int) -> Typed:
         m = own_methods.get((t.file.rules.namespace, t.file.module_key, t.name), {}).get(sig)
         got: Typed = None
         if m is not None:
@@ -222,7 +248,10 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 if DEFINED in t.d.modifiers and interface_like(b, depth + 1):
                     if sig in signatures(b):
                         if id(t) not in args_memo:
+                            reading.append(set())
                             args_memo[id(t)] = typer.arguments(t.file, t.d)
+                            reads_memo[id(t)] = frozenset(reading.pop())
+                        replay(id(t))
                         got = _bound(typed(b, sig, depth + 1), args_memo[id(t)])
                         break
                     continue
@@ -230,14 +259,19 @@ def structural_links(files: Sequence[FileCtx], bases: Callable[[Def], list[Def]]
                 if inner:
                     got = _bound(typed(inner[0], sig, depth + 1), None)
                     break
-        typed_memo[key] = got
         return got
 
     def fits(iface: Def, t: Def, need: frozenset[tuple[str, int, bool]]) -> bool:
         """Whether ``t``'s methods have the types ``iface``'s require (unknown ones match)."""
         if iface.file.rules.namespace not in typers:
             return True
-        return all(_same_types(typed(iface, sig), typed(t, sig)) for sig in need)
+        reading.append(set())
+        try:
+            return all(_same_types(typed(iface, sig), typed(t, sig)) for sig in need)
+        finally:
+            names = reading.pop()
+            out.type_reads.setdefault(id(iface), set()).update(names)
+            out.type_reads.setdefault(id(t), set()).update(names)
 
     def signatures(t: Def, depth: int = 0) -> frozenset[tuple[str, int, bool]]:
         got = sigs.get(id(t))
@@ -380,6 +414,8 @@ def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable
         use(reach_token(ns))  # which modules' interfaces it may satisfy
     if rd.is_type:
         use(("n", ns, rd.name))
+        for name in sorted(links.type_reads.get(id(rd), ())):  # the types its comparisons keyed
+            use(("n", ns, name))
         # An interface that comes (or gains / loses a method) names methods by their short names: a
         # type whose method set holds one of them is bound again and may now satisfy it.
         for name in sorted(links.method_sets.get(id(rd), ())):
@@ -395,6 +431,8 @@ def structural_edges(links: StructuralLinks, fc: FileCtx, rd: Def, use: Callable
         return []
     use(("n", ns, rd.name))
     owner = links.type_of_method(fc, rd)
+    for name in sorted(links.type_reads.get(id(owner), ())) if owner is not None else ():
+        use(("n", ns, name))
     out = []
     for iface in links.interfaces.get(id(owner), ()) if owner is not None else ():
         use(("name", iface.file.path, iface.name))

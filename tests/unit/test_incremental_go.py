@@ -62,3 +62,31 @@ def test_a_require_that_comes_and_goes_rebinds_what_the_module_reaches(tmp_path:
         assert LOGGING_TO_HANDLER in calls(ws.db)
     finally:
         ws.close()
+
+
+SCHEDULE = {
+    **COMMON,
+    "svc/command/types.go": COMMON["svc/command/types.go"].replace("type Schedule struct{}", "type Schedule struct{ At string }"),
+    "svc/command/schedule.go": (
+        "package command\n\nimport \"context\"\n\ntype scheduleHandler struct{}\n\n"
+        "func (h scheduleHandler) Handle(ctx context.Context, cmd Schedule) error { return nil }\n"),
+}
+SCHEDULE_HANDLER = "svc/command/schedule.scheduleHandler.Handle(2) [inferred]"
+
+
+def test_a_type_declared_or_removed_in_a_package_rebinds_the_files_whose_keys_it_changes(tmp_path: Path) -> None:
+    """acc60's report: whether a named type's key is known depends on its folder declaring it; a type
+    that an edit of another file turns into an alias (unknown: the parameter count decides) or back
+    into a definition changes what the handler in schedule.go implements and what PostCancel reaches,
+    though neither file changed."""
+    ws = Workspace(tmp_path, SCHEDULE)
+    try:
+        assert POST + HANDLER in calls(ws.db)
+        assert POST + SCHEDULE_HANDLER not in calls(ws.db)  # Schedule is not Cancel
+        ws.edit({"svc/command/types.go": SCHEDULE["svc/command/types.go"].replace(
+            "type Schedule struct{ At string }", "type Schedule = decorator.Unknown")})
+        assert POST + SCHEDULE_HANDLER in calls(ws.db)  # an alias is unknown: the count decides
+        ws.edit({"svc/command/types.go": SCHEDULE["svc/command/types.go"]})
+        assert POST + SCHEDULE_HANDLER not in calls(ws.db)
+    finally:
+        ws.close()
