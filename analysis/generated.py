@@ -8,7 +8,8 @@ them), but as callers of an rpc's implementation they say nothing a developer do
 rpc itself: the answer is the rpc endpoint (``GRPC oteldemo.CheckoutService/PlaceOrder``) the
 implementation EXPOSES. So a call from a generated file to a callable that exposes a gRPC endpoint is
 *folded*: impact analysis does not walk it (the endpoint is already reached from the callee, at the
-same hop), and ``callers`` shows the endpoint in its place.
+same hop), and ``callers`` shows the endpoint in its place (``callers`` knows generated files by their
+names only, so that a query without one costs no store call more).
 
 A file is generated when its name is one ``protoc`` plug-ins write (:data:`GENERATED_NAMES`) or its
 first :data:`HEADER_CHARS` characters carry a generator's marker (:data:`GENERATED_HEADER`: Go's

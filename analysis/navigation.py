@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from analysis.generated import GlueFolder
+from analysis.generated import GENERATED_NAMES, GlueFolder
 from analysis.testcode import is_test_path
 from stores.contracts import (
     Edge,
@@ -426,9 +426,11 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
     """Direct call sites of ``targets`` (for a class: calls to it and to its constructors; for an
     Endpoint: the ``CALLS_HTTP`` requests of it, whatever ``resolutions`` says), those in
     production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
-    A call from generated RPC glue to a target that implements an rpc (:mod:`analysis.generated`:
-    ``_CheckoutService_PlaceOrder_Handler`` of ``demo_grpc.pb.go`` calling ``PlaceOrder``) has that rpc's
-    Endpoint node as its ``source`` (``GRPC oteldemo.CheckoutService/PlaceOrder``), at the glue's call site.
+    A call from generated RPC glue (a file named as ``protoc`` plug-ins name theirs,
+    :data:`analysis.generated.GENERATED_NAMES`: one store call more, only when there is one) to a target
+    that implements an rpc (``_CheckoutService_PlaceOrder_Handler`` of ``demo_grpc.pb.go`` calling
+    ``PlaceOrder``) has that rpc's Endpoint node as its ``source`` (``GRPC oteldemo.CheckoutService/PlaceOrder``),
+    at the glue's call site.
     """
     code = [n.id for n in targets if n.label != "Endpoint"]
     by_target = graph.incoming(code, ["CALLS"], resolutions)
@@ -439,10 +441,9 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
         calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
         by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]
     refs = _hits(graph, by_target)
-    glue = GlueFolder(graph)
-    rpcs = glue.rpcs_of(t for t, edges in by_target.items() if edges and t in code) if refs else {}
-    folded = {id(r): rpcs[r.target][0] for r in refs
-              if r.kind == "CALLS" and rpcs.get(r.target) and glue.generated(r.repo, r.file)}
+    glue = [r for r in refs if r.kind == "CALLS" and GENERATED_NAMES.search(r.file)]  # no store call without one
+    rpcs = GlueFolder(graph).rpcs_of(r.target for r in glue) if glue else {}
+    folded = {id(r): rpcs[r.target][0] for r in glue if rpcs.get(r.target)}
     if not folded:
         return refs
     served = graph.get_nodes(sorted(set(folded.values())))
