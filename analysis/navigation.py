@@ -36,7 +36,7 @@ __all__ = [
     "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "inherited_members", "inherited_note", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
-    "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints",
+    "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints", "gateway_route", "gateway_miss",
 ]
 
 def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
@@ -218,15 +218,13 @@ def routes_serving(graph: GraphStore, method: str, path: str) -> list[Node]:
     return [n for _, _, n in out[:_MAX_SERVING]]
 
 
-def gateway_endpoints(graph: GraphStore, method: str, path: str) -> list[Node] | None:
-    """The HTTP Endpoint nodes a request ``method`` ``path`` reaches through an API gateway of the index
+def gateway_route(graph: GraphStore, method: str, path: str) -> tuple[str, str] | None:
+    """``(service, path)`` the request ``method`` ``path`` goes to through an API gateway of the index
     (the routes each repository's registry entry records, :data:`stores.gateway.GATEWAY_ROUTES_PROP`):
-    the first route whose predicates match it (Spring Cloud Gateway's order) forwards it to its
-    service at the path its filters make (``GET /api/customer/owners/3`` with ``Path=/api/customer/**``
-    and ``StripPrefix=2``: ``GET /owners/3``); that path's Endpoint (its exact key, else
-    :func:`routes_serving`), kept only when the route's service EXPOSES it (``GET /owners/{}`` of
-    ``customers-service``, not another service's same route). ``[]`` when the route's service serves
-    nothing there; ``None`` when no route takes the path. A store without a registry has no routes."""
+    the first route whose predicates match it (Spring Cloud Gateway's order), and the path its filters
+    make (``GET /api/customer/owners/3`` with ``Path=/api/customer/**`` and ``StripPrefix=2``:
+    ``("customers-service", "/owners/3")``). ``None`` when no route takes it, for a GraphQL or gRPC
+    text, and in a store without a registry. One store call."""
     method = method.upper()
     if method in GRAPHQL_OPERATIONS or method == GRPC_METHOD:
         return None
@@ -234,17 +232,40 @@ def gateway_endpoints(graph: GraphStore, method: str, path: str) -> list[Node] |
         records = graph.repositories()
     except Exception:  # noqa: BLE001 - a store without a registry: no gateway known
         return None
+    want = endpoint_id(method, path).split(" ", 1)[1]
     for record in records:
         for route in routes_from_json(record.props.get(GATEWAY_ROUTES_PROP)):
-            forwarded = route.forward(method, endpoint_id(method, path).split(" ", 1)[1])
-            if forwarded is None:
-                continue
-            found = list(graph.get_nodes([endpoint_id(method, forwarded)]).values()) \
-                or routes_serving(graph, method, forwarded)
-            exposed = graph.incoming([n.id for n in found], ["EXPOSES"]) if found else {}
-            return [n for n in found if any((e.props or {}).get("service") == route.service
-                                            for e in exposed.get(n.id, []))]
+            forwarded = route.forward(method, want)
+            if forwarded is not None:
+                return route.service, forwarded
     return None
+
+
+def gateway_endpoints(graph: GraphStore, method: str, path: str) -> list[Node] | None:
+    """The HTTP Endpoint nodes a request ``method`` ``path`` reaches through an API gateway
+    (:func:`gateway_route`): that of the forwarded path (its exact key, else :func:`routes_serving`),
+    kept only when the route's service EXPOSES it (``GET /owners/{}`` of ``customers-service``, not
+    another service's same route). ``[]`` when the route's service serves nothing there; ``None`` when
+    no route takes the path."""
+    routed = gateway_route(graph, method, path)
+    if routed is None:
+        return None
+    service, forwarded = routed
+    method = method.upper()
+    found = list(graph.get_nodes([endpoint_id(method, forwarded)]).values()) or routes_serving(graph, method, forwarded)
+    exposed = graph.incoming([n.id for n in found], ["EXPOSES"]) if found else {}
+    return [n for n in found if any((e.props or {}).get("service") == service for e in exposed.get(n.id, []))]
+
+
+def gateway_miss(graph: GraphStore, text: str) -> str | None:
+    """For a target written as an endpoint (``METHOD /path``) that a gateway route takes but whose
+    service serves nothing there, what the route did: ``"the gateway sends it to visits-service as GET
+    /owners/3, which serves no such endpoint"``; ``None`` otherwise."""
+    m = _ENDPOINT_TEXT.match(text.strip())
+    routed = gateway_route(graph, m.group(1), m.group(2)) if m else None
+    if m is None or routed is None:
+        return None
+    return f"the gateway sends it to {routed[0]} as {m.group(1).upper()} {routed[1]}, which serves no such endpoint"
 
 
 def closest_endpoints(graph: GraphStore, text: str, limit: int) -> list[Node] | None:

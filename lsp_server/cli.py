@@ -29,7 +29,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
 from analysis.testcode import is_test_path
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
-from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, inherited_note, location_text, lookup,
+from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, gateway_miss, inherited_note, location_text, lookup,
                                  references, symbol_label)
 from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
@@ -280,6 +280,9 @@ def _no_match(store: Any, symbol: str, repo: str | None) -> str:
         known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
         if repo not in names:
             return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
+    routed = gateway_miss(store, symbol)
+    if routed is not None:  # an API gateway takes the path to a service that does not serve it
+        return f"no endpoint matches {quoted_target(symbol)}: {routed}"
     endpoints = closest_endpoints(store, symbol, 5)
     if endpoints is not None:  # a METHOD /path target: the endpoints whose path ends like it
         listed = "; closest: " + ", ".join(n.name for n in endpoints) if endpoints else ""

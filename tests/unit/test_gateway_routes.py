@@ -222,3 +222,14 @@ def test_client_urls_are_linked_through_the_rewriting_routes(shop_db):
     assert rows == [("owner(1)", "endpoint:GET /owners/{}", "customers-service"),
                     ("vets(0)", "endpoint:GET /v1/vets/all", "vets-service"),
                     ("visits(1)", "endpoint:GET /owners/{}/visits", "visits-service")]
+
+
+def test_a_path_the_gateway_sends_where_nothing_serves_it_says_so(shop_db):
+    result = CliRunner().invoke(main, ["callers", "GET /api/visit/owners/3", "--db", str(shop_db)], env=CLEAN_ENV)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("Error: no endpoint matches 'GET /api/visit/owners/3': the gateway sends it to "
+                                     "visits-service as GET /owners/3, which serves no such endpoint")
+    # a path no route takes keeps the closest endpoints
+    result = CliRunner().invoke(main, ["callers", "GET /owners/3/pets", "--db", str(shop_db)], env=CLEAN_ENV)
+    assert result.exit_code == 1
+    assert "the gateway" not in result.stderr
