@@ -89,3 +89,20 @@ def test_the_consumer_and_the_producer_meet_on_the_constant():
                                          "src/main/java/shop/Worker.Worker.once() -> topic:b"]
     assert edges(result, "PRODUCES") == ["src/main/java/shop/Worker.Worker.reply(String) -> topic:late-{}",
                                          "src/main/java/shop/Worker.Worker.reply(String) -> topic:receipts"]
+
+
+def test_an_environment_variables_default_is_the_constants_value():
+    fx = extract("""
+        package shop;
+
+        import java.util.Optional;
+
+        public class Topics {
+            static final String ORDERS = System.getenv().getOrDefault("KAFKA_TOPIC", "orders");
+            static final String RETURNS = Optional.ofNullable(System.getenv("RETURNS_TOPIC")).orElse("returns");
+            static final String BARE = System.getenv("BARE_TOPIC");
+            static final String OTHER = SETTINGS.getOrDefault("k", "not-env");
+        }
+    """)
+    assert [(c.qualname, c.value.parts) for c in fx.constants] == [("Topics.ORDERS", (("lit", "orders"),)),
+                                                                    ("Topics.RETURNS", (("lit", "returns"),))]

@@ -15,7 +15,9 @@ callee name (``getForObject``, ``get`` in ``client.get().uri(...)``, ``send``), 
 
 Templates (:meth:`JavaFile.template`): a string literal is ``lit`` (escapes decoded, a text block
 dedented); ``a + b`` concatenates; a number or char literal is ``lit``; a parenthesised expression
-is its content; ``URI.create(x)`` and ``new URI(x)`` are ``x``; a name or dotted name is a ``ref``
+is its content; ``URI.create(x)`` and ``new URI(x)`` are ``x``; an environment variable's read with a
+default (``System.getenv().getOrDefault("T", "orders")``, ``Optional.ofNullable(System.getenv("T")).orElse("orders")``:
+:data:`~indexer.frameworks.env_config.ENV_READ`) is the default; a name or dotted name is a ``ref``
 (``Paths.OWNERS``, ``BASE``; ``this.x`` is ``x``) except a parameter or local variable of the
 enclosing method: a local declared once with a value and never assigned again is replaced by its
 value (``String base = "http://vets-service/"``), any other local or parameter is a ``hole``;
@@ -38,6 +40,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import HTTP_METHODS, join_path, rooted
+from indexer.frameworks.env_config import ENV_READ
 from indexer.languages.base import SourceText, query, run_query, storable
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
@@ -482,10 +485,28 @@ class JavaFile:
             text = compact(src, node).removeprefix("this.")
             if _DOTTED.fullmatch(text):
                 return [("ref", text)]
-        inner = self._uri_argument(node)
+        inner = self._uri_argument(node) or self._env_default(node)
         if inner is not None:
             return self._parts(inner, depth + 1)
         return [("hole", compact(src, node))]
+
+    def _env_default(self, node: Node) -> Node | None:
+        """The default of an environment variable's read: ``d`` of ``System.getenv().getOrDefault("X", d)``
+        and of ``Optional.ofNullable(System.getenv("X")).orElse(d)``; else ``None``."""
+        if node.type != "method_invocation":
+            return None
+        name, obj = self.src.text(node.child_by_field_name("name")), node.child_by_field_name("object")
+        args = [c for c in (node.child_by_field_name("arguments") or node).named_children if c.type not in _COMMENTS]
+        if obj is None:
+            return None
+        if name == "getOrDefault" and len(args) == 2 and ENV_READ.match(compact(self.src, obj)):
+            return args[1]
+        if name == "orElse" and len(args) == 1 and obj.type == "method_invocation" \
+                and self.src.text(obj.child_by_field_name("name")) == "ofNullable":
+            inner = [c for c in (obj.child_by_field_name("arguments") or obj).named_children if c.type not in _COMMENTS]
+            if len(inner) == 1 and ENV_READ.match(compact(self.src, inner[0])):
+                return args[0]
+        return None
 
     def _uri_argument(self, node: Node) -> Node | None:
         """``x`` of ``URI.create(x)`` / ``new URI(x)`` (one argument), else ``None``."""
