@@ -51,7 +51,7 @@ from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import SERVICES_ENV, ambiguous_clients, application_of, names_no_service, public_host, repository_applications
 from analysis.testcode import is_test_path
-from analysis.generated import GlueFolder, rpc_endpoints
+from analysis.generated import GENERATED_NAMES, GlueFolder, rpc_endpoints
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
 from analysis.navigation import (
     CALLABLE_LABELS,
@@ -740,7 +740,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
     named: dict[str, set[str]] = {}
     for n in reached:
         by_repo.setdefault(n.repo, []).append(hop[n.id])
-        app = application_of(apps[n.repo], n.file) if n.repo in apps else None
+        # generated code (protoc's stubs under a `genproto` module) names no application of its own
+        app = application_of(apps[n.repo], n.file) if n.repo in apps and not GENERATED_NAMES.search(n.file) else None
         if app:
             named.setdefault(n.repo, set()).add(app)
     services = [ServiceHit(repo, len(hops), sum(1 for h in endpoints if h.repo == repo), min(hops),
