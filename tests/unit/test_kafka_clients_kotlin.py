@@ -120,3 +120,16 @@ def test_no_poll_leaves_the_subscribing_function_the_consumer_and_no_import_mean
         }
     """)
     assert fx.topics == []
+
+
+def test_a_named_consumer_configured_in_a_block_is_polled_under_its_own_name():
+    fx = extract("""
+        import org.apache.kafka.clients.consumer.KafkaConsumer
+
+        class Reader(private val consumer: KafkaConsumer<String, String>) {
+            fun start() { consumer.apply { subscribe(listOf("events")) } }
+            fun read() = consumer.poll(Duration.ZERO)
+            fun other(c: KafkaConsumer<String, String>) = c.poll(Duration.ZERO)
+        }
+    """)
+    assert uses(fx) == [("kafka-clients", "consumes", (("lit", "events"),), "Reader.read", 5, 26)]

@@ -98,8 +98,8 @@ def _is_client(receiver: Node | None, site: Node, kinds: frozenset[str], word: s
         block_receiver = _block_receiver(site, src)
         if block_receiver is None:
             return False, None
-        ok, _ = _is_client(block_receiver, block_receiver, kinds, word, src, out)
-        return ok, _holder(block_receiver, src) if ok else None
+        ok, name = _is_client(block_receiver, block_receiver, kinds, word, src, out)
+        return ok, (name if name is not None else _holder(block_receiver, src)) if ok else None
     if receiver.type == "call_expression":
         head = receiver.named_children[0] if receiver.named_children else None
         return head is not None and head.type == "simple_identifier" and src.text(head) in kinds, None
@@ -113,7 +113,8 @@ def _is_client(receiver: Node | None, site: Node, kinds: frozenset[str], word: s
 
 
 def _scope_of(site: Node, src: SourceText, out: FileExtraction) -> str | None:
-    """The qualname of the function whose call site sits in the call ``site`` belongs to."""
+    """The qualname of the function holding ``site``: the caller the extractor recorded for the nearest
+    call around it."""
     n: Node | None = site
     while n is not None and n.type != "call_expression":
         n = n.parent
