@@ -220,6 +220,13 @@ class AppPrefixLinks:
             self._client_facts = (rewrites, rules)
         return self._client_facts
 
+    @staticmethod
+    def in_process(framework: str) -> bool:
+        """Whether a client of ``framework`` calls its own application in process (a Spring test's
+        MockMvc / WebTestClient / TestRestTemplate, supertest on a Nest app): its relative paths never
+        go through an API gateway."""
+        return framework in APP_RELATIVE_CLIENTS or framework == TESTED_NEST_APP
+
     def client_url(self, fc: FileCtx, framework: str, rendered: str) -> tuple[str, dict[str, str]]:
         """The URL a request of ``fc`` made with ``rendered`` reaches once the package's interceptor
         and development proxy applied, and the edge props saying which did."""

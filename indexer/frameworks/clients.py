@@ -192,7 +192,10 @@ class ClientLinks:
             m = SCHEME_HOST.match(url)
             head = m.group(0) if m else ""
             url = head + re.sub(r"/{2,}", "/", url[len(head):])
-        routed = gateway_url(self.options.gateways, method, url)
+        # a gateway route takes a relative URL of a client over HTTP (a page the gateway serves, a front
+        # end behind it), not a proxied one nor a test's in-process request
+        over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]
+        routed = gateway_url(self.options.gateways, method, url) if over_http else None
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
