@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.env_config import ENV_READ
 from indexer.frameworks.graphql_documents import (
     DOCUMENTS_FRAMEWORK,
     LOOKS_LIKE_GRAPHQL,
@@ -40,7 +41,10 @@ from indexer.frameworks.jvm import (
     FIELD_INJECT,
     GENERATED_API,
     HTTP_METHODS,
+    KAFKA_CLIENTS_PACKAGE,
+    KAFKA_CONSUMERS,
     KAFKA_LISTENERS,
+    KAFKA_PRODUCERS,
     KAFKA_TEMPLATES,
     MAPPINGS,
     RETROFIT_VERBS,
@@ -60,7 +64,8 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_LISTENERS", "KAFKA_TEMPLATES",
+__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_CLIENTS_PACKAGE",
+           "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
            "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
            "parse_tree", "rooted", "run_detectors", "template_calls"]

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.env_config import ENV_READ
+from indexer.frameworks import ENV_READ
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
 
 if TYPE_CHECKING:

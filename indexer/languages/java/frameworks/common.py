@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import HTTP_METHODS, join_path, rooted
-from indexer.frameworks.env_config import ENV_READ
+from indexer.frameworks import ENV_READ
 from indexer.languages.base import SourceText, query, run_query, storable
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
+from indexer.frameworks import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
 from indexer.languages.java.frameworks.common import JavaFile, compact
 from indexer.languages.java.frameworks.spring_kafka import record_topic
 from indexer.model import FileExtraction, Template, TopicUse

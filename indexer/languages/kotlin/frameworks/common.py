@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks.env_config import ENV_READ
+from indexer.frameworks import ENV_READ
 from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.jvm import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
+from indexer.frameworks import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
 from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
 from indexer.model import FileExtraction, Template, TopicUse
 
