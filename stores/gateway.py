@@ -15,13 +15,17 @@ Filters applied (Spring Cloud Gateway's reference, "GatewayFilter Factories"): `
 replacement`` (a Java regular expression; ``(?<name>...)`` groups, ``$\\{name}`` / ``${name}`` / ``$1``
 in the replacement), ``SetPath=/template/{name}`` (the ``Path`` predicate's ``{name}`` variables
 substituted). Other filters (headers, retries, circuit breakers) leave the path alone. A route whose
-``RewritePath`` does not compile forwards nothing.
+``RewritePath`` does not compile, or whose regular expression runs past :data:`REWRITE_TIMEOUT` on a path
+(a pattern a repository wrote may backtrack exponentially), forwards nothing; the pattern is then not tried
+again in this process.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import re
+
+import regex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +34,12 @@ __all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "routes_from_json", "routes_to
 
 GATEWAY_ROUTES_PROP = "gateway_routes"
 """Key of a registry entry's ``props`` holding the repository's gateway routes (:func:`routes_to_json`)."""
+
+REWRITE_TIMEOUT = 0.05
+"""Seconds one ``RewritePath`` substitution may take (the ``regex`` library's ``timeout``)."""
+
+_TIMED_OUT: set[str] = set()
+"""``RewritePath`` patterns that ran past :data:`REWRITE_TIMEOUT` once: never applied again."""
 
 PATH_FILTERS = frozenset({"StripPrefix", "PrefixPath", "RewritePath", "SetPath"})
 """The gateway filters that change the path a service receives (the others are not kept)."""
@@ -110,15 +120,20 @@ def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, st
     if name == "RewritePath":
         if len(args) < 2:
             return None
+        if arg in _TIMED_OUT:
+            return None
         try:
-            regex = re.compile(_JAVA_GROUP.sub(r"(?P<\1>", arg))
-        except re.error:
+            pattern = regex.compile(_JAVA_GROUP.sub(r"(?P<\1>", arg))
+        except (regex.error, RecursionError):
             return None
         text = args[1].strip().replace("$\\{", "${")  # YAML's escape of Spring's placeholder
         replacement = _JAVA_REF.sub(lambda m: f"\\g<{m.group(1) or m.group(2)}>", text.replace("\\", "\\\\"))
         try:
-            return regex.sub(replacement, path)
-        except (re.error, IndexError):
+            return pattern.sub(replacement, path, timeout=REWRITE_TIMEOUT)
+        except TimeoutError:
+            _TIMED_OUT.add(arg)
+            return None
+        except (regex.error, IndexError):
             return None
     return path
 

@@ -240,3 +240,22 @@ def test_a_path_the_gateway_sends_where_nothing_serves_it_says_so(shop_db):
     result = CliRunner().invoke(main, ["callers", "GET /owners/3/pets", "--db", str(shop_db)], env=CLEAN_ENV)
     assert result.exit_code == 1
     assert "the gateway" not in result.stderr
+
+
+def test_a_backtracking_rewrite_pattern_forwards_nothing_and_is_not_tried_again():
+    """A RewritePath a hostile repository wrote (nested quantifiers) on a long path stops at the time limit."""
+    import time
+
+    evil = "(x+x+)+y"
+    route = GatewayRoute("s", ("/a/**",), (), (("RewritePath", evil, "/z"),))
+    path = "/a/" + "x" * 5000
+    started = time.monotonic()
+    assert route.forward("GET", path) is None
+    assert time.monotonic() - started < 5
+    # remembered: not applied again, even to a path it would rewrite at once ("/a/xxy" -> "/a/z" before)
+    assert route.forward("GET", "/a/xxy") is None
+    fresh = GatewayRoute("s", ("/a/**",), (), (("RewritePath", "(x+x+)+yy", "z"),))
+    assert fresh.forward("GET", "/a/xxyy") == "/a/z"
+    # another route's pattern is unaffected
+    assert GatewayRoute("s", ("/a/**",), (), (("RewritePath", "/a/(?<rest>.*)", "/$\\{rest}"),)).forward(
+        "GET", "/a/b/c") == "/b/c"
