@@ -1,0 +1,161 @@
+"""Session 61, brk61: a newcomer on ktorio/ktor-samples and Netflix/dgs-examples-java, and session
+60's additions attacked. Each class is one defect found, with exact expectations and what must not be
+linked. Every input is generated here.
+
+- :class:`TestKtorTypeSafeRoutes`: Ktor's Resources routing (``get<KweetDelete> { }`` with
+  ``@Resource("/kweet/{id}/delete") class KweetDelete`` in another file) served ``/``: kweet's six
+  handlers and di-kodein-advanced's two were all ``GET /`` / ``POST /``.
+- :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
+  was a route ``HEAD /`` (h2's message board, the App Engine sample).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from indexer.languages import extractor_for_path
+from indexer.resolve.repository import resolve_repository
+from tests.resolution_harness import split_fixture
+
+
+def _extract(fixture: str) -> list[tuple]:
+    extractions = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        ex = extractor_for_path(path)
+        assert ex is not None
+        extractions.append((ex.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    return extractions
+
+
+def _exposes(fixture: str) -> list[tuple[str, str]]:
+    result = resolve_repository("t", _extract(fixture))
+    return sorted((e.src.removeprefix("t:"), e.dst) for f in result.files for e in f.edges if e.kind == "EXPOSES")
+
+
+# -- ktor-samples' kweet and di-kodein-advanced: the Resources plugin -----------------------------------
+
+KWEET = """
+# --- path: kweet/src/main/kotlin/io/ktor/samples/kweet/KweetApplication.kt ---
+package io.ktor.samples.kweet
+
+import io.ktor.resources.*
+
+@Resource("/")
+class Index()
+
+@Resource("/kweet/{id}/delete")
+class KweetDelete(val id: Int)
+
+@Resource("login")
+data class Login(val userId: String = "")
+
+@Resource("/users")
+class Users {
+    @Resource("{name}")
+    class User(val parent: Users = Users(), val name: String)
+
+    @Resource("export")
+    class Export(val format: String)
+}
+
+@Location("/legacy/{id}")
+class Legacy(val id: Int)
+
+class Plain(val id: Int)
+# --- path: kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.kt ---
+package io.ktor.samples.kweet
+
+import io.ktor.server.resources.post
+import io.ktor.server.routing.*
+
+fun Route.delete(dao: DAOFacade) {
+    post<KweetDelete> {
+        dao.deleteKweet(it.id)
+    }
+    get<Index> { dao.top() }
+    get<Login> { }
+    route("/api") {
+        get<Users.User> { }
+        resource<Users> {
+            get { }
+            post("bulk") { }
+        }
+    }
+    get<Users.Export> { }
+    location<Legacy> { get { } }
+    get<Plain> { }
+    get<Missing> { }
+}
+"""
+
+
+class TestKtorTypeSafeRoutes:
+    def test_a_resource_class_in_another_file_is_the_route_path(self) -> None:
+        assert _exposes(KWEET) == [
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET /api{Users.User}()",
+             "endpoint:GET /api/users/{}"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET /api{Users}()", "endpoint:GET /api/users"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Index}()", "endpoint:GET /"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Legacy}()", "endpoint:GET /legacy/{}"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Login}()", "endpoint:GET /login"),
+            # a class the index does not know, or one without @Resource: an unknown path, as any
+            # unknown constant (never the enclosing route's own path)
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Missing}()", "endpoint:GET /{}"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Plain}()", "endpoint:GET /{}"),
+            # a nested resource without a property of the enclosing class is not below it
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.GET {Users.Export}()", "endpoint:GET /export"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.POST /api{Users}/bulk()",
+             "endpoint:POST /api/users/bulk"),
+            ("kweet/src/main/kotlin/io/ktor/samples/kweet/Delete.delete.POST {KweetDelete}()",
+             "endpoint:POST /kweet/{}/delete"),
+        ]
+
+    def test_no_constant_for_a_class_without_the_annotation(self) -> None:
+        ((ex, _, _), _) = _extract(KWEET)
+        assert sorted((c.qualname, c.value.parts) for c in ex.constants) == [
+            ("Index.@Resource", (("lit", "/"),)),
+            ("KweetDelete.@Resource", (("lit", "/kweet/{id}/delete"),)),
+            ("Legacy.@Resource", (("lit", "/legacy/{id}"),)),
+            ("Login.@Resource", (("lit", "/login"),)),
+            ("Users.@Resource", (("lit", "/users"),)),
+            ("Users.Export.@Resource", (("lit", "/export"),)),
+            ("Users.User.@Resource", (("ref", "Users.@Resource"), ("lit", "/{name}"))),
+        ]
+
+    def test_the_handler_owns_the_calls_in_its_block(self) -> None:
+        (_, (ex, _, _)) = _extract(KWEET)
+        calls = sorted((c.caller, c.name) for c in ex.calls if c.name in ("deleteKweet", "top"))
+        assert calls == [("delete.GET {Index}", "top"), ("delete.POST {KweetDelete}", "deleteKweet")]
+
+
+# -- h2 / maven-google-appengine-standard: kotlinx.html inside a handler ----------------------------------
+
+HTML_HANDLER = """
+# --- path: src/Routing.kt ---
+package io.ktor.samples.plugins
+
+fun Application.configureRouting() {
+    routing {
+        get("/") {
+            call.respondHtml {
+                head { title("Message Board") }
+                body { form(action = "/yell") { post { } } }
+            }
+        }
+        route("/x") {
+            head { }
+            options("/o") { get("/inner") { } }
+        }
+    }
+}
+"""
+
+
+class TestKtorHandlerBodies:
+    def test_a_verb_named_call_inside_a_handler_is_no_route(self) -> None:
+        assert _exposes(HTML_HANDLER) == [
+            ("src/Routing.configureRouting.GET /()", "endpoint:GET /"),
+            ("src/Routing.configureRouting.HEAD /x()", "endpoint:HEAD /x"),
+            ("src/Routing.configureRouting.OPTIONS /x/o()", "endpoint:OPTIONS /x/o"),
+        ]
