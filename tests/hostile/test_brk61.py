@@ -5,6 +5,8 @@ linked. Every input is generated here.
 - :class:`TestKtorTypeSafeRoutes`: Ktor's Resources routing (``get<KweetDelete> { }`` with
   ``@Resource("/kweet/{id}/delete") class KweetDelete`` in another file) served ``/``: kweet's six
   handlers and di-kodein-advanced's two were all ``GET /`` / ``POST /``.
+- :class:`TestKtorResourceObjects`: ``@Resource("/users") object Users`` (di-kodein-advanced) was no
+  resource; a parameter named by a variable (filelisting's ``get("{$name...}")``) was ``/{{}...}``.
 - :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
   was a route ``HEAD /`` (h2's message board, the App Engine sample).
 """
@@ -158,4 +160,45 @@ class TestKtorHandlerBodies:
             ("src/Routing.configureRouting.GET /()", "endpoint:GET /"),
             ("src/Routing.configureRouting.HEAD /x()", "endpoint:HEAD /x"),
             ("src/Routing.configureRouting.OPTIONS /x/o()", "endpoint:OPTIONS /x/o"),
+        ]
+
+
+RESOURCE_OBJECTS = """
+# --- path: app/src/Kodein.kt ---
+package io.ktor.samples.kodein
+
+class Users {
+    class Controller {
+        fun Routing.registerRoutes() {
+            get<Routes.Users> { }
+            get<Routes.User> { }
+        }
+    }
+    object Routes {
+        @Resource("/users")
+        object Users
+
+        @Resource("/users/{name}")
+        data class User(val name: String)
+    }
+}
+
+fun Route.listing(folder: File) {
+    val pathParameterName = "static-content-path-parameter"
+    get("{$pathParameterName...}") { }
+    route("/files/{${pathParameterName}}") { get("raw") { } }
+    get("/plain/$pathParameterName") { }
+}
+"""
+
+
+class TestKtorResourceObjects:
+    def test_an_object_resource_and_a_named_parameter(self) -> None:
+        assert _exposes(RESOURCE_OBJECTS) == [
+            ("app/src/Kodein.Users.Controller.registerRoutes.GET {Routes.Users}()", "endpoint:GET /users"),
+            ("app/src/Kodein.Users.Controller.registerRoutes.GET {Routes.User}()", "endpoint:GET /users/{}"),
+            ("app/src/Kodein.listing.GET /files/{pathParameterName}/raw()", "endpoint:GET /files/{}/raw"),
+            # a variable outside braces is still an unknown value, not a name
+            ("app/src/Kodein.listing.GET /plain/{pathParameterName}()", "endpoint:GET /plain/{}"),
+            ("app/src/Kodein.listing.GET /{pathParameterName...}()", "endpoint:GET /{}"),
         ]

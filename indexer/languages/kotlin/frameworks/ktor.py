@@ -94,6 +94,20 @@ def _resource_ref(type_name: str) -> Template:
     return Template((("ref", f"{type_name}.{RESOURCE_KEY}"),))
 
 
+def _parameter_names(path: Template) -> Template:
+    """``path`` with a value interpolated inside a ``{...}`` parameter (``"{$name...}"``) read as the
+    parameter's name: Ktor matches any segment there whatever the name's value."""
+    parts = list(path.parts)
+    depth = 0
+    for i, (kind, text) in enumerate(parts):
+        if kind == "lit":
+            for ch in text:
+                depth = depth + 1 if ch == "{" else max(depth - 1, 0) if ch == "}" else depth
+        elif depth > 0:
+            parts[i] = ("lit", text)
+    return Template.merged(parts)
+
+
 def _shown(path: Template) -> Template:
     """``path`` as a handler's name shows it: a resource class's path as the class (``{Users.Id}``)."""
     suffix = "." + RESOURCE_KEY
@@ -106,7 +120,7 @@ def _resources(root: Node, src: SourceText, out: FileExtraction) -> None:
     paths: dict[int, str] = {}  # a resource class node's id -> its definition's qualname
     for node, anns in declarations(src, root):
         ann = next((a for a in anns if a.name in RESOURCE_ANNOTATIONS), None)
-        if node.type != "class_declaration" or ann is None or "value" not in ann.args:
+        if node.type not in ("class_declaration", "object_declaration") or ann is None or "value" not in ann.args:
             continue
         d = definition_of(out, src, node)
         if d is None:
@@ -161,7 +175,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 inner = prefix if prefix is not None else Template()
                 if name == "route":
                     arg = string_arg(src, n, 0)
-                    inner = join_path(inner, template(src, arg)) if arg is not None else inner
+                    inner = join_path(inner, _parameter_names(template(src, arg))) if arg is not None else inner
                 elif typed is not None:
                     inner = join_path(inner, _resource_ref(typed))
                 for c in n.named_children[:-1]:
@@ -170,7 +184,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 continue
             if name in VERBS and body is not None and prefix is not None:
                 arg = string_arg(src, n, 0)
-                own = _resource_ref(typed) if typed is not None else template(src, arg) if arg is not None else None
+                own = _resource_ref(typed) if typed is not None else \
+                    _parameter_names(template(src, arg)) if arg is not None else None
                 path = rooted(join_path(prefix, own) if own is not None else prefix)
                 found.append((n, body, [VERBS[name]], path))
                 stack.extend((c, None) for c in n.named_children)  # a handler: no routes below
