@@ -7,6 +7,8 @@ linked. Every input is generated here.
   handlers and di-kodein-advanced's two were all ``GET /`` / ``POST /``.
 - :class:`TestKtorResourceObjects`: ``@Resource("/users") object Users`` (di-kodein-advanced) was no
   resource; a parameter named by a variable (filelisting's ``get("{$name...}")``) was ``/{{}...}``.
+- :class:`TestDgsDataLoaders`: a DGS fetcher's ``dfe.getDataLoader(ReviewsDataLoader.class)`` reached
+  nothing, so the blast radius of the service method the loader calls missed ``FIELD Show.reviews``.
 - :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
   was a route ``HEAD /`` (h2's message board, the App Engine sample).
 """
@@ -17,7 +19,7 @@ import hashlib
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
-from tests.resolution_harness import split_fixture
+from tests.resolution_harness import edges, split_fixture
 
 
 def _extract(fixture: str) -> list[tuple]:
@@ -202,3 +204,70 @@ class TestKtorResourceObjects:
             ("app/src/Kodein.listing.GET /plain/{pathParameterName}()", "endpoint:GET /plain/{}"),
             ("app/src/Kodein.listing.GET /{pathParameterName...}()", "endpoint:GET /{}"),
         ]
+
+
+# -- dgs-examples-java: a fetcher reaches its data loader ------------------------------------------------
+
+DGS_LOADERS = """
+# --- path: src/main/java/demo/ReviewsService.java ---
+package demo;
+public class ReviewsService {
+    public Map<Integer, List<Review>> reviewsForShows(List<Integer> ids) { return null; }
+}
+# --- path: src/main/java/demo/ReviewsDataLoader.java ---
+package demo;
+@DgsDataLoader(name = "reviews")
+public class ReviewsDataLoader implements MappedBatchLoader<Integer, List<Review>> {
+    private final ReviewsService reviewsService;
+    @Override
+    public CompletionStage<Map<Integer, List<Review>>> load(Set<Integer> keys) {
+        return CompletableFuture.supplyAsync(() -> reviewsService.reviewsForShows(new ArrayList<>(keys)));
+    }
+}
+# --- path: src/main/java/demo/WithContextLoader.java ---
+package demo;
+@DgsDataLoader(name = "ctx")
+public class WithContextLoader implements MappedBatchLoaderWithContext<Integer, List<Review>> {
+    @Override
+    public CompletionStage<Map<Integer, List<Review>>> load(Set<Integer> keys, BatchLoaderEnvironment env) { return null; }
+}
+# --- path: src/main/java/demo/NoLoad.java ---
+package demo;
+public class NoLoad { public void fetch() { } }
+# --- path: src/main/java/demo/ShowsDataFetcher.java ---
+package demo;
+@DgsComponent
+public class ShowsDataFetcher {
+    @DgsData(parentType = "Show", field = "reviews")
+    public CompletableFuture<List<Review>> reviews(DgsDataFetchingEnvironment dfe) {
+        DataLoader<Integer, List<Review>> loader = dfe.getDataLoader(ReviewsDataLoader.class);
+        return loader.load(dfe.<Show>getSource().getId());
+    }
+    @DgsData(parentType = "Show", field = "ctx")
+    public Object ctx(DgsDataFetchingEnvironment dfe) { return dfe.getDataLoader(WithContextLoader.class).load(1); }
+    @DgsData(parentType = "Show", field = "byName")
+    public Object byName(DgsDataFetchingEnvironment dfe) { return dfe.getDataLoader("reviews").load(1); }
+    @DgsData(parentType = "Show", field = "none")
+    public Object none(DgsDataFetchingEnvironment dfe) {
+        dfe.getDataLoader(NoLoad.class);
+        return dfe.getDataLoader(ReviewsDataLoader.class, WithContextLoader.class);
+    }
+}
+"""
+
+
+class TestDgsDataLoaders:
+    def test_the_fetcher_reaches_the_loader_class_load(self) -> None:
+        result = resolve_repository("r", _extract(DGS_LOADERS))
+        found = [e.replace("r:", "") for e in edges(result) if e.startswith("r:src/main/java/demo/ShowsDataFetcher.")]
+        loads = sorted(e for e in found if ".load(" in e and e.endswith("[inferred]"))
+        assert loads == [
+            "src/main/java/demo/ShowsDataFetcher.ShowsDataFetcher.ctx(DgsDataFetchingEnvironment) -> "
+            "src/main/java/demo/WithContextLoader.WithContextLoader.load(Set,BatchLoaderEnvironment) [inferred]",
+            "src/main/java/demo/ShowsDataFetcher.ShowsDataFetcher.reviews(DgsDataFetchingEnvironment) -> "
+            "src/main/java/demo/ReviewsDataLoader.ReviewsDataLoader.load(Set) [inferred]",
+        ]
+        # a loader by name, a class without load, two class arguments: no implied call (the ``[name]``
+        # edges of ``dfe.getDataLoader("reviews").load(1)`` are the resolver's name fallback, as before)
+        assert not [e for e in found if e.endswith("[inferred]") and (".byName(" in e or ".none(" in e)]
+        assert not [e for e in found if "NoLoad" in e]
