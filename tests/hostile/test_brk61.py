@@ -9,6 +9,9 @@ linked. Every input is generated here.
   resource; a parameter named by a variable (filelisting's ``get("{$name...}")``) was ``/{{}...}``.
 - :class:`TestDgsDataLoaders`: a DGS fetcher's ``dfe.getDataLoader(ReviewsDataLoader.class)`` reached
   nothing, so the blast radius of the service method the loader calls missed ``FIELD Show.reviews``.
+- :class:`TestNextJsAttacked`: session 60's Next.js routes: ``export { handler as GET, handler as
+  POST }`` (NextAuth's App Router idiom) declared nothing; a private folder ``app/_lib/route.ts`` and
+  the page ``pages/api.tsx`` were API routes; ``%5F`` stayed encoded.
 - :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
   was a route ``HEAD /`` (h2's message board, the App Engine sample).
 """
@@ -271,3 +274,62 @@ class TestDgsDataLoaders:
         # edges of ``dfe.getDataLoader("reviews").load(1)`` are the resolver's name fallback, as before)
         assert not [e for e in found if e.endswith("[inferred]") and (".byName(" in e or ".none(" in e)]
         assert not [e for e in found if "NoLoad" in e]
+
+
+# -- session 60's Next.js API routes attacked ---------------------------------------------------------
+
+NEXT_EXPORTS = """
+# --- path: web/app/api/auth/[...nextauth]/route.ts ---
+import NextAuth from "next-auth";
+const handler = NextAuth({ providers: [] });
+export { handler as GET, handler as POST };
+# --- path: web/app/api/items/route.ts ---
+async function list(req: Request) { return Response.json([]); }
+function create(req: Request) { return null; }
+export { list as GET };
+export { create as POST, create as helper, list };
+# --- path: web/app/api/reexport/route.ts ---
+export { GET } from "../items/route";
+# --- path: web/app/_lib/route.ts ---
+export async function GET() { return null; }
+# --- path: web/app/api/_internal/ping/route.ts ---
+export async function GET() { return null; }
+# --- path: web/app/api/%5Fnext/route.ts ---
+export async function GET() { return null; }
+# --- path: web/pages/api.tsx ---
+export default function ApiDocsPage() { return null; }
+"""
+
+
+class TestNextJsAttacked:
+    def test_the_paths(self) -> None:
+        from indexer.languages.ecmascript.frameworks.nextjs import route_path
+
+        assert route_path("app/api/%5Fnext/route.ts") == ("app", "/api/_next")
+        assert route_path("pages/api/%5Fx.ts") == ("pages", "/api/%5Fx")  # the Pages Router has no such rule
+        assert route_path("app/_lib/route.ts") is None
+        assert route_path("app/api/_internal/ping/route.ts") is None
+        assert route_path("src/app/(group)/_x/route.js") is None
+        assert route_path("pages/api.tsx") is None
+        assert route_path("pages/api/_helpers.ts") == ("pages", "/api/_helpers")  # pages/api has no private files
+
+    def test_export_clauses(self) -> None:
+        got = sorted((e.path, tuple(r.methods), r.path.literal(), r.handler, r.handler_ref)
+                     for e, _, _ in _extract(NEXT_EXPORTS) for r in e.routes)
+        assert got == [
+            ("web/app/api/%5Fnext/route.ts", ("GET",), "/api/_next", "GET", None),
+            # NextAuth's handler is a library's function: a reference the linker resolves (or not)
+            ("web/app/api/auth/[...nextauth]/route.ts", ("GET",), "/api/auth/{nextauth}", None, "handler"),
+            ("web/app/api/auth/[...nextauth]/route.ts", ("POST",), "/api/auth/{nextauth}", None, "handler"),
+            # ``create as helper`` and a plain ``list`` are no methods; a re-export is the other module's
+            ("web/app/api/items/route.ts", ("GET",), "/api/items", "list", None),
+            ("web/app/api/items/route.ts", ("POST",), "/api/items", "create", None),
+        ]
+
+    def test_the_local_functions_serve(self) -> None:
+        exposes = _exposes(NEXT_EXPORTS)
+        assert exposes == [
+            ("web/app/api/%5Fnext/route.GET(0)", "endpoint:GET /api/_next"),
+            ("web/app/api/items/route.create(1)", "endpoint:POST /api/items"),
+            ("web/app/api/items/route.list(1)", "endpoint:GET /api/items"),
+        ]
