@@ -12,6 +12,9 @@ linked. Every input is generated here.
 - :class:`TestNextJsAttacked`: session 60's Next.js routes: ``export { handler as GET, handler as
   POST }`` (NextAuth's App Router idiom) declared nothing; a private folder ``app/_lib/route.ts`` and
   the page ``pages/api.tsx`` were API routes; ``%5F`` stayed encoded.
+- :class:`TestComposeInterpolationAttacked`: the compose ``dockerfile`` interpolation backtracked in
+  the square of its length (80 KB of ``${A:-``: 27 s; the compose file may hold 1 MB); a nested default
+  ``${A:-${B}}`` gave the text ``${B}``.
 - :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
   was a route ``HEAD /`` (h2's message board, the App Engine sample).
 """
@@ -333,3 +336,42 @@ class TestNextJsAttacked:
             ("web/app/api/items/route.create(1)", "endpoint:POST /api/items"),
             ("web/app/api/items/route.list(1)", "endpoint:GET /api/items"),
         ]
+
+
+# -- session 60's compose .env interpolation attacked ---------------------------------------------------
+
+class TestComposeInterpolationAttacked:
+    def test_values_defaults_and_nesting(self) -> None:
+        from indexer.frameworks.services import _interpolate
+
+        env = {"B": "./b/Dockerfile", "E": ""}
+        assert _interpolate("${A:-${B}}", env) == "./b/Dockerfile"
+        assert _interpolate("${A:-${C:-./c/Dockerfile}}", env) == "./c/Dockerfile"
+        assert _interpolate("$$B/${B}", env) == "$B/./b/Dockerfile"
+        assert _interpolate("${E:-x}", env) == "x"
+        assert _interpolate("${E-x}", env) == ""
+        # an unset variable, a required one, a name made of a name, nesting past the bound, an unclosed one
+        assert _interpolate("${A}", env) is None
+        assert _interpolate("${A:?need A}", env) is None
+        assert _interpolate("${${B}}", env) is None
+        assert _interpolate("${A:-" * 9 + "x" + "}" * 9, env) is None
+        assert _interpolate("${A:-x", env) is None
+
+    def test_a_hostile_dockerfile_field_is_linear(self, tmp_path) -> None:
+        import time
+
+        from indexer.frameworks.services import _interpolate, service_map
+        from tests.resolution_harness import write_tree
+
+        t = time.process_time()
+        assert _interpolate("${A:-" * 4000, {}) is None  # inside the length bound: one pass, no backtracking
+        assert _interpolate("${A:-" * 200_000, {}) is None
+        compose = ("services:\n  cart:\n    build:\n      context: ./\n      dockerfile: \"" + "${A:-" * 150_000
+                   + "\"\n  checkout:\n    build:\n      context: ./\n      dockerfile: ${D:-./src/checkout/Dockerfile}\n")
+        root = write_tree(tmp_path / "repo", {
+            "compose.yaml": compose,
+            "src/checkout/Dockerfile": "FROM x\nCOPY . .\n",
+        })
+        units = {f: (u.name, u.how) for f, u in service_map(root).units.items()}
+        assert time.process_time() - t < 20  # base: minutes
+        assert units == {"": ("cart", "compose"), "src/checkout": ("checkout", "compose")}
