@@ -15,6 +15,8 @@ linked. Every input is generated here.
 - :class:`TestComposeInterpolationAttacked`: the compose ``dockerfile`` interpolation backtracked in
   the square of its length (80 KB of ``${A:-``: 27 s; the compose file may hold 1 MB); a nested default
   ``${A:-${B}}`` gave the text ``${B}``.
+- :class:`TestGoModReplaceAttacked`: a sub-module's ``replace example.com/root => ../`` (tools, examples)
+  named the folder ``.``, never the root module's ``""``: its types satisfied none of the root's interfaces.
 - :class:`TestKtorHandlerBodies`: kotlinx.html's ``head { title("x") }`` inside a ``get("/")`` handler
   was a route ``HEAD /`` (h2's message board, the App Engine sample).
 """
@@ -25,7 +27,7 @@ import hashlib
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
-from tests.resolution_harness import edges, split_fixture
+from tests.resolution_harness import edges, resolve_fixture, split_fixture
 
 
 def _extract(fixture: str) -> list[tuple]:
@@ -375,3 +377,53 @@ class TestComposeInterpolationAttacked:
         units = {f: (u.name, u.how) for f, u in service_map(root).units.items()}
         assert time.process_time() - t < 20  # base: minutes
         assert units == {"": ("cart", "compose"), "src/checkout": ("checkout", "compose")}
+
+
+# -- session 60's go.mod replace attacked ---------------------------------------------------------------
+
+ROOT_REPLACED = """
+// --- path: go.mod ---
+module example.com/root
+
+replace example.com/root => ./
+// --- path: api.go ---
+package root
+
+type Handler interface { Handle(x int) error }
+// --- path: tools/go.mod ---
+module example.com/root/tools
+
+require example.com/root v0.0.0
+
+replace example.com/root => ../
+// --- path: tools/t.go ---
+package tools
+
+type t struct{}
+
+func (t) Handle(x int) error { return nil }
+// --- path: escape/go.mod ---
+module example.com/escape
+
+require (
+\texample.com/root v0.0.0
+\texample.com/gone v0.0.0
+)
+
+replace example.com/root => ../../..
+replace example.com/gone => ../missing
+// --- path: escape/e.go ---
+package escape
+
+type e struct{}
+
+func (e) Handle(x int) error { return nil }
+"""
+
+
+class TestGoModReplaceAttacked:
+    def test_a_replace_to_the_root_folder_reaches_the_root_module(self) -> None:
+        result = resolve_fixture(ROOT_REPLACED)
+        # escape's replace leads out of the repository (and to a missing folder): no module of it
+        assert edges(result, "IMPLEMENTS") == ["tools/t.t -> api.Handler"]
+        assert edges(result, "OVERRIDES") == ["tools/t.t.Handle(1) -> api.Handler.Handle(1)"]
