@@ -15,6 +15,7 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,17 @@ OWN_DIR = ".ripple"
 """The folder ripplegraph keeps its index in, never walked."""
 
 _GENERATED_SUFFIXES = (".min.js", ".bundle.js", ".min.mjs", ".d.ts", ".d.mts", ".d.cts")
+_MAPPED_SUFFIXES = (".js", ".mjs", ".cjs")
+"""Script files a bundler or compiler emits with a source map beside them (``main.05accb10.chunk.js``
+and ``main.05accb10.chunk.js.map``: a React build committed under a Spring Boot app's
+``src/main/resources/static``; ``tsc --sourceMap`` output): the map says the file was made from
+other sources, so it is ``generated`` (:func:`_mapped_output`)."""
+
+
+def _mapped_output(name: str, exists: Callable[[str], bool]) -> bool:
+    """Whether the file ``name`` is a script with a source map ``<name>.map`` beside it (``exists``
+    says whether a sibling of that name is there)."""
+    return name.lower().endswith(_MAPPED_SUFFIXES) and exists(name + ".map")
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +237,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
             result.skip("unreadable", rel_dir or ".")
             continue
         subdirs = []
+        siblings = {e.name for e in entries}
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if not _utf8_name(rel):
@@ -269,7 +282,8 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                 walked.add(real)
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
-            _classify_file(entry, rel, max_file_bytes, result, None if follow_external_symlinks else root_real)
+            _classify_file(entry, rel, max_file_bytes, result, None if follow_external_symlinks else root_real,
+                           siblings.__contains__)
         stack.extend(reversed(subdirs))
         while not stack and linked:
             real, item = linked.pop(0)
@@ -327,7 +341,7 @@ def classify_path(root: str | Path, rel: str, max_file_bytes: int = DEFAULT_MAX_
     extractor = extractor_for_path(rel)
     if extractor is None or (path.is_symlink() and not link_target_indexed(str(path), str(root_path))):
         return "no_extractor"
-    if name.lower().endswith(_GENERATED_SUFFIXES):
+    if name.lower().endswith(_GENERATED_SUFFIXES) or _mapped_output(name, lambda n: os.path.lexists(path.parent / n)):
         return "generated"
     if not stat.S_ISREG(st.st_mode):
         return "not_regular"
@@ -387,12 +401,12 @@ def _unreadable(exc: OSError) -> str:
 
 
 def _classify_file(entry: os.DirEntry[str], rel: str, max_file_bytes: int, result: Discovery,
-                   confine: str | None) -> None:
+                   confine: str | None, sibling: Callable[[str], bool] = lambda _: False) -> None:
     extractor = extractor_for_path(rel)
     if extractor is None or (entry.is_symlink() and not link_target_indexed(entry.path, confine or "/")):
         result.skip("no_extractor", rel)
         return
-    if entry.name.lower().endswith(_GENERATED_SUFFIXES):
+    if entry.name.lower().endswith(_GENERATED_SUFFIXES) or _mapped_output(entry.name, sibling):
         result.skip("generated", rel)
         return
     try:

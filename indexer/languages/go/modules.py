@@ -200,6 +200,7 @@ class GoModuleSystem:
                 target = imp.module
                 if target.startswith(("./", "../")) or target in (".", ".."):
                     local = posixpath.normpath(posixpath.join(folder, target))
+                    local = "" if local == "." else local  # ``=> ../`` from a sub-module: the root's go.mod
                     replaced[imp.local] = local if local in folders else None
                 else:
                     replaced[imp.local] = module_folder(target)

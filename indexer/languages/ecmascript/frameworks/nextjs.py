@@ -15,9 +15,12 @@ and https://nextjs.org/docs/app/building-your-application/routing/route-handlers
 * App Router: a ``route.ts`` / ``route.js`` module under an ``app/`` folder serves its folder's path
   (route groups ``(shop)`` and parallel slots ``@modal`` dropped, dynamic segments as above) with
   each function it exports named by an HTTP method (``export async function GET(request)``,
-  ``export const POST = handler``).
+  ``export const POST = handler``, ``export { handler as GET, handler as POST }``: NextAuth's idiom).
+  A folder whose name starts with ``_`` is private (``app/_lib/route.ts``: no route); ``%5F`` in a
+  folder name is an ``_`` of the URL.
 
-A file outside both shapes, or a ``pages/api`` module exporting no default, declares nothing.
+A file outside both shapes, a page named ``pages/api.ts`` (a page at ``/api``: API routes lie *under*
+``pages/api/``), or a ``pages/api`` module exporting no default, declares nothing.
 Positions: the default export's (Pages Router) or the exported function's (App Router) start.
 """
 
@@ -41,7 +44,7 @@ __all__ = ["LANGUAGES", "detect", "route_path"]
 LANGUAGES = ("javascript", "typescript")
 FRAMEWORK = "nextjs"
 _SUFFIXES = (".tsx", ".ts", ".jsx", ".js", ".mjs", ".cjs")
-_PAGES_API = re.compile(r"(?:^|/)pages(/api(?:/.*)?)$")
+_PAGES_API = re.compile(r"(?:^|/)pages(/api/.+)$")
 _APP_ROUTE = re.compile(r"(?:^|/)app((?:/.*)?)/route$")
 _DYNAMIC = re.compile(r"^\[{1,2}(?:\.\.\.)?([^\[\]/]+?)\]{1,2}$")
 _VERBS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
@@ -71,8 +74,11 @@ def route_path(path: str) -> tuple[str, str] | None:
         segments.pop()
     out: list[str] = []
     for s in segments:
+        if router == "app" and s.startswith("_"):
+            return None  # a private folder: out of routing
         if router == "app" and (s.startswith("@") or (s.startswith("(") and s.endswith(")"))):
             continue  # a route group or a parallel slot is no segment of the URL
+        s = s.replace("%5F", "_").replace("%5f", "_") if router == "app" else s
         d = _DYNAMIC.match(s)
         out.append("{" + d.group(1) + "}" if d else s)
     return router, "/" + "/".join(out)
@@ -82,7 +88,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the routes a Next.js API module declares (module docstring) to ``out.routes``."""
     found = route_path(out.path)
     if found is None or not any(n in src.data for n in (b"export default", b"export async function",
-                                                         b"export function", b"export const")):
+                                                         b"export function", b"export const", b"export {",
+                                                         b"export{")):
         return
     jf = js_file(root, src, out)
     router, path = found
@@ -130,10 +137,16 @@ def _default_export(jf: JsFile, out: FileExtraction, node: Node, path: str) -> N
 
 def _method_exports(jf: JsFile, out: FileExtraction, node: Node, path: str) -> None:
     decl = node.child_by_field_name("declaration")
-    if decl is None:
-        return
     pairs: list[tuple[str, Node]] = []
-    if decl.type == "function_declaration":
+    if decl is None:
+        if node.child_by_field_name("source") is not None:
+            return  # export { GET } from "./x": the handler is another module's
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        for spec in clause.named_children if clause is not None else ():
+            local, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+            if spec.type == "export_specifier" and local is not None and local.type == "identifier":
+                pairs.append((jf.text(alias if alias is not None else local), local))
+    elif decl.type == "function_declaration":
         name = decl.child_by_field_name("name")
         if name is not None:
             pairs.append((jf.text(name), decl))

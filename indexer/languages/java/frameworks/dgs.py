@@ -7,6 +7,15 @@ Names are literals or constants; the constants of DGS's generated ``DgsConstants
 the repository (generated at build time), so the linker reads them by the generator's naming rule
 (:func:`indexer.frameworks.graphql_names.graphql_constant_name`: ``DgsConstants.QUERY.Shows`` -> ``shows``).
 ``handler`` is the method's qualname. Position: the annotation's name.
+
+Data loaders: ``env.getDataLoader(ReviewsDataLoader.class)`` (DGS's ``DgsDataFetchingEnvironment``)
+hands back the loader whose batch method the library calls later with the keys the fetcher's
+``load(key)`` queued, so the fetcher reaches the loader class's ``load``: a
+:class:`~indexer.model.CallSite` ``via="library"`` of ``load`` whose receiver is ``new
+ReviewsDataLoader()``, at the ``getDataLoader`` name. It binds only when that class (or a base of the
+repository) defines ``load`` (``BatchLoader`` / ``MappedBatchLoader`` and their ``WithContext``
+forms), ``inferred`` (the library decides when it runs). A loader named by a string
+(``getDataLoader("reviews")``) is not followed.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import Annotation, JavaFile
 from indexer.languages.java.frameworks.spring_graphql import graphql_route
-from indexer.model import FileExtraction, Template
+from indexer.model import CallSite, FileExtraction, Template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -27,11 +36,16 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("java",)
 FRAMEWORK = "dgs"
 _ROOTS = {"DgsQuery": "Query", "DgsMutation": "Mutation", "DgsSubscription": "Subscription"}
+_GET_LOADER = frozenset({"getDataLoader"})
+BATCH_METHOD = "load"
+""":class:`org.dataloader.BatchLoader`'s (and its mapped / with-context forms') one method."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a GraphQL route per DGS data fetcher method of the file."""
     jf = JavaFile.of(root, src, out)
+    if jf.calls_any(_GET_LOADER):
+        _data_loaders(jf)
     for decl, anns in jf.annotated(*_ROOTS, "DgsData", "List"):
         if decl.type != "method_declaration":
             continue
@@ -62,3 +76,24 @@ def _value(jf: JavaFile, ann: Annotation, key: str) -> Template | None:
         return None
     tpl = jf.template(values[0])
     return tpl if tpl.parts else None
+
+
+def _data_loaders(jf: JavaFile) -> None:
+    """A ``via="library"`` call of ``load`` per ``getDataLoader(X.class)`` (see the module docstring)."""
+    src = jf.src
+    stack = [jf.root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        name = n.child_by_field_name("name") if n.type == "method_invocation" else None
+        if name is None or src.text(name) not in _GET_LOADER:
+            continue
+        args = n.child_by_field_name("arguments")
+        first = args.named_children[0] if args is not None and len(args.named_children) == 1 else None
+        if first is None or first.type != "class_literal" or not first.named_children:
+            continue
+        site = jf.call(name)
+        cls = src.text(first.named_children[0])
+        if site is None or site.caller is None or not cls:
+            continue
+        jf.out.calls.append(CallSite(site.caller, BATCH_METHOD, f"new {cls}()", -1, site.line, site.col, via="library"))
