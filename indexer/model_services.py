@@ -70,11 +70,12 @@ class QueueBinding:
     ``Queue ordersQueue`` resolves to the class's ``ordersQueue`` bean)."""
 
 
-ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger"})
+ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger", "async"})
 """Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a command-line
 interface), ``main`` (a program's entry: a ``__main__`` block, a console script or package ``bin``, a Spring Boot
 ``CommandLineRunner``), ``runtime`` (run by the language runtime itself: a JVM static initialiser or serialization
-hook), ``trigger`` (run when records change: an Apex trigger)."""
+hook), ``trigger`` (run when records change: an Apex trigger), ``async`` (a job the platform runs in its own
+transaction once enqueued: an Apex ``Queueable`` / ``Batchable`` / ``Finalizer``)."""
 
 
 @dataclass(slots=True)

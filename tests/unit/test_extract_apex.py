@@ -110,8 +110,10 @@ def test_batch_and_schedule_dispatch_name_every_method_the_platform_runs() -> No
     dispatched = [(c.name, c.receiver, c.arity) for c in ex.calls if c.receiver and c.receiver.startswith("new ")]
     assert dispatched == [("start", "new Cleanup()", -1), ("execute", "new Cleanup()", -1),
                           ("finish", "new Cleanup()", -1), ("execute", "new Nightly()", -1)]
-    # `System.enqueueJob(o)`: the object's class is not written: no dispatched call
-    assert [c.name for c in ex.calls if c.line == 5] == ["enqueueJob"]
+    # `System.enqueueJob(o)`: the object is named: `execute` is called on `o`, bound (or not: `Object o`)
+    # by its declared type (tests/unit/test_resolve_apex.py)
+    assert [(c.name, c.receiver, c.arity) for c in ex.calls if c.line == 5] == [("enqueueJob", "System", 1),
+                                                                                ("execute", "o", -1)]
 
 
 def test_syntax_errors_keep_what_parsed_and_columns_count_code_points() -> None:

@@ -81,6 +81,30 @@ public class NotScheduled { public void execute(SchedulableContext ctx) {} }
     ]
 
 
+def test_queueable_batchable_and_finalizer_methods_are_async_entry_points() -> None:
+    ex = _ex("classes/Async.cls", """
+public class Chunk implements Queueable, Database.AllowsCallouts {
+    public void execute(QueueableContext ctx) {}
+    public void helper() {}
+}
+public class Purge implements Database.Batchable<SObject>, Database.Stateful {
+    public Database.QueryLocator start(Database.BatchableContext bc) { return null; }
+    public void execute(Database.BatchableContext bc, List<SObject> scope) {}
+    public void finish(Database.BatchableContext bc) {}
+}
+public class Cleanup implements System.Finalizer { public void execute(FinalizerContext ctx) {} }
+public class NotAJob { public void execute(QueueableContext ctx) {} }
+public interface Queueable2 extends Queueable { void execute(QueueableContext ctx); }
+""")
+    assert [(e.framework, e.kind, e.owner, e.name) for e in ex.entries] == [
+        ("apex-queueable", "async", "Chunk.execute", "Queueable"),
+        ("apex-batch", "async", "Purge.start", "Batchable"),
+        ("apex-batch", "async", "Purge.execute", "Batchable"),
+        ("apex-batch", "async", "Purge.finish", "Batchable"),
+        ("apex-finalizer", "async", "Cleanup.execute", "Finalizer"),
+    ]
+
+
 def test_soql_reads_and_dml_writes_name_their_sobjects() -> None:
     source = """public class S {
   private List<Opportunity> opps;

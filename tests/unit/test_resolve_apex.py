@@ -94,3 +94,50 @@ def test_lwc_imports_of_apex_methods_are_calls_into_apex() -> None:
         "lwc/contactList/contactList.ContactList.handleSave(1) -> classes/ContactController.ContactController.saveContact(1) [exact]",
         "lwc/contactList/contactList.ContactList.handleSave(1) -> lwc/contactList/contactList.ContactList.refresh(0) [exact]",
     ])
+
+
+HANDED_JOBS = """
+// --- path: classes/Chain.cls ---
+public class Chain implements Queueable {
+    private Sweep next = new Sweep();
+    public void execute(QueueableContext ctx) {
+        Sweep job = new Sweep();
+        System.enqueueJob(job);
+        System.enqueueJob(this.next);
+        Database.executeBatch(new Purge(), 200);
+        Purge batch = new Purge();
+        Database.executeBatch(batch);
+        Queueable generic = job;
+        System.enqueueJob(generic);
+        System.enqueueJob(undeclared);
+    }
+    public void later(Object o) { System.enqueueJob(o); }
+}
+// --- path: classes/Sweep.cls ---
+public class Sweep implements Queueable {
+    public void execute(QueueableContext ctx) { System.enqueueJob(this); }
+}
+// --- path: classes/Purge.cls ---
+public class Purge implements Database.Batchable<SObject> {
+    public Database.QueryLocator start(Database.BatchableContext bc) { return null; }
+    public void execute(Database.BatchableContext bc, List<SObject> scope) {}
+    public void finish(Database.BatchableContext bc) {}
+}
+"""
+
+
+def test_jobs_handed_to_the_platform_by_name_run_their_methods() -> None:
+    check(HANDED_JOBS, [
+        "classes/Chain.Chain -> classes/Sweep.Sweep [exact]",
+        "classes/Chain.Chain.execute(1) -> classes/Sweep.Sweep [exact]",
+        # System.enqueueJob(job) / (this.next): the declared type's execute runs
+        "classes/Chain.Chain.execute(1) -> classes/Sweep.Sweep.execute(1) [exact]",
+        # Database.executeBatch(new Purge(), 200) and (batch): start, execute and finish run
+        "classes/Chain.Chain.execute(1) -> classes/Purge.Purge [exact]",
+        "classes/Chain.Chain.execute(1) -> classes/Purge.Purge.start(1) [exact]",
+        "classes/Chain.Chain.execute(1) -> classes/Purge.Purge.execute(2) [exact]",
+        "classes/Chain.Chain.execute(1) -> classes/Purge.Purge.finish(1) [exact]",
+        # System.enqueueJob(this): the class's own execute
+        "classes/Sweep.Sweep.execute(1) -> classes/Sweep.Sweep.execute(1) [exact]",
+        # not linked: `Queueable generic` (the platform's interface), an undeclared name, `Object o`
+    ])

@@ -23,8 +23,10 @@ Apex is Java-shaped, with differences the records carry:
 * The platform runs some methods itself when code hands it an object: ``System.enqueueJob(new
   Job())`` runs ``Job.execute``, ``Database.executeBatch(new Batch())`` runs ``start``, ``execute``
   and ``finish``, ``System.schedule(name, cron, new Job())`` runs ``execute``. Each is a call site
-  of those methods on a receiver written ``new Job()`` (so it binds only when the object's class is
-  known and declares them), arity unknown, at the argument's position, from the enclosing method.
+  of those methods on a receiver written ``new Job()``, or on the name handed over
+  (``System.enqueueJob(job)``: receiver ``job``, bound through its declared type), so it binds only
+  when the object's class is known and declares them; arity unknown, at the argument's position,
+  from the enclosing method.
 
 Identifiers are case-insensitive in Apex; the records keep them as written and the module system
 (:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively. Member names are
@@ -74,6 +76,9 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 _WS = re.compile(r"\s+")
 _EVENT = re.compile(r"^(before|after)_(\w+)$")
+_HANDED_NAMES = frozenset({"identifier", "field_access", "this"})
+"""Arguments of a platform dispatch call that name the object handed over (``job``, ``this.job``,
+``this``): the methods run are called on that name, bound by its declared type."""
 
 
 
@@ -349,20 +354,29 @@ class _FileExtractor:
 
     def _dispatched(self, receiver: str | None, name: str, args: Node) -> list[tuple[Node, str, str | None, int, bool]]:
         """The methods a platform call (:data:`PLATFORM_DISPATCH`) runs on the object it is handed,
-        when that argument is a ``new X(...)`` expression: calls of them on ``new X()``."""
+        when that argument is a ``new X(...)`` expression (calls of them on ``new X()``) or names the object
+        (``System.enqueueJob(job)``, ``this.job``, ``this``: calls of them on that receiver, so they bind
+        through its declared type; a name typed by the platform's interface, ``Queueable job``, stays
+        external)."""
         spec = PLATFORM_DISPATCH.get(((receiver or "").lower(), name.lower()))
         if spec is None:
             return []
         index, methods = spec
         values = [a for a in args.named_children if a.type not in _COMMENTS]
-        if index >= len(values) or values[index].type != "object_creation_expression":
+        if index >= len(values):
             return []
         arg = values[index]
-        tnode = arg.child_by_field_name("type")
-        text = drop_generics(_WS.sub("", self.src.text(tnode))) if tnode is not None else ""
-        if not text:
+        if arg.type == "object_creation_expression":
+            tnode = arg.child_by_field_name("type")
+            text = drop_generics(_WS.sub("", self.src.text(tnode))) if tnode is not None else ""
+            receiver = f"new {text}()" if text else ""
+        elif arg.type in _HANDED_NAMES:
+            receiver = self.receiver(arg)
+        else:
             return []
-        return [(arg, method, f"new {text}()", -1, False) for method in methods]
+        if not receiver or receiver == LONG_RECEIVER:
+            return []
+        return [(arg, method, receiver, -1, False) for method in methods]
 
     def receiver(self, node: Node) -> str:
         """Normalised receiver text (``this.repo``, ``a.b()`` for a call, ``new Foo()``; whitespace
