@@ -118,6 +118,9 @@ def test_soql_reads_and_dml_writes_name_their_sobjects() -> None:
     Database.insert(opps, false);
     List<Lead> ls = Database.query('SELECT Id, Email FROM Lead');
     String notSoql = 'select the best FROM here';
+    insert new List<Task>{ new Task() };
+    Database.update(new Asset[]{ }, false);
+    insert new List<SObject>{ acc };
   }
 }
 """
@@ -130,7 +133,37 @@ def test_soql_reads_and_dml_writes_name_their_sobjects() -> None:
         SObjectAccess("writes", "Contact", "upsert", "S.m", 7, 4, resolution="inferred"),
         SObjectAccess("writes", "Opportunity", "insert", "S.m", 10, 4, resolution="inferred"),
         SObjectAccess("reads", "Lead", "select", "S.m", 11, 20, ["Id", "Email"]),
+        # `new List<Task>{...}` / `new Asset[]{}` name their sObject; `new List<SObject>{...}` names none
+        SObjectAccess("writes", "Task", "insert", "S.m", 13, 4),
+        SObjectAccess("writes", "Asset", "update", "S.m", 14, 4),
     ]
+
+
+def test_platform_events_are_published_to_and_consumed_from_the_salesforce_event_bus() -> None:
+    ex = _ex("classes/Pub.cls", """public class Pub {
+  private List<Order_Shipped__e> pending = new List<Order_Shipped__e>();
+  public static Database.SaveResult one(Order_Shipped__e e) { return EventBus.publish(e); }
+  public void many() {
+    EventBus.publish(this.pending);
+    EventBus.publish(new List<Audit__e>{ new Audit__e() }, new Callback());
+  }
+  public void unknown(List<SObject> raw) {
+    EventBus.publish(raw);
+    EventBus.publish(build());
+    Other.publish(new Audit__e());
+  }
+}
+""")
+    assert [(t.framework, t.role, t.topic.literal(), t.owner, t.line, t.broker) for t in ex.topics] == [
+        ("apex-platform-event", "produces", "order_shipped__e", "Pub.one", 3, "salesforce"),
+        ("apex-platform-event", "produces", "order_shipped__e", "Pub.many", 5, "salesforce"),
+        ("apex-platform-event", "produces", "audit__e", "Pub.many", 6, "salesforce"),
+    ]  # not: a List<SObject>, a call's result, `publish` on another receiver
+    trig = _ex("triggers/AuditTrigger.trigger", "trigger AuditTrigger on Audit__E (after insert) { }")
+    assert [(t.role, t.topic.literal(), t.owner, t.broker) for t in trig.topics] == [
+        ("consumes", "audit__e", "AuditTrigger", "salesforce")]
+    # an ordinary sObject's trigger runs on DML, not from the event bus
+    assert _ex("triggers/A.trigger", "trigger A on Account (after insert) { }").topics == []
 
 
 def test_lwc_wire_adapters_are_calls_and_lifecycle_hooks_entries() -> None:

@@ -3,7 +3,7 @@ platform dispatch, and Lightning Web Components importing Apex methods."""
 
 from __future__ import annotations
 
-from tests.resolution_harness import check
+from tests.resolution_harness import check, edges
 
 CLASSES = """
 // --- path: classes/AccountRepo.cls ---
@@ -141,3 +141,33 @@ def test_jobs_handed_to_the_platform_by_name_run_their_methods() -> None:
         "classes/Sweep.Sweep.execute(1) -> classes/Sweep.Sweep.execute(1) [exact]",
         # not linked: `Queueable generic` (the platform's interface), an undeclared name, `Object o`
     ])
+
+
+EVENTS = """
+// --- path: classes/Shipping.cls ---
+public class Shipping {
+    public static void ship(Id orderId) {
+        Order_Shipped__e e = new Order_Shipped__e(OrderId__c = orderId);
+        EventBus.publish(e);
+    }
+    public static void other(List<SObject> raw) { EventBus.publish(raw); }
+}
+// --- path: triggers/OrderShipped.trigger ---
+trigger OrderShipped on order_shipped__e (after insert) {
+    new ShippedHandler().run();
+}
+// --- path: triggers/AccountTrigger.trigger ---
+trigger AccountTrigger on Account (after insert) { }
+// --- path: classes/ShippedHandler.cls ---
+public class ShippedHandler { public void run() {} }
+"""
+
+
+def test_platform_events_link_the_publisher_to_the_trigger_on_the_event() -> None:
+    result = check(EVENTS, [
+        "triggers/OrderShipped.OrderShipped(0) -> classes/ShippedHandler.ShippedHandler [exact]",
+        "triggers/OrderShipped.OrderShipped(0) -> classes/ShippedHandler.ShippedHandler.run(0) [exact]",
+    ])
+    # the event's name folds case; `List<SObject> raw` and the Account trigger have no topic
+    assert edges(result, "PRODUCES") == ["classes/Shipping.Shipping.ship(1) -> topic:salesforce:order_shipped__e"]
+    assert edges(result, "CONSUMES") == ["triggers/OrderShipped.OrderShipped(0) -> topic:salesforce:order_shipped__e"]
