@@ -129,3 +129,14 @@ def test_binary_and_empty_input_never_raise() -> None:
     for data in (b"", b"\x00\xff\xfe" * 100, b"class {{{{"):
         ex = EXTRACTOR.extract("classes/X.cls", data)
         assert ex.path == "classes/X.cls"
+
+
+def test_call_sites_record_their_argument_types_for_overloads() -> None:
+    ex = _defs(b"public class A {\n  void m(List<Account> xs, Integer n) {\n"
+               b"    f('s', 1, 2L, 1.5, true, null, new Account(), (String) o, new List<Account>(), new Account[]{},\n"
+               b"      xs[0], this.y, this, g(), a.b().c(), -1, n + 1, xs, (n));\n  }\n}\n", "classes/A.cls")
+    call = next(c for c in ex.calls if c.name == "f")
+    assert call.arg_types == ("String", "Integer", "Long", "Decimal", "Boolean", "null", "Account", "String", "List",
+                              "Account[]", "[=xs", "=this.y", "@this", "@g()", "@a.b().c()", "", "", "=xs", "=n")
+    # no argument of a known type: nothing recorded
+    assert next(c for c in ex.calls if c.name == "g").arg_types == ()

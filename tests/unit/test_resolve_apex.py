@@ -3,7 +3,7 @@ platform dispatch, and Lightning Web Components importing Apex methods."""
 
 from __future__ import annotations
 
-from tests.resolution_harness import check, edges
+from tests.resolution_harness import check, edges, short
 
 CLASSES = """
 // --- path: classes/AccountRepo.cls ---
@@ -171,3 +171,54 @@ def test_platform_events_link_the_publisher_to_the_trigger_on_the_event() -> Non
     # the event's name folds case; `List<SObject> raw` and the Account trigger have no topic
     assert edges(result, "PRODUCES") == ["classes/Shipping.Shipping.ship(1) -> topic:salesforce:order_shipped__e"]
     assert edges(result, "CONSUMES") == ["triggers/OrderShipped.OrderShipped(0) -> topic:salesforce:order_shipped__e"]
+
+
+OVERLOADS = """
+// --- path: classes/CanTheUser.cls ---
+public class CanTheUser {
+    public static Boolean create(SObject obj) { return true; }
+    public static Boolean create(List<SObject> objs) { return true; }
+    public static Boolean create(String objName) { return true; }
+    public static void log(Integer n) {}
+    public static void log(Decimal d) {}
+}
+// --- path: classes/Caller.cls ---
+public class Caller {
+    private List<Contact> contacts;
+    public void go(Invoice__c inv, List<SObject> records, Account acc, Id recordId, Contact[] arr) {
+        CanTheUser.create(inv);
+        CanTheUser.create(records);
+        CanTheUser.create('Account');
+        CanTheUser.create(this.contacts);
+        CanTheUser.create(arr);
+        CanTheUser.create(recordId);
+        CanTheUser.create(acc);
+        CanTheUser.log(1.5);
+        CanTheUser.log(2);
+    }
+}
+"""
+
+
+def test_overloads_are_chosen_by_the_arguments_types() -> None:
+    create, log = "classes/CanTheUser.CanTheUser.create(1)", "classes/CanTheUser.CanTheUser.log(1)"
+    result = check(OVERLOADS, [
+        f"classes/Caller.Caller.go(5) -> {create} [exact]",
+        f"classes/Caller.Caller.go(5) -> {create}#2 [exact]",
+        f"classes/Caller.Caller.go(5) -> {create}#3 [exact]",
+        f"classes/Caller.Caller.go(5) -> {log} [exact]",
+        f"classes/Caller.Caller.go(5) -> {log}#2 [exact]",
+    ])
+    sites = sorted((e.line, short(e.dst).removeprefix("classes/CanTheUser.CanTheUser."))
+                   for f in result.files for e in f.edges if e.kind == "CALLS")
+    assert sites == [
+        (4, "create(1)"),     # Invoice__c: a custom object is an SObject, not a List nor a String
+        (5, "create(1)#2"),   # List<SObject>
+        (6, "create(1)#3"),   # a string literal
+        (7, "create(1)#2"),   # this.contacts: List<Contact>
+        (8, "create(1)#2"),   # Contact[]: a list
+        (9, "create(1)#3"),   # an Id converts to a String only
+        (10, "create(1)"),     # Account: a standard object, not known to be an SObject; not a List, nor a String
+        (11, "log(1)#2"),      # 1.5 is a Decimal
+        (12, "log(1)"),        # 2: an Integer fits both; the exact one
+    ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.apex.conversions import VALUE_TYPES, array_assignable, value_assignable
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -47,6 +48,15 @@ class ApexModuleSystem:
     implicit_this = True
     property_functions = False
     open_types = False
+    overloads_by_signature = True
+    """Apex overloads methods by parameter types, as Java does: a call binds the overloads its
+    arguments' types select (:mod:`indexer.resolve.overloads`), not the name's last definition."""
+    value_types = VALUE_TYPES
+    """Apex's primitives and collections (:mod:`indexer.languages.apex.conversions`)."""
+    value_assignable = staticmethod(value_assignable)
+    """Whether a value of one type may be passed to a parameter of another (case-insensitive)."""
+    array_assignable = staticmethod(array_assignable)
+    """Whether a list written ``X[]`` fits a parameter, or a parameter so written takes an argument."""
 
     def is_builtin(self, name: str) -> bool:
         """Apex has no builtin functions (``System.debug`` is a method of a system class)."""
