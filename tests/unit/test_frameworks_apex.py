@@ -139,6 +139,39 @@ def test_soql_reads_and_dml_writes_name_their_sobjects() -> None:
     ]
 
 
+def test_dynamic_soql_built_from_literals_and_names_reads_its_sobject() -> None:
+    source = """public class Q {
+  private String batchQuery = 'SELECT Id, Name FROM Contact';
+  public void a(String whereClause, String fields) {
+    Integer n = Database.countQuery('SELECT count() FROM Product__c ' + whereClause);
+    List<SObject> r = Database.query('SELECT Id, Name FROM Product__c ' + whereClause + ' WITH USER_MODE');
+    String queryString = 'SELECT Id FROM Account LIMIT 1';
+    Database.query(queryString, AccessLevel.USER_MODE);
+    String q2 = 'SELECT Id, Name ' + 'FROM Lead ' + 'WHERE Name = :name';
+    Database.queryWithBinds(q2, new Map<String, Object>(), AccessLevel.USER_MODE);
+    Database.getQueryLocator(batchQuery);
+    Database.query('SELECT ' + fields + ' FROM Case');
+    Database.query(fields);
+    Database.query(buildQuery());
+    Database.query(laterName);
+    String laterName = 'SELECT Id FROM Opportunity';
+  }
+}
+"""
+    ex = _ex("classes/Q.cls", source)
+    got = sobject_accesses(parser("apex").parse(source.encode()).root_node, SourceText(source.encode()), ex)
+    assert got == [
+        SObjectAccess("reads", "Product__c", "select", "Q.a", 4, 16),
+        SObjectAccess("reads", "Product__c", "select", "Q.a", 5, 22, ["Id", "Name"]),
+        # through a local's or a field's initialiser: inferred
+        SObjectAccess("reads", "Account", "select", "Q.a", 7, 4, ["Id"], resolution="inferred"),
+        SObjectAccess("reads", "Lead", "select", "Q.a", 9, 4, ["Id", "Name"], resolution="inferred"),
+        SObjectAccess("reads", "Contact", "select", "Q.a", 10, 4, ["Id", "Name"], resolution="inferred"),
+        # a hole in the select list: the sObject, no columns
+        SObjectAccess("reads", "Case", "select", "Q.a", 11, 4),
+    ]  # not: a parameter, a call's result, a local declared after the call
+
+
 def test_platform_events_are_published_to_and_consumed_from_the_salesforce_event_bus() -> None:
     ex = _ex("classes/Pub.cls", """public class Pub {
   private List<Order_Shipped__e> pending = new List<Order_Shipped__e>();

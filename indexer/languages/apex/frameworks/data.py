@@ -6,9 +6,11 @@
   fields (relationship fields as written, ``Owner.Name``; aggregate and subquery items left out);
   a subquery over a child relationship (``(SELECT Id FROM Contacts)``) names a relationship, not an
   sObject, and is not read as one;
-* ``Database.query('SELECT ...')`` / ``Database.queryWithBinds(...)`` / ``Database.countQuery(...)`` with
-  a string literal: the same, the literal parsed by the Apex grammar's own SOQL rules (not a regular
-  expression);
+* ``Database.query('SELECT ...')`` / ``Database.queryWithBinds(...)`` / ``Database.countQuery(...)`` /
+  ``Database.getQueryLocator(...)`` with a string literal, literals joined with ``+`` around other
+  expressions, or a name of a local or field initialised so
+  (:mod:`indexer.languages.apex.frameworks.dynamic_soql`; through a name: ``inferred``): the same, the
+  text parsed by the Apex grammar's own SOQL rules (not a regular expression);
 * DML statements (``insert``, ``update``, ``upsert``, ``delete``, ``undelete``, ``merge``) and their
   ``Database.insert(...)`` ... forms: a write of the sObject of the target: a ``new Account(...)``,
   a ``new List<Account>{...}`` / ``new Account[]{...}``, an inline query, or a name whose declared type in the method (parameter, local, field) is an
@@ -24,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.languages.apex.frameworks.dynamic_soql import query_variants
 from indexer.languages.base import parser
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, base_type
 
@@ -166,11 +169,14 @@ def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[S
                 obj, how = target_of(first, owner)
                 if obj:
                     found.append(SObjectAccess("writes", obj, method, owner, line, col, resolution=how))
-            elif method in _QUERY_METHODS and first.type == "string_literal":
-                text = src.text(first)[1:-1]
-                obj, fields = _parse_soql(text)
-                if obj:
-                    found.append(SObjectAccess("reads", obj, "select", owner, line, col, fields))
+            elif method in _QUERY_METHODS:
+                texts, through_name = query_variants(src, first)
+                for i, text in enumerate(texts):
+                    obj, fields = _parse_soql(text)
+                    if obj:  # a hole written `Id` (the second text) is no selected field
+                        found.append(SObjectAccess("reads", obj, "select", owner, line, col, fields if i == 0 else [],
+                                                   resolution="inferred" if through_name else "exact"))
+                        break
     found.sort(key=lambda a: (a.line, a.col))
     return found
 
