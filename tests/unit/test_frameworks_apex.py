@@ -155,7 +155,12 @@ def test_dynamic_soql_built_from_literals_and_names_reads_its_sobject() -> None:
     Database.query(buildQuery());
     Database.query(laterName);
     String laterName = 'SELECT Id FROM Opportunity';
+    String built = '';
+    built += 'SELECT Name ';
+    built += 'FROM Task ';
+    Database.query(built + 'LIMIT 1');
   }
+  public void b(String batchQuery) { Database.query(batchQuery); }
 }
 """
     ex = _ex("classes/Q.cls", source)
@@ -169,7 +174,9 @@ def test_dynamic_soql_built_from_literals_and_names_reads_its_sobject() -> None:
         SObjectAccess("reads", "Contact", "select", "Q.a", 10, 4, ["Id", "Name"], resolution="inferred"),
         # a hole in the select list: the sObject, no columns
         SObjectAccess("reads", "Case", "select", "Q.a", 11, 4),
-    ]  # not: a parameter, a call's result, a local declared after the call
+        # `built` replayed: '' then two appends
+        SObjectAccess("reads", "Task", "select", "Q.a", 19, 4, ["Name"], resolution="inferred"),
+    ]  # not: a parameter (`fields`; Q.b's `batchQuery` hides the field), a call's result, a local declared after the call
 
 
 def test_platform_events_are_published_to_and_consumed_from_the_salesforce_event_bus() -> None:

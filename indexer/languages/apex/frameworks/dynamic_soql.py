@@ -4,11 +4,11 @@
 * a string literal: its text;
 * literals joined with ``+`` around other expressions (``'SELECT Id FROM Product__c ' + whereClause``):
   the literals, each other operand a hole;
-* a name: the value its declaration in the enclosing method, constructor or trigger gives it (the last
-  local declared with an initialiser before the call), else the initialiser of the enclosing class's
-  field of that name (``private String query = 'SELECT ...'``); a later reassignment or ``+=`` is not
-  followed (the initialiser usually names the sObject, the additions the filters). Found through a
-  name, the query is ``inferred``.
+* a name: the value the enclosing method, constructor or trigger gives its local of that name before
+  the call, its initialiser and assignments replayed in source order (``=`` replaces, ``+=`` appends;
+  branches are not told apart: the last assignment written wins), else the initialiser of the enclosing
+  class's field of that name (``private String query = 'SELECT ...'``). Found through a name, the
+  query is ``inferred``.
 
 :func:`query_variants` gives the texts to parse: holes left empty, then (when the first names no
 sObject, a hole in the select list: ``'SELECT ' + fields + ' FROM Account'``) holes written ``Id``.
@@ -27,6 +27,7 @@ __all__ = ["query_variants"]
 
 _MAX_PARTS = 64
 _MAX_NAME_HOPS = 3
+"""Names followed through names (``q = base;``) at most: bounds the work on a chain of locals."""
 _CALLABLES = frozenset({"method_declaration", "constructor_declaration", "trigger_declaration"})
 _TYPES = frozenset({"class_declaration", "interface_declaration", "enum_declaration"})
 
@@ -38,14 +39,22 @@ def _literal(src: SourceText, node: Node) -> str | None:
     return text[1:-1].replace("\\'", "'") if len(text) >= 2 else None
 
 
-def _declared_value(src: SourceText, name: Node) -> Node | None:
-    """The initialiser of the local (before ``name``, in its callable) or field ``name`` reads."""
-    text, at = src.text(name), name.start_byte
+def _writes(src: SourceText, name: Node) -> list[tuple[str, Node]]:
+    """What sets the local (before ``name``, in its callable) or else the field ``name`` reads, in source
+    order: ``("=", value)`` for its initialiser or an assignment, ``("+=", value)`` for an append. Empty
+    when neither is declared with a value or assigned."""
+    text, at = src.text(name).lower(), name.start_byte
     cur: Node | None = name.parent
     while cur is not None and cur.type not in _CALLABLES and cur.type not in _TYPES:
         cur = cur.parent
     if cur is not None and cur.type in _CALLABLES:
-        best: Node | None = None
+        params = cur.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            pname = p.child_by_field_name("name")
+            if pname is not None and src.text(pname).lower() == text:
+                return []  # a parameter: its value is the caller's (and it hides a field of its name)
+        found: list[tuple[int, str, Node]] = []
+        declared = False
         stack = [cur]
         while stack:
             n = stack.pop()
@@ -54,31 +63,36 @@ def _declared_value(src: SourceText, name: Node) -> Node | None:
             if n.type == "local_variable_declaration":
                 for decl in n.children_by_field_name("declarator"):
                     dname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
-                    if dname is not None and value is not None and src.text(dname).lower() == text.lower() \
-                            and (best is None or value.start_byte > best.start_byte):
-                        best = value
+                    if dname is not None and src.text(dname).lower() == text:
+                        declared = True
+                        if value is not None:
+                            found.append((value.start_byte, "=", value))
+            elif n.type == "assignment_expression":
+                left, op, right = (n.child_by_field_name(f) for f in ("left", "operator", "right"))
+                if left is not None and op is not None and right is not None and left.type == "identifier" \
+                        and src.text(left).lower() == text and src.text(op) in ("=", "+="):
+                    found.append((right.start_byte, src.text(op), right))
             stack.extend(n.named_children)
-        if best is not None:
-            return best
+        if declared or found:
+            return [(op, value) for _, op, value in sorted(found, key=lambda f: f[0])]
         while cur is not None and cur.type not in _TYPES:
             cur = cur.parent
     if cur is None:
-        return None
+        return []
     body = cur.child_by_field_name("body")
     for member in body.named_children if body is not None else ():
         if member.type == "field_declaration":
             for decl in member.children_by_field_name("declarator"):
                 dname, value = decl.child_by_field_name("name"), decl.child_by_field_name("value")
-                if dname is not None and value is not None and src.text(dname).lower() == text.lower():
-                    return value
-    return None
+                if dname is not None and value is not None and src.text(dname).lower() == text:
+                    return [("=", value)]
+    return []
 
 
-def _parts(src: SourceText, node: Node) -> tuple[list[str | None], bool]:
+def _parts(src: SourceText, node: Node, hops: int = 0) -> tuple[list[str | None], bool]:
     """The pieces of a string expression (``None``: a hole) and whether it was found through a name."""
     parts: list[str | None] = []
     through_name = False
-    hops = 0
     stack = [node]
     while stack and len(parts) <= _MAX_PARTS:
         n = stack.pop()
@@ -89,13 +103,15 @@ def _parts(src: SourceText, node: Node) -> tuple[list[str | None], bool]:
             stack.append(n.child_by_field_name("right"))
             stack.append(n.child_by_field_name("left"))
             continue
-        if n.type == "identifier" and hops < _MAX_NAME_HOPS:
-            value = _declared_value(src, n)
-            if value is not None:
-                hops += 1
-                through_name = True
-                stack.append(value)
-                continue
+        writes = _writes(src, n) if n.type == "identifier" and hops < _MAX_NAME_HOPS else []
+        if writes:
+            through_name = True
+            value: list[str | None] = []
+            for how, expr in writes:  # replayed in source order: `=` replaces, `+=` appends
+                more, _ = _parts(src, expr, hops + 1)
+                value = more if how == "=" else value + more
+            parts.extend(value)
+            continue
         parts.append(_literal(src, n))
     return parts, through_name
 
