@@ -418,7 +418,8 @@ subject or task of one broker is a different node from the same name on another 
 ``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name;
 ``inprocess`` a message type dispatched inside one process (MediatR requests and notifications);
 ``salesforce`` a Salesforce platform event on the org's event bus (``EventBus.publish`` to the triggers
-on it)."""
+on it, named as the event: ``order_shipped__e``) or a record event of an sObject (DML to the triggers
+on it: ``account.update``)."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:

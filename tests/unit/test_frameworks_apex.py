@@ -202,8 +202,10 @@ def test_platform_events_are_published_to_and_consumed_from_the_salesforce_event
     trig = _ex("triggers/AuditTrigger.trigger", "trigger AuditTrigger on Audit__E (after insert) { }")
     assert [(t.role, t.topic.literal(), t.owner, t.broker) for t in trig.topics] == [
         ("consumes", "audit__e", "AuditTrigger", "salesforce")]
-    # an ordinary sObject's trigger runs on DML, not from the event bus
-    assert _ex("triggers/A.trigger", "trigger A on Account (after insert) { }").topics == []
+    # an ordinary sObject's trigger runs on DML (record_triggers), not from the event bus
+    assert [(t.framework, t.role, t.topic.literal()) for t in
+            _ex("triggers/A.trigger", "trigger A on Account (after insert) { }").topics] == [
+        ("apex-dml", "consumes", "account.insert")]
 
 
 def test_lwc_wire_adapters_are_calls_and_lifecycle_hooks_entries() -> None:
@@ -230,3 +232,33 @@ def test_lwc_detector_ignores_files_that_do_not_import_lwc() -> None:
     ex = _ex("src/plain.js", "class Card extends LightningElement { connectedCallback() {} }\n"
                              "function wire(x) { return () => {}; }\n")
     assert ex.entries == [] and [c.name for c in ex.calls] == []
+
+
+def test_dml_raises_the_record_events_that_run_the_triggers_on_its_sobject() -> None:
+    ex = _ex("classes/W.cls", """public class W {
+  public void m(Account acc, List<Contact> cs, SObject any) {
+    insert new Case(Subject = 'x');
+    update acc;
+    upsert cs;
+    delete any;
+    Database.merge(acc, acc);
+    Database.undelete(acc);
+    EventBus.publish(new Audit__e());
+  }
+}""")
+    assert [(t.framework, t.role, t.topic.literal(), t.owner, t.line, t.broker) for t in ex.topics
+            if t.framework == "apex-dml"] == [
+        ("apex-dml", "produces", "case.insert", "W.m", 3, "salesforce"),
+        ("apex-dml", "produces", "account.update", "W.m", 4, "salesforce"),
+        ("apex-dml", "produces", "contact.insert", "W.m", 5, "salesforce"),  # upsert: insert and update
+        ("apex-dml", "produces", "contact.update", "W.m", 5, "salesforce"),
+        ("apex-dml", "produces", "account.update", "W.m", 7, "salesforce"),  # merge: update and delete
+        ("apex-dml", "produces", "account.delete", "W.m", 7, "salesforce"),
+        ("apex-dml", "produces", "account.undelete", "W.m", 8, "salesforce"),
+    ]  # not: `delete any` (an SObject), the platform event (the event bus's)
+    trig = _ex("triggers/T.trigger",
+               "trigger T on Account (before insert, after insert, after update, before delete) { }")
+    assert [(t.role, t.topic.literal(), t.owner) for t in trig.topics] == [
+        ("consumes", "account.insert", "T"), ("consumes", "account.update", "T"), ("consumes", "account.delete", "T")]
+    event_trigger = _ex("triggers/E.trigger", "trigger E on Audit__e (after insert) { }")
+    assert [t.framework for t in event_trigger.topics] == ["apex-platform-event"]

@@ -18,6 +18,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "callouts",
     "sobject_tables",
     "platform_events",
+    "record_triggers",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
