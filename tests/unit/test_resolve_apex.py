@@ -224,3 +224,35 @@ def test_overloads_are_chosen_by_the_arguments_types() -> None:
         (11, "log(1)#2"),      # 1.5 is a Decimal
         (12, "log(1)"),        # 2: an Integer fits both; the exact one
     ]
+
+
+CASES = """
+// --- path: classes/TestDataHelpers.cls ---
+public class TestDataHelpers {
+    public static List<Account> genXNumberOfAccounts(Integer n) { return null; }
+    public static void reset() {}
+    public static void Reset(Integer hard) {}
+}
+// --- path: classes/Caller.cls ---
+public class Caller extends Base {
+    public void go(Account acc) {
+        TestDataHelpers.genXnumberOfAccounts(5);
+        TestDataHelpers.RESET();
+        TestDataHelpers.reset();
+        acc.getsobjecttype();
+        logit();
+    }
+}
+// --- path: classes/Base.cls ---
+public virtual class Base { protected void logIt() {} }
+"""
+
+
+def test_member_names_fold_case_when_none_is_spelled_as_called() -> None:
+    check(CASES, [
+        "classes/Caller.Caller.go(1) -> classes/TestDataHelpers.TestDataHelpers.genXNumberOfAccounts(1) [exact]",
+        # RESET() folds to both spellings; arity 0 keeps `reset()` only; `reset()` is spelled exactly
+        "classes/Caller.Caller.go(1) -> classes/TestDataHelpers.TestDataHelpers.reset(0) [exact]",
+        # an inherited member, called bare, folds too
+        "classes/Caller.Caller.go(1) -> classes/Base.Base.logIt(0) [inferred]",
+    ])  # not: `acc.getsobjecttype()` (a method of the platform's Account)

@@ -31,8 +31,8 @@ Apex is Java-shaped, with differences the records carry:
   from the enclosing method.
 
 Identifiers are case-insensitive in Apex; the records keep them as written and the module system
-(:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively. Member names are
-matched as written (the usual case in real code; a call spelled in another case stays unresolved).
+(:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively, and member names too
+when none is spelled exactly as the call writes it (``members_fold_case``).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Apex has no imports: every top-level class, interface and enum of the org is visible everywhere by
 its name, so every file of the repository is one module (key :data:`ORG_KEY`). Names are
 case-insensitive in Apex: a type named ``accountService`` is ``AccountService`` (an exact spelling
-wins when both exist). A capitalised name the org does not declare is external (the platform's
+wins when both exist), and so are members (``members_fold_case``). A capitalised name the org does not declare is external (the platform's
 classes, sObjects, managed packages). A dotted name is a top-level type and its inner types. A bare call may be a
 method of the enclosing classes (implicit ``this``); ``super(...)`` / ``this(...)`` call constructors.
 
@@ -48,6 +48,9 @@ class ApexModuleSystem:
     implicit_this = True
     property_functions = False
     open_types = False
+    members_fold_case = True
+    """Apex names are case-insensitive: a call of ``genXnumberOfAccounts`` reaches the declared
+    ``genXNumberOfAccounts`` when no member is spelled exactly so (:mod:`indexer.resolve.hierarchy`)."""
     overloads_by_signature = True
     """Apex overloads methods by parameter types, as Java does: a call binds the overloads its
     arguments' types select (:mod:`indexer.resolve.overloads`), not the name's last definition."""
