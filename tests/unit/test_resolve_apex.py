@@ -188,6 +188,10 @@ public class CanTheUser {
 public class Caller {
     private List<Contact> contacts;
     public void go(Invoice__c inv, List<SObject> records, Account acc, Id recordId, Contact[] arr) {
+        List<Invoice__c> invoices = new List<Invoice__c>();
+        // (a Map is read with get(), never indexed)
+        CanTheUser.create(invoices[0]);
+        CanTheUser.create(arr[0]);
         CanTheUser.create(inv);
         CanTheUser.create(records);
         CanTheUser.create('Account');
@@ -214,15 +218,17 @@ def test_overloads_are_chosen_by_the_arguments_types() -> None:
     sites = sorted((e.line, short(e.dst).removeprefix("classes/CanTheUser.CanTheUser."))
                    for f in result.files for e in f.edges if e.kind == "CALLS")
     assert sites == [
-        (4, "create(1)"),     # Invoice__c: a custom object is an SObject, not a List nor a String
-        (5, "create(1)#2"),   # List<SObject>
-        (6, "create(1)#3"),   # a string literal
-        (7, "create(1)#2"),   # this.contacts: List<Contact>
-        (8, "create(1)#2"),   # Contact[]: a list
-        (9, "create(1)#3"),   # an Id converts to a String only
-        (10, "create(1)"),     # Account: a standard object, not known to be an SObject; not a List, nor a String
-        (11, "log(1)#2"),      # 1.5 is a Decimal
-        (12, "log(1)"),        # 2: an Integer fits both; the exact one
+        (6, "create(1)"),      # invoices[0]: an element of a List<Invoice__c>
+        (7, "create(1)"),      # arr[0]: an element of a Contact[]
+        (8, "create(1)"),      # Invoice__c: a custom object is an SObject, not a List nor a String
+        (9, "create(1)#2"),    # List<SObject>
+        (10, "create(1)#3"),   # a string literal
+        (11, "create(1)#2"),   # this.contacts: List<Contact>
+        (12, "create(1)#2"),   # Contact[]: a list
+        (13, "create(1)#3"),   # an Id converts to a String only
+        (14, "create(1)"),     # Account: a standard object, not known to be an SObject; not a List, nor a String
+        (15, "log(1)#2"),      # 1.5 is a Decimal
+        (16, "log(1)"),        # 2: an Integer fits both; the exact one
     ]
 
 

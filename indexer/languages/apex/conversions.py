@@ -18,7 +18,7 @@ Names are compared case-insensitively, as Apex does (``string`` is ``String``).
 
 from __future__ import annotations
 
-__all__ = ["VALUE_TYPES", "array_assignable", "value_assignable"]
+__all__ = ["VALUE_TYPES", "array_assignable", "indexed_element", "value_assignable"]
 
 _WIDER = {
     "integer": ("long", "double", "decimal"),
@@ -85,3 +85,13 @@ def array_assignable(arg: str, param: str) -> bool:
     if p.endswith("[]"):
         return a.endswith("[]") or a == "list"
     return p in ("list", "iterable", "object")
+
+
+def indexed_element(type_text: str) -> str | None:
+    """The element type of a ``List<X>`` declaration (``xs[0]`` indexes a list in Apex): ``X``;
+    ``None`` for any other type (a ``Map`` is read with ``get``, a ``Set`` is not indexed)."""
+    t = type_text.replace(" ", "")
+    head, sep, rest = t.partition("<")
+    if not sep or head.rpartition(".")[2].lower() != "list" or not rest.endswith(">"):
+        return None
+    return rest[:-1] or None  # a List has one type argument: `List<Map<String, Object>>` -> `Map<String,Object>`

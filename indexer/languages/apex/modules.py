@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from indexer.languages.apex.conversions import VALUE_TYPES, array_assignable, value_assignable
+from indexer.languages.apex.conversions import VALUE_TYPES, array_assignable, indexed_element, value_assignable
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -59,6 +59,8 @@ class ApexModuleSystem:
     value_assignable = staticmethod(value_assignable)
     """Whether a value of one type may be passed to a parameter of another (case-insensitive)."""
     array_assignable = staticmethod(array_assignable)
+    indexed_element = staticmethod(indexed_element)
+    """The element type of a ``List<X>`` an argument indexes (``xs[0]``)."""
     """Whether a list written ``X[]`` fits a parameter, or a parameter so written takes an argument."""
 
     def is_builtin(self, name: str) -> bool:
