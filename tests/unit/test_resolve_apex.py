@@ -151,6 +151,7 @@ public class Shipping {
         EventBus.publish(e);
     }
     public static void other(List<SObject> raw) { EventBus.publish(raw); }
+    public static void record(Account acc, Contact c) { insert acc; update c; }
 }
 // --- path: triggers/OrderShipped.trigger ---
 trigger OrderShipped on order_shipped__e (after insert) {
@@ -170,7 +171,9 @@ def test_platform_events_link_the_publisher_to_the_trigger_on_the_event() -> Non
     ])
     # the event's name folds case; `List<SObject> raw` publishes nothing; the Account trigger consumes the
     # record events of Account (DML: tests/unit/test_frameworks_apex.py), not the platform event
-    assert edges(result, "PRODUCES") == ["classes/Shipping.Shipping.ship(1) -> topic:salesforce:order_shipped__e"]
+    # `insert acc` runs AccountTrigger (after insert); `update c` no trigger: no topic
+    assert edges(result, "PRODUCES") == ["classes/Shipping.Shipping.record(2) -> topic:salesforce:account.insert",
+                                         "classes/Shipping.Shipping.ship(1) -> topic:salesforce:order_shipped__e"]
     assert edges(result, "CONSUMES") == ["triggers/AccountTrigger.AccountTrigger(0) -> topic:salesforce:account.insert",
                                          "triggers/OrderShipped.OrderShipped(0) -> topic:salesforce:order_shipped__e"]
 

@@ -14,7 +14,9 @@ resources and jobs that call them.
   ``account.update``). A trigger on a platform event (``..__e``) is the event bus's
   (:mod:`indexer.languages.apex.frameworks.platform_events`), not DML's.
 
-Names are lowercased (Apex folds case). Not read: DML on a name typed ``SObject`` (no sObject known),
+A write's use needs a consumer (``TopicUse.needs_consumer``): the linker keeps it only when a trigger
+of the repository runs on that event, so an sObject without triggers gets no topic (its writes are
+the table's WRITES already). Names are lowercased (Apex folds case). Not read: DML on a name typed ``SObject`` (no sObject known),
 records written by the platform itself (Flows, the UI, the API).
 """
 
@@ -61,4 +63,4 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         for event in EVENTS_RAISED.get(a.operation, ()):
             out.topics.append(TopicUse(FRAMEWORK, "produces", Template.of(f"{a.sobject.lower()}.{event}"),
-                                       a.owner, a.line, a.col, broker=BROKER))
+                                       a.owner, a.line, a.col, broker=BROKER, needs_consumer=True))
