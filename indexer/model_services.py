@@ -35,7 +35,9 @@ class TopicUse:
     the task's function and its task name; ``topic`` is then empty. ``binding``: a Spring Cloud Stream binding name
     (``orders-in-0``, a ``StreamBridge.send`` name) the linker maps to its configured destination. ``handed_as``: the
     message is handed to the callee ``target`` names (a wrapper, an outbox: ``service.AddAndSaveEventAsync(e)``); the
-    use holds only when that callee declares a parameter of one of these types (the bus's message base types)."""
+    use holds only when that callee declares a parameter of one of these types (the bus's message base types).
+    ``needs_consumer``: a produce use that holds only when a file of the repository consumes its destination (an
+    Apex DML write raises its sObject's record events, which matter only to the triggers on that sObject)."""
 
     framework: str
     role: str
@@ -48,6 +50,7 @@ class TopicUse:
     target: str | None = None
     binding: str | None = None
     handed_as: tuple[str, ...] = ()
+    needs_consumer: bool = False
 
 
 @dataclass(slots=True)
@@ -70,11 +73,12 @@ class QueueBinding:
     ``Queue ordersQueue`` resolves to the class's ``ordersQueue`` bean)."""
 
 
-ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger"})
+ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger", "async"})
 """Kinds of :class:`EntryRegistration`: ``scheduled`` (run by a scheduler), ``cli`` (a command of a command-line
 interface), ``main`` (a program's entry: a ``__main__`` block, a console script or package ``bin``, a Spring Boot
 ``CommandLineRunner``), ``runtime`` (run by the language runtime itself: a JVM static initialiser or serialization
-hook), ``trigger`` (run when records change: an Apex trigger)."""
+hook), ``trigger`` (run when records change: an Apex trigger), ``async`` (a job the platform runs in its own
+transaction once enqueued: an Apex ``Queueable`` / ``Batchable`` / ``Finalizer``)."""
 
 
 @dataclass(slots=True)

@@ -544,7 +544,7 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
             self._queues = QueueLinker(self.r, self.ctxs, self.render, self.options.properties_for)
         found, why = self._queues.destinations(fc, use)
         if not found:
-            if why not in ("not_celery", "not_wrapper"):
+            if why not in ("not_celery", "not_wrapper", "no_consumer"):
                 self.result.outcomes[why or "unlinked_topic"] += 1
             return
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"

@@ -42,6 +42,9 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
   a parameter of one of the bus's message base types, the message's class is produced (``inferred``:
   a method taking the base type may keep the message without sending it, ``RemoveDomainEvent(e)``);
   otherwise nothing, and nothing counted (most calls handing an object over are no wrapper).
+* **A use that needs a consumer** (:attr:`TopicUse.needs_consumer`: an Apex DML write raising its
+  sObject's record events) is produced only when some file of the repository consumes that
+  destination by name (a trigger on the sObject); otherwise nothing, and nothing counted.
 
 Nothing here raises on odd facts: the caller counts what yields no destination.
 """
@@ -139,6 +142,7 @@ class QueueLinker:
         self.bindings: dict[str, list[tuple[str, str]]] = defaultdict(list)  # exchange -> (key, queue)
         self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
         self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
+        self.consumed: set[tuple[str, str]] = set()  # (broker, name) of every destination consumed by name
         for fc in ctxs:
             for b in fc.ex.queue_bindings:
                 queue, exchange = self._name(fc, b.owner, b.queue), self._name(fc, b.owner, b.exchange)
@@ -146,6 +150,10 @@ class QueueLinker:
                 if queue and exchange is not None and _HOLE not in key:
                     self.bindings[exchange].append((key, queue))
             for use in fc.ex.topics:
+                if use.role == "consumes" and use.binding is None and use.target is None and use.topic.parts:
+                    consumed = self.render(fc, use.owner, use.topic)
+                    if _HOLE not in consumed:
+                        self.consumed.add((use.broker, consumed))
                 if use.broker == "nats" and use.role == "consumes":
                     subject = self.render(fc, use.owner, use.topic)
                     if _HOLE not in subject and ("*" in subject.split(".") or subject.endswith(">")):
@@ -181,6 +189,8 @@ class QueueLinker:
             found += [Destination("nats", s, "inferred") for s in sorted(self.subjects) if s != name
                       and nats_matches(s, name)]
             return found, None
+        if use.needs_consumer and use.role == "produces" and (use.broker, name) not in self.consumed:
+            return [], "no_consumer"  # a record event no trigger of the repository runs on
         if use.broker == "rabbitmq" and use.role == "produces" and use.exchange is not None:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only

@@ -316,7 +316,24 @@ class ClassHierarchy:
                 keep = False
             if members:
                 return members, x is not c, keep
+        if getattr(c.file.rules, "members_fold_case", False):
+            return (*self._folded_lookup(c, name), keep)
         return [], False, keep
+
+    def _folded_lookup(self, c: Def, name: str) -> tuple[list[Def], bool]:
+        """In a language whose member names fold case (the module system's optional
+        ``members_fold_case``: Apex), the members of the first class in ``c``'s MRO whose name equals
+        ``name`` but for case (``genXnumberOfAccounts`` calls ``genXNumberOfAccounts``), once no member
+        is spelled exactly so; each name read is recorded."""
+        lower = name.lower()
+        for x in self.mro(c):
+            for key in x.file.members_of(x.qualname):
+                if key != name and key.lower() == lower:
+                    self.use(("name", x.file.path, key))
+                    members = list(x.member(key))
+                    if members:
+                        return members, x is not c
+        return [], False
 
     def open_members(self, c: Def, name: str) -> list[Def]:
         """Members ``name`` of an open type ``c`` declared in the other files of its module (Go

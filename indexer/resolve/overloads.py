@@ -119,6 +119,9 @@ def _argument(r: Resolver, fc: FileCtx, cs: CallSite, text: str) -> str | Def | 
         inner = text[1:]
         array = _declared(r, fc, cs, inner[1:]) if inner[:1] == "=" else _argument(r, fc, cs, inner)
         element = drop_generics(array).replace(" ", "")[:-2] if isinstance(array, str) and array.rstrip().endswith("]") else ""
+        indexed = getattr(fc.rules, "indexed_element", None)  # optional: a collection indexed like an array
+        if not element and indexed is not None and isinstance(array, str):
+            element = indexed(array) or ""  # Apex `List<Contact> xs`: `xs[0]` is a Contact
         return _type(r, fc, cs.caller, element) if element else None
     if text.startswith("->") or text == "::":
         return text

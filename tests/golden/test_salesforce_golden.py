@@ -46,7 +46,7 @@ def test_repository_save_reaches_components_trigger_job_and_rest(store) -> None:
         ("AccountService.createAccount", ("http",), 1),
         ("AccountService.renameAccount", ("lightning",), 1),
         ("NightlyCleanup.execute", ("scheduled",), 2),
-        ("AccountTrigger", ("trigger",), 2),
+        ("AccountTrigger", ("trigger", "salesforce"), 2),  # and a consumer of Account's record events
         ("AccountCard.connectedCallback", ("runtime",), 3),
     ]
     # the @IsTest class is a test, kept apart from production callers

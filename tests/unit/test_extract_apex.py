@@ -110,8 +110,10 @@ def test_batch_and_schedule_dispatch_name_every_method_the_platform_runs() -> No
     dispatched = [(c.name, c.receiver, c.arity) for c in ex.calls if c.receiver and c.receiver.startswith("new ")]
     assert dispatched == [("start", "new Cleanup()", -1), ("execute", "new Cleanup()", -1),
                           ("finish", "new Cleanup()", -1), ("execute", "new Nightly()", -1)]
-    # `System.enqueueJob(o)`: the object's class is not written: no dispatched call
-    assert [c.name for c in ex.calls if c.line == 5] == ["enqueueJob"]
+    # `System.enqueueJob(o)`: the object is named: `execute` is called on `o`, bound (or not: `Object o`)
+    # by its declared type (tests/unit/test_resolve_apex.py)
+    assert [(c.name, c.receiver, c.arity) for c in ex.calls if c.line == 5] == [("enqueueJob", "System", 1),
+                                                                                ("execute", "o", -1)]
 
 
 def test_syntax_errors_keep_what_parsed_and_columns_count_code_points() -> None:
@@ -127,3 +129,14 @@ def test_binary_and_empty_input_never_raise() -> None:
     for data in (b"", b"\x00\xff\xfe" * 100, b"class {{{{"):
         ex = EXTRACTOR.extract("classes/X.cls", data)
         assert ex.path == "classes/X.cls"
+
+
+def test_call_sites_record_their_argument_types_for_overloads() -> None:
+    ex = _defs(b"public class A {\n  void m(List<Account> xs, Integer n) {\n"
+               b"    f('s', 1, 2L, 1.5, true, null, new Account(), (String) o, new List<Account>(), new Account[]{},\n"
+               b"      xs[0], this.y, this, g(), a.b().c(), -1, n + 1, xs, (n));\n  }\n}\n", "classes/A.cls")
+    call = next(c for c in ex.calls if c.name == "f")
+    assert call.arg_types == ("String", "Integer", "Long", "Decimal", "Boolean", "null", "Account", "String", "List",
+                              "Account[]", "[=xs", "=this.y", "@this", "@g()", "@a.b().c()", "", "", "=xs", "=n")
+    # no argument of a known type: nothing recorded
+    assert next(c for c in ex.calls if c.name == "g").arg_types == ()

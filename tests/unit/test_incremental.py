@@ -426,9 +426,13 @@ VARIANTS: dict[str, list[str | None]] = {
     # issue 21: Apex classes in one org-wide namespace (a class renamed in case, a method that comes and
     # goes), a trigger, and an LWC component importing an Apex method
     "sf/classes/Repo.cls": ["public class Repo { public void save() {} }\n", "public class repo { public void save() {} }\n",
-                            "public class Repo { public void store() {} }\n", None],
+                            "public class Repo { public void store() {} }\n", None,
+                            # session 61: a DML write runs the trigger on Account (a topic only while T exists)
+                            "public class Repo { public void save() { insert new Account(); } }\n"],
     "sf/classes/Svc.cls": ["public class Svc { @AuraEnabled public static void run() { new Repo().save(); } }\n",
-                           "public class Svc { @AuraEnabled public static void run() { Repo r = new Repo(); r.store(); } }\n"],
+                           "public class Svc { @AuraEnabled public static void run() { Repo r = new Repo(); r.store(); } }\n",
+                           # session 61: a member name folding case (`SAVE` is `save`)
+                           "public class Svc { @AuraEnabled public static void run() { new Repo().SAVE(); } }\n"],
     "sf/triggers/T.trigger": ["trigger T on Account (after insert) { Svc.run(); }\n", None],
     # brk40: x.Y.py's ids keep the suffix while x.py defines Y (else x.Y.py's z is x.py's Y.z); a class
     # named like its file's suffix keeps the File node's id apart

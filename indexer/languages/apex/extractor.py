@@ -9,6 +9,8 @@ The rules live in ``indexer/languages/apex/queries/*.scm``:
   variables);
 * ``types.scm``: the places where a type is named;
 * ``strip.scm``: annotations and comments, left out of signatures;
+* each call's argument types as written (:mod:`indexer.languages.apex.arguments`), from which the
+  resolver chooses among overloads;
 * ``data.scm``: SOQL queries and DML statements (:mod:`indexer.languages.apex.data`).
 
 Apex is Java-shaped, with differences the records carry:
@@ -23,12 +25,14 @@ Apex is Java-shaped, with differences the records carry:
 * The platform runs some methods itself when code hands it an object: ``System.enqueueJob(new
   Job())`` runs ``Job.execute``, ``Database.executeBatch(new Batch())`` runs ``start``, ``execute``
   and ``finish``, ``System.schedule(name, cron, new Job())`` runs ``execute``. Each is a call site
-  of those methods on a receiver written ``new Job()`` (so it binds only when the object's class is
-  known and declares them), arity unknown, at the argument's position, from the enclosing method.
+  of those methods on a receiver written ``new Job()``, or on the name handed over
+  (``System.enqueueJob(job)``: receiver ``job``, bound through its declared type), so it binds only
+  when the object's class is known and declares them; arity unknown, at the argument's position,
+  from the enclosing method.
 
 Identifiers are case-insensitive in Apex; the records keep them as written and the module system
-(:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively. Member names are
-matched as written (the usual case in real code; a call spelled in another case stays unresolved).
+(:mod:`indexer.languages.apex.modules`) looks type names up case-insensitively, and member names too
+when none is spelled exactly as the call writes it (``members_fold_case``).
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import run_detectors
+from indexer.languages.apex.arguments import argument_types
 from indexer.languages.apex.frameworks import detectors_for
 from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
@@ -74,6 +79,9 @@ _COMMENTS = frozenset({"line_comment", "block_comment"})
 _TYPE_NAMES = frozenset({"type_identifier", "scoped_type_identifier"})
 _WS = re.compile(r"\s+")
 _EVENT = re.compile(r"^(before|after)_(\w+)$")
+_HANDED_NAMES = frozenset({"identifier", "field_access", "this"})
+"""Arguments of a platform dispatch call that name the object handed over (``job``, ``this.job``,
+``this``): the methods run are called on that name, bound by its declared type."""
 
 
 
@@ -315,7 +323,8 @@ class _FileExtractor:
 
     def _calls(self) -> None:
         src = self.src
-        found: list[tuple[Node, str, str | None, int, bool]] = []  # (position node, name, receiver, arity, is_new)
+        # (position node, name, receiver, arity, is_new, argument list: its types for overloads)
+        found: list[tuple[Node, str, str | None, int, bool, Node | None]] = []
         for _, m in run_query(query(GRAMMAR, QUERIES, "calls"), self.root):
             args = m["args"][0]
             arity = sum(1 for a in args.named_children if a.type not in _COMMENTS)
@@ -324,7 +333,7 @@ class _FileExtractor:
                 recv = m.get("receiver")
                 receiver = self.receiver(recv[0]) if recv else None
                 name = src.text(name_node)
-                found.append((name_node, name, receiver, arity, False))
+                found.append((name_node, name, receiver, arity, False, args))
                 found.extend(self._dispatched(receiver, name, args))
             elif "new" in m:
                 tnode = m["type"][0]
@@ -335,34 +344,45 @@ class _FileExtractor:
                     name_node = tnode.named_children[-1]
                     prefix = src.data[tnode.start_byte : name_node.start_byte].decode("utf-8", "replace")
                     receiver = drop_generics(_WS.sub("", prefix)).rstrip(".") or None
-                found.append((name_node, src.text(name_node), receiver, arity, True))
+                found.append((name_node, src.text(name_node), receiver, arity, True, args))
             else:
                 name_node = m["name"][0]
-                found.append((name_node, src.text(name_node), None, arity, False))
+                found.append((name_node, src.text(name_node), None, arity, False, args))
         found.sort(key=lambda f: f[0].start_byte)
         owners = self.owners([f[0].start_byte for f in found])
         self.out.calls = [
             CallSite(caller=self.code_scope(owner), name=name, receiver=receiver, arity=arity,
-                     line=src.line(node), col=src.col(node), is_new=is_new)
-            for (node, name, receiver, arity, is_new), owner in zip(found, owners)
+                     line=src.line(node), col=src.col(node), is_new=is_new,
+                     arg_types=argument_types(src, args, self.receiver) if args is not None else ())
+            for (node, name, receiver, arity, is_new, args), owner in zip(found, owners)
         ]
 
-    def _dispatched(self, receiver: str | None, name: str, args: Node) -> list[tuple[Node, str, str | None, int, bool]]:
+    def _dispatched(self, receiver: str | None, name: str, args: Node
+                    ) -> list[tuple[Node, str, str | None, int, bool, Node | None]]:
         """The methods a platform call (:data:`PLATFORM_DISPATCH`) runs on the object it is handed,
-        when that argument is a ``new X(...)`` expression: calls of them on ``new X()``."""
+        when that argument is a ``new X(...)`` expression (calls of them on ``new X()``) or names the object
+        (``System.enqueueJob(job)``, ``this.job``, ``this``: calls of them on that receiver, so they bind
+        through its declared type; a name typed by the platform's interface, ``Queueable job``, stays
+        external)."""
         spec = PLATFORM_DISPATCH.get(((receiver or "").lower(), name.lower()))
         if spec is None:
             return []
         index, methods = spec
         values = [a for a in args.named_children if a.type not in _COMMENTS]
-        if index >= len(values) or values[index].type != "object_creation_expression":
+        if index >= len(values):
             return []
         arg = values[index]
-        tnode = arg.child_by_field_name("type")
-        text = drop_generics(_WS.sub("", self.src.text(tnode))) if tnode is not None else ""
-        if not text:
+        if arg.type == "object_creation_expression":
+            tnode = arg.child_by_field_name("type")
+            text = drop_generics(_WS.sub("", self.src.text(tnode))) if tnode is not None else ""
+            receiver = f"new {text}()" if text else ""
+        elif arg.type in _HANDED_NAMES:
+            receiver = self.receiver(arg)
+        else:
             return []
-        return [(arg, method, f"new {text}()", -1, False) for method in methods]
+        if not receiver or receiver == LONG_RECEIVER:
+            return []
+        return [(arg, method, receiver, -1, False, None) for method in methods]
 
     def receiver(self, node: Node) -> str:
         """Normalised receiver text (``this.repo``, ``a.b()`` for a call, ``new Foo()``; whitespace

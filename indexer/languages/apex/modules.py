@@ -3,7 +3,7 @@
 Apex has no imports: every top-level class, interface and enum of the org is visible everywhere by
 its name, so every file of the repository is one module (key :data:`ORG_KEY`). Names are
 case-insensitive in Apex: a type named ``accountService`` is ``AccountService`` (an exact spelling
-wins when both exist). A capitalised name the org does not declare is external (the platform's
+wins when both exist), and so are members (``members_fold_case``). A capitalised name the org does not declare is external (the platform's
 classes, sObjects, managed packages). A dotted name is a top-level type and its inner types. A bare call may be a
 method of the enclosing classes (implicit ``this``); ``super(...)`` / ``this(...)`` call constructors.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from indexer.languages.apex.conversions import VALUE_TYPES, array_assignable, indexed_element, value_assignable
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import ImportTarget, Lookup
@@ -47,6 +48,20 @@ class ApexModuleSystem:
     implicit_this = True
     property_functions = False
     open_types = False
+    members_fold_case = True
+    """Apex names are case-insensitive: a call of ``genXnumberOfAccounts`` reaches the declared
+    ``genXNumberOfAccounts`` when no member is spelled exactly so (:mod:`indexer.resolve.hierarchy`)."""
+    overloads_by_signature = True
+    """Apex overloads methods by parameter types, as Java does: a call binds the overloads its
+    arguments' types select (:mod:`indexer.resolve.overloads`), not the name's last definition."""
+    value_types = VALUE_TYPES
+    """Apex's primitives and collections (:mod:`indexer.languages.apex.conversions`)."""
+    value_assignable = staticmethod(value_assignable)
+    """Whether a value of one type may be passed to a parameter of another (case-insensitive)."""
+    array_assignable = staticmethod(array_assignable)
+    indexed_element = staticmethod(indexed_element)
+    """The element type of a ``List<X>`` an argument indexes (``xs[0]``)."""
+    """Whether a list written ``X[]`` fits a parameter, or a parameter so written takes an argument."""
 
     def is_builtin(self, name: str) -> bool:
         """Apex has no builtin functions (``System.debug`` is a method of a system class)."""

@@ -17,6 +17,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "rest",
     "callouts",
     "sobject_tables",
+    "platform_events",
+    "record_triggers",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -6,12 +6,14 @@
   fields (relationship fields as written, ``Owner.Name``; aggregate and subquery items left out);
   a subquery over a child relationship (``(SELECT Id FROM Contacts)``) names a relationship, not an
   sObject, and is not read as one;
-* ``Database.query('SELECT ...')`` / ``Database.queryWithBinds(...)`` / ``Database.countQuery(...)`` with
-  a string literal: the same, the literal parsed by the Apex grammar's own SOQL rules (not a regular
-  expression);
+* ``Database.query('SELECT ...')`` / ``Database.queryWithBinds(...)`` / ``Database.countQuery(...)`` /
+  ``Database.getQueryLocator(...)`` with a string literal, literals joined with ``+`` around other
+  expressions, or a name of a local or field initialised so
+  (:mod:`indexer.languages.apex.frameworks.dynamic_soql`; through a name: ``inferred``): the same, the
+  text parsed by the Apex grammar's own SOQL rules (not a regular expression);
 * DML statements (``insert``, ``update``, ``upsert``, ``delete``, ``undelete``, ``merge``) and their
   ``Database.insert(...)`` ... forms: a write of the sObject of the target: a ``new Account(...)``,
-  an inline query, or a name whose declared type in the method (parameter, local, field) is an
+  a ``new List<Account>{...}`` / ``new Account[]{...}``, an inline query, or a name whose declared type in the method (parameter, local, field) is an
   sObject type or a ``List`` / ``Set`` of one (resolution ``inferred``: the declaration decides); a
   target typed ``SObject`` or not typed in the file names no sObject and is dropped.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.languages.apex.frameworks.dynamic_soql import query_variants
 from indexer.languages.base import parser
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, FileExtraction, base_type
 
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["DML_OPERATIONS", "SObjectAccess", "soql_objects", "sobject_accesses"]
+__all__ = ["DML_OPERATIONS", "SObjectAccess", "declared_types", "expression_sobject", "soql_objects", "sobject_accesses"]
 
 DML_OPERATIONS = frozenset({"insert", "update", "upsert", "delete", "undelete", "merge"})
 """Apex DML operations (statements and ``Database`` methods): each writes its target's sObject."""
@@ -131,19 +134,11 @@ def _sobject_type(type_text: str | None) -> str | None:
 def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[SObjectAccess]:
     """Every SOQL read and DML write of the file (module docstring), in source order."""
     owners = _Owners(out)
-    types = {(b.scope, b.name): b.type for b in out.bindings}
+    types = declared_types(out)
     found: list[SObjectAccess] = []
 
     def target_of(node: Node, owner: str | None) -> tuple[str | None, str]:
-        if node.type == "object_creation_expression":
-            t = node.child_by_field_name("type")
-            return (_sobject_type(src.text(t)) if t is not None else None), "exact"
-        if node.type == "query_expression":
-            body = next((c for c in node.named_children if c.type == "soql_query_body"), None)
-            return (soql_objects(src, body)[0] if body is not None else None), "exact"
-        if node.type in ("identifier", "field_access"):
-            return _sobject_type(_declared(types, owner, src.text(node))), "inferred"
-        return None, "exact"
+        return expression_sobject(src, node, types, owner)
 
     stack = [root]
     while stack:
@@ -174,13 +169,39 @@ def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[S
                 obj, how = target_of(first, owner)
                 if obj:
                     found.append(SObjectAccess("writes", obj, method, owner, line, col, resolution=how))
-            elif method in _QUERY_METHODS and first.type == "string_literal":
-                text = src.text(first)[1:-1]
-                obj, fields = _parse_soql(text)
-                if obj:
-                    found.append(SObjectAccess("reads", obj, "select", owner, line, col, fields))
+            elif method in _QUERY_METHODS:
+                texts, through_name = query_variants(src, first)
+                for i, text in enumerate(texts):
+                    obj, fields = _parse_soql(text)
+                    if obj:  # a hole written `Id` (the second text) is no selected field
+                        found.append(SObjectAccess("reads", obj, "select", owner, line, col, fields if i == 0 else [],
+                                                   resolution="inferred" if through_name else "exact"))
+                        break
     found.sort(key=lambda a: (a.line, a.col))
     return found
+
+
+def declared_types(out: FileExtraction) -> dict[tuple[str | None, str], str]:
+    """The file's declared types by ``(scope, name)`` (parameters, locals, fields: ``out.bindings``),
+    as :func:`expression_sobject` reads them."""
+    return {(b.scope, b.name): b.type for b in out.bindings}
+
+
+def expression_sobject(src: SourceText, node: Node, types: dict[tuple[str | None, str], str],
+                       owner: str | None) -> tuple[str | None, str]:
+    """``(sObject, resolution)`` of the records an expression holds: ``new Account(...)``,
+    ``new List<Account>{...}``, ``new Account[]{...}`` and an inline query name theirs (``exact``); a name or ``this.x`` has the
+    sObject of its declared type in ``owner`` or an enclosing scope (``inferred``; ``types`` from
+    :func:`declared_types`); ``(None, ...)`` when none is known (``SObject``, a call, an untyped name)."""
+    if node.type in ("object_creation_expression", "array_creation_expression"):
+        t = node.child_by_field_name("type")
+        return (_sobject_type(src.text(t)) if t is not None else None), "exact"
+    if node.type == "query_expression":
+        body = next((c for c in node.named_children if c.type == "soql_query_body"), None)
+        return (soql_objects(src, body)[0] if body is not None else None), "exact"
+    if node.type in ("identifier", "field_access"):
+        return _sobject_type(_declared(types, owner, src.text(node))), "inferred"
+    return None, "exact"
 
 
 def _in_select(body: Node) -> bool:

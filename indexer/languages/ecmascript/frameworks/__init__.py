@@ -36,6 +36,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "schedulers",
     "nest_commander",
     "lwc",
+    "lwc_records",
     "angular_templates",
     "openapi_clients",
     "js_constants",
