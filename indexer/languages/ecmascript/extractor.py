@@ -333,6 +333,12 @@ class _FileRun:
         elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
             fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
             parent_qualname = None
+        elif "_default_object" in caps:  # `export default { get() {} }`: default.get, of the object `default`
+            if self.out.path.endswith(".vue"):  # a Vue component's options: its methods (vue.py)
+                return
+            fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
+            parent_qualname = self.text(caps["_default_object"][0])
+            self._object_binding(caps["_default_object"][0], None)
         elif "_returned" in caps:  # `const F = () => ({ get() {} })`: F.return.get (returned_objects.py)
             returner = caps["_returned"][0]
             owner_fn = returner if returner.type == "arrow_function" else function_of(returner)
