@@ -598,10 +598,12 @@ class CallBinder:
         # in libraries as they are certain on a receiver whose type is known. Nor are extension
         # methods (`receiver_type`): they bind only on a receiver known to be of their type.
         properties = fc.rules.property_functions
+        closed = getattr(fc.rules, "closed_objects", None)
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
                       if arity_ok(rd, cs.arity) and not rd.shape.generated and not rd.shape.extension and (
                           cs.receiver is None or rd.kind == "method"
-                          or (properties and rd.parent is not None))]
+                          or (properties and rd.parent is not None))
+                      and not (closed and _unnamed_result(fc, cs, rd, closed))]
         for rd in candidates:
             r.use(("name", rd.file.path, rd.name))
         # In JS/TS (``property_functions``) an interface member is a type signature with no code:
@@ -619,6 +621,23 @@ class CallBinder:
                 and not _builtin_namesake(r, candidates[0]) and not _unreached_member(r, fc, cs, candidates[0]):
             return [(candidates[0], "name")]
         return None
+
+
+def _unnamed_result(fc: FileCtx, cs: CallSite, rd: Def, closed: str) -> bool:
+    """Whether ``rd`` is a member of a factory's returned object (its parent ``F.<closed>``, the
+    module system's ``closed_objects``: JS ``CartGateway.return``) that a call matched by name alone
+    is not seen to reach: the call is written in another file and its receiver's last name is not
+    the factory's (``editor.commands.nextSearchMatch()`` may be ``commands() { return {...} }``'s
+    result; chrono's ``result.start.date()`` is no ``DateTime.commands()``'s). Such a member is no
+    name candidate: a common method name of a library object would bind to it, or stop binding to
+    the one class method of the repository that has it (js60: outline's ``comment.toPlainText()``)."""
+    parent = rd.parent or ""
+    owner, dot, tail = parent.rpartition(".")
+    if not dot or tail != closed or rd.file.path == fc.path:
+        return False
+    factory = owner.rpartition(".")[2]
+    last = re.split(r"[.(\[]", cs.receiver or "")[-1] if cs.receiver else ""
+    return last != factory
 
 
 def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:

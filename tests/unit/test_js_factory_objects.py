@@ -351,3 +351,45 @@ def test_what_a_default_export_of_a_call_or_instance_binds_exactly():
     ex = extractor_for_path("o.js").extract("o.js", obj.encode())
     assert [(d.qualname, d.parent) for d in ex.definitions] == [("default.setToken", "default"), ("default.get", "default")]
     assert bound("o.js", obj) == ([(None, "default", "default", "object")], [("default", "default")])
+
+
+FALLBACK = """
+// --- path: src/DateTime.ts ---
+export default class DateTime {
+  commands() {
+    return { date: () => 1 }
+  }
+}
+// --- path: src/Search.ts ---
+export default class Search {
+  commands() {
+    return { nextSearchMatch: () => 1 }
+  }
+}
+// --- path: src/Comment.ts ---
+export class Comment { toPlainText() { return "" } }
+// --- path: src/Placeholder.ts ---
+export class Placeholder { schema() { return { toPlainText: () => "" } } }
+// --- path: src/use.ts ---
+export function use(result: any, editor: any, comment: any, other: any) {
+  result.start.date()
+  editor.commands.nextSearchMatch()
+  other.nextSearchMatch()
+  comment.toPlainText()
+}
+// --- path: src/Preview.js ---
+const mapDispatchToProps = dispatch => ({ onClick: x => dispatch(x) })
+function Preview(props) { props.onClick(1) }
+"""
+
+
+def test_factory_members_in_the_name_fallback_only_where_the_call_may_reach_them():
+    # outline (js60): a factory member is a name candidate for a call in its own file (react-redux's
+    # props.onClick) or on a receiver named after the factory (editor.commands.x() of `commands()`).
+    # Not: chrono's result.start.date() -> DateTime.commands.return.date, other.nextSearchMatch();
+    # and Placeholder.schema.return.toPlainText no longer hides the one class method comment.toPlainText()
+    check(FALLBACK, [
+        "src/Preview.Preview(1) -> src/Preview.mapDispatchToProps.return.onClick(1) [name]",
+        "src/use.use(4) -> src/Comment.Comment.toPlainText(0) [name]",
+        "src/use.use(4) -> src/Search.Search.commands.return.nextSearchMatch(0) [name]",
+    ])
