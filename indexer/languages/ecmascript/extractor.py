@@ -91,6 +91,7 @@ from indexer.languages.ecmascript.syntax import (
     is_exported,
     leading_decorators,
     literal_data,
+    object_pattern_fields,
     own_decorator_ranges,
     plain_name,
     single_declarator,
@@ -664,7 +665,7 @@ class _FileRun:
                 inner = pattern.named_children
                 pattern = inner[0] if inner else pattern
             ptype = self.type_text(annotation)
-            param = Param(self.flat(pattern), ptype, has_default, variadic)
+            param = Param(self.flat(pattern), ptype, has_default, variadic, object_pattern_fields(pattern, self.text))
             out.append(param)
             if pattern.type != "identifier":
                 continue
