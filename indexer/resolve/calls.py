@@ -603,7 +603,7 @@ class CallBinder:
                       if arity_ok(rd, cs.arity) and not rd.shape.generated and not rd.shape.extension and (
                           cs.receiver is None or rd.kind == "method"
                           or (properties and rd.parent is not None))
-                      and not (closed and _unnamed_result(fc, cs, rd, closed))]
+                      and not (closed and _unnamed_result(r, fc, cs, rd, closed))]
         for rd in candidates:
             r.use(("name", rd.file.path, rd.name))
         # In JS/TS (``property_functions``) an interface member is a type signature with no code:
@@ -623,21 +623,29 @@ class CallBinder:
         return None
 
 
-def _unnamed_result(fc: FileCtx, cs: CallSite, rd: Def, closed: str) -> bool:
+def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str) -> bool:
     """Whether ``rd`` is a member of a factory's returned object (its parent ``F.<closed>``, the
     module system's ``closed_objects``: JS ``CartGateway.return``) that a call matched by name alone
-    is not seen to reach: the call is written in another file and its receiver's last name is not
-    the factory's (``editor.commands.nextSearchMatch()`` may be ``commands() { return {...} }``'s
-    result; chrono's ``result.start.date()`` is no ``DateTime.commands()``'s). Such a member is no
-    name candidate: a common method name of a library object would bind to it, or stop binding to
-    the one class method of the repository that has it (js60: outline's ``comment.toPlainText()``)."""
+    is not seen to reach: the call is written in another file, its receiver's last name is not the
+    factory's (``editor.commands.nextSearchMatch()`` may be ``commands() { return {...} }``'s result),
+    and neither file imports the other (a module using a factory's result imports it, or hands it on
+    to the components it imports: react-redux's ``mapDispatchToProps`` gives ``props.onClickTag`` to
+    ``Tags``). Such a member is no name candidate: chrono's ``result.start.date()`` bound to outline's
+    ``DateTime.commands.return.date``, and ``Placeholder.schema.return.toPlainText`` hid the one class
+    method ``comment.toPlainText()`` reaches (js60). The reads are recorded."""
     parent = rd.parent or ""
     owner, dot, tail = parent.rpartition(".")
-    if not dot or tail != closed or rd.file.path == fc.path:
+    if not dot or tail != closed or rd.file is fc:
         return False
     factory = owner.rpartition(".")[2]
-    last = re.split(r"[.(\[]", cs.receiver or "")[-1] if cs.receiver else ""
-    return last != factory
+    if cs.receiver and re.split(r"[.(\[]", cs.receiver)[-1] == factory:
+        return False
+    return not (_imports(r, fc, rd.file) or _imports(r, rd.file, fc))
+
+
+def _imports(r: Resolver, fc: FileCtx, other: FileCtx) -> bool:
+    """Whether ``fc`` imports a module one of whose files is ``other``."""
+    return any(any(f is other for f in fc.rules.import_target(r, fc, imp).files) for imp in every(fc.imports))
 
 
 def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
@@ -699,7 +707,7 @@ def _foreign_patch(r: Resolver, fc: FileCtx, rd: Def) -> bool:
     owners = entries(rd.file.by_qualname, owner)
     if not owners or not owners[0].is_callable or not any(p.name == prop for p in owners[0].d.params):
         return False
-    return not any(any(f is rd.file for f in fc.rules.import_target(r, fc, imp).files) for imp in every(fc.imports))
+    return not _imports(r, fc, rd.file)
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

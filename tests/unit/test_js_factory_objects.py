@@ -380,16 +380,35 @@ export function use(result: any, editor: any, comment: any, other: any) {
 // --- path: src/Preview.js ---
 const mapDispatchToProps = dispatch => ({ onClick: x => dispatch(x) })
 function Preview(props) { props.onClick(1) }
+// --- path: src/github.ts ---
+const requestPlugin = (octokit: any) => ({ requestRepos: () => octokit.paginate() })
+export const CustomOctokit = Octokit.plugin(requestPlugin)
+// --- path: src/Provider.ts ---
+import { CustomOctokit } from "./github"
+export function fetchSources(client: any) { return client.requestRepos() }
+// --- path: src/Home.js ---
+import Tags from "./Tags"
+const mapDispatchToProps = dispatch => ({ onClickTag: (tag) => dispatch(tag) })
+// --- path: src/Tags.js ---
+export default function Tags(props) { return props.onClickTag("t") }
+// --- path: src/Unrelated.js ---
+export function other(props) { return props.onClickTag("t") }
 """
 
 
 def test_factory_members_in_the_name_fallback_only_where_the_call_may_reach_them():
     # outline (js60): a factory member is a name candidate for a call in its own file (react-redux's
-    # props.onClick) or on a receiver named after the factory (editor.commands.x() of `commands()`).
-    # Not: chrono's result.start.date() -> DateTime.commands.return.date, other.nextSearchMatch();
-    # and Placeholder.schema.return.toPlainText no longer hides the one class method comment.toPlainText()
+    # props.onClick), on a receiver named after the factory (editor.commands.x() of `commands()`), or
+    # in a file importing the factory's or imported by it (octokit's client.requestRepos() of a plugin;
+    # Home's mapDispatchToProps handing props.onClickTag to the Tags it renders).
+    # Not: chrono's result.start.date() -> DateTime.commands.return.date, other.nextSearchMatch(),
+    # Unrelated's props.onClickTag; and Placeholder.schema.return.toPlainText no longer hides the one
+    # class method comment.toPlainText()
     check(FALLBACK, [
         "src/Preview.Preview(1) -> src/Preview.mapDispatchToProps.return.onClick(1) [name]",
+        "src/Provider.fetchSources(1) -> src/github.requestPlugin.return.requestRepos(0) [name]",
+        "src/Tags.Tags(1) -> src/Home.mapDispatchToProps.return.onClickTag(1) [name]",
+        "src/github.CustomOctokit(0) -> src/github.requestPlugin(1) [exact]",  # the plugin handed to Octokit
         "src/use.use(4) -> src/Comment.Comment.toPlainText(0) [name]",
         "src/use.use(4) -> src/Search.Search.commands.return.nextSearchMatch(0) [name]",
     ])
