@@ -628,11 +628,14 @@ def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str
     module system's ``closed_objects``: JS ``CartGateway.return``) that a call matched by name alone
     is not seen to reach: the call is written in another file, its receiver's last name is not the
     factory's (``editor.commands.nextSearchMatch()`` may be ``commands() { return {...} }``'s result),
-    and neither file imports the other (a module using a factory's result imports it, or hands it on
-    to the components it imports: react-redux's ``mapDispatchToProps`` gives ``props.onClickTag`` to
-    ``Tags``). Such a member is no name candidate: chrono's ``result.start.date()`` bound to outline's
-    ``DateTime.commands.return.date``, and ``Placeholder.schema.return.toPlainText`` hid the one class
-    method ``comment.toPlainText()`` reaches (js60). The reads are recorded."""
+    and the calling file does not import the factory's (a module using a factory's result imports it:
+    octokit's ``client.requestRepos()`` of a plugin). Such a member is no name candidate: chrono's
+    ``result.start.date()`` bound to outline's ``DateTime.commands.return.date``, and
+    ``Placeholder.schema.return.toPlainText`` hid the one class method ``comment.toPlainText()``
+    reaches (js60). The other direction (the factory's file importing the caller's: react-redux's
+    ``mapDispatchToProps`` handing ``props.onClickTag`` to the ``Tags`` it renders) is not taken: a
+    test file imports the module it tests, whose ``handle.cleanup()`` then bound to the test's
+    factory (outline). The reads are recorded."""
     parent = rd.parent or ""
     owner, dot, tail = parent.rpartition(".")
     if not dot or tail != closed or rd.file is fc:
@@ -640,7 +643,7 @@ def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str
     factory = owner.rpartition(".")[2]
     if cs.receiver and re.split(r"[.(\[]", cs.receiver)[-1] == factory:
         return False
-    return not (_imports(r, fc, rd.file) or _imports(r, rd.file, fc))
+    return not _imports(r, fc, rd.file)
 
 
 def _imports(r: Resolver, fc: FileCtx, other: FileCtx) -> bool:

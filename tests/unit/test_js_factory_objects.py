@@ -399,15 +399,14 @@ export function other(props) { return props.onClickTag("t") }
 def test_factory_members_in_the_name_fallback_only_where_the_call_may_reach_them():
     # outline (js60): a factory member is a name candidate for a call in its own file (react-redux's
     # props.onClick), on a receiver named after the factory (editor.commands.x() of `commands()`), or
-    # in a file importing the factory's or imported by it (octokit's client.requestRepos() of a plugin;
-    # Home's mapDispatchToProps handing props.onClickTag to the Tags it renders).
+    # in a file importing the factory's (octokit's client.requestRepos() of a plugin).
     # Not: chrono's result.start.date() -> DateTime.commands.return.date, other.nextSearchMatch(),
-    # Unrelated's props.onClickTag; and Placeholder.schema.return.toPlainText no longer hides the one
+    # Unrelated's props.onClickTag, nor Tags' (Home imports Tags, not the other way: a test file
+    # imports what it tests too); and Placeholder.schema.return.toPlainText no longer hides the one
     # class method comment.toPlainText()
     check(FALLBACK, [
         "src/Preview.Preview(1) -> src/Preview.mapDispatchToProps.return.onClick(1) [name]",
         "src/Provider.fetchSources(1) -> src/github.requestPlugin.return.requestRepos(0) [name]",
-        "src/Tags.Tags(1) -> src/Home.mapDispatchToProps.return.onClickTag(1) [name]",
         "src/github.CustomOctokit(0) -> src/github.requestPlugin(1) [exact]",  # the plugin handed to Octokit
         "src/use.use(4) -> src/Comment.Comment.toPlainText(0) [name]",
         "src/use.use(4) -> src/Search.Search.commands.return.nextSearchMatch(0) [name]",
