@@ -65,7 +65,7 @@ const request = async <T>({ url = '', method = 'GET', body, queryParams = {} }: 
 export default request;
 // --- path: src/utils/send.js ---
 export function send({ path: p, verb: v = 'GET' }, extra) {
-  return fetch(`/v2/${p}`, { method: v, extra })
+  return fetch(`/v2${p}`, { method: v, extra })
 }
 // --- path: src/gateways/Api.gateway.ts ---
 import request from '../utils/Request';
@@ -88,7 +88,7 @@ const Apis = () => ({
     return request<undefined>(opts);
   },
   renamed() {
-    return send({ path: 'orders', verb: 'PUT' }, 1);
+    return send({ path: '/orders', verb: 'PUT' }, 1);
   },
   notMine() {
     return dispatch({ type: 'orders/loaded' });

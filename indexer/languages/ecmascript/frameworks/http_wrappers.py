@@ -63,8 +63,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         nodes = arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]
         fields = tuple((i, key, jf.template(v) if v.type in _ARG_NODES else None)
                        for i, a in enumerate(nodes) for key, v in jf.object_pairs(a).items())
-        if first_node.type == "object":  # `request({ url, method })`: a property like a URL (as below) or a name
-            if not any(t is not None and _url_like(t) for i, _, t in fields if i == 0):
+        if first_node.type == "object":  # `request({ url: `${base}/cart`, method })`: a property like a path
+            params = jf.parameters(call)
+            if not any(t is not None and _url_like(t, params) for i, _, t in fields if i == 0):
                 continue
             _record(jf, found, call, callees, nodes, fields, (line, col))
             if len(found) >= MAX_PER_FILE:
@@ -90,13 +91,16 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     out.url_arg_calls.extend(found)
 
 
-def _url_like(t: Template) -> bool:
-    """Whether an options object's property value may be a URL: its first literal piece holds no
-    whitespace and, when it is all literal, a letter (as a first argument must); or a name."""
-    lit = t.parts[0][1] if t.parts and t.parts[0][0] == "lit" else None
-    if lit is not None and (not lit or any(ch.isspace() for ch in lit)):
-        return False
-    return t.literal() is None or any(ch.isalpha() for ch in lit or "")
+def _url_like(t: Template, params: set[str] | frozenset[str]) -> bool:
+    """Whether an options object's property value may be a URL: a path (a literal piece holding a
+    ``/``, the first literal piece no whitespace: ``${base}/cart``, ``"/api/x"``), or one name, a
+    constant's (``ORDERS``, ``Paths.ORDERS``) or a parameter of ``params`` (the function around the call
+    handing its URL on). Not a message, a flag or any other name (``dispatch({ type: "loaded" })``)."""
+    if len(t.parts) == 1 and t.parts[0][0] == "ref":
+        name = t.parts[0][1]
+        return bool(_CONSTANT_NAME.match(name.rsplit(".", 1)[-1])) or name in params
+    lits = [text for kind, text in t.parts if kind == "lit"]
+    return bool(lits) and not any(ch.isspace() for ch in lits[0]) and any("/" in text for text in lits)
 
 
 def _record(jf: JsFile, found: list[UrlArgCall], call: Node, callees: list[str], nodes: list[Node],
