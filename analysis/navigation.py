@@ -29,6 +29,7 @@ from stores.contracts import (
 )
 from stores.errors import QueryFailed
 from stores.gateway import GATEWAY_ROUTES_PROP, routes_from_json
+from stores.qualified_symbols import written_qualname
 
 _T = TypeVar("_T")
 
@@ -131,6 +132,9 @@ _DOTTED_NAME_PARTS = 3
 
 def _matches(node: Node, text: str) -> bool:
     forms = [dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"]
+    written = written_qualname(node.qualname)
+    if written != node.qualname:  # a factory's member as its call sites write it: `CartGateway.getCart`
+        forms += [written, f"{_path_module(node.file)}.{written}"]
     if node.file.endswith(".go"):  # a Go package is its folder: `models.GetTags` of models/tag.go
         folder = node.file.rpartition("/")[0]
         forms.append(f"{folder.replace('/', '.')}.{node.qualname}" if folder else node.qualname)
@@ -328,9 +332,11 @@ def find_targets(graph: GraphStore, symbol: str) -> list[Node]:
 
 
 def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
-    """Of ``symbol``'s candidates, those whose qualname is the text itself, else all of them."""
+    """Of ``symbol``'s candidates, those whose qualname, or qualname as written
+    (:func:`stores.qualified_symbols.written_qualname`: ``CartGateway.return.getCart`` is written
+    ``CartGateway.getCart``), is the text itself, else all of them."""
     text = symbol.strip().split("(", 1)[0].strip().strip(".")
-    return [n for n in candidates if n.qualname == text] or list(candidates)
+    return [n for n in candidates if text in (n.qualname, written_qualname(n.qualname))] or list(candidates)
 
 
 def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:

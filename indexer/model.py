@@ -93,12 +93,15 @@ class Param:
     """One formal parameter.
 
     ``type`` is the declared type text or ``None``; ``variadic`` is ``"*"`` (``*args``, ``...rest``,
-    Java varargs), ``"**"`` (``**kwargs``) or ``None``. Python's ``self`` / ``cls`` are *not* listed."""
+    Java varargs), ``"**"`` (``**kwargs``) or ``None``. Python's ``self`` / ``cls`` are *not* listed.
+    ``fields``: for a destructured object parameter (JS ``({ url, method: m = "GET" })``), the
+    ``(property key, local name)`` of each property it binds (``("url", "url"), ("method", "m")``)."""
 
     name: str
     type: str | None = None
     has_default: bool = False
     variadic: str | None = None
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(slots=True)

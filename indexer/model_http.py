@@ -236,6 +236,11 @@ class UrlArgCall:
     the method a request reading ``init.method`` of that parameter sends (:attr:`HttpCall.method_param`)."""
     """The names among ``args`` that are parameters of the function around the call (``path`` in ``post(path) {
     return this.send(path, "POST") }``): a call handing them on is a layer of a client (:mod:`indexer.frameworks.client_chains`)."""
+    fields: tuple[tuple[int, str, Template | None], ...] = ()
+    """``(index, key, value)`` of every property of each object-literal argument (``request({ url: `${base}/cart`,
+    method: "POST", body })``: its value as a template, ``None`` when it is no string, name or concatenation), which
+    a template whose parameter is destructured (``({ url, method }) => fetch(url, { method })``,
+    :attr:`Param.fields`) reads in that parameter's place."""
 
 
 @dataclass(slots=True)

@@ -816,7 +816,8 @@ class GraphStore(abc.ABC):
 
         Order: exact name (case-sensitive), then exact ignoring case, then prefix, then part match,
         then abbreviation, then subsequence; ties by name length, name, id. An empty or all-punctuation query, or ``limit <= 0``,
-        returns ``[]``."""
+        returns ``[]``. A dotted query (``CartGateway.getCart``) first lists the nodes of that exact last
+        name qualified as written (a factory's ``return`` segment unwritten): :mod:`stores.qualified_symbols`."""
 
     @abc.abstractmethod
     def unresolved_calls(self, names: Sequence[str]) -> dict[str, list[UnresolvedCall]]:

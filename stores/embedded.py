@@ -87,6 +87,7 @@ from stores.model_vectors import EmbeddedModelVectors
 from stores.read_cache import StampedCache
 from stores.embedded_migrate import ensure_current
 from stores.embedded_symbols import symbol_keys
+from stores.qualified_symbols import with_qualified
 from stores.embedded_schema import MIGRATABLE_VERSIONS, SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
@@ -649,6 +650,10 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         parts = query_parts(query)
         if not parts or limit <= 0:
             return []
+        return with_qualified(self, query, limit, self._named_symbols(query, parts, limit))
+
+    def _named_symbols(self, query: str, parts: list[str], limit: int) -> list[Node]:
+        """:meth:`search_symbols` by the short name only (a dotted query's qualified names aside)."""
         ranked = sorted(self._symbol_names().best(query, parts, limit))  # (rank, len, name): best first
         if not ranked:
             return []

@@ -89,6 +89,7 @@ from stores.contracts import (
     symbol_parts,
 )
 from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreUnavailable
+from stores.qualified_symbols import with_qualified
 
 __all__ = ["MemgraphGraphStore", "BATCH_ROWS", "BATCH_BYTES", "DDL", "DIALECTS", "SCHEMA_VERSION", "parse_bolt_uri"]
 
@@ -786,6 +787,10 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         parts = query_parts(query)
         if not parts or limit <= 0:
             return []
+        return with_qualified(self, query, limit, self._named_symbols(query, parts, limit))
+
+    def _named_symbols(self, query: str, parts: list[str], limit: int) -> list[Node]:
+        """:meth:`search_symbols` by the short name only (a dotted query's qualified names aside)."""
         names = self._read("MATCH (n:Node {sym: $c}) RETURN DISTINCT n.name", c=parts[0][0])
         ranked = best_symbol_names(query, parts, ((name, None) for (name,) in names), limit)
         order = {name: (rank, n) for rank, n, name in ranked}

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from stores.contracts import Edge, Node
 
-__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "chain_templates", "drop_unserved_alternatives", "forwards", "given", "support",
+__all__ = ["MAX_LAYERS", "MAX_PER_FUNCTION", "Layer", "argument", "chain_templates", "drop_unserved_alternatives", "forwards", "given", "support",
            "layer_of", "plausible", "request_of"]
 
 MAX_LAYERS = 6
@@ -62,6 +62,27 @@ class Layer:
     file: FileCtx
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)``: what a parameter holds when a call leaves it out (``slug = ""``)."""
+    fields: tuple[tuple[str, int, str], ...] = ()
+    """``(local, index, key)`` of each name a destructured parameter binds (``({ url, method }) => ...``:
+    ``("url", 0, "url")``): a URL or method piece naming ``local`` is the property ``key`` of the object
+    literal a call passes at ``index`` (:attr:`~indexer.model.UrlArgCall.fields`)."""
+
+
+def argument(use: UrlArgCall, layer: Layer, name: str) -> tuple[bool, Template | None]:
+    """``(passed, value)`` of ``layer``'s parameter (or destructured name) ``name`` at the call ``use``:
+    the argument in its place, or the property of the object literal passed in the destructured
+    parameter's place (an object literal without that property passes nothing there: the default
+    applies; any other argument passes an unknown value, ``None``)."""
+    if name in layer.names:
+        i = layer.names.index(name)
+        return (True, use.args[i]) if i < len(use.args) else (False, None)
+    for local, i, key in layer.fields:
+        if local == name:
+            props = {k: t for j, k, t in use.fields if j == i}
+            if props:
+                return (True, props[key]) if key in props else (False, None)
+            return (i < len(use.args), None)
+    return False, None
 
 
 def drop_unserved_alternatives(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]]) -> int:
@@ -128,18 +149,21 @@ def _named(endpoint_id: str) -> bool:
     return any(seg not in ("", "{}") for seg in endpoint_id.split(" ", 1)[-1].split("/"))
 
 
-def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render) -> Layer:
-    """The template of the function sending ``call``, whose parameters are ``names`` (a name of the URL
-    that is one of them is a parameter piece; any other piece is rendered in ``fc``)."""
+def layer_of(fc: FileCtx, call: HttpCall, names: list[str], render: Render,
+             fields: tuple[tuple[str, int, str], ...] = ()) -> Layer:
+    """The template of the function sending ``call``, whose parameters are ``names`` and whose
+    destructured parameters bind ``fields`` (:attr:`Layer.fields`; a name of the URL that is one of
+    them is a parameter piece; any other piece is rendered in ``fc``)."""
+    bound = {*names, *(local for local, _, _ in fields)}
     pieces: list[tuple[str, str]] = []
     for kind, text in call.url.parts:
-        if kind == "ref" and text in names:
+        if kind == "ref" and text in bound:
             pieces.append(("param", text))
         else:
             pieces.append(("text", render(fc, call.caller, Template(((kind, text),)))))
     head = (call.method_param or "").split(".", 1)[0]
-    mp = call.method_param if call.method == "*" and head in names else None
-    return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc, call.defaults)
+    mp = call.method_param if call.method == "*" and head in bound else None
+    return Layer(tuple(pieces), call.method, mp, tuple(names), call, fc, call.defaults, fields)
 
 
 _NOT_HTTP = re.compile(r"^(?:data|blob|file|mailto|javascript|about|tel):", re.IGNORECASE)
@@ -162,13 +186,13 @@ def given(use: UrlArgCall, layer: Layer) -> bool:
     passing nothing where the URL names ``type``: the template keeps its own request), or, for a template
     whose URL is fixed and whose method is a parameter (Go's ``send(method)`` calling
     ``http.NewRequest(method, "http://svc/ping", nil)``), a method in that place."""
-    if any(i < len(use.args) and use.args[i] is not None for i in _url_params(layer)):
+    if any(argument(use, layer, name)[1] is not None for name in _url_params(layer)):
         return True
     return not _url_params(layer) and _method_arg(use, layer) is not None
 
 
-def _url_params(layer: Layer) -> list[int]:
-    return sorted({layer.names.index(t) for k, t in layer.pieces if k == "param"})
+def _url_params(layer: Layer) -> list[str]:
+    return list(dict.fromkeys(t for k, t in layer.pieces if k == "param"))
 
 
 def forwards(use: UrlArgCall, layer: Layer, own: Iterable[str]) -> bool:
@@ -180,7 +204,7 @@ def forwards(use: UrlArgCall, layer: Layer, own: Iterable[str]) -> bool:
     if not _url_params(layer):  # a fixed URL: a layer when it hands its own parameter on as the method
         m = _method_arg(use, layer)
         return m is not None and len(m.parts) == 1 and m.parts[0][0] == "ref" and m.parts[0][1] in own
-    given = [use.args[i] for i in _url_params(layer) if i < len(use.args) and use.args[i] is not None]
+    given = [a for name in _url_params(layer) if (a := argument(use, layer, name)[1]) is not None]
     if not any(k == "ref" and t in own for a in given for k, t in a.parts):  # type: ignore[union-attr]
         return False
     # a piece of path text written here (`"articles"`, `users/${id}`) is a request of this call's own;
@@ -197,9 +221,8 @@ def request_of(use: UrlArgCall, layer: Layer, fc: FileCtx, render: Render) -> tu
     out: list[str] = []
     for kind, text in layer.pieces:
         if kind == "param":
-            i = layer.names.index(text)
-            arg = use.args[i] if i < len(use.args) else None
-            if arg is None and i >= len(use.args):
+            passed, arg = argument(use, layer, text)
+            if not passed:
                 out.append(dict(layer.defaults).get(text, HOLE))  # left out: the parameter's default
             else:
                 out.append(HOLE if arg is None else render(fc, use.caller, arg))
@@ -214,6 +237,8 @@ def _method_arg(use: UrlArgCall, layer: Layer) -> Template | None:
     if layer.method_param is None:
         return None
     head, _, prop = layer.method_param.partition(".")
+    if head not in layer.names:  # a destructured name: `({ url, method }) => fetch(url, { method })`
+        return argument(use, layer, head)[1]
     i = layer.names.index(head)
     if prop:
         return next((t for j, t in use.methods if j == i), None)
@@ -235,10 +260,9 @@ def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], r
         if kind != "param":
             pieces.append((kind, text))
             continue
-        i = layer.names.index(text)
-        arg = use.args[i] if i < len(use.args) else None
+        passed, arg = argument(use, layer, text)
         if arg is None:
-            pieces.append(("text", dict(layer.defaults).get(text, HOLE) if i >= len(use.args) else HOLE))
+            pieces.append(("text", HOLE if passed else dict(layer.defaults).get(text, HOLE)))
             continue
         for k, t in arg.parts:
             if k == "ref" and t in own:
@@ -275,7 +299,8 @@ def chain_templates(ctxs: Iterable[FileCtx], base: dict[Key, list[Layer]], resol
             if rd is None or not rd.is_callable:
                 continue
             own = tuple(p.name for p in rd.d.params)
-            if not any(a is not None and any(k == "ref" and t in own for k, t in a.parts) for a in use.args):
+            if not any(a is not None and any(k == "ref" and t in own for k, t in a.parts)
+                       for a in (*use.args, *(v for _, _, v in use.fields))):
                 continue
             candidates.append((fc, use, (fc.path, rd.qualname), own))
     callee: dict[int, Key | None] = {}

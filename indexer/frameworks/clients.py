@@ -123,9 +123,11 @@ class ClientLinks:
                 if rd is None or not rd.is_callable:
                     continue
                 names = [p.name for p in rd.d.params]
-                if any(k == "ref" and t in names for k, t in call.url.parts) or (
-                        call.method == "*" and (call.method_param or "").split(".", 1)[0] in names):
-                    base[(fc.path, rd.qualname)].append(layer_of(fc, call, names, self.render))
+                fields = tuple((local, i, key) for i, p in enumerate(rd.d.params) for key, local in p.fields)
+                bound = {*names, *(local for local, _, _ in fields)}  # `({ url, method }) => fetch(url, ...)`
+                if any(k == "ref" and t in bound for k, t in call.url.parts) or (
+                        call.method == "*" and (call.method_param or "").split(".", 1)[0] in bound):
+                    base[(fc.path, rd.qualname)].append(layer_of(fc, call, names, self.render, fields))
         if not base:
             return {}
         return chain_templates(self.ctxs, base, self._template_key, self.render)

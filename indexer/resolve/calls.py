@@ -601,10 +601,12 @@ class CallBinder:
         # in libraries as they are certain on a receiver whose type is known. Nor are extension
         # methods (`receiver_type`): they bind only on a receiver known to be of their type.
         properties = fc.rules.property_functions
+        closed = getattr(fc.rules, "closed_objects", None)
         candidates = [rd for rd in r.tables.callables_by_name.get((ns, cs.name), ())
                       if arity_ok(rd, cs.arity) and not rd.shape.generated and not rd.shape.extension and (
                           cs.receiver is None or rd.kind == "method"
-                          or (properties and rd.parent is not None))]
+                          or (properties and rd.parent is not None))
+                      and not (closed and _unnamed_result(r, fc, cs, rd, closed))]
         for rd in candidates:
             r.use(("name", rd.file.path, rd.name))
         # In JS/TS (``property_functions``) an interface member is a type signature with no code:
@@ -622,6 +624,34 @@ class CallBinder:
                 and not _builtin_namesake(r, candidates[0]) and not _unreached_member(r, fc, cs, candidates[0]):
             return [(candidates[0], "name")]
         return None
+
+
+def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str) -> bool:
+    """Whether ``rd`` is a member of a factory's returned object (its parent ``F.<closed>``, the
+    module system's ``closed_objects``: JS ``CartGateway.return``) that a call matched by name alone
+    is not seen to reach: the call is written in another file, its receiver's last name is not the
+    factory's (``editor.commands.nextSearchMatch()`` may be ``commands() { return {...} }``'s result),
+    and the calling file does not import the factory's (a module using a factory's result imports it:
+    octokit's ``client.requestRepos()`` of a plugin). Such a member is no name candidate: chrono's
+    ``result.start.date()`` bound to outline's ``DateTime.commands.return.date``, and
+    ``Placeholder.schema.return.toPlainText`` hid the one class method ``comment.toPlainText()``
+    reaches (js60). The other direction (the factory's file importing the caller's: react-redux's
+    ``mapDispatchToProps`` handing ``props.onClickTag`` to the ``Tags`` it renders) is not taken: a
+    test file imports the module it tests, whose ``handle.cleanup()`` then bound to the test's
+    factory (outline). The reads are recorded."""
+    parent = rd.parent or ""
+    owner, dot, tail = parent.rpartition(".")
+    if not dot or tail != closed or rd.file is fc:
+        return False
+    factory = owner.rpartition(".")[2]
+    if cs.receiver and re.split(r"[.(\[]", cs.receiver)[-1] == factory:
+        return False
+    return not _imports(r, fc, rd.file)
+
+
+def _imports(r: Resolver, fc: FileCtx, other: FileCtx) -> bool:
+    """Whether ``fc`` imports a module one of whose files is ``other``."""
+    return any(any(f is other for f in fc.rules.import_target(r, fc, imp).files) for imp in every(fc.imports))
 
 
 def _narrowed(fc: FileCtx, scope: str | None, receiver: str) -> bool:
@@ -683,7 +713,7 @@ def _foreign_patch(r: Resolver, fc: FileCtx, rd: Def) -> bool:
     owners = entries(rd.file.by_qualname, owner)
     if not owners or not owners[0].is_callable or not any(p.name == prop for p in owners[0].d.params):
         return False
-    return not any(any(f is rd.file for f in fc.rules.import_target(r, fc, imp).files) for imp in every(fc.imports))
+    return not _imports(r, fc, rd.file)
 
 
 def _interface_member(r: Resolver, rd: Def) -> bool:

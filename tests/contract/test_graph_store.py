@@ -495,6 +495,22 @@ def test_search_symbols_camel_humps(graph_store):
     assert graph_store.search_symbols("ownz", 10) == []
 
 
+def test_search_symbols_qualified_by_the_written_name(graph_store):
+    # a factory's member `CartGateway.return.getCart` is written `CartGateway.getCart` at its call sites
+    path = "src/cart.ts"
+    ids = [("web:src/cart.CartGateway.return.getCart(1)", "Function"), ("web:src/cart.ShopGateway.return.getCart(1)", "Function"),
+           ("web:src/cart.getCart(1)", "Function"), ("web:src/cart.CartGateway(0)", "Function")]
+    nodes = [file_node("web", path, "typescript")] + [node(i, label, "web", path, n * 10) for n, (i, label) in enumerate(ids, 1)]
+    graph_store.replace_files([IndexedFile(FileRecord("web", path, "typescript", "d" * 64, 10), nodes=nodes)])
+    assert _names(graph_store.search_symbols("CartGateway.getCart", 10)) == ["src/cart.CartGateway.return.getCart(1)"]
+    assert _names(graph_store.search_symbols("cart_gateway.getCart", 1)) == ["src/cart.CartGateway.return.getCart(1)"]
+    assert _names(graph_store.search_symbols("getCart", 10)) == [  # one name: by id
+        "src/cart.CartGateway.return.getCart(1)", "src/cart.ShopGateway.return.getCart(1)", "src/cart.getCart(1)"]
+    # not: a qualifier that is no whole part (Gateway), a stored segment the call site does not write (return)
+    assert graph_store.search_symbols("Gateway.getCart", 10) == []
+    assert "src/cart.CartGateway.return.getCart(1)" not in _names(graph_store.search_symbols("return.getCart", 10))
+
+
 def test_file_text_is_kept_for_files_not_on_disk(graph_store):
     with_text = owners_v1()
     with_text.text = "class Owner:\n    pass\n"

@@ -184,7 +184,7 @@ def test_functions_overloads_default_and_nested() -> None:
     assert (default.name, default.exported, default.signature) == ("default", True, "function ()")
     assert (ids.signature, ids.exported) == ("function* ids()", False)
     assert outer.signature == "const outer = async <T,>(x: T = 1 as T, {a, b}: Opts) =>"
-    assert outer.params == [Param("x", "T", has_default=True), Param("{a, b}", "Opts")]
+    assert outer.params == [Param("x", "T", has_default=True), Param("{a, b}", "Opts", fields=(("a", "a"), ("b", "b")))]
     assert (outer.modifiers, outer.exported, outer.start_line, outer.end_line) == (["async"], True, 5, 8)
     assert (inner.start_line, inner.start_col, inner.exported) == (6, 2, False)
     # A declarator that shares its statement spans itself only.

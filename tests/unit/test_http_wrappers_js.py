@@ -35,7 +35,8 @@ def test_url_argument_calls_exact() -> None:
     out = _extract()
     assert out.url_arg_calls == [
         UrlArgCall("request", (Template((("lit", "/orders"),)),), "load", 7, 2),
-        UrlArgCall("api.get", (Template((("lit", "orders/"), ("ref", "id"))), None), "load", 8, 2, ("id",)),
+        UrlArgCall("api.get", (Template((("lit", "orders/"), ("ref", "id"))), None), "load", 8, 2, ("id",),
+                   fields=((1, "cache", None),)),  # the options object's properties (no string among them)
         UrlArgCall("request", (Template((("ref", "ORDERS"),)),), "load", 9, 2),
         UrlArgCall("request", (Template((("ref", "Paths.ORDERS"), ("lit", "/x"))),), "load", 10, 2),
         # `p` is load's parameter: a layer handing its URL on (client_chains); `someVariable` is not
@@ -49,3 +50,68 @@ def test_environment_variables_are_constants_of_one_ref() -> None:
         StringConstant("API", Template((("ref", "import.meta.env.VITE_API_URL"),))),
         StringConstant("LEGACY", Template((("ref", "process.env.REACT_APP_API"),))),
     ]
+
+
+OPTIONS = """
+// --- path: src/utils/Request.ts ---
+interface IRequestParams { url: string; method?: string; body?: object }
+const request = async <T>({ url = '', method = 'GET', body, queryParams = {} }: IRequestParams): Promise<T> => {
+  const response = await fetch(`${url}?${new URLSearchParams(queryParams).toString()}`, {
+    method,
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return response.json();
+};
+export default request;
+// --- path: src/utils/send.js ---
+export function send({ path: p, verb: v = 'GET' }, extra) {
+  return fetch(`/v2${p}`, { method: v, extra })
+}
+// --- path: src/gateways/Api.gateway.ts ---
+import request from '../utils/Request';
+import { send } from '../utils/send';
+const basePath = '/api';
+const Apis = () => ({
+  getCart(currencyCode: string) {
+    return request<string>({ url: `${basePath}/cart`, queryParams: { currencyCode } });
+  },
+  addCartItem(item: object) {
+    return request<string>({ url: `${basePath}/cart`, body: { item }, method: 'POST' });
+  },
+  emptyCart() {
+    return request<undefined>({ method: 'DELETE', url: `${basePath}/cart` });
+  },
+  nothing() {
+    return request<undefined>({ method: 'DELETE' });
+  },
+  other(opts: object) {
+    return request<undefined>(opts);
+  },
+  renamed() {
+    return send({ path: '/orders', verb: 'PUT' }, 1);
+  },
+  notMine() {
+    return dispatch({ type: 'orders/loaded' });
+  },
+});
+export default Apis();
+"""
+
+
+def test_an_options_object_bound_to_a_destructured_wrapper_parameter():
+    # `request({ url: `${basePath}/cart`, method: 'POST' })` of `({ url, method }) => fetch(url, { method })`:
+    # each property in the place of the name the parameter binds (renamed ones too: `{ path: p }`), the
+    # base path a module constant, the method the wrapper's when none is given. Not linked: a call passing
+    # no URL (nothing), an object the call does not write (other), a function that wraps no client
+    # (dispatch), the wrapper's own fetch (its URL is its callers')
+    from tests.resolution_harness import edges, resolve_fixture
+    assert edges(resolve_fixture(OPTIONS), "CALLS_HTTP") == [
+        "src/gateways/Api.gateway.Apis.return.addCartItem(1) -> endpoint:POST /api/cart",
+        "src/gateways/Api.gateway.Apis.return.emptyCart(0) -> endpoint:DELETE /api/cart",
+        "src/gateways/Api.gateway.Apis.return.getCart(1) -> endpoint:GET /api/cart",
+        "src/gateways/Api.gateway.Apis.return.renamed(0) -> endpoint:PUT /v2/orders",
+    ]
+    fn = next(d for d in extractor_for_path("s.js").extract("s.js", OPTIONS.split("// --- path: src/utils/send.js ---")[1]
+                                                          .split("// ---")[0].encode()).definitions if d.name == "send")
+    assert [(p.name, p.fields) for p in fn.params] == [("{ path: p, verb: v = 'GET' }", (("path", "p"), ("verb", "v"))),
+                                                        ("extra", ())]

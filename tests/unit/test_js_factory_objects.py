@@ -235,3 +235,179 @@ def test_default_exported_object_literal_and_a_redux_map_dispatch_to_props():
         ("default", "Auth", "Auth", "alias"),
     ]
     assert [(e.exported, e.local) for e in ex.exports] == [("default", "default")]
+
+
+BEYOND = """
+// --- path: src/factory.js ---
+export function makeApi(base) {
+  return {
+    list: () => fetchAll(base),
+    one() { return 1 },
+  }
+}
+export function makeNumber() { return 7 }
+function fetchAll(b) { return b }
+export class Store {
+  load(id) { return id }
+}
+// --- path: src/cjsfactory.js ---
+function makeCjs() { return { two() { return 2 } } }
+class Box { open() { return 3 } }
+module.exports = { makeCjs, Box }
+// --- path: src/api2.js ---
+import { makeApi } from "./factory"
+export default makeApi("/y")
+// --- path: src/number.js ---
+import { makeNumber } from "./factory"
+export default makeNumber()
+// --- path: src/emitter.js ---
+import { EventEmitter } from "events"
+export default new EventEmitter()
+// --- path: src/cjs.js ---
+const { makeCjs } = require("./cjsfactory")
+module.exports = makeCjs()
+// --- path: src/again.js ---
+module.exports = require("./cjs")
+// --- path: src/inst.js ---
+import { Store } from "./factory"
+export default new Store()
+// --- path: src/inst2.js ---
+const { Box } = require("./cjsfactory")
+module.exports = new Box()
+// --- path: src/obj.js ---
+export default {
+  setToken: t => helper(t),
+  get() { return helper(2) },
+  plain,
+}
+function helper(x) { return x }
+function plain() { return 3 }
+// --- path: src/use.js ---
+import api2 from "./api2"
+import num from "./number"
+import emitter from "./emitter"
+import store from "./inst"
+import obj from "./obj"
+const cjs = require("./cjs")
+const box = require("./inst2")
+export function use() {
+  api2.list()
+  api2.missing()
+  num.toFixed()
+  emitter.on("x")
+  cjs.two()
+  box.open()
+  box.close()
+  store.load(1)
+  obj.setToken(1)
+  obj.get()
+  obj.plain()
+}
+"""
+
+
+def test_factories_beyond_a_same_file_default_export():
+    # `export default F()` of an imported F, `module.exports = F()`, `export default new X()`,
+    # `module.exports = new X()` (its methods are X's), and the inline functions of
+    # `export default { setToken: t => ... }` (definitions `default.setToken`). Not linked: a member
+    # the factory's object lacks (api2.missing), what an imported function returning a number or a
+    # library's class gives (num.toFixed, emitter.on), a method the class lacks (box.close)
+    check(BEYOND, [
+        "src/api2.js -> src/factory.makeApi(1) [exact]",
+        "src/cjs.js -> src/cjsfactory.makeCjs(0) [exact]",
+        "src/factory.makeApi.return.list(0) -> src/factory.fetchAll(1) [exact]",
+        "src/inst.js -> src/factory.Store [exact]",
+        "src/inst2.js -> src/cjsfactory.Box [exact]",
+        "src/number.js -> src/factory.makeNumber(0) [exact]",
+        "src/obj.default.get(0) -> src/obj.helper(1) [exact]",
+        "src/obj.default.setToken(1) -> src/obj.helper(1) [exact]",
+        "src/use.use(0) -> src/cjsfactory.Box.open(0) [exact]",
+        "src/use.use(0) -> src/cjsfactory.makeCjs.return.two(0) [exact]",
+        "src/use.use(0) -> src/factory.Store.load(1) [inferred]",
+        "src/use.use(0) -> src/factory.makeApi.return.list(0) [exact]",
+        "src/use.use(0) -> src/obj.default.get(0) [exact]",
+        "src/use.use(0) -> src/obj.default.setToken(1) [exact]",
+        "src/use.use(0) -> src/obj.plain(0) [exact]",
+    ])
+
+
+def test_what_a_default_export_of_a_call_or_instance_binds_exactly():
+    def bound(path: str, source: str) -> tuple[list, list]:
+        ex = extractor_for_path(path).extract(path, source.encode())
+        return ([(b.scope, b.name, b.type, b.how) for b in ex.bindings if b.name == "default"],
+                [(e.exported, e.local) for e in ex.exports])
+
+    assert bound("a.js", 'import { make } from "./f"\nexport default make(1)\n') == (
+        [(None, "default", "make", "constructed")], [("default", "default")])
+    assert bound("b.js", 'const { Box } = require("./f")\nmodule.exports = new Box()\n') == (
+        [(None, "default", "Box", "constructed")], [("default", "default")])
+    assert bound("c.js", "class Box {}\nexport default new Box()\n") == (
+        [(None, "default", "Box", "constructed")], [("default", "default")])
+    # not: `require` itself, a name neither defined nor imported, a function of the file that returns no object
+    assert bound("d.js", 'module.exports = require("./x")\n') == ([], [])
+    assert bound("e.js", "export default make(1)\n") == ([], [])
+    assert bound("f.js", "function Box() { return 1 }\nexport default new Box()\n") == ([], [])
+    obj = "export default {\n  setToken: t => t,\n  get() { return 1 },\n  n: 5,\n}\n"
+    ex = extractor_for_path("o.js").extract("o.js", obj.encode())
+    assert [(d.qualname, d.parent) for d in ex.definitions] == [("default.setToken", "default"), ("default.get", "default")]
+    assert bound("o.js", obj) == ([(None, "default", "default", "object")], [("default", "default")])
+
+
+FALLBACK = """
+// --- path: src/DateTime.ts ---
+export default class DateTime {
+  commands() {
+    return { date: () => 1 }
+  }
+}
+// --- path: src/Search.ts ---
+export default class Search {
+  commands() {
+    return { nextSearchMatch: () => 1 }
+  }
+}
+// --- path: src/Comment.ts ---
+export class Comment { toPlainText() { return "" } }
+// --- path: src/Placeholder.ts ---
+export class Placeholder { schema() { return { toPlainText: () => "" } } }
+// --- path: src/use.ts ---
+export function use(result: any, editor: any, comment: any, other: any) {
+  result.start.date()
+  editor.commands.nextSearchMatch()
+  other.nextSearchMatch()
+  comment.toPlainText()
+}
+// --- path: src/Preview.js ---
+const mapDispatchToProps = dispatch => ({ onClick: x => dispatch(x) })
+function Preview(props) { props.onClick(1) }
+// --- path: src/github.ts ---
+const requestPlugin = (octokit: any) => ({ requestRepos: () => octokit.paginate() })
+export const CustomOctokit = Octokit.plugin(requestPlugin)
+// --- path: src/Provider.ts ---
+import { CustomOctokit } from "./github"
+export function fetchSources(client: any) { return client.requestRepos() }
+// --- path: src/Home.js ---
+import Tags from "./Tags"
+const mapDispatchToProps = dispatch => ({ onClickTag: (tag) => dispatch(tag) })
+// --- path: src/Tags.js ---
+export default function Tags(props) { return props.onClickTag("t") }
+// --- path: src/Unrelated.js ---
+export function other(props) { return props.onClickTag("t") }
+"""
+
+
+def test_factory_members_in_the_name_fallback_only_where_the_call_may_reach_them():
+    # outline (js60): a factory member is a name candidate for a call in its own file (react-redux's
+    # props.onClick), on a receiver named after the factory (editor.commands.x() of `commands()`), or
+    # in a file importing the factory's (octokit's client.requestRepos() of a plugin).
+    # Not: chrono's result.start.date() -> DateTime.commands.return.date, other.nextSearchMatch(),
+    # Unrelated's props.onClickTag, nor Tags' (Home imports Tags, not the other way: a test file
+    # imports what it tests too); and Placeholder.schema.return.toPlainText no longer hides the one
+    # class method comment.toPlainText()
+    check(FALLBACK, [
+        "src/Preview.Preview(1) -> src/Preview.mapDispatchToProps.return.onClick(1) [name]",
+        "src/Provider.fetchSources(1) -> src/github.requestPlugin.return.requestRepos(0) [name]",
+        "src/github.CustomOctokit(0) -> src/github.requestPlugin(1) [exact]",  # the plugin handed to Octokit
+        "src/use.use(4) -> src/Comment.Comment.toPlainText(0) [name]",
+        "src/use.use(4) -> src/Search.Search.commands.return.nextSearchMatch(0) [name]",
+    ])

@@ -91,6 +91,7 @@ from indexer.languages.ecmascript.syntax import (
     is_exported,
     leading_decorators,
     literal_data,
+    object_pattern_fields,
     own_decorator_ranges,
     plain_name,
     single_declarator,
@@ -333,6 +334,12 @@ class _FileRun:
         elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
             fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
             parent_qualname = None
+        elif "_default_object" in caps:  # `export default { get() {} }`: default.get, of the object `default`
+            if self.out.path.endswith(".vue"):  # a Vue component's options: its methods (vue.py)
+                return
+            fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
+            parent_qualname = self.text(caps["_default_object"][0])
+            self._object_binding(caps["_default_object"][0], None)
         elif "_returned" in caps:  # `const F = () => ({ get() {} })`: F.return.get (returned_objects.py)
             returner = caps["_returned"][0]
             owner_fn = returner if returner.type == "arrow_function" else function_of(returner)
@@ -658,7 +665,7 @@ class _FileRun:
                 inner = pattern.named_children
                 pattern = inner[0] if inner else pattern
             ptype = self.type_text(annotation)
-            param = Param(self.flat(pattern), ptype, has_default, variadic)
+            param = Param(self.flat(pattern), ptype, has_default, variadic, object_pattern_fields(pattern, self.text))
             out.append(param)
             if pattern.type != "identifier":
                 continue

@@ -23,7 +23,7 @@ from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import EXTERNAL, ModuleV, Value
+from indexer.resolve.values import EXTERNAL, InstV, ModuleV, ObjV, Value
 from indexer.symbols import module_path
 
 __all__ = ["APEX_SPECIFIER", "MODULE_SYSTEM", "EcmaScriptModuleSystem", "apex_method", "reexported", "resolve_specifier"]
@@ -224,7 +224,9 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
         return r.module_member("ecmascript", key, imp.name)
 
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
-        """Explicit exports, exported declarations, star re-exports, then any top-level name."""
+        """Explicit exports, exported declarations, star re-exports, then any top-level name; then a
+        member of the module's default export when that is an object or an instance (what
+        ``require(m)`` gives for ``module.exports = F()`` / ``module.exports = new X()``)."""
         for fc in r.module_files("ecmascript", key):
             r.use(("name", fc.path, name))
             r.use(("name", fc.path, "*"))
@@ -252,6 +254,10 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
                 defs = entries(fc.top, name)
                 if defs:
                     return r.def_value(defs[-1])
+        if name != "default":  # CommonJS `module.exports = F()` / `new X()`: `require(m).get` is the value's
+            value = r.module_member("ecmascript", key, "default")
+            if isinstance(value, ObjV | InstV):
+                return r.attr(value, name)
         return None
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:

@@ -61,13 +61,16 @@ def _default_object(fr: Any, obj: Node, known: set[str], locals_: Any) -> None:
     ``default`` (a reserved word: no name of the source is it) at module level, its properties naming
     functions or objects of the file (or imported names) as ``alias`` bindings in its scope, and export
     it as the module's default (``Export("default", local="default")``), so that an importer's
-    ``agent.Articles.get()`` resolves through it. A file already exporting a default keeps it; a
-    literal with no such property exports nothing new."""
+    ``agent.Articles.get()`` resolves through it; a literal with inline functions (``setToken: t =>
+    ...``, definitions ``default.setToken`` already bound ``default``) is exported the same way. A file
+    already exporting a default keeps it; a literal with neither exports nothing new."""
     props = [(key, value) for key, value in named_properties(obj)
              if (head := _head(fr.receiver(value))) in known and not locals_.shadowed(value, head)]
-    if not props or any(e.exported == "default" for e in fr.out.exports):
+    members = (None, _DEFAULT) in fr.objects  # inline functions made `default.m` (definitions.scm), bound
+    if not (props or members) or any(e.exported == "default" for e in fr.out.exports):
         return
-    fr.out.bindings.append(Binding(None, _DEFAULT, _DEFAULT, "object", fr.src.line(obj)))
+    if not members:
+        fr.out.bindings.append(Binding(None, _DEFAULT, _DEFAULT, "object", fr.src.line(obj)))
     for key, value in props:
         text = fr.receiver(value)
         if "(" not in text and "[" not in text:

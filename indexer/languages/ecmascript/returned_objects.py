@@ -128,23 +128,36 @@ def returned_objects(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
 
 
 def exported_results(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
-    """Make the default export of ``export default F()`` (``F(config)``; ``exports.scm``'s
-    ``@default_factory`` captures of ``matches``) what the call returns, when ``F`` is a top-level
-    function of ``fr``'s file (the extractor's file run, after :func:`returned_objects`) returning an
-    object (its ``returned_refs`` name one: :data:`RETURNED` or a ``const`` object): a ``constructed``
-    :class:`~indexer.model.Binding` of the word ``default`` (reserved, so no name of the source is
-    it) at module level to ``F``, and ``Export("default", local="default")``, so that an importer's
-    ``X.get()`` resolves through the resolver's call result of ``F``. A file already exporting a
-    default (``export default memo(Page)``: the wrapped ``Page``) keeps it; a call of an imported or
-    nested function, or of one returning anything else, exports nothing new."""
+    """Make the default export of ``export default F()`` / ``module.exports = F()`` (``F(config)``)
+    what the call returns, and of ``export default new X()`` / ``module.exports = new X()`` the
+    instance (``exports.scm``'s ``@default_factory`` captures of ``matches``; ``fr``: the extractor's
+    file run, after :func:`returned_objects`), when the callee is
+    - for a call, a top-level function of the file returning an object (its ``returned_refs`` name
+      one: :data:`RETURNED` or a ``const`` object), or a name the file imports (the resolver follows
+      the import to the factory and reads what it returns; a library's function resolves nothing);
+    - for ``new``, a top-level class of the file or an imported name (its methods are the class's);
+    as a ``constructed`` :class:`~indexer.model.Binding` of the word ``default`` (reserved, so no name
+    of the source is it) at module level to the callee, and ``Export("default", local="default")``,
+    so that an importer's ``X.get()`` resolves through the resolver's call result of ``F`` (the
+    instance of ``X``). A file already exporting a default (``export default memo(Page)``: the
+    wrapped ``Page``) keeps it; a call of a nested function, of ``require``, or of a function of the
+    file returning anything else exports nothing new. A Vue component's script is left alone (its
+    default export is the component, ``vue.py``)."""
+    if fr.out.path.endswith(".vue"):
+        return
+    imported = {i.local for i in fr.out.imports}
     for caps in matches:
         if "default_factory" not in caps:
             continue
-        callee = fr.text(caps["default_factory"][0])
+        node = caps["default_factory"][0]
+        callee = fr.text(node)
         if any(e.exported == "default" for e in fr.out.exports):
             return
-        if any(d.parent is None and d.name == callee and _returns_object(fr, d) for d in fr.out.definitions):
-            fr.out.bindings.append(Binding(None, "default", callee, "constructed", fr.src.line(caps["default_factory"][0])))
+        built = node.parent is not None and node.parent.type == "new_expression"
+        local = any(d.parent is None and d.name == callee and (d.kind == "class" if built else _returns_object(fr, d))
+                    for d in fr.out.definitions)
+        if local or (callee in imported and callee != "require"):
+            fr.out.bindings.append(Binding(None, "default", callee, "constructed", fr.src.line(node)))
             fr.out.exports.append(Export("default", local="default"))
             return
 

@@ -19,7 +19,8 @@ from indexer.resolve.values import MAP, PAIRS
 
 __all__ = [
     "arity", "bindable", "decorator_name", "map_value", "tuple_items", "decorators_of", "inside", "is_exported", "leading_decorators",
-    "literal_data", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of", "unquote",
+    "literal_data", "object_pattern_fields", "own_decorator_ranges", "plain_name", "single_declarator", "statement_of",
+    "unquote",
 ]
 
 # Type names a binding to which helps no resolver.
@@ -300,3 +301,25 @@ def spelled(root: Node, data: bytes, word: str, types: frozenset[str]) -> list[N
             out.append(n)
         i = data.find(raw, i + 1)
     return out
+
+
+def object_pattern_fields(pattern: Node, text: Callable[[Node], str]) -> tuple[tuple[str, str], ...]:
+    """``(property key, local name)`` of each property a destructured object parameter binds
+    (``{ url = "", method: m = "GET", body, ...rest }`` -> ``("url", "url"), ("method", "m"), ("body",
+    "body")``; a rest element, a computed or nested pattern binds no one property and is left out);
+    ``()`` for any other pattern. ``text`` gives a node's source text."""
+    if pattern.type != "object_pattern":
+        return ()
+    out: list[tuple[str, str]] = []
+    for c in pattern.named_children:
+        if c.type == "object_assignment_pattern":  # `url = ""`
+            c = c.child_by_field_name("left") or c
+        if c.type == "shorthand_property_identifier_pattern":
+            out.append((text(c), text(c)))
+        elif c.type == "pair_pattern":
+            key, value = c.child_by_field_name("key"), c.child_by_field_name("value")
+            if value is not None and value.type == "assignment_pattern":  # `method: m = "GET"`
+                value = value.child_by_field_name("left")
+            if key is not None and key.type == "property_identifier" and value is not None and value.type == "identifier":
+                out.append((text(key), text(value)))
+    return tuple(out)

@@ -60,6 +60,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if (line, col) in clients:
             continue
         first_node = caps["first"][0]
+        nodes = arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]
+        fields = tuple((i, key, jf.template(v) if v.type in _ARG_NODES else None)
+                       for i, a in enumerate(nodes) for key, v in jf.object_pairs(a).items())
+        if first_node.type == "object":  # `request({ url: `${base}/cart`, method })`: a property like a path
+            params = jf.parameters(call)
+            if not any(t is not None and _url_like(t, params) for i, _, t in fields if i == 0):
+                continue
+            _record(jf, found, call, callees, nodes, fields, (line, col))
+            if len(found) >= MAX_PER_FILE:
+                break
+            continue
         first = jf.template(first_node)
         if first_node.type in ("identifier", "member_expression"):
             name = jf.text(first_node)
@@ -74,20 +85,36 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         if first.literal() is not None and not any(ch.isalpha() for ch in lit):
             continue  # deleteOwner("1"): an id, not a path (a path names something)
-        nodes = arguments(call.child_by_field_name("arguments"))[:MAX_ARGS]
-        methods = tuple((i, jf.template(m)) for i, a in enumerate(nodes)
-                        if (m := jf.object_pairs(a).get("method")) is not None)
-        scope = jf.code_scope(call)
-        for args in jf.alternatives(lambda nodes=nodes: tuple(
-                jf.template(a) if a.type in _ARG_NODES else None for a in nodes)):
-            refs = {t for a in args if a is not None for k, t in a.parts if k == "ref"}
-            refs.update(t for m in methods for k, t in m[1].parts if k == "ref")
-            named = tuple(sorted(refs & jf.parameters(call))) if refs else ()
-            for callee in callees:
-                found.append(UrlArgCall(callee, args, scope, line, col, named, methods))
+        _record(jf, found, call, callees, nodes, fields, (line, col))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
+
+
+def _url_like(t: Template, params: set[str] | frozenset[str]) -> bool:
+    """Whether an options object's property value may be a URL: a path (a literal piece holding a
+    ``/``, the first literal piece no whitespace: ``${base}/cart``, ``"/api/x"``), or one name, a
+    constant's (``ORDERS``, ``Paths.ORDERS``) or a parameter of ``params`` (the function around the call
+    handing its URL on). Not a message, a flag or any other name (``dispatch({ type: "loaded" })``)."""
+    if len(t.parts) == 1 and t.parts[0][0] == "ref":
+        name = t.parts[0][1]
+        return bool(_CONSTANT_NAME.match(name.rsplit(".", 1)[-1])) or name in params
+    lits = [text for kind, text in t.parts if kind == "lit"]
+    return bool(lits) and not any(ch.isspace() for ch in lits[0]) and any("/" in text for text in lits)
+
+
+def _record(jf: JsFile, found: list[UrlArgCall], call: Node, callees: list[str], nodes: list[Node],
+            fields: tuple[tuple[int, str, Template | None], ...], at: tuple[int, int]) -> None:
+    """Append the :class:`UrlArgCall` of ``call`` for each callee and each way its arguments are built."""
+    methods = tuple((i, jf.template(m)) for i, a in enumerate(nodes) if (m := jf.object_pairs(a).get("method")) is not None)
+    scope = jf.code_scope(call)
+    for args in jf.alternatives(lambda nodes=nodes: tuple(
+            jf.template(a) if a.type in _ARG_NODES else None for a in nodes)):
+        refs = {t for a in args if a is not None for k, t in a.parts if k == "ref"}
+        refs.update(t for _, _, v in fields if v is not None for k, t in v.parts if k == "ref")
+        named = tuple(sorted(refs & jf.parameters(call))) if refs else ()
+        for callee in callees:
+            found.append(UrlArgCall(callee, args, scope, *at, named, methods, fields))
 
 
 def _callees(jf: JsFile, fn: Node) -> list[str]:

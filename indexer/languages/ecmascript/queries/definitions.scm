@@ -86,6 +86,18 @@
         value: [(arrow_function) (function_expression) (generator_function)])
       (method_definition name: (property_identifier) @name)
     ] @function))
+;   `export default { setToken: t => ..., get() {} }` -> functions `default.setToken`, `default.get`,
+;   parent `default` (@_default_object, the `default` keyword: the module's default export is that
+;   object, bound and exported by objects.py), as `module.exports = {...}`'s functions are definitions.
+(export_statement
+  "default" @_default_object
+  value: (object
+    [
+      (pair
+        key: (property_identifier) @name
+        value: [(arrow_function) (function_expression) (generator_function)])
+      (method_definition name: (property_identifier) @name)
+    ] @function))
 ; Functions of an object literal a function returns (a factory, returned_objects.py), like those of
 ; `const o = {...}` above under the object `F.return`:
 ;   `const F = () => ({ get() {}, put: () => ... })` / `function F() { return { get: function () {} } }`

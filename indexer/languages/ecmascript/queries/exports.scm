@@ -39,9 +39,24 @@
   (#eq? @_module "module")
   (#eq? @_exports "exports"))
 
-; export default F() / export default F(config): what the call returns is the default export, read by
-; returned_objects.py when F is a function of the file returning an object literal (a factory)
-(export_statement value: (call_expression function: (identifier) @default_factory))
+; export default F() / export default F(config) / module.exports = F(): what the call returns is the
+; default export, read by returned_objects.py when F is a function of the file returning an object
+; literal (a factory) or an imported name; export default new X() / module.exports = new X(): an
+; instance of X, a class of the file or an imported name
+(export_statement value: [
+  (call_expression function: (identifier) @default_factory)
+  (new_expression constructor: (identifier) @default_factory)
+])
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: [
+    (call_expression function: (identifier) @default_factory)
+    (new_expression constructor: (identifier) @default_factory)
+  ]
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
 
 ; export default class Foo {} / export default function foo() {}: the definition is exported; the
 ; name it is imported by is "default".

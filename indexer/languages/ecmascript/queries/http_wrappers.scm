@@ -11,3 +11,9 @@
 (call_expression
   function: [(parenthesized_expression) (call_expression)] @fn
   arguments: (arguments . [(string) (template_string) (binary_expression) (identifier) (member_expression)] @first)) @call
+
+; `request({ url: `${basePath}/cart`, method: "POST", body })`: an options object first, read by a template whose
+; parameter is destructured (`({ url, method }) => fetch(url, { method })`; its properties in the Python)
+(call_expression
+  function: [(identifier) (member_expression)] @fn
+  arguments: (arguments . (object) @first)) @call

@@ -1,0 +1,86 @@
+"""Qualified workspace-symbol queries (``CartGateway.getCart``), one rule for every graph backend.
+
+A workspace-symbol query ranks short names (:meth:`stores.contracts.GraphStore.search_symbols`). A
+query written as a dotted name, ``Heads.name``, also names the nodes whose short name is ``name``
+(exactly, case kept) and whose qualname's parents end with ``Heads`` as the user writes them at a call
+site: a factory's returned object (``F.return``, the qualname JavaScript / TypeScript extraction gives
+the functions of an object literal a function returns: ``CartGateway.return.getCart``) is written
+``F.m`` where the factory's result is used (``export default CartGateway()``, then
+``CartGateway.getCart(id)`` in an importer), so its ``return`` segment is not written
+(:func:`written_qualname`). Parents are compared part by part up to case and separators
+(``cart_gateway`` qualifies ``CartGateway.getCart``). The backends put these nodes before the
+query's name matches (:func:`with_qualified`), so SQLite and Bolt answer alike; Elasticsearch keeps
+only chunks (its BM25 already matches a dotted query against the chunk's ``fqn``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from stores.contracts import SHARED_LABELS, GraphStore, Node, query_parts
+
+__all__ = ["FACTORY_RESULT", "written_qualname", "qualified_query", "qualifier_agrees", "qualified_symbols",
+           "with_qualified"]
+
+FACTORY_RESULT = "return"
+"""The qualname segment of the object a factory function returns (``CartGateway.return``): never a
+source name (``return`` is a reserved word in every language indexed), so it cannot clash."""
+
+_QUALIFIED = re.compile(r"([\w$]+(?:\.[\w$]+)*)\.([\w$]+)")
+_NOT_SYMBOLS = frozenset({"File", "Repository", *SHARED_LABELS})
+
+
+def written_qualname(qualname: str) -> str:
+    """``qualname`` as a call site writes it: every inner :data:`FACTORY_RESULT` segment dropped
+    (``CartGateway.return.getCart`` -> ``CartGateway.getCart``, ``a.return.b.return.c`` -> ``a.b.c``); the
+    first and last segments are kept (``return`` alone is left as it is)."""
+    parts = qualname.split(".")
+    if len(parts) < 3 or FACTORY_RESULT not in parts[1:-1]:
+        return qualname
+    return ".".join([parts[0], *(p for p in parts[1:-1] if p != FACTORY_RESULT), parts[-1]])
+
+
+def qualified_query(query: str) -> tuple[list[str], str] | None:
+    """``(heads, name)`` of a query written as a dotted name (``CartGateway.getCart`` ->
+    ``(["CartGateway"], "getCart")``, surrounding blanks ignored); ``None`` for any other query
+    (``getCart``, ``owner con``, ``a..b``, ``.x``)."""
+    m = _QUALIFIED.fullmatch(query.strip())
+    if m is None:
+        return None
+    return m.group(1).split("."), m.group(2)
+
+
+def qualifier_agrees(qualname: str, heads: Sequence[str]) -> bool:
+    """Whether the parents of ``qualname`` as written (:func:`written_qualname`, its last segment
+    dropped) end with ``heads``, each compared lowercased without separators
+    (:func:`stores.contracts.query_parts`); no heads: ``True``."""
+    own = written_qualname(qualname).split(".")[:-1]
+    if len(own) < len(heads):
+        return False
+    norm = ["".join(query_parts(p)) for p in own[len(own) - len(heads):]]
+    return norm == ["".join(query_parts(h)) for h in heads]
+
+
+def qualified_symbols(graph: GraphStore, query: str, limit: int) -> list[Node]:
+    """Up to ``limit`` code nodes a dotted ``query`` names (module docstring), sorted by (qualname
+    length, id): one :meth:`~stores.contracts.GraphStore.find_symbols` call of the last part. ``[]``
+    when the query is not dotted or ``limit <= 0``."""
+    q = qualified_query(query)
+    if q is None or limit <= 0:
+        return []
+    heads, name = q
+    found = [n for n in graph.find_symbols([name]).get(name, [])
+             if n.label not in _NOT_SYMBOLS and qualifier_agrees(n.qualname, heads)]
+    found.sort(key=lambda n: (len(n.qualname), n.id))
+    return found[:limit]
+
+
+def with_qualified(graph: GraphStore, query: str, limit: int, named: Sequence[Node]) -> list[Node]:
+    """A backend's answer to a workspace-symbol ``query``: the :func:`qualified_symbols` first, then
+    ``named`` (the query's name matches, best first) without those, cut to ``limit``."""
+    front = qualified_symbols(graph, query, limit)
+    if not front:
+        return list(named[:limit])
+    seen = {n.id for n in front}
+    return [*front, *(n for n in named if n.id not in seen)][:limit]
