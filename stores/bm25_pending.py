@@ -84,8 +84,8 @@ class PendingMaxima:
 
     def add(self, conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]]) -> None:
         """Hold ``maxima`` (one batch's ``{term: {block: byte}}``, :func:`stores.bm25_blocks.block_maxima`;
-        not kept: copied into the arrays); fold everything into the table on ``conn`` when more than
-        :attr:`limit` bytes are then held. A block outside ``[0, 2**32)`` (rowids past
+        not kept: copied into the arrays; a term without blocks writes no row); fold everything into
+        the table on ``conn`` when more than :attr:`limit` bytes are then held. A block outside ``[0, 2**32)`` (rowids past
         2**38, which the table's uint32 blocks cannot hold) is folded at once, raising as
         :func:`stores.bm25_blocks.fold_maxima` does."""
         pers = list(maxima.values())
