@@ -148,10 +148,16 @@ def _batches(todo: Sequence[int], paths: Sequence[str], files: Mapping[str, File
         yield batch
 
 
+_NAME = SymbolKey._fields.index("name")
+"""Where a key's short name is in its tuple (:func:`_mention_keys`)."""
+
+
 def _mention_keys(out: IndexedFile) -> bytes | None:
-    """The pickled :class:`~stores.contracts.SymbolKey` list of ``out``'s nodes a doc mention may
-    link to (:data:`indexer.mentions.MENTION_LABELS`, in node order), or ``None`` when it has none."""
-    linkable = [SymbolKey.of(n) for n in out.nodes if n.label in MENTION_LABELS]
+    """The pickled list of the :class:`~stores.contracts.SymbolKey` of ``out``'s nodes a doc mention may
+    link to (:data:`indexer.mentions.MENTION_LABELS`, in node order), each as a plain tuple of its
+    fields (a named tuple pickles and unpickles through a Python call per key; a tuple of strings in
+    C: :meth:`_SpilledNodes.named` makes a key only of those it yields), or ``None`` when it has none."""
+    linkable = [tuple(SymbolKey.of(n)) for n in out.nodes if n.label in MENTION_LABELS]
     return pickle.dumps(linkable, protocol=pickle.HIGHEST_PROTOCOL) if linkable else None
 
 
@@ -159,10 +165,10 @@ def _grown_keys(spill: SpillFile, base: SpillRef | None, added: Sequence[Node]) 
     """Where the mention keys of an output the linker extended are (:func:`_mention_keys` of it):
     those it was spilled with (at ``base``, ``None``: none) followed by those of its ``added`` nodes,
     as its nodes are in that order; ``base`` itself when no added node is one a mention links to."""
-    more = [SymbolKey.of(n) for n in added if n.label in MENTION_LABELS]
+    more = [tuple(SymbolKey.of(n)) for n in added if n.label in MENTION_LABELS]
     if not more:
         return base
-    keys: list[SymbolKey] = pickle.loads(spill.get(base)) if base is not None else []
+    keys: list[tuple[str, ...]] = pickle.loads(spill.get(base)) if base is not None else []
     return spill.put(pickle.dumps(keys + more, protocol=pickle.HIGHEST_PROTOCOL))
 
 
@@ -183,9 +189,10 @@ class _SpilledNodes:
 
     def named(self, names: set[str]) -> Iterable[SymbolKey]:
         """Keys of the nodes named one of ``names`` of the outputs to write, in output order."""
+        make = SymbolKey._make
         for i in sorted({i for name in names for i in self.names.get(name, ())}):
-            keys: list[SymbolKey] = pickle.loads(self.outputs.spill.get(self.keys[i]))
-            yield from (k for k in keys if k.name in names)
+            keys: list[tuple[str, ...]] = pickle.loads(self.outputs.spill.get(self.keys[i]))  # _mention_keys
+            yield from (make(k) for k in keys if k[_NAME] in names)
 
 
 class IndexWriter:
@@ -274,7 +281,7 @@ class IndexWriter:
                     ref = spilled.spill.put(keys_blob) if keys_blob is not None else None
                 if ref is not None:
                     keys[i] = ref
-                    for name in dict.fromkeys(k.name for k in pickle.loads(spilled.spill.get(ref))):
+                    for name in dict.fromkeys(k[_NAME] for k in pickle.loads(spilled.spill.get(ref))):  # _mention_keys
                         names.setdefault(name, []).append(i)
         del stored
         report.files_resumed = sum(1 for i in todo if paths[i] in forced)
@@ -360,7 +367,8 @@ class IndexWriter:
         """What :meth:`write` reads of an output before writing it: its digest
         (:func:`output_digest`) and its File node's id, and the pickled
         :class:`~stores.contracts.SymbolKey` list of its nodes a doc mention may link to
-        (:data:`indexer.mentions.MENTION_LABELS`, in node order; ``None`` when it has none), which
+        (:data:`indexer.mentions.MENTION_LABELS`, in node order, as tuples: :func:`_mention_keys`;
+        ``None`` when it has none), which
         the spill file keeps. Given to the resolver as its spilled outputs' ``summarise``
         (:class:`indexer.spill.SpilledOutputs`; a forked copy that binds files applies it to its
         own outputs), so that the write reads each of them back once, to write it, not twice, and

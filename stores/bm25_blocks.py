@@ -54,7 +54,7 @@ import numpy as np
 from stores.bm25_cut import B, K1
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "first_reference", "record_rows", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
+           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "fold_maxima", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
            "has_table"]
 
 BLOCK_SHIFT = 6
@@ -243,30 +243,49 @@ def first_reference(rows: Sequence[tuple[int, Sequence[str]]]) -> float:
 def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
                 weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None) -> None:
     """Fold ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into ``chunks_fts``) into
-    the block-max table on ``conn``; sets the reference mean length (``meta``) at the first write,
-    to the mean token count of these rows. Nothing when the index has no such table (a schema-6 index
-    another process was migrating when this connection opened, :mod:`stores.embedded_migrate`: its
-    reads use no block maxima, and a migration counts every row there is when it runs). Call inside
-    the write's transaction. ``prepared``: ``(reference, maxima)``, :func:`block_maxima` of these
-    ``rows`` computed ahead with that reference length; used when it is the one the index has (or
-    sets), else computed here."""
+    the block-max table on ``conn``: :func:`fold_maxima` of :func:`rows_maxima`. Call inside the
+    write's transaction."""
+    maxima = rows_maxima(conn, rows, weights, prepared)
+    if maxima is not None:
+        low, high = min(r[0] for r in rows) >> _ROW_PART, max(r[0] for r in rows) >> _ROW_PART
+        fold_maxima(conn, maxima, low if low == high else None)
+
+
+def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
+                weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None,
+                ) -> dict[str, dict[int, int]] | None:
+    """The block maxima of ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into
+    ``chunks_fts``) that the block-max table on ``conn`` takes (``{term: {block: byte}}``, at the
+    reference mean length it has); sets that reference (``meta``) at the first write, to the mean
+    token count of these rows. ``None`` when there are no rows or the index has no such table (a
+    schema-6 index another process was migrating when this connection opened,
+    :mod:`stores.embedded_migrate`: its reads use no block maxima, and a migration counts every row
+    there is when it runs). Call inside the write's transaction. ``prepared``: ``(reference,
+    maxima)``, :func:`block_maxima` of these ``rows`` computed ahead with that reference length;
+    returned when it is the one the index has (or sets), else computed here."""
     if not rows or not has_table(conn):
-        return
+        return None
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     if ref is None:
         avgdl = first_reference(rows)
         conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(avgdl)))
     else:
         avgdl = float(ref[0])
-    maxima = prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
-    parts: dict[tuple[str, int], dict[int, int]] = {}
-    low, high = min(r[0] for r in rows) >> _ROW_PART, max(r[0] for r in rows) >> _ROW_PART
-    if low == high:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
-        parts = {(term, low): per for term, per in maxima.items()}
+    return prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
+
+
+def fold_maxima(conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]], part: int | None = None) -> None:
+    """Merge ``maxima`` (``{term: {block: byte}}``) into the table's rows on ``conn`` (:func:`merge`:
+    the union of the blocks, the larger value where both have one): each ``(term, part)`` row is
+    read and written again. ``part``: the one part (``block >> PART_SHIFT``) every block is in, when
+    the caller knows it. Raises ``struct.error`` for a block outside ``[0, 2**32)``."""
+    parts: dict[tuple[str, int], Mapping[int, int]] = {}
+    if part is not None:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
+        parts = {(term, part): per for term, per in maxima.items()}
     else:
         for term, per in maxima.items():
             for block, q in per.items():
-                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q
+                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q  # type: ignore[index]
     terms = list(maxima)
     old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
     for i in range(0, len(terms), 20_000):

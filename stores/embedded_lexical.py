@@ -168,6 +168,7 @@ class EmbeddedLexical:
         and a commit between the probes and the final query made the cut drop rows that state ranks)."""
         conn = self._db
         if conn.in_transaction:
+            self.flush_block_maxima()  # the block maxima its chunk writes hold back (stores.bm25_pending)
             return self._bm25_on(conn, None, self._chunk_count()["chunks"], tokens, where, params, limit)
         conn.execute("BEGIN")
         try:

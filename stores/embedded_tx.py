@@ -16,6 +16,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 
+from stores.bm25_pending import PendingMaxima
 from stores.errors import StoreReadOnly, StoreUnavailable
 from stores.sqlite_file import map_sqlite_error
 
@@ -37,8 +38,18 @@ class EmbeddedTransactions:
     _conn: sqlite3.Connection | None
     _generation: int
     _tx_depth: int = 0
+    _pending_maxima: PendingMaxima | None = None
+    """The BM25 block maxima the open :meth:`transaction`'s chunk writes recorded and have not folded
+    into their table yet (:class:`stores.bm25_pending.PendingMaxima`): folded before it commits and
+    before a read of the table through this instance (:meth:`flush_block_maxima`); ``None`` outside one."""
     read_only: str | None
     path: object
+
+    def flush_block_maxima(self) -> None:
+        """Fold the block maxima the open :meth:`transaction` holds into their table (nothing outside one)."""
+        pending = self._pending_maxima
+        if pending is not None and self._conn is not None:
+            pending.flush(self._conn)
 
     def in_transaction(self) -> bool:
         """Whether a :meth:`transaction` of this instance is open (in this thread: it holds the lock)."""
@@ -72,8 +83,10 @@ class EmbeddedTransactions:
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
             self._tx_depth = 1
+            self._pending_maxima = PendingMaxima()
             try:
                 yield
+                self.flush_block_maxima()
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
@@ -83,6 +96,7 @@ class EmbeddedTransactions:
                 raise
             finally:
                 self._tx_depth = 0
+                self._pending_maxima = None  # folded, or rolled back with the rows they were of
                 self._generation += 1
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute(f"PRAGMA cache_size = {int(cache)}")

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows
+from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows, rows_maxima
 from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
@@ -295,7 +295,15 @@ class EmbeddedWriter:
             analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
-        record_rows(conn, analysed, BM25_WEIGHTS, ahead)  # the block maxima of BM25's cut (stores.bm25_blocks)
+        # The block maxima of BM25's cut (stores.bm25_blocks); inside transaction() they wait to be folded into
+        # their table with the next batches' (stores.bm25_pending: a common term's row written once, not per batch).
+        pending = self._pending_maxima
+        if pending is None:
+            record_rows(conn, analysed, BM25_WEIGHTS, ahead)
+        else:
+            maxima = rows_maxima(conn, analysed, BM25_WEIGHTS, ahead)
+            if maxima is not None:
+                pending.add(conn, maxima)
         conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.
         conn.execute(

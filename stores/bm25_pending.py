@@ -1,0 +1,214 @@
+"""BM25 block maxima a write transaction holds back, in flat arrays, and folds into their table once.
+
+A run writes its chunks in batches inside one transaction (:meth:`stores.embedded_tx.EmbeddedTransactions.transaction`).
+Folding each batch's block maxima (:mod:`stores.bm25_blocks`) into the table at once reads and
+rewrites the row of every term of the batch: a term that most batches hold (``self``, ``return``)
+has its row rewritten once per batch (a cold Django 5.2.8 write: about 290,000 row rewrites in 24
+batches for 170,041 rows at the end). :class:`PendingMaxima` holds them until the transaction
+commits (or a search reads the table on the same connection, or it is full) and then writes each
+``(term, part)`` row once: the table is the same, since :func:`stores.bm25_blocks.merge` keeps per
+block the largest value whatever order the values come in.
+
+Layout. No object per term or per block value is held: each term once as UTF-8 in one
+``bytearray`` (numbered in order of arrival), looked up by its ``hash()`` in a sorted ``int64``
+array, and every block value as three parallel arrays (term number, block, value) appended per
+batch, sorted only when folded. A term whose hash equals an earlier, different term's (not seen in
+practice: 64-bit hashes) is numbered through a dict instead, so numbers are exact. Django's 650,000
+block values and 170,041 terms take about 15 MiB this way (dicts of dicts, the first try of session
+59: about 30 MiB more at the parent's peak, docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from array import array
+from collections.abc import Iterator, Mapping
+from itertools import chain
+
+import numpy as np
+
+from stores.bm25_blocks import PART_SHIFT, TABLE, fold_maxima, merge
+
+__all__ = ["PENDING_BYTES", "PendingMaxima"]
+
+PENDING_BYTES = 16 << 20
+"""About the most bytes a :class:`PendingMaxima` holds before it folds what it holds (:meth:`PendingMaxima.held_bytes`:
+9 a block value, the UTF-8 and 20 more a term). A cold Django 5.2.8 write holds 14.1 MiB at its end (650,000
+block values, 170,041 terms) and folds once; a larger run folds each time it reaches this."""
+
+_FOLD_TERMS = 4_096
+"""Terms whose stored rows one statement reads back while folding (the table's ``json_each`` list)."""
+_U32 = 1 << 32
+
+
+class PendingMaxima:
+    """Block maxima recorded and not yet folded into the table (see the module docstring). :meth:`add`
+    takes a batch's ``{term: {block: quantised maximum}}``; :meth:`flush` folds what is held into
+    the table on a connection and forgets it. ``limit``: :meth:`add` folds at once when it holds
+    more than about this many bytes (:meth:`held_bytes`)."""
+
+    __slots__ = ("limit", "size", "_text", "_ends", "_hashes", "_hash_ids", "_other", "_ids", "_blocks", "_values")
+
+    def __init__(self, limit: int = PENDING_BYTES) -> None:
+        self.limit = limit
+        self.size = 0
+        """Block values added since the last flush (a block two batches share counts twice)."""
+        self._clear()
+
+    def _clear(self) -> None:
+        self._text = bytearray()  # every term's UTF-8, by number
+        self._ends = array("Q")  # where each term's UTF-8 ends in _text
+        self._hashes = np.empty(0, dtype=np.int64)  # sorted hash() of the terms numbered by hash
+        self._hash_ids = np.empty(0, dtype=np.int32)  # their numbers, in the same order
+        self._other: dict[str, int] = {}  # terms whose hash another term has: numbered here
+        self._ids: list[np.ndarray] = []  # per batch added: the term number of each block value
+        self._blocks: list[np.ndarray] = []  # its block (uint32)
+        self._values: list[np.ndarray] = []  # its quantised maximum (uint8)
+        self.size = 0
+
+    @property
+    def terms(self) -> int:
+        """How many distinct terms are held."""
+        return len(self._ends)
+
+    def __bool__(self) -> bool:
+        return self.size > 0
+
+    def term(self, number: int) -> str:
+        """The term numbered ``number`` (``IndexError`` when there is none)."""
+        if number < 0:
+            raise IndexError(number)
+        start = self._ends[number - 1] if number else 0
+        return self._text[start:self._ends[number]].decode("utf-8", "surrogatepass")
+
+    def add(self, conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]]) -> None:
+        """Hold ``maxima`` (one batch's ``{term: {block: byte}}``, :func:`stores.bm25_blocks.block_maxima`;
+        not kept: copied into the arrays; a term without blocks writes no row); fold everything into
+        the table on ``conn`` when more than :attr:`limit` bytes are then held. A block outside ``[0, 2**32)`` (rowids past
+        2**38, which the table's uint32 blocks cannot hold) is folded at once, raising as
+        :func:`stores.bm25_blocks.fold_maxima` does."""
+        pers = list(maxima.values())
+        counts = np.fromiter(map(len, pers), dtype=np.int64, count=len(pers))
+        total = int(counts.sum())
+        if not total:
+            return
+        blocks = np.fromiter(chain.from_iterable(pers), dtype=np.int64, count=total)
+        if int(blocks.min()) < 0 or int(blocks.max()) >= _U32:
+            self.flush(conn)
+            fold_maxima(conn, maxima)
+            return
+        values = np.fromiter(chain.from_iterable(per.values() for per in pers), dtype=np.uint8, count=total)
+        self._ids.append(np.repeat(self._numbers(list(maxima)), counts))
+        self._blocks.append(blocks.astype(np.uint32))
+        self._values.append(values)
+        self.size += total
+        if self.held_bytes() > self.limit:
+            self.flush(conn)
+
+    def _numbers(self, terms: list[str]) -> np.ndarray:
+        """Each of ``terms`` (distinct) as its number, numbering those not held yet (int32)."""
+        out = np.empty(len(terms), dtype=np.int32)
+        hashes = np.fromiter(map(hash, terms), dtype=np.int64, count=len(terms))
+        known, ids = self._hashes, self._hash_ids
+        if len(known):
+            at = np.minimum(np.searchsorted(known, hashes), len(known) - 1)
+            hit = known[at] == hashes
+        else:
+            at = np.zeros(len(terms), dtype=np.int64)
+            hit = np.zeros(len(terms), dtype=bool)
+        text, ends = self._text, self._ends
+        other = self._other
+        for i in np.flatnonzero(hit).tolist():  # the same hash: the same term, unless it is another's
+            n = int(ids[at[i]])
+            if text[ends[n - 1] if n else 0:ends[n]] == terms[i].encode("utf-8", "surrogatepass"):
+                out[i] = n
+            else:
+                out[i] = other[terms[i]] if terms[i] in other else self._new(terms[i], other)
+        fresh = np.flatnonzero(~hit)
+        if len(fresh):
+            new_hashes, first = np.unique(hashes[fresh], return_index=True)
+            if len(first) < len(fresh):  # two new terms of one hash: the later ones numbered by dict
+                firsts = set(fresh[first].tolist())
+                for i in fresh.tolist():
+                    if i not in firsts:
+                        out[i] = other[terms[i]] if terms[i] in other else self._new(terms[i], other)
+            fresh = fresh[first]
+            numbers = np.arange(len(ends), len(ends) + len(fresh), dtype=np.int32)
+            for i in fresh.tolist():
+                text += terms[i].encode("utf-8", "surrogatepass")
+                ends.append(len(text))
+            out[fresh] = numbers
+            where = np.searchsorted(known, new_hashes)
+            self._hashes = np.insert(known, where, new_hashes)
+            self._hash_ids = np.insert(ids, where, numbers)
+        return out
+
+    def _new(self, term: str, other: dict[str, int]) -> int:
+        number = other[term] = len(self._ends)
+        self._text += term.encode("utf-8", "surrogatepass")
+        self._ends.append(len(self._text))
+        return number
+
+    def flush(self, conn: sqlite3.Connection) -> None:
+        """Fold what is held into the table on ``conn`` (inside the write's transaction: each
+        ``(term, part)`` row read, merged with :func:`stores.bm25_blocks.merge` and written once) and
+        forget it."""
+        if not self.size:
+            return
+        batches = list(zip(self._ids, self._blocks, self._values))
+        self._ids, self._blocks, self._values = [], [], []
+        for low in range(0, len(self._ends), _FOLD_TERMS):  # a slice of the terms at a time: bounded copies
+            high = low + _FOLD_TERMS
+            picked = [(i[m], b[m], v[m]) for i, b, v in batches for m in ((i >= low) & (i < high),)]
+            ids, blocks, values = (np.concatenate(a) for a in zip(*picked))
+            del picked
+            self._fold(conn, ids, blocks, values)
+        self._clear()
+
+    def _fold(self, conn: sqlite3.Connection, ids: np.ndarray, blocks: np.ndarray, values: np.ndarray) -> None:
+        """Write the rows of the block values ``(ids, blocks, values)`` (parallel arrays, any order,
+        repeats allowed: a block's largest value counts), each merged with its stored row."""
+        order = np.lexsort((blocks, ids))  # by term number, then block
+        ids, blocks, values = ids[order], blocks[order], values[order]
+        del order
+        step = np.empty(len(ids), dtype=bool)
+        step[0] = True
+        np.not_equal(ids[1:], ids[:-1], out=step[1:])
+        step[1:] |= blocks[1:] != blocks[:-1]
+        starts = np.flatnonzero(step)
+        values = np.maximum.reduceat(values, starts)  # a block's largest value
+        ids, blocks = ids[starts], blocks[starts]
+        del step, starts
+        parts = blocks >> PART_SHIFT
+        edge = np.empty(len(ids) + 1, dtype=bool)
+        edge[0] = edge[-1] = True
+        np.not_equal(ids[1:], ids[:-1], out=edge[1:-1])
+        edge[1:-1] |= parts[1:] != parts[:-1]
+        at = np.flatnonzero(edge)  # each (term, part)'s run of block values: at[i] to at[i + 1]
+        runs = list(zip(ids[at[:-1]].tolist(), parts[at[:-1]].tolist(), at[:-1].tolist(), at[1:].tolist()))
+        names = {n: self.term(n) for n in dict.fromkeys(ids[at[:-1]].tolist())}
+        wanted = {(names[n], p) for n, p, _, _ in runs}
+        old = {(t, p): (b, m) for t, p, b, m in conn.execute(
+            f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(names.values())),)) if (t, p) in wanted}
+        conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
+                         _rows(runs, names, old, blocks.astype("<u4"), blocks, values))
+
+    def held_bytes(self) -> int:
+        """How many bytes the held terms and block values take in their arrays: 9 a block value
+        (term number, block, value), each term's UTF-8 and 20 more (its end, hash and number)."""
+        return len(self._text) + 20 * len(self._ends) + 9 * self.size
+
+
+def _rows(chunk: list[tuple[int, int, int, int]], names: Mapping[int, str], old: Mapping[tuple[str, int], tuple[bytes, bytes]],
+          le_blocks: np.ndarray, blocks: np.ndarray, values: np.ndarray) -> Iterator[tuple[str, int, bytes, bytes]]:
+    """The table rows of ``chunk`` (``(term number, part, first, end)`` runs of the sorted arrays),
+    each merged with its stored row in ``old`` when there is one."""
+    for n, p, a, b in chunk:
+        t = names[n]
+        stored = old.get((t, p))
+        if stored is None:
+            yield t, p, le_blocks[a:b].tobytes(), values[a:b].tobytes()
+        else:
+            yield (t, p, *merge(stored, dict(zip(blocks[a:b].tolist(), values[a:b].tolist()))))
