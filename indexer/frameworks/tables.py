@@ -361,23 +361,31 @@ class _TableLinker:
     # -- uses --------------------------------------------------------------------------------------
 
     def repositories_of(self) -> None:
+        """The Django managers' models (:attr:`managers`), then the repositories' tables
+        (:attr:`repositories`: a repository's entity may be read through a manager), from one read of
+        each file's table accesses: a parked list (:class:`indexer.parked.ParkedList`) is unpickled on
+        every read, and only the manager and repository uses (a few per model) are kept meanwhile."""
+        managers: list[tuple[FileCtx, TableUse]] = []
+        repositories: list[tuple[FileCtx, TableUse]] = []
         for fc in self.ctxs:
+            if not fc.ex.table_uses:
+                continue
             for u in fc.ex.table_uses:
-                if u.role == "manager" and u.owner and u.entity:
-                    rd = fc.def_at(u.owner, u.line)
-                    v = self.r.resolve_expr(fc, u.owner, u.entity)
-                    mt = self.by_class.get(rd.id) if rd is not None else None
-                    if mt is None and rd is not None:
-                        mt = self._class_table(rd)
-                    if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
-                        self.managers[v.c.id].add(mt)
-        for fc in self.ctxs:
-            for u in fc.ex.table_uses:
-                if u.role == "repository" and u.owner and u.entity:
-                    rd = fc.def_at(u.owner, u.line)
-                    tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
-                    if rd is not None and tid is not None:
-                        self.repositories[rd.id] = tid
+                if u.owner and u.entity and u.role in ("manager", "repository"):
+                    (managers if u.role == "manager" else repositories).append((fc, u))
+        for fc, u in managers:
+            rd = fc.def_at(u.owner, u.line)
+            v = self.r.resolve_expr(fc, u.owner, u.entity)
+            mt = self.by_class.get(rd.id) if rd is not None else None
+            if mt is None and rd is not None:
+                mt = self._class_table(rd)
+            if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
+                self.managers[v.c.id].add(mt)
+        for fc, u in repositories:
+            rd = fc.def_at(u.owner, u.line)
+            tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
+            if rd is not None and tid is not None:
+                self.repositories[rd.id] = tid
 
     def _by_entity_name(self, name: str) -> str | None:
         found = self.entity_names.get(name.rsplit(".", 1)[-1].lower(), set())

@@ -6,6 +6,8 @@ none can be an access whatever ``x`` is: the linker counts them ``attribute_not_
 resolving ``x``, so the link reads nothing for them (its dependency set, held until the run ends,
 was most of the link's memory on the generated monorepos). These tests pin that the outcomes and
 edges are those of resolving every use (``mappable`` forced true), and what the link no longer reads.
+Also: the declarations' pass reads each file's table accesses once (a parked list is unpickled on
+each read), not once for the managers and again for the repositories.
 """
 
 from __future__ import annotations
@@ -119,3 +121,78 @@ def test_a_declared_table_without_columns_maps_no_attribute():
     assert linker.mappable()
     linker.tables["table:t:.log"].declared = False  # a table the code names, no model declares
     assert not linker.mappable()
+
+
+DJANGO = """
+# --- path: shop/__init__.py ---
+# --- path: shop/models.py ---
+from django.db import models
+
+
+class ItemManager(models.Manager):
+    def cheap(self):
+        return self.filter(price__lt=10)
+
+
+class Item(models.Model):
+    price = models.IntegerField()
+    objects = ItemManager()
+
+    def reprice(self, p):
+        self.price = p
+# --- path: shop/views.py ---
+from shop.models import Item
+
+
+def cheap(request):
+    return Item.objects.cheap()
+
+
+def bump(item):
+    item.price = item.price + 1
+    item.save()
+"""
+
+
+class _Counted(list):
+    """A list counting how often it is read whole (what a parked list unpickles each time)."""
+
+    reads: dict[str, int] = {}
+
+    def __init__(self, path: str, items) -> None:
+        super().__init__(items)
+        self.path = path
+
+    def __iter__(self):
+        self.reads[self.path] = self.reads.get(self.path, 0) + 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize(("one_shot", "reads"), [
+    (True, {"shop/models.py": 2, "shop/views.py": 2}),  # declarations' pass, accesses: was 3 each
+    # a resolver that keeps its link memo also asks whether a file renders SQL and, for a file declaring
+    # no table, whether it names a manager or repository: was 4 and 5
+    (False, {"shop/models.py": 3, "shop/views.py": 4}),
+])
+def test_a_link_reads_each_files_table_accesses_once_for_the_managers_and_repositories(one_shot, reads):
+    extractions = []
+    for path, source in split_fixture(DJANGO).items():
+        data = source.encode()
+        extractor = extractor_for_path(path)
+        assert extractor is not None
+        ex = extractor.extract(path, data)
+        if ex.table_uses:
+            ex.table_uses = _Counted(path, ex.table_uses)
+        extractions.append((ex, hashlib.sha256(data).hexdigest(), len(data)))
+    assert sorted(ex.path for ex, _, _ in extractions if ex.table_uses) == ["shop/models.py", "shop/views.py"]
+    resolver = RepositoryResolver("t")
+    resolver.keep_link_memo = not one_shot
+    resolver.update(extractions)
+    _Counted.reads.clear()
+    result = resolver.resolve([ex.path for ex, _, _ in extractions])
+    assert _Counted.reads == reads
+    edges = sorted((e.kind, e.src, e.dst) for f in result.files for e in f.edges if e.kind in ("READS", "WRITES"))
+    # the same in both cases (and as before); `bump`'s `item` is no known instance: not linked
+    assert edges == [("READS", "t:shop/models.ItemManager.cheap(0)", "table:t:.shop_item"),
+                     ("READS", "t:shop/views.cheap(1)", "table:t:.shop_item"),
+                     ("WRITES", "t:shop/models.Item.reprice(1)", "table:t:.shop_item")]
