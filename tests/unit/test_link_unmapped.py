@@ -196,3 +196,55 @@ def test_a_link_reads_each_files_table_accesses_once_for_the_managers_and_reposi
     assert edges == [("READS", "t:shop/models.ItemManager.cheap(0)", "table:t:.shop_item"),
                      ("READS", "t:shop/views.cheap(1)", "table:t:.shop_item"),
                      ("WRITES", "t:shop/models.Item.reprice(1)", "table:t:.shop_item")]
+
+
+MAPPED_CACHE = """
+# --- path: svc/cache.py ---
+import sqlalchemy.orm as so
+from svc import db
+
+
+class Cache(db.Model):
+    value: so.Mapped[int] = so.mapped_column(primary_key=True)
+
+    def __init__(self):
+        self.value = None
+
+    def put(self, v):
+        self.value = v
+        self.hits = 0
+
+
+def rename(item, name):
+    item.name = name
+"""
+
+
+def _extracted(fixture: str) -> list:
+    out = []
+    for path, source in split_fixture(fixture).items():
+        data = source.encode()
+        extractor = extractor_for_path(path)
+        assert extractor is not None
+        out.append((extractor.extract(path, data), hashlib.sha256(data).hexdigest(), len(data)))
+    return out
+
+
+def test_an_update_declaring_a_table_links_the_uses_the_last_link_did_not_resolve():
+    resolver = RepositoryResolver("t")
+    first = _extracted(PLAIN)
+    resolver.update(first)
+    assert resolver.resolve([ex.path for ex, _, _ in first]).link_outcomes == {"attribute_not_mapped": 4}
+    changed = _extracted(MAPPED_CACHE)
+    resolver.update(changed)  # the same file now maps Cache to a table with a column `value`
+    result = resolver.resolve([ex.path for ex, _, _ in changed])
+    edges = sorted((e.kind, e.src, e.file) for f in result.files for e in f.edges if e.kind in ("READS", "WRITES"))
+    # svc/use.py, not changed, is linked again (its share of the links changed) and produced
+    assert edges == [("WRITES", "t:svc/cache.Cache.__init__(0)", "svc/cache.py"),
+                     ("WRITES", "t:svc/cache.Cache.put(1)", "svc/cache.py"),
+                     ("WRITES", "t:svc/use.warm(0)", "svc/use.py")]
+    assert result.link_outcomes == {"attribute_not_mapped": 1, "tables_declared": 1, "writes": 3}  # `item`: unknown
+    fresh = "# --- path: svc/__init__.py ---\n" + MAPPED_CACHE + "# --- path: svc/use.py ---" \
+        + PLAIN.split("# --- path: svc/use.py ---")[1]
+    assert _link(fresh)[:2] == (result.link_outcomes, sorted(
+        (e.kind, e.src, e.dst, e.file, e.line) for f in result.files for e in f.edges if e.kind in ("READS", "WRITES")))
