@@ -595,8 +595,9 @@ class _TableLinker:
         only), so when it is false every such use is ``attribute_not_mapped`` whatever the object
         resolves to, and the object is not resolved: on a repository without mapped tables (the
         generated monorepos: nearly every file writes ``self.x``) that resolution was the whole link's
-        work, and what it read its memory (the link's dependency set, held to the end of the run: the
-        10-package generated monorepo's link read 10,693 names, docs/benchmarks.md, session 61). A
+        work and its memory (the memo's entries and what they read, and the link's dependency set held
+        to the end of the run: the 45-package generated monorepo's link read 47,704 names and raised the
+        forked child's resident set by 7.4 MiB, its peak, docs/benchmarks.md, session 61). A
         change that declares a table changes framework facts, which links every file again
         (:mod:`indexer.resolve.repository`)."""
         return any(t.declared and (t.columns or self.parents.get(t.id)) for t in self.tables.values())
