@@ -125,6 +125,9 @@ class _TableLinker:
         self._defs: dict[str, list[TableDef]] = {}  # per file: its table definitions as named (declare)
         self._django: list[tuple[Def, str]] = []  # Django model classes with their tables (declare)
         self.parents: dict[str, list[str]] = {}  # Django model table id -> its concrete ancestors' tables
+        self._mappable = True
+        """Whether a declared table has columns, or concrete parents (:meth:`mappable`): else no ORM
+        attribute use is resolved (set by :meth:`run` once the declarations are known)."""
 
     # -- declarations ------------------------------------------------------------------------------
 
@@ -358,23 +361,31 @@ class _TableLinker:
     # -- uses --------------------------------------------------------------------------------------
 
     def repositories_of(self) -> None:
+        """The Django managers' models (:attr:`managers`), then the repositories' tables
+        (:attr:`repositories`: a repository's entity may be read through a manager), from one read of
+        each file's table accesses: a parked list (:class:`indexer.parked.ParkedList`) is unpickled on
+        every read, and only the manager and repository uses (a few per model) are kept meanwhile."""
+        managers: list[tuple[FileCtx, TableUse]] = []
+        repositories: list[tuple[FileCtx, TableUse]] = []
         for fc in self.ctxs:
+            if not fc.ex.table_uses:
+                continue
             for u in fc.ex.table_uses:
-                if u.role == "manager" and u.owner and u.entity:
-                    rd = fc.def_at(u.owner, u.line)
-                    v = self.r.resolve_expr(fc, u.owner, u.entity)
-                    mt = self.by_class.get(rd.id) if rd is not None else None
-                    if mt is None and rd is not None:
-                        mt = self._class_table(rd)
-                    if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
-                        self.managers[v.c.id].add(mt)
-        for fc in self.ctxs:
-            for u in fc.ex.table_uses:
-                if u.role == "repository" and u.owner and u.entity:
-                    rd = fc.def_at(u.owner, u.line)
-                    tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
-                    if rd is not None and tid is not None:
-                        self.repositories[rd.id] = tid
+                if u.owner and u.entity and u.role in ("manager", "repository"):
+                    (managers if u.role == "manager" else repositories).append((fc, u))
+        for fc, u in managers:
+            rd = fc.def_at(u.owner, u.line)
+            v = self.r.resolve_expr(fc, u.owner, u.entity)
+            mt = self.by_class.get(rd.id) if rd is not None else None
+            if mt is None and rd is not None:
+                mt = self._class_table(rd)
+            if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
+                self.managers[v.c.id].add(mt)
+        for fc, u in repositories:
+            rd = fc.def_at(u.owner, u.line)
+            tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
+            if rd is not None and tid is not None:
+                self.repositories[rd.id] = tid
 
     def _by_entity_name(self, name: str) -> str | None:
         found = self.entity_names.get(name.rsplit(".", 1)[-1].lower(), set())
@@ -417,6 +428,9 @@ class _TableLinker:
         elif u.entity is not None and u.framework == "prisma":  # a model accessor (prisma.user): no code name
             tid = self._by_entity_name(u.entity)
         elif u.entity is not None and u.framework == ORM_ATTRIBUTE:  # a column of a mapped instance, or nothing
+            if not self._mappable:  # no table any instance could map to: what `_attribute` says of each
+                self.result.outcomes["attribute_not_mapped"] += 1
+                return
             v = self.r.resolve_expr(fc, u.owner, u.entity)  # an instance: `User.email = x` patches the class
             self._attribute(fc, u, self._class_table(v.c) if isinstance(v, InstV) else None)
             return
@@ -556,6 +570,7 @@ class _TableLinker:
             self.repositories_of()
         else:
             self._declarations(memo)
+        self._mappable = self.mappable()
         if memo is not None:
             memo.begin("tables", self._shared())
         linked: set[str] = set()
@@ -572,6 +587,20 @@ class _TableLinker:
         if memo is not None and self.produce is None:
             memo.retain("tables", linked)
             memo.retain_flags("sql", {fc.path for fc in self.ctxs})
+
+    def mappable(self) -> bool:
+        """Whether an ORM attribute use (:data:`~indexer.model.ORM_ATTRIBUTE`) can be an access: some
+        declared table has columns or concrete parents (what :meth:`_attribute` asks of the table the
+        object's class maps to). The declarations alone decide it (the accesses add undeclared tables
+        only), so when it is false every such use is ``attribute_not_mapped`` whatever the object
+        resolves to, and the object is not resolved: on a repository without mapped tables (the
+        generated monorepos: nearly every file writes ``self.x``) that resolution was the whole link's
+        work and its memory (the memo's entries and what they read, and the link's dependency set held
+        to the end of the run: the 45-package generated monorepo's link read 47,704 names and raised the
+        forked child's resident set by 7.4 MiB, its peak, docs/benchmarks.md, session 61). A
+        change that declares a table changes framework facts, which links every file again
+        (:mod:`indexer.resolve.repository`)."""
+        return any(t.declared and (t.columns or self.parents.get(t.id)) for t in self.tables.values())
 
     _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
               "managers", "m2m", "parents", "_edges", "_columns", "_column_files")
