@@ -36,7 +36,8 @@ from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
-__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments"]
+__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments",
+           "enclosing_class"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
@@ -830,6 +831,18 @@ def unwrap(node: Node | None) -> Node | None:
             return node
         node = node.named_children[0]
     return node
+
+
+def enclosing_class(node: Node, src: SourceText) -> str | None:
+    """The name of the class declaration whose body holds ``node`` (its nearest enclosing class);
+    ``None`` outside any class or for an anonymous class expression."""
+    cur = node.parent
+    while cur is not None:
+        if cur.type in ("class_declaration", "class"):
+            name = cur.child_by_field_name("name")
+            return src.text(name) if name is not None else None
+        cur = cur.parent
+    return None
 
 
 def arguments(args: Node | None) -> list[Node]:

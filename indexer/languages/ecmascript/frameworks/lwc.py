@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.languages.ecmascript.frameworks.common import enclosing_class
 from indexer.model import CallSite, EntryRegistration, FileExtraction
 
 if TYPE_CHECKING:
@@ -33,17 +34,6 @@ __all__ = ["HOOKS", "LANGUAGES", "detect"]
 LANGUAGES = ("javascript", "typescript")
 HOOKS = frozenset({"connectedCallback", "disconnectedCallback", "renderedCallback", "errorCallback", "render"})
 _BASE = "LightningElement"
-
-
-def _class_of(node: Node, src: SourceText) -> str | None:
-    """The name of the class declaration whose body holds ``node`` (its nearest enclosing class)."""
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("class_declaration", "class"):
-            name = cur.child_by_field_name("name")
-            return src.text(name) if name is not None else None
-        cur = cur.parent
-    return None
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -61,7 +51,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             args = call.child_by_field_name("arguments") if call is not None else None
             if fn is not None and src.text(fn) == "wire" and args is not None and args.named_children \
                     and args.named_children[0].type == "identifier":
-                owner = _class_of(n, src)
+                owner = enclosing_class(n, src)
                 if owner in classes:
                     adapter = args.named_children[0]
                     wired.append(CallSite(owner, src.text(adapter), None, 1, src.line(adapter), src.col(adapter)))

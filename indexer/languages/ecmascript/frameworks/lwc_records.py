@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.languages.ecmascript.frameworks.common import enclosing_class
 from indexer.model import FileExtraction, TableUse
 
 if TYPE_CHECKING:
@@ -38,16 +39,6 @@ READ_ADAPTERS = frozenset({"getRecord", "getRecords"})
 _UI_RECORD_API = "lightning/uiRecordApi"
 _SCHEMA = "@salesforce/schema/"
 _FIELD_KEYS = frozenset({"fields", "optionalFields"})
-
-
-def _class_of(node: Node, src: SourceText) -> str | None:
-    cur = node.parent
-    while cur is not None:
-        if cur.type in ("class_declaration", "class"):
-            name = cur.child_by_field_name("name")
-            return src.text(name) if name is not None else None
-        cur = cur.parent
-    return None
 
 
 def _module_arrays(root: Node, src: SourceText) -> dict[str, Node]:
@@ -102,7 +93,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if fn is None or src.text(fn) != "wire" or args is None or len(args.named_children) < 2 \
                 or args.named_children[0].type != "identifier" or src.text(args.named_children[0]) not in adapters:
             continue
-        owner = _class_of(n, src)
+        owner = enclosing_class(n, src)
         if owner not in classes:
             continue
         paths: list[str] = []
