@@ -25,10 +25,30 @@ from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "spill_file"]
+__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "packed_ref", "spill_file",
+           "unpacked_ref"]
 
 SpillRef = tuple[int, int]
 """Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
+
+_LENGTH_BITS = 40
+
+
+def packed_ref(ref: SpillRef) -> int:
+    """``ref`` as one integer (``offset << 40 | length``): a 32-byte int where the tuple and its two
+    integers are about 120 bytes, for what keeps a reference per file of a whole-tree run.
+    :func:`unpacked_ref` reads it back. Raises ``ValueError`` for a negative offset or a length of
+    1 TiB or more."""
+    offset, length = ref
+    if offset < 0 or not 0 <= length < 1 << _LENGTH_BITS:
+        raise ValueError(f"spill reference {ref} cannot be packed")
+    return offset << _LENGTH_BITS | length
+
+
+def unpacked_ref(packed: int) -> SpillRef:
+    """The :data:`SpillRef` :func:`packed_ref` packed into ``packed``."""
+    return packed >> _LENGTH_BITS, packed & ((1 << _LENGTH_BITS) - 1)
+
 
 Summarise = Callable[[IndexedFile], tuple[object, bytes | None]]
 """What :class:`SpilledOutputs` keeps of each output it spills (:attr:`SpilledOutputs.summarise`):

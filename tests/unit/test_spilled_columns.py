@@ -9,9 +9,24 @@ import tracemalloc
 
 import pytest
 
-from indexer.spill import SpilledOutputs, SpillFile
+from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.tracking import record_tokens
+from indexer.spill import SpilledOutputs, SpillFile, packed_ref, unpacked_ref
 from indexer.writer import IndexWriter, output_digest
 from stores.contracts import FileRecord, IndexedFile, Node
+from tests.resolution_harness import extract_fixture
+
+FIXTURE = """
+# --- path: a.py ---
+def f():
+    return 1
+# --- path: b.py ---
+from a import f
+
+
+def g():
+    f()
+"""
 
 
 def _file(path: str, nodes: int = 1) -> IndexedFile:
@@ -97,3 +112,27 @@ def test_the_writer_summary_is_the_digest_as_bytes_and_no_node_id(tmp_path):
     assert value == bytes.fromhex(output_digest(out, "p")) and len(value) == 32
     assert [k.name for k in pickle.loads(keys)] == ["f0", "f1"]  # the functions a mention may link to, not the File
     assert writer.summary(_file("pkg/n.py"))[1] is None
+
+
+def test_a_reference_packs_into_one_integer_and_back():
+    for ref in [(0, 0), (0, 1), (7, 300), ((1 << 34) + 5, (1 << 40) - 1), ((1 << 50), 12)]:
+        packed = packed_ref(ref)
+        assert type(packed) is int and unpacked_ref(packed) == ref
+    assert packed_ref((1, 2)) != packed_ref((2, 1)) and packed_ref((0, 1 << 39)) != packed_ref((1, 0))
+    for bad in [(-1, 0), (0, -1), (0, 1 << 40)]:
+        with pytest.raises(ValueError):
+            packed_ref(bad)
+
+
+def test_the_resolver_keeps_where_each_parked_record_is_as_one_integer():
+    park = SpillFile()
+    resolver = RepositoryResolver("r", park=park)
+    extractions = extract_fixture(FIXTURE)
+    resolver.update(extractions, track=False)
+    resolver.resolve([ex.path for ex, _, _ in extractions])
+    where = resolver._spilled  # noqa: SLF001 (what this test is about)
+    assert sorted(where) == ["a.py", "b.py"] and all(type(n) is int for n in where.values())
+    records, _, _, _ = resolver.recorded()
+    assert {p: records[p] for p in records} == {p: park.get(unpacked_ref(n)) for p, n in where.items()}
+    b = set(record_tokens(records["b.py"]))
+    assert ("name", "a.py", "f") in b and not any(t[1] == "b.py" for t in record_tokens(records["a.py"]))
