@@ -180,10 +180,12 @@ class FileCtx:
 
     def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
                  rules: ModuleSystem, unpacked: UnpackedLists | None = None) -> None:
-        # first, in every context alike: attributes set later would each turn the instance's
-        # key-sharing attribute dict into one of its own (1.3 KiB a file, indexer.heap.declared_lazily)
+        # Every attribute, in the same order in every context: one set later (or only in some
+        # contexts, when one without it came first) turns the instance's key-sharing attribute dict
+        # into one of its own (1.3 KiB a file: indexer.heap.declared_lazily).
         self._interface = self._structure = self._names = None
         self._param_calls = self._held_arguments = self._protocol_parameters = None
+        self.unpacked = self.def_lines = None
         self.repo = repo
         self.rules = rules
         """The language's module system and scoping rules."""
