@@ -1,15 +1,20 @@
 """The process's heap during a whole-tree run: fewer cyclic collections while it runs
 (:func:`fewer_collections`), and the memory it freed handed back to the system after
-(:func:`release_memory`). Used by :mod:`indexer.incremental` (which re-exports both)."""
+(:func:`release_memory`). Used by :mod:`indexer.incremental` (which re-exports both). And
+:class:`declared_lazily`, a value computed when first read that keeps its object's attribute dict
+small."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, TypeVar, overload
 
-__all__ = ["BIND_GC_THRESHOLD0", "GC_THRESHOLD0", "fewer_collections", "release_memory"]
+__all__ = ["BIND_GC_THRESHOLD0", "GC_THRESHOLD0", "declared_lazily", "fewer_collections", "release_memory"]
+
+_V = TypeVar("_V")
 
 
 def release_memory() -> None:
@@ -52,3 +57,41 @@ def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*old)
+
+
+class declared_lazily(Generic[_V]):  # noqa: N801 (used as a decorator, as functools.cached_property)
+    """A property computed when first read and kept, like :func:`functools.cached_property`, but
+    kept in an attribute the class declares: ``_<name>``, which the class sets to ``None`` (as a
+    class attribute, and in ``__init__`` with its other attributes). ``functools.cached_property``
+    adds its name to the instance's attribute dict when first read; a name that was not among the
+    class's attributes turns CPython's compact, key-sharing dict (values only: 8 bytes an
+    attribute) into a dict of its own (CPython 3.11: a file context's went from 248 to 1,584 bytes,
+    1.3 KiB for each of the 41,940 files of the 400 MB generated monorepo as they were bound;
+    docs/benchmarks.md, session 61). Assigning sets the value (``None``: computed again when next
+    read). The computed value must not be ``None``."""
+
+    def __init__(self, compute: Callable[[Any], _V]) -> None:
+        self.compute = compute
+        self.__doc__ = compute.__doc__
+        self.attr = "_" + compute.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.attr = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> declared_lazily[_V]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _V: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _V | declared_lazily[_V]:
+        if obj is None:
+            return self
+        value = getattr(obj, self.attr)
+        if value is None:
+            value = self.compute(obj)
+            setattr(obj, self.attr, value)
+        return value
+
+    def __set__(self, obj: object, value: _V | None) -> None:
+        setattr(obj, self.attr, value)

@@ -12,6 +12,7 @@ given back under pressure, and the process's resident set does not grow with the
 
 from __future__ import annotations
 
+import array
 import dataclasses
 import errno
 import io
@@ -24,10 +25,30 @@ from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "spill_file"]
+__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "packed_ref", "spill_file",
+           "unpacked_ref"]
 
 SpillRef = tuple[int, int]
 """Where :meth:`SpillFile.put` wrote a byte string: ``(offset, length)`` in bytes."""
+
+_LENGTH_BITS = 40
+
+
+def packed_ref(ref: SpillRef) -> int:
+    """``ref`` as one integer (``offset << 40 | length``): a 32-byte int where the tuple and its two
+    integers are about 120 bytes, for what keeps a reference per file of a whole-tree run.
+    :func:`unpacked_ref` reads it back. Raises ``ValueError`` for a negative offset or a length of
+    1 TiB or more."""
+    offset, length = ref
+    if offset < 0 or not 0 <= length < 1 << _LENGTH_BITS:
+        raise ValueError(f"spill reference {ref} cannot be packed")
+    return offset << _LENGTH_BITS | length
+
+
+def unpacked_ref(packed: int) -> SpillRef:
+    """The :data:`SpillRef` :func:`packed_ref` packed into ``packed``."""
+    return packed >> _LENGTH_BITS, packed & ((1 << _LENGTH_BITS) - 1)
+
 
 Summarise = Callable[[IndexedFile], tuple[object, bytes | None]]
 """What :class:`SpilledOutputs` keeps of each output it spills (:attr:`SpilledOutputs.summarise`):
@@ -180,36 +201,55 @@ def _write_all(fh: IO[bytes], data: bytes) -> None:
 class HandedOutputs:
     """A :class:`SpilledOutputs` made in a forked copy of this process, as it hands it to the parent
     that shares its spill file (:meth:`SpilledOutputs.hand_over`, :meth:`SpilledOutputs.taken_over`):
-    where each output is in the file (or the output itself, kept in memory), the paths, the
-    summaries and what was added to spilled outputs, and the file's size once the copy was done
-    (bytes). Picklable; holds no output read back."""
+    its columns (where each output and its summary's record are in the file, the outputs kept in
+    memory, the paths, the summaries' values), what was added to spilled outputs, and the file's
+    size once the copy was done (bytes). Picklable; holds no output read back."""
 
-    items: list[IndexedFile | SpillRef]
+    where: array.array
+    kept: dict[int, IndexedFile]
     paths: list[str]
-    summaries: list[tuple[object, SpillRef | None] | None]
+    values: list[object]
     extra: dict[int, list[bytes]]
     spilled_with: dict[int, tuple[object, SpillRef | None]]
     size: int
+
+
+_KEPT = -1
+"""In :attr:`SpilledOutputs._where`, an output's offset when it is kept in memory."""
+_NO_RECORD = -1
+_NO_SUMMARY = -2
+"""In :attr:`SpilledOutputs._where`, a summary's record offset when it has no record, and when the
+output has no summary."""
 
 
 class SpilledOutputs(Sequence[IndexedFile]):
     """File outputs (:class:`stores.contracts.IndexedFile`) in order, each kept in memory or pickled
     into a :class:`SpillFile` (:meth:`append`). Reading one that was spilled unpickles a new copy
     each time: a change to it is kept only through :meth:`replace`. ``paths`` lists the files' paths
-    without loading them."""
+    without loading them.
 
-    __slots__ = ("spill", "_items", "paths", "_extra", "summarise", "_summaries", "_spilled_with")
+    What it holds per output is columns, not objects: four 8-byte integers (where the output is in
+    the spill file, where its summary's record is) and the summary's value, so that a whole-tree run
+    holds about 40 bytes a file beside the value (a reference tuple, a summary tuple and a list slot
+    each were about 330 bytes a file: docs/benchmarks.md, session 61)."""
+
+    __slots__ = ("spill", "_where", "_kept", "paths", "_values", "_extra", "summarise", "_spilled_with")
 
     def __init__(self, spill: SpillFile | None = None, summarise: Summarise | None = None) -> None:
         self.spill = spill if spill is not None else SpillFile()
-        self._items: list[IndexedFile | SpillRef] = []
+        self._where = array.array("q")
+        """Four integers per output: its offset and length in the spill file (offset :data:`_KEPT`:
+        kept in memory, in :attr:`_kept`), then its summary's record's (offset :data:`_NO_RECORD`:
+        a summary without a record; :data:`_NO_SUMMARY`: no summary)."""
+        self._kept: dict[int, IndexedFile] = {}
         self.paths: list[str] = []
         self.summarise = summarise
         """Applied to each output as it is spilled: what a reader needs of every output without
         reading it back (the writer's digest, :meth:`summary`), and a record of bytes to keep beside
         it in the spill file (or ``None``). A pure function of the output, so that another process
         may apply it (:meth:`append_summarised`)."""
-        self._summaries: list[tuple[object, SpillRef | None] | None] = []
+        self._values: list[object] = []
+        """Per output, its summary's value (``None`` without a summary)."""
         self._extra: dict[int, list[bytes]] = {}
         """Per index of a spilled output, what :meth:`extend` added to it, pickled (in memory): a
         read appends it, so the output itself is not read back and spilled again."""
@@ -219,12 +259,12 @@ class SpilledOutputs(Sequence[IndexedFile]):
 
     def hand_over(self) -> HandedOutputs:
         """What another process sharing :attr:`spill` (the parent of this forked copy) needs to read
-        these outputs as this one would (:meth:`taken_over`); the lists are this object's own, not
+        these outputs as this one would (:meth:`taken_over`); the columns are this object's own, not
         copies. Raises ``OSError`` when the spill file was moved (:attr:`SpillFile.moved`): the
         outputs are then in a file, or memory, the other process cannot read."""
         if self.spill.moved:
             raise OSError("the spill file was moved out of the file the parent shares")
-        return HandedOutputs(self._items, self.paths, self._summaries, self._extra, self._spilled_with,
+        return HandedOutputs(self._where, self._kept, self.paths, self._values, self._extra, self._spilled_with,
                              self.spill.size)
 
     @classmethod
@@ -235,65 +275,95 @@ class SpilledOutputs(Sequence[IndexedFile]):
         ``spill`` holds more bytes than the copy says the file had (not the file it wrote)."""
         spill.written_to(handed.size)
         out = cls(spill, summarise)
-        out._items, out.paths, out._summaries = handed.items, handed.paths, handed.summaries
+        out._where, out._kept, out.paths, out._values = handed.where, handed.kept, handed.paths, handed.values
         out._extra, out._spilled_with = handed.extra, handed.spilled_with
         return out
 
     def append(self, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Add ``out`` at the end: kept as it is when ``keep``, else pickled into the spill file
         (``out`` is then no longer referenced here; ``blob``: its pickle, when the caller has it)."""
-        self.replace(len(self._items), out, keep, blob)
+        self.replace(len(self.paths), out, keep, blob)
 
     def replace(self, index: int, out: IndexedFile, keep: bool = False, blob: bytes | None = None) -> None:
         """Put ``out`` at ``index`` (``len(self)``: append), kept or spilled as :meth:`append`."""
-        item: IndexedFile | SpillRef = out if keep else self.spill.put(
-            blob if blob is not None else pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
-        summary = self._placed(*self.summarise(out)) if self.summarise is not None and not keep else None
-        self._set(index, item, out.file.path, summary)
+        if keep:
+            self._set(index, None, out.file.path, None, out)
+            return
+        ref = self.spill.put(blob if blob is not None else pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        summary = self._placed(*self.summarise(out)) if self.summarise is not None else None
+        self._set(index, ref, out.file.path, summary)
 
     def append_summarised(self, path: str, blob: bytes, value: object, record: bytes | None) -> None:
         """Add at the end the output of the file ``path`` pickled as ``blob``, with what
         :attr:`summarise` gave for it (``value``, ``record``) where it was made (another process):
         the output is not unpickled here."""
-        self._set(len(self._items), self.spill.put(blob), path, self._placed(value, record))
+        self._set(len(self.paths), self.spill.put(blob), path, self._placed(value, record))
 
     def _placed(self, value: object, record: bytes | None) -> tuple[object, SpillRef | None]:
         return value, self.spill.put(record) if record is not None else None
 
-    def _set(self, index: int, item: IndexedFile | SpillRef, path: str, summary: tuple[object, SpillRef | None] | None) -> None:
-        if index == len(self._items):
-            self._items.append(item)
-            self.paths.append(path)
-            self._summaries.append(summary)
+    def _set(self, index: int, ref: SpillRef | None, path: str, summary: tuple[object, SpillRef | None] | None,
+             kept: IndexedFile | None = None) -> None:
+        """Fill the columns of the output at ``index`` (``len(self)``: a new one): spilled at ``ref``,
+        or ``kept`` in memory (``ref`` ``None``)."""
+        if summary is None:
+            value, row = None, (_NO_SUMMARY, 0)
         else:
-            self._items[index] = item
-            self._summaries[index] = summary
+            value, record = summary
+            row = record if record is not None else (_NO_RECORD, 0)
+        where = (*(ref if ref is not None else (_KEPT, 0)), *row)
+        if index == len(self.paths):
+            self._where.extend(where)
+            self.paths.append(path)
+            self._values.append(value)
+        else:
+            self._where[4 * index:4 * index + 4] = array.array("q", where)
+            self._values[index] = value
             self._extra.pop(index, None)
             self._spilled_with.pop(index, None)
+        if kept is not None:
+            self._kept[index] = kept
+        else:
+            self._kept.pop(index, None)
 
     def summary(self, index: int) -> tuple[object, SpillRef | None] | None:
         """``(value, where its record is)`` of what :attr:`summarise` gave for the output at
         ``index`` when it was spilled (the reference ``None`` without a record); ``None`` without a
         summary, for an output kept in memory, or once :meth:`extend` added to it (then the summary
         no longer describes it: read the output)."""
-        return self._summaries[index]
+        index = self._row(index)
+        offset = self._where[4 * index + 2]
+        if offset == _NO_SUMMARY:
+            return None
+        return self._values[index], None if offset == _NO_RECORD else (offset, self._where[4 * index + 3])
 
     def extend(self, index: int, nodes: Sequence[Node], edges: Sequence[Edge]) -> None:
         """Append ``nodes`` and ``edges`` to the output at ``index`` (the framework linker's): in
         place when it is kept in memory; else kept beside it, pickled, and appended (a new copy) on
         every read, which then sees what reading back, extending and spilling it again would have
         given. Raises ``IndexError`` for an index not in the sequence."""
-        item = self._items[index]
-        if isinstance(item, IndexedFile):
-            item.nodes.extend(nodes)
-            item.edges.extend(edges)
+        index = self._row(index)
+        kept = self._kept.get(index)
+        if kept is not None:
+            kept.nodes.extend(nodes)
+            kept.edges.extend(edges)
         elif nodes or edges:
-            before = self._summaries[index]
+            before = self.summary(index)
             if before is not None:
                 self._spilled_with[index] = before
-            self._summaries[index] = None
+                self._where[4 * index + 2], self._where[4 * index + 3] = _NO_SUMMARY, 0
+                self._values[index] = None
             self._extra.setdefault(index, []).append(
                 pickle.dumps((list(nodes), list(edges)), protocol=pickle.HIGHEST_PROTOCOL))
+
+    def _row(self, index: int) -> int:
+        """``index`` counted from the end when negative (as a list's); ``IndexError`` outside."""
+        n = len(self.paths)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"output {index} of {n}")
+        return index
 
     def extended(self, index: int) -> tuple[tuple[object, SpillRef | None], list[Node]] | None:
         """For a spilled output that :meth:`extend` added to after :attr:`summarise` summarised it:
@@ -309,10 +379,10 @@ class SpilledOutputs(Sequence[IndexedFile]):
         return before, added
 
     def _load(self, index: int) -> IndexedFile:
-        item = self._items[index]
-        if isinstance(item, IndexedFile):
-            return item
-        out: IndexedFile = pickle.loads(self.spill.get(item))
+        kept = self._kept.get(index)
+        if kept is not None:
+            return kept
+        out: IndexedFile = pickle.loads(self.spill.get((self._where[4 * index], self._where[4 * index + 1])))
         for blob in self._extra.get(index, ()):
             nodes, edges = pickle.loads(blob)
             out.nodes.extend(nodes)
@@ -320,7 +390,7 @@ class SpilledOutputs(Sequence[IndexedFile]):
         return out
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self.paths)
 
     @overload
     def __getitem__(self, index: int) -> IndexedFile: ...
@@ -330,13 +400,9 @@ class SpilledOutputs(Sequence[IndexedFile]):
 
     def __getitem__(self, index: int | slice) -> IndexedFile | list[IndexedFile]:
         if isinstance(index, slice):
-            return [self._load(i) for i in range(len(self._items))[index]]
-        if index < 0:
-            index += len(self._items)
-        if not 0 <= index < len(self._items):
-            raise IndexError(f"output {index} of {len(self._items)}")
-        return self._load(index)
+            return [self._load(i) for i in range(len(self.paths))[index]]
+        return self._load(self._row(index))
 
     def __iter__(self) -> Iterator[IndexedFile]:
-        for i in range(len(self._items)):
+        for i in range(len(self.paths)):
             yield self._load(i)

@@ -255,20 +255,21 @@ class IndexWriter:
             read_here = False
             grown = spilled.extended(i) if spilled is not None and summary is None else None
             digest: str | None
-            if grown is not None and (paths[i] in rewrite or grown[0][0][1] not in stored):  # type: ignore[index]
+            node_id = file_id(self.repo, paths[i])  # the output's File node (the first)
+            if grown is not None and (paths[i] in rewrite or node_id not in stored):
                 # Extended by the linker, and written whatever its digest (the index has no File node
                 # of it, or the journal forces it): not read here; its digest is made when it is read
                 # to be written, its mention keys are those it was spilled with and its added nodes'.
-                (_, node_id), base_keys = grown[0]  # type: ignore[misc]
+                base_keys = grown[0][1]
                 digest = None
                 ref = _grown_keys(spilled.spill, base_keys, grown[1])  # type: ignore[union-attr]
             elif summary is None:  # read here (a grown output the index holds too): its keys are made below
                 out, read_here = outputs[i], True
                 digest = output_digest(out, self.product)
                 self._stamp(out, digest, version, files)
-                node_id = out.nodes[0].id
             else:
-                (digest, node_id), ref = summary  # type: ignore[misc]
+                raw, ref = summary
+                digest = raw.hex()  # type: ignore[attr-defined]
             old = stored.get(node_id)
             if paths[i] in rewrite or old is None or old.props.get("digest") != digest:
                 todo.append(i)
@@ -363,9 +364,10 @@ class IndexWriter:
         else:
             self.journal.clear()
 
-    def summary(self, out: IndexedFile) -> tuple[tuple[str, str], bytes | None]:
+    def summary(self, out: IndexedFile) -> tuple[bytes, bytes | None]:
         """What :meth:`write` reads of an output before writing it: its digest
-        (:func:`output_digest`) and its File node's id, and the pickled
+        (:func:`output_digest`, as its 32 bytes: the hex string and the File node's id, which
+        :meth:`write` makes from the path, were about 230 bytes a file held through the resolve), and the pickled
         :class:`~stores.contracts.SymbolKey` list of its nodes a doc mention may link to
         (:data:`indexer.mentions.MENTION_LABELS`, in node order, as tuples: :func:`_mention_keys`;
         ``None`` when it has none), which
@@ -373,7 +375,7 @@ class IndexWriter:
         (:class:`indexer.spill.SpilledOutputs`; a forked copy that binds files applies it to its
         own outputs), so that the write reads each of them back once, to write it, not twice, and
         holds no more than this per output in memory."""
-        return (output_digest(out, self.product), out.nodes[0].id), _mention_keys(out)
+        return bytes.fromhex(output_digest(out, self.product)), _mention_keys(out)
 
     @staticmethod
     def _stamp(out: IndexedFile, digest: str, version: str, files: Mapping[str, FileCtx]) -> None:

@@ -9,7 +9,6 @@ Language-neutral: what differs by language is in ``FileCtx.rules`` (the language
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from array import array
 from bisect import bisect_left, bisect_right
@@ -19,6 +18,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
+from indexer.heap import declared_lazily
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import, Param
 from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.import_table import ImportList, ImportTable, import_table
@@ -175,9 +175,17 @@ class FileCtx:
     _def_spans: dict[str, tuple[list[int], list[int]] | None] | None = None
     """:meth:`def_at`'s line index per qualname defined more than ``_SCAN_LIMIT`` times (made when
     first asked; dropped whenever the definitions change)."""
+    _interface = _structure = _names = _param_calls = _held_arguments = _protocol_parameters = None
+    # What the properties of these names computed (indexer.heap.declared_lazily; None: not yet).
 
     def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
                  rules: ModuleSystem, unpacked: UnpackedLists | None = None) -> None:
+        # Every attribute, in the same order in every context: one set later (or only in some
+        # contexts, when one without it came first) turns the instance's key-sharing attribute dict
+        # into one of its own (1.3 KiB a file: indexer.heap.declared_lazily).
+        self._interface = self._structure = self._names = None
+        self._param_calls = self._held_arguments = self._protocol_parameters = None
+        self.unpacked = self.def_lines = None
         self.repo = repo
         self.rules = rules
         """The language's module system and scoping rules."""
@@ -348,7 +356,7 @@ class FileCtx:
                     s = self.parent_scope(s)
         return exposed
 
-    @functools.cached_property
+    @declared_lazily
     def interface(self) -> str:
         """Digest of everything the resolution of *another* file can read from this one: the
         definitions without their positions, docstrings and bodies, the imports, exports, module key
@@ -359,14 +367,14 @@ class FileCtx:
         summary = (self.structure, sorted(self.names.items()))
         return hashlib.sha1(repr(summary).encode("utf-8", "surrogatepass")).hexdigest()
 
-    @functools.cached_property
+    @declared_lazily
     def structure(self) -> str:
         """Digest of what concerns every name of the file: language, module key, package and id
         path (node ids)."""
         summary = (self.lang, self.module_key, self.ex.package, self.ex.id_path)
         return hashlib.sha1(repr(summary).encode("utf-8", "surrogatepass")).hexdigest()
 
-    @functools.cached_property
+    @declared_lazily
     def names(self) -> dict[str, str]:
         """Per name, a digest of what other files can read under it here: the definitions of that
         short name (top level or member, with the scope lexically enclosing each), imports bound to
@@ -414,7 +422,7 @@ class FileCtx:
                 groups["=." + c.qualname.rpartition(".")[2]].append(("constant", c.qualname, c.value))
         return {n: hashlib.sha1(repr(v).encode("utf-8", "surrogatepass")).hexdigest() for n, v in groups.items()}
 
-    @functools.cached_property
+    @declared_lazily
     def param_calls(self) -> Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
         """Per function or method qualname, the parameters called directly (``def run(cb): cb()``)
         and never re-bound, each with the calls of it: the function whose body calls it (the
@@ -464,14 +472,14 @@ class FileCtx:
                 s = self.parent_scope(s)
         return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()} or _NO_PARAM_CALLS
 
-    @functools.cached_property
+    @declared_lazily
     def held_arguments(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
         """Per constructor qualname, its parameters kept in an attribute the class's methods call
         members of, with those calls (:func:`indexer.resolve.held_arguments.held_arguments`): a
         class the constructing caller hands there runs them."""
         return held_arguments(self)
 
-    @functools.cached_property
+    @declared_lazily
     def protocol_parameters(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
         """Per function qualname, its parameters the language's protocol calls run on in its body
         (``for x in items``: :func:`indexer.resolve.held_arguments.protocol_parameters`)."""
@@ -506,7 +514,7 @@ class FileCtx:
         self.imports, self.star_imports, self.bindings = new.imports, new.star_imports, new.bindings
         self.lexical_parent = new.lexical_parent
         for key in ("interface", "structure", "names", "param_calls", "held_arguments", "protocol_parameters"):
-            self.__dict__[key] = getattr(new, key)
+            setattr(self, key, getattr(new, key))
 
     def released(self) -> FileCtx:
         """A copy keeping only what a run's write stage and report read once every file is bound:

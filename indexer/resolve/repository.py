@@ -39,7 +39,7 @@ from indexer.resolve.structural import reach_state, reach_token
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
-from indexer.spill import SpilledOutputs, SpillFile, SpillRef, Summarise
+from indexer.spill import SpilledOutputs, SpillFile, Summarise, packed_ref, unpacked_ref
 from indexer.symbols import dotted_stems, module_path
 from stores.contracts import Edge, IndexedFile, Node
 
@@ -197,10 +197,11 @@ class RepositoryResolver:
         self._framework: set[str] = set()
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Record] = {}
-        self._spilled: dict[str, SpillRef] = {}
+        self._spilled: dict[str, int] = {}
         # A one-shot run's records (packed) wait in the park spill file rather than in memory until
         # they are saved (recorded()): about 1.2 KiB per file otherwise (the 400 MB synthetic
-        # monorepo: about 50 MiB). A path is in _deps or in _spilled, never both.
+        # monorepo: about 50 MiB). A path is in _deps or in _spilled, never both. Where each is, as
+        # one integer (indexer.spill.packed_ref: a SpillRef tuple was about 90 bytes more a file).
         self._readers: dict[tuple[str, str, str], set[str]] = defaultdict(set)
         # _readers (token -> files whose output read it) is built from _deps when dependents() first
         # asks, then kept up to date: a one-shot run never asks, and its sets would cost more than
@@ -677,10 +678,12 @@ class RepositoryResolver:
         names = None if self._link_names is None else {p: n for p, n in self._link_names.items() if p in self.files}
         return out, set(self._link_deps), shares, names
 
-    def _spilled_record(self, ref: SpillRef) -> bytes:
-        """A record :meth:`_record` wrote to the park spill file, read back (raises
-        :class:`indexer.parked.ParkedDataError` when it cannot be)."""
+    def _spilled_record(self, packed: int) -> bytes:
+        """A record :meth:`_record` wrote to the park spill file (where: ``packed``, a
+        :func:`indexer.spill.packed_ref`), read back (raises :class:`indexer.parked.ParkedDataError`
+        when it cannot be)."""
         assert self.park is not None
+        ref = unpacked_ref(packed)
         try:
             return self.park.get(ref)
         except (OSError, ValueError) as exc:
@@ -722,7 +725,7 @@ class RepositoryResolver:
         read) while no reader index is built: in the park spill file when there is one."""
         assert self._readers_stale
         if self.park is not None:
-            self._spilled[path] = self.park.put(packed)
+            self._spilled[path] = packed_ref(self.park.put(packed))
             self._deps.pop(path, None)
         else:
             self._deps[path] = packed
@@ -785,7 +788,7 @@ class RepositoryResolver:
 class ParkedRecords(Mapping[str, Record]):
     """Per path, what its file's last output read (see :meth:`RepositoryResolver.recorded`): the
     records held in memory (``held``) as they are, those parked in the spill file (``parked``: where
-    each is) read back through ``read`` each time one is asked for (raising
+    each is, as :func:`indexer.spill.packed_ref` packs it) read back through ``read`` each time one is asked for (raising
     :class:`indexer.parked.ParkedDataError` when it cannot be), so that going through them (saving
     them: :func:`indexer.bind_state.save_bind_state`) holds one at a time, not every one (about 1.2
     KiB a file, 50 MiB for the 400 MB generated monorepo). Iterates the held paths, then the parked
@@ -793,7 +796,7 @@ class ParkedRecords(Mapping[str, Record]):
 
     __slots__ = ("_held", "_parked", "_read")
 
-    def __init__(self, held: dict[str, Record], parked: dict[str, SpillRef], read: Callable[[SpillRef], bytes]) -> None:
+    def __init__(self, held: dict[str, Record], parked: dict[str, int], read: Callable[[int], bytes]) -> None:
         self._held = held
         self._parked = parked
         self._read = read
