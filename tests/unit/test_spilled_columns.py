@@ -13,7 +13,7 @@ from indexer.resolve.repository import RepositoryResolver
 from indexer.resolve.tracking import record_tokens
 from indexer.spill import SpilledOutputs, SpillFile, packed_ref, unpacked_ref
 from indexer.writer import IndexWriter, output_digest
-from stores.contracts import FileRecord, IndexedFile, Node
+from stores.contracts import FileRecord, IndexedFile, Node, SymbolKey
 from tests.resolution_harness import extract_fixture
 
 FIXTURE = """
@@ -110,7 +110,7 @@ def test_the_writer_summary_is_the_digest_as_bytes_and_no_node_id(tmp_path):
     writer.product = "p"
     value, keys = writer.summary(out)
     assert value == bytes.fromhex(output_digest(out, "p")) and len(value) == 32
-    assert [k.name for k in pickle.loads(keys)] == ["f0", "f1"]  # the functions a mention may link to, not the File
+    assert [SymbolKey._make(k).name for k in pickle.loads(keys)] == ["f0", "f1"]  # the functions a mention may link to, not the File
     assert writer.summary(_file("pkg/n.py"))[1] is None
 
 
