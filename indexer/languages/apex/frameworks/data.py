@@ -131,6 +131,9 @@ def _sobject_type(type_text: str | None) -> str | None:
     return head
 
 
+_ACCESS_NODES = frozenset({"soql_query_body", "dml_expression", "method_invocation"})
+
+
 def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[SObjectAccess]:
     """Every SOQL read and DML write of the file (module docstring), in source order."""
     owners = _Owners(out)
@@ -144,6 +147,8 @@ def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[S
     while stack:
         n = stack.pop()
         stack.extend(reversed(n.named_children))
+        if n.type not in _ACCESS_NODES:
+            continue
         line, col = src.line(n), src.col(n)
         if n.type == "soql_query_body" and not _in_select(n):
             obj, fields = soql_objects(src, n)
@@ -161,8 +166,10 @@ def sobject_accesses(root: Node, src: SourceText, out: FileExtraction) -> list[S
         elif n.type == "method_invocation":
             recv, name = n.child_by_field_name("object"), n.child_by_field_name("name")
             args = n.child_by_field_name("arguments")
-            if recv is None or name is None or args is None or src.text(recv).lower() != "database" \
-                    or not args.named_children:
+            # the receiver's length first: a chain x.a().a()... is a receiver of every call in it, and
+            # reading each one's text would cost the square of the chain's length
+            if recv is None or name is None or args is None or recv.end_byte - recv.start_byte != len("Database") \
+                    or src.text(recv).lower() != "database" or not args.named_children:
                 continue
             method, first, owner = src.text(name).lower(), args.named_children[0], owners.at(line, col)
             if method in DML_OPERATIONS:
