@@ -220,6 +220,9 @@ describe('the extension against ripple serve', () => {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    // the status bar asks ripple/indexStatus every second until it sees "done" itself: let it, so that
+    // its last poll is not among the requests this command sends
+    await waitFor('the status bar idle', idle);
     sent.length = 0;
     stub.recorder.opened.length = 0;
     stub.setCursor(join(root, 'client/client/api.py'), 7, 10);
