@@ -102,7 +102,7 @@ def _spy_resolve(monkeypatch) -> list[tuple[int, int, int]]:
 
     def spy(self, paths, *args, **kwargs):
         seen.append((len(self._changed_tokens), len(self._changed_names),
-                     sum("names" in fc.__dict__ for fc in self.files.values())))
+                     sum(fc._names is not None for fc in self.files.values())))  # indexer.heap.declared_lazily
         return original(self, paths, *args, **kwargs)
 
     monkeypatch.setattr(RepositoryResolver, "resolve", spy)
