@@ -15,7 +15,7 @@ import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +31,7 @@ __all__ = [
     "Discovery",
     "discover",
     "classify_path",
+    "with_mapped_scripts",
     "doc_folder_problem",
     "link_target_indexed",
     "read_source",
@@ -68,6 +69,18 @@ def _mapped_output(name: str, exists: Callable[[str], bool]) -> bool:
     """Whether the file ``name`` is a script with a source map ``<name>.map`` beside it (``exists``
     says whether a sibling of that name is there)."""
     return name.lower().endswith(_MAPPED_SUFFIXES) and exists(name + ".map")
+
+
+def with_mapped_scripts(rels: Iterable[str]) -> set[str]:
+    """The repository-relative paths ``rels`` plus, for each source map among them
+    (``dist/app.js.map``), the script it maps (``dist/app.js``): a map that appears makes its script
+    ``generated`` and one that goes makes it a source again (:func:`_mapped_output`), so a watcher told
+    only of the map must classify the script again. Whether the script exists is not checked here."""
+    out = set(rels)
+    for rel in tuple(out):
+        if rel.lower().endswith(".map") and rel[:-4].lower().endswith(_MAPPED_SUFFIXES):
+            out.add(rel[:-4])
+    return out
 
 
 @dataclass(frozen=True, slots=True)

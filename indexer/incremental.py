@@ -64,7 +64,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
-from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source
+from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source, with_mapped_scripts
 from indexer.extraction import Extracted, ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
@@ -499,7 +499,7 @@ class RepositoryIndex:
         call, a batch of more than :data:`RESCAN_THRESHOLD` paths, a directory and a ``.gitignore``
         run :meth:`sync` instead. Paths outside the root are ignored. After :meth:`release_state`, the
         resolver state is first rebuilt from the records (a whole-tree sync when they no longer hold)."""
-        rels = sorted({r for r in (self._relative(p) for p in paths) if r is not None})
+        rels = sorted(with_mapped_scripts(r for r in (self._relative(p) for p in paths) if r is not None))
         rescan = len(rels) > RESCAN_THRESHOLD or any(self._needs_rescan(r) for r in rels)
         restored: float | None = None
         if self.released is not None and not rescan:

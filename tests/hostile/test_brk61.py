@@ -496,3 +496,36 @@ class TestMappedBundles:
         assert classify_path(root, "web/app.mjs") == "generated"
         assert classify_path(root, "src/main/resources/static/js/main.05accb10.chunk.js") == "generated"
         assert classify_path(root, "web/other.js").path == "web/other.js"
+
+    def test_a_watcher_told_only_of_a_source_map_classifies_its_script_again(self, tmp_path) -> None:
+        from indexer.discovery import with_mapped_scripts
+        from indexer.incremental import RepositoryIndex
+        from indexer.run import IndexOptions
+        from stores.embedded import EmbeddedStore
+        from tests.index_dump import dump
+        from tests.resolution_harness import write_tree
+
+        assert with_mapped_scripts(["web/app.js.map", "web/app.ts.map", "web/other.map", "a.py"]) == {
+            "web/app.js.map", "web/app.js", "web/app.ts.map", "web/other.map", "a.py"}
+        root = write_tree(tmp_path / "repo", {
+            "web/app.js": "function built(){}\n",
+            "web/src.js": "function kept(){}\n",
+        })
+        store = EmbeddedStore(str(tmp_path / "x.db"))
+        index = RepositoryIndex(root, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / "st")))
+
+        def files() -> list[str]:
+            return sorted(row[1] for row in dump(tmp_path / "x.db")["files"])
+
+        try:
+            index.sync()
+            assert files() == ["web/app.js", "web/src.js"]
+            (root / "web" / "app.js.map").write_text("{}\n", encoding="utf-8")  # the build wrote its map
+            index.update([root / "web" / "app.js.map"])
+            assert files() == ["web/src.js"]  # the script is generated now, its rows gone
+            (root / "web" / "app.js.map").unlink()
+            index.update([root / "web" / "app.js.map"])
+            assert files() == ["web/app.js", "web/src.js"]  # a source again
+        finally:
+            index.close()
+            store.close()
