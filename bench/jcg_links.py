@@ -99,6 +99,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.jcg_cases import JcgCase, language_files, read_cases, write_case  # noqa: E402
 from bench.suite_index import index_read_only  # noqa: E402
+from bench.suite_score import LinkScore, lines  # noqa: E402
 
 REPO = "r"
 GLOBAL = "<global>"
@@ -249,49 +250,24 @@ def direct_call(text: str, line: int, col: int, callee: RippleNode) -> bool:
 
 
 @dataclass
-class CaseResult:
-    """One case's comparison; links in JCG's naming."""
+class CaseResult(LinkScore):
+    """One case's comparison (:class:`bench.suite_score.LinkScore`); links in JCG's naming. Ripple's
+    ``unlisted`` links are left out of the score; ``indirect`` / ``indirect_reached``: the callees
+    JCG reaches only indirectly, and those ripple reached."""
 
-    name: str
-    expected: set[Link] = field(default_factory=set)
-    found: set[Link] = field(default_factory=set)
     unlisted: set[Link] = field(default_factory=set)
-    builtin: set[Link] = field(default_factory=set)
-    builtin_seen: set[Link] = field(default_factory=set)
     indirect: set[str] = field(default_factory=set)
     indirect_reached: set[str] = field(default_factory=set)
-    unresolved: list[tuple[str, str, int]] = field(default_factory=list)
-    error: str | None = None
-
-    @property
-    def hits(self) -> set[Link]:
-        return self.expected & self.found
-
-    @property
-    def missing(self) -> set[Link]:
-        return self.expected - self.found
 
     @property
     def scored(self) -> set[Link]:
         """Ripple's links that count: all but the unlisted ones."""
         return self.found - self.unlisted
 
-    @property
-    def extra(self) -> set[Link]:
-        """Ripple's scored links that are not expected: its errors."""
-        return self.scored - self.expected
-
-    @property
-    def exact(self) -> bool:
-        return self.error is None and self.expected == self.scored
-
-    def as_json(self) -> dict:
-        srt = lambda s: sorted(f"{a} -> {b}" for a, b in s)  # noqa: E731
-        return {"case": self.name, "expected": len(self.expected), "found": len(self.scored),
-                "hits": len(self.hits), "exact": self.exact, "missing": srt(self.missing),
-                "extra": srt(self.extra), "unlisted": srt(self.unlisted), "builtin": len(self.builtin), "builtin_seen": len(self.builtin_seen),
-                "indirect": len(self.indirect), "indirect_reached": len(self.indirect_reached),
-                "error": self.error}
+    def more_json(self) -> dict:
+        """Unlisted links, builtin and indirect counts."""
+        return {"unlisted": lines(self.unlisted), **super().more_json(),
+                "indirect": len(self.indirect), "indirect_reached": len(self.indirect_reached)}
 
 
 def main_file(case: JcgCase) -> str:

@@ -73,46 +73,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.suite_index import index_read_only  # noqa: E402
+from bench.suite_score import LinkScore  # noqa: E402
 
 REPO = "r"
 Edge = tuple[str, str]
 
 
 @dataclass
-class CaseResult:
-    name: str
-    expected: set[Edge] = field(default_factory=set)
-    found: set[Edge] = field(default_factory=set)
-    builtin: set[Edge] = field(default_factory=set)
+class CaseResult(LinkScore):
+    """One case's comparison (:class:`bench.suite_score.LinkScore`), with the expected links to
+    external modules and those ripple saw (not scored)."""
+
     external: set[Edge] = field(default_factory=set)
-    builtin_seen: set[Edge] = field(default_factory=set)
     external_seen: set[Edge] = field(default_factory=set)
-    unresolved: list[tuple[str, str, int]] = field(default_factory=list)
-    error: str | None = None
 
-    @property
-    def hits(self) -> set[Edge]:
-        return self.expected & self.found
-
-    @property
-    def missing(self) -> set[Edge]:
-        return self.expected - self.found
-
-    @property
-    def extra(self) -> set[Edge]:
-        return self.found - self.expected
-
-    @property
-    def exact(self) -> bool:
-        return self.error is None and self.expected == self.found
-
-    def as_json(self) -> dict:
-        srt = lambda s: sorted(f"{a} -> {b}" for a, b in s)  # noqa: E731
-        return {"case": self.name, "expected": len(self.expected), "found": len(self.found),
-                "hits": len(self.hits), "exact": self.exact, "missing": srt(self.missing),
-                "extra": srt(self.extra), "builtin": len(self.builtin), "builtin_seen": len(self.builtin_seen),
-                "external": len(self.external),
-                "external_seen": len(self.external_seen), "error": self.error}
+    def more_json(self) -> dict:
+        """Builtin and external counts."""
+        return {**super().more_json(), "external": len(self.external), "external_seen": len(self.external_seen)}
 
 
 def path_module(path: str) -> str:
