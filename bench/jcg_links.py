@@ -99,7 +99,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.jcg_cases import JcgCase, language_files, read_cases, write_case  # noqa: E402
 from bench.suite_index import index_read_only  # noqa: E402
-from bench.suite_score import LinkScore, lines  # noqa: E402
+from bench.suite_score import LinkScore, lines, summary  # noqa: E402
+from bench.suite_score import by_category as categories  # noqa: E402
 
 REPO = "r"
 GLOBAL = "<global>"
@@ -363,27 +364,19 @@ def run_case(case: JcgCase) -> CaseResult:
     return res
 
 
+COUNTED = ("unlisted", "builtin", "builtin_seen", "indirect", "indirect_reached")
+"""The sets of a :class:`CaseResult` whose sizes a summary adds up, in its order."""
+
+
 def summarize(results: list[CaseResult]) -> dict:
     """Totals over ``results``: cases, exact, expected, found, hits, precision, recall, builtin (seen),
     indirect (reached), errors."""
-    exp = sum(len(r.expected) for r in results)
-    found = sum(len(r.scored) for r in results)
-    hits = sum(len(r.hits) for r in results)
-    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
-            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
-            "unlisted": sum(len(r.unlisted) for r in results),
-            "builtin": sum(len(r.builtin) for r in results),
-            "builtin_seen": sum(len(r.builtin_seen) for r in results),
-            "indirect": sum(len(r.indirect) for r in results),
-            "indirect_reached": sum(len(r.indirect_reached) for r in results),
-            "errors": sum(r.error is not None for r in results)}
+    return summary(results, COUNTED)
 
 
 def by_category(results: list[CaseResult]) -> dict[str, dict]:
-    cats: dict[str, list[CaseResult]] = {}
-    for r in results:
-        cats.setdefault(r.name.split("/")[0], []).append(r)
-    return {c: summarize(rs) for c, rs in sorted(cats.items())}
+    """:func:`summarize` per category."""
+    return categories(results, COUNTED)
 
 
 def print_table(results: list[CaseResult]) -> None:

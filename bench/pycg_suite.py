@@ -73,7 +73,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.suite_index import index_read_only  # noqa: E402
-from bench.suite_score import LinkScore  # noqa: E402
+from bench.suite_score import LinkScore, summary  # noqa: E402
+from bench.suite_score import by_category as categories  # noqa: E402
 
 REPO = "r"
 Edge = tuple[str, str]
@@ -235,24 +236,18 @@ def cases(root: Path, categories: list[str] | None) -> list[Path]:
     return out
 
 
+COUNTED = ("builtin", "builtin_seen", "external", "external_seen")
+"""The sets of a :class:`CaseResult` whose sizes a summary adds up, in its order."""
+
+
 def summarize(results: list[CaseResult]) -> dict:
-    exp = sum(len(r.expected) for r in results)
-    found = sum(len(r.found) for r in results)
-    hits = sum(len(r.hits) for r in results)
-    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
-            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
-            "builtin": sum(len(r.builtin) for r in results),
-            "builtin_seen": sum(len(r.builtin_seen) for r in results),
-            "external": sum(len(r.external) for r in results),
-            "external_seen": sum(len(r.external_seen) for r in results),
-            "errors": sum(r.error is not None for r in results)}
+    """Totals over ``results`` (:func:`bench.suite_score.summary`)."""
+    return summary(results, COUNTED)
 
 
 def by_category(results: list[CaseResult]) -> dict[str, dict]:
-    cats: dict[str, list[CaseResult]] = {}
-    for r in results:
-        cats.setdefault(r.name.split("/")[0], []).append(r)
-    return {c: summarize(rs) for c, rs in sorted(cats.items())}
+    """:func:`summarize` per category."""
+    return categories(results, COUNTED)
 
 
 def print_table(results: list[CaseResult]) -> None:

@@ -4,6 +4,7 @@ naming. ``bench/jcg_java.py`` scores annotated call sites instead and keeps its 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,3 +69,24 @@ class LinkScore:
 def lines(links: set[Link]) -> list[str]:
     """``links`` as sorted ``"caller -> callee"`` lines."""
     return sorted(f"{a} -> {b}" for a, b in links)
+
+
+def summary(results: Sequence[LinkScore], counted: Sequence[str]) -> dict[str, Any]:
+    """Totals over ``results``: ``{cases, exact, expected, found, hits, precision, recall, <each of
+    counted>, errors}``; ``found`` counts scored links; precision and recall are fractions (1.0 over
+    nothing); each name of ``counted`` is a set attribute of the results whose sizes are summed."""
+    exp = sum(len(r.expected) for r in results)
+    found = sum(len(r.scored) for r in results)
+    hits = sum(len(r.hits) for r in results)
+    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
+            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
+            **{k: sum(len(getattr(r, k)) for r in results) for k in counted},
+            "errors": sum(r.error is not None for r in results)}
+
+
+def by_category(results: Sequence[LinkScore], counted: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """:func:`summary` per category (a case name's first ``/`` part), by category name."""
+    cats: dict[str, list[LinkScore]] = {}
+    for r in results:
+        cats.setdefault(r.name.split("/")[0], []).append(r)
+    return {c: summary(rs, counted) for c, rs in sorted(cats.items())}
