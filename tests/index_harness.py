@@ -10,20 +10,30 @@ from pathlib import Path
 from typing import Any
 
 from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
+from indexer.run import IndexOptions, IndexReport
 from stores.embedded import EmbeddedStore
 from tests.resolution_harness import write_tree
 
-__all__ = ["index_files", "index_fixture"]
+__all__ = ["index_files", "index_fixture", "index_with_report"]
+
+
+def index_with_report(folder: Path, db: Path, repo: str, **options: Any) -> tuple[EmbeddedStore, IndexReport]:
+    """An embedded store at ``db`` holding the repository checked out at ``folder`` as ``repo``, indexed
+    by :func:`indexer.pipeline.index_repository` with ``IndexOptions(repo=repo, jobs=1, **options)``
+    (``options`` may set ``jobs`` too), and the run's report. The caller closes the store; a run that
+    raises closes it first."""
+    s = EmbeddedStore(db)
+    try:
+        report = index_repository(folder, s, s, IndexOptions(**{"jobs": 1, **options}, repo=repo))
+    except BaseException:
+        s.close()
+        raise
+    return s, report
 
 
 def index_fixture(folder: Path, db: Path, repo: str, **options: Any) -> EmbeddedStore:
-    """An embedded store at ``db`` holding the repository checked out at ``folder`` as ``repo``, indexed
-    by :func:`indexer.pipeline.index_repository` with ``IndexOptions(repo=repo, jobs=1, **options)``
-    (``options`` may set ``jobs`` too). The caller closes it."""
-    s = EmbeddedStore(db)
-    index_repository(folder, s, s, IndexOptions(**{"jobs": 1, **options}, repo=repo))
-    return s
+    """:func:`index_with_report`'s store alone. The caller closes it."""
+    return index_with_report(folder, db, repo, **options)[0]
 
 
 def index_files(root: Path, files: Mapping[str, str], repo: str, db: Path | None = None,

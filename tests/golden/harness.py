@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from indexer.run import IndexReport
 from stores.embedded import EmbeddedStore
-from tests.index_harness import index_files, index_fixture  # re-exported
+from tests.index_harness import index_files, index_fixture, index_with_report  # re-exported
 
 __all__ = ["FIXTURES", "SNAPSHOTS", "caller_names", "check_snapshot", "edge_rows", "edges_of_kinds", "endpoint_ids",
-           "endpoint_rows", "golden_store", "golden_store_and_db", "http_edges", "index_files", "index_fixture"]
+           "endpoint_rows", "golden_indexed", "golden_store", "golden_store_and_db", "http_edges", "index_files",
+           "index_fixture", "index_with_report"]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -69,6 +71,18 @@ def golden_store_and_db(folder: Path, repo: str) -> Callable[..., Iterator[tuple
         db = tmp_path_factory.mktemp("golden") / f"{folder.name}.db"
         s = index_fixture(folder, db, repo)
         yield s, db
+        s.close()
+
+    return indexed
+
+
+def golden_indexed(folder: Path, repo: str) -> Callable[..., Iterator[tuple[EmbeddedStore, IndexReport]]]:
+    """Like :func:`golden_store_and_db`, a fixture yielding the store and the run's report."""
+
+    @pytest.fixture(scope="module")
+    def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmbeddedStore, IndexReport]]:
+        s, report = index_with_report(folder, tmp_path_factory.mktemp("golden") / f"{folder.name}.db", repo)
+        yield s, report
         s.close()
 
     return indexed

@@ -18,7 +18,7 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown, report_json
-from tests.golden.harness import FIXTURES, check_snapshot, endpoint_rows, index_fixture
+from tests.golden.harness import FIXTURES, check_snapshot, endpoint_rows, index_fixture, index_with_report
 
 FIXTURE = FIXTURES / "graphql-clients"
 REPO = "graphql-clients"
@@ -104,15 +104,8 @@ def test_fields_below_the_root_and_type_definitions_are_no_operations(store) -> 
 
 
 def test_index_summary_counts_graphql_links_by_reason(tmp_path) -> None:
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
-    from stores.embedded import EmbeddedStore
-
-    s = EmbeddedStore(tmp_path / "x.db")
-    try:
-        report = index_repository(FIXTURE, s, s, IndexOptions(repo=REPO, jobs=1))
-    finally:
-        s.close()
+    s, report = index_with_report(FIXTURE, tmp_path / "x.db", REPO)
+    s.close()
     graphql = {k: v for k, v in report.links.items() if "graphql" in k}
     # 20 edges; Query.weather undeclared; ARCHIVED unrun; useAnything(doc) has no document to follow;
     # `...Missing` is defined nowhere. db.query('SELECT 1') is no GraphQL and is not counted.

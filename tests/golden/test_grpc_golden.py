@@ -20,18 +20,13 @@ from analysis.impact_report import render_markdown, report_json
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from tests.golden.harness import caller_names, check_snapshot, endpoint_rows
+from tests.golden.harness import caller_names, check_snapshot, endpoint_rows, golden_indexed
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "grpc-shop"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 
 
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "grpc.db")
-    report = index_repository(FIXTURE, s, s, IndexOptions(repo="grpc-shop", jobs=1))
-    yield s, report
-    s.close()
+indexed = golden_indexed(FIXTURE, "grpc-shop")
 
 
 @pytest.fixture(scope="module")

@@ -14,20 +14,12 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
-from tests.golden.harness import FIXTURES, caller_names, check_snapshot, endpoint_rows
+from tests.golden.harness import FIXTURES, caller_names, check_snapshot, endpoint_rows, golden_indexed
 
 FIXTURE = FIXTURES / "kotlin-vue-shop"
 
 
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "kv.db")
-    report = index_repository(FIXTURE, s, s, IndexOptions(repo="kotlin-vue-shop", jobs=1))
-    yield s, report
-    s.close()
+indexed = golden_indexed(FIXTURE, "kotlin-vue-shop")
 
 
 @pytest.fixture(scope="module")
