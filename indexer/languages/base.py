@@ -13,7 +13,7 @@ import contextlib
 import functools
 import re
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import accumulate
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -32,7 +32,7 @@ __all__ = [
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
     "TYPE_TOKENS", "type_token", "class_literal",
-    "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "doc_comment", "nest",
+    "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "definition_captures", "doc_comment", "nest",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -753,12 +753,40 @@ _CHAIN = ("method_invocation", "field_access")
 
 
 class Nested(Protocol):
-    """A definition under construction as :func:`nest` reads it: its IR record, its node, and the
+    """A definition under construction as :func:`nest` reads it: its IR record, its node, its place
+    among the records made of one node (``index``: a field declaration's declarators), and the
     definition it nests in (set by :func:`nest`)."""
 
     rec: Definition
     node: Node
+    index: int
     parent_def: Nested | None
+
+
+N = TypeVar("N", bound=Nested)
+
+
+def definition_captures(matches: Iterable[tuple[int, dict[str, list[Node]]]], make: Callable[[str, Node], list[N]],
+                        containers: Collection[str]) -> tuple[list[N], list[tuple[Node, str, Node]]]:
+    """Read the matches of a Java-shaped ``definitions.scm``: each ``@def.<kind>`` capture is a declaration
+    node that ``make(kind, node)`` turns into records; a match capturing ``@heritage`` (a type) with
+    ``@base`` or ``@implements`` (a type it names) is what the type extends or implements. Returns the
+    definitions sorted by (start byte, end byte descending, ``index``) and nested (:func:`nest` with
+    ``containers``), and the heritage as ``(type node, "base" | "implements", named type node)`` in
+    match order."""
+    pending: list[N] = []
+    heritage: list[tuple[Node, str, Node]] = []
+    for _, m in matches:
+        if "heritage" in m:
+            key = "base" if "base" in m else "implements"
+            heritage.append((m["heritage"][0], key, m[key][0]))
+            continue
+        for cap, nodes in m.items():
+            if cap.startswith("def."):
+                pending.extend(make(cap[4:], nodes[0]))
+    pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
+    nest(pending, containers)
+    return pending, heritage
 
 
 def nest(defs: Sequence[Nested], containers: Collection[str]) -> None:

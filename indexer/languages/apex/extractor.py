@@ -46,7 +46,7 @@ from indexer.frameworks import run_detectors
 from indexer.languages.apex.arguments import argument_types
 from indexer.languages.apex.frameworks import detectors_for
 from indexer.languages.base import (collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query,
-                                    run_query, kept_on_failure, chain_receiver, code_scope, doc_comment, nest)
+                                    run_query, kept_on_failure, chain_receiver, code_scope, definition_captures, doc_comment)
 from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
 
 __all__ = ["ANNOTATIONS", "EXTRACTOR", "ApexExtractor", "GRAMMAR", "PLATFORM_DISPATCH"]
@@ -143,18 +143,8 @@ class _FileExtractor:
     # ------------------------------------------------------------------ definitions
 
     def _definitions(self) -> None:
-        pending: list[_Def] = []
-        heritage: list[tuple[Node, str, Node]] = []
-        for _, m in run_query(query(GRAMMAR, QUERIES, "definitions"), self.root):
-            if "heritage" in m:
-                key = "base" if "base" in m else "implements"
-                heritage.append((m["heritage"][0], key, m[key][0]))
-                continue
-            for cap, nodes in m.items():
-                if cap.startswith("def."):
-                    pending.extend(self._make_defs(cap[4:], nodes[0]))
-        pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
-        nest(pending, _CONTAINER_KINDS)
+        matches = run_query(query(GRAMMAR, QUERIES, "definitions"), self.root)
+        pending, heritage = definition_captures(matches, self._make_defs, _CONTAINER_KINDS)
         self.defs = pending
         types = {d.node.id: d for d in pending if d.rec.kind in TYPE_KINDS}
         for owner, key, tnode in sorted(heritage, key=lambda h: h[2].start_byte):
