@@ -33,10 +33,13 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from analysis.answer_budget import Items, fit
+from analysis.answer_text import (callees_text, finish, refs_text, repos_text, search_text, symbol_text,
+                                  truncated_section, without_section)
 from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
@@ -46,7 +49,7 @@ from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQue
 from analysis.targets import (closest_symbols, empty_index_miss, nearest_definitions, position_miss, quoted_target,
                               target_query)
 from analysis.impact_report import render_markdown, report_json
-from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, location_text, lookup, outgoing_calls, references,
+from analysis.navigation import (AmbiguousPath, Reference, UnionGraph, callers, dotted_name, inherited_note, lookup, outgoing_calls, references,
                                  symbol_label)
 from analysis.ensemble import EngineMaker, engine_maker
 from analysis.multi_search import search_indexes
@@ -75,8 +78,6 @@ CHUNK_KINDS = ("method", "function", "class", "file_section", "sql", "config", "
 """Chunk kinds a search may be restricted to."""
 CANDIDATES_SHOWN = 10
 """Candidates a :class:`TargetError` lists."""
-_SOURCE_CAPS = (None, 60, 30, 15, 5, 0)
-"""Source lines kept per item, tried in turn while an answer is over its budget."""
 _CODE_LABELS = ("Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field")
 _CONTEXT_KINDS = ("CALLS", "EXPOSES")
 
@@ -249,175 +250,6 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
                           + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]],
                           ambiguous=True)
     return sorted(targets, key=lambda n: n.id), others
-
-
-# ---------------------------------------------------------------------------------- budget
-
-
-def _cap_source(text: str, cap: int | None) -> tuple[str, bool]:
-    if cap is None:
-        return text, False
-    lines = text.split("\n")
-    if len(lines) <= cap:
-        return text, False
-    rest = len(lines) - cap
-    kept = "\n".join(lines[:cap])
-    return (kept + "\n" if kept else "") + f"… ({rest} more lines)", True
-
-
-Items = list[dict[str, Any]]
-Build = Callable[[Items, Sequence[str]], tuple[dict[str, Any], str]]
-
-
-def _fit(build: Build, items: Items, budget: int, noun: str, nested: Sequence[str] = (),
-         plural: str | None = None) -> tuple[dict[str, Any], str, list[str]]:
-    """Fit ``items`` (each may hold a ``source`` and lists under the ``nested`` keys) into
-    ``budget`` tokens (:func:`analysis.tokens.token_counter`), measured on the text of ``build(chosen, notes)`` (its notes included; the result
-    it also returns holds the same items). In turn: full sources and all items; then, for each source
-    cap of :data:`_SOURCE_CAPS`, nested lists cut to a common length (at least 5) and the most items
-    that fit, keeping at least three (or one at the last cap). Returns the result, the text and one
-    note per cut."""
-    total = len(items)
-    counter = token_counter()
-
-    def notes_for(chosen: Items, cap: int | None, nested_cut: int | None) -> list[str]:
-        notes = []
-        if cap is not None and any(c.get("source_truncated") for c in chosen):
-            notes.append(f"source cut to {cap} lines per {noun} (ask for one symbol, or read the file at the "
-                         "lines given, for the rest)")
-        if nested_cut is not None:
-            for k in nested:
-                dropped = sum(max(0, len(item.get(k) or []) - nested_cut) for item in items[:len(chosen)])
-                if dropped:
-                    notes.append(f"{k} cut to {nested_cut} per {noun} ({dropped} left out; the counts stay complete): "
-                                 f"ask for {k} of one target for all of them")
-        if len(chosen) < total:
-            notes.append(f"showing {len(chosen)} of {total} {plural or noun + 's'}: raise max_tokens or narrow the "
-                         "request for the rest")
-        return notes
-
-    def fits(chosen: Items, cap: int | None, nested_cut: int | None) -> bool:
-        return counter.within(build(chosen, notes_for(chosen, cap, nested_cut))[1], budget)
-
-    if fits(items, None, None):
-        data, text = build(items, [])
-        return data, text, []
-    for i, cap in enumerate(_SOURCE_CAPS):
-        last = i == len(_SOURCE_CAPS) - 1
-        capped = _capped(items, cap)
-        floor = min(1 if last else 3, total)
-        nested_cut = _nested_cut(capped, nested, floor, lambda c, k, cap=cap: fits(c, cap, k))
-        trimmed = _cut_nested(capped, nested, nested_cut)
-        n = _most_that_fit(len(trimmed), floor,
-                           lambda m, t=trimmed, cap=cap, k=nested_cut: fits(t[:m], cap, k))
-        if n is not None or last:
-            chosen = trimmed[:floor if n is None else n]
-            notes = notes_for(chosen, cap, nested_cut)
-            data, text = build(chosen, notes)
-            if not counter.within(text, budget):
-                notes.append("even this is over the budget: raise max_tokens")
-                data, text = build(chosen, notes)
-            return data, text, notes
-    raise AssertionError("unreachable")
-
-
-def _capped(items: Items, cap: int | None) -> Items:
-    """``items`` with each ``source`` cut to ``cap`` lines (``source_truncated`` set where cut)."""
-    out = []
-    for item in items:
-        if isinstance(item.get("source"), str):
-            text, cut = _cap_source(item["source"], cap)
-            if cut:
-                item = {**item, "source": text, "source_truncated": True}
-        out.append(item)
-    return out
-
-
-def _cut_nested(items: Items, nested: Sequence[str], length: int | None) -> Items:
-    if length is None:
-        return items
-    return [{**item, **{k: item[k][:length] for k in nested if isinstance(item.get(k), list)}} for item in items]
-
-
-def _nested_cut(items: Items, nested: Sequence[str], floor: int,
-                fits: Callable[[Items, int | None], bool]) -> int | None:
-    """The longest common length of the lists under ``nested`` (at least 5) with which ``floor`` items
-    fit; ``None`` when they fit uncut (or there are no such lists)."""
-    if not nested or fits(items[:floor], None):
-        return None
-    longest = max((len(item.get(k) or []) for item in items for k in nested), default=0)
-    lo, hi = min(5, longest), longest
-    if not fits(_cut_nested(items[:floor], nested, lo), lo):
-        return lo
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(_cut_nested(items[:floor], nested, mid), mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _most_that_fit(total: int, floor: int, fits: Callable[[int], bool]) -> int | None:
-    """The largest ``n`` from ``floor`` to ``total`` with ``fits(n)``, ``None`` when ``fits(floor)`` fails."""
-    if not fits(floor):
-        return None
-    lo, hi = floor, total
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-# ------------------------------------------------------------------------------ rendering
-
-
-def _steps_text(steps: Sequence[StepRun]) -> str:
-    rows = [f"| {s.name} | {s.ms:.1f} ms | {s.round_trips} | {_cell(s.detail)} |" for s in steps]
-    return "\n".join(["## Steps executed", "", "| Step | Time | Store calls | Result |", "|---|---|---|---|", *rows])
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def _finish(body: list[str], steps: Sequence[StepRun], notes: Sequence[str]) -> str:
-    out = list(body)
-    if notes:
-        out += ["", "**Truncated:** " + " ".join(f"{n}." if not n.endswith(".") else n for n in notes)]
-    out += ["", _steps_text(steps)]
-    return "\n".join(out) + "\n"
-
-
-def _fence(text: str, language: str = "") -> str:
-    ticks = "```"
-    while ticks in text:
-        ticks += "`"
-    return f"{ticks}{language}\n{text.rstrip()}\n{ticks}"
-
-
-def _loc(item: Mapping[str, Any], several: bool) -> str:
-    """Where ``item`` (a node's JSON) is, ``path:line`` as :func:`analysis.navigation.location_text`
-    prints it: ``repo/path:line`` only when the answer spans ``several`` repositories."""
-    line = item.get("line")
-    if line:
-        return location_text(item.get("repo") or "", item.get("path") or "", line, None, several)
-    return f"{item.get('repo')}/{item.get('path')}" if several else f"{item.get('path')}"
-
-
-def _spans_several(*groups: Iterable[Mapping[str, Any]]) -> bool:
-    """Whether the items of ``groups`` (node or site JSON, each with its ``repo``) lie in more than
-    one repository: then every place an answer names carries its repository."""
-    return len({i.get("repo") for g in groups for i in g}) > 1
-
-
-def _names(rel: Mapping[str, Any]) -> str:
-    names = ", ".join(f"`{n}`" for n in rel["names"])
-    more = rel["count"] - len(rel["names"])
-    return f"{rel['count']}" + (f": {names}" if names else "") + (f", and {more} more" if more > 0 else "")
 
 
 # --------------------------------------------------------------------------------- facade
@@ -609,7 +441,7 @@ class AgentQueries:
                                                                ("language", language), ("kind", kind)) if v},
                 "lists": result.lists, "dropped": result.dropped, "notes": notes}
         return self._answer("search", head, "hits", hits, "hit", steps, budget,
-                            lambda data: _search_text(f"Search: {query}", data))
+                            lambda data: search_text(f"Search: {query}", data))
 
     def similar(self, target: str | None = None, chunk_id: str | None = None, limit: int | None = 10,
                 max_tokens: int | None = None, repo: str | None = None) -> Answer:
@@ -637,7 +469,7 @@ class AgentQueries:
         steps.lap("Graph context", f"callers, callees and endpoints of {len(hits)} hits")
         head = {"chunk_id": chunk_id, "dropped": result.dropped, "notes": [*result.notes, *self._notes.values()]}
         return self._answer("similar", head, "hits", hits, "hit", steps, budget,
-                            lambda data: _search_text(f"Code similar to {chunk_id}", data))
+                            lambda data: search_text(f"Code similar to {chunk_id}", data))
 
     def symbol(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The definition ``target`` names (each overload): signature, location, source, direct
@@ -670,7 +502,7 @@ class AgentQueries:
             item["caller_count"] = len(item["callers"])
             item["callee_count"] = len(item["callees"])
         head = {"target": target, "also_named": [node_json(n) for n in others[:CANDIDATES_SHOWN]]}
-        return self._answer("symbol", head, "definitions", items, "definition", steps, budget, _symbol_text,
+        return self._answer("symbol", head, "definitions", items, "definition", steps, budget, symbol_text,
                             nested=("callers", "callees"))
 
     def callers(self, target: str, resolution: Sequence[str] | None = None, max_tokens: int | None = None,
@@ -689,7 +521,7 @@ class AgentQueries:
         steps.lap("Callers", f"{count_noun(len(refs), 'call site')} from {count_noun(len({r.source.id for r in refs}), 'caller')}")
         head = _head(graph, targets, others, len(refs))
         return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
-                            lambda data: _refs_text("Callers", data, "callers"))
+                            lambda data: refs_text("Callers", data, "callers"))
 
     def callees(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
@@ -703,7 +535,7 @@ class AgentQueries:
         items = [{**node_json(g.node), "sites": [{"repo": s.repo, "path": s.file, "line": s.line, "col": s.col + 1}
                                                 for s in g.sites]} for g in groups]
         head = _head(graph, targets, others, len(items))
-        return self._answer("callees", head, "callees", items, "callee", steps, budget, _callees_text)
+        return self._answer("callees", head, "callees", items, "callee", steps, budget, callees_text)
 
     def references(self, target: str, include_declaration: bool = False, max_tokens: int | None = None,
                    repo: str | None = None) -> Answer:
@@ -718,7 +550,7 @@ class AgentQueries:
         steps.lap("References", f"{len(refs)} references")
         head = _head(graph, targets, others, len(refs))
         return self._answer("references", head, "references", [_ref_json(r) for r in refs], "reference", steps,
-                            budget, lambda data: _refs_text("References", data, "references"))
+                            budget, lambda data: refs_text("References", data, "references"))
 
     def impact(self, target: str, depth: int | None = DEFAULT_DEPTH, tests: str = "apart",
                max_tokens: int | None = None, repo: str | None = None) -> Answer:
@@ -748,12 +580,12 @@ class AgentQueries:
             for key in ("tests", "endpoints", "entry_points", "callers", "wrappers", "topics"):
                 data[key] = data[key][:limit]
             # The report's own steps table is replaced by the answer's (target resolution first).
-            markdown = _without_section(render_markdown(report, limit=limit, per_hop=per_hop),
+            markdown = without_section(render_markdown(report, limit=limit, per_hop=per_hop),
                                         "## Steps executed").rstrip("\n")
             notes: list[str] = []
             if not diagram:
                 data["mermaid"] = None
-                markdown = _without_section(markdown, "## Diagram")
+                markdown = without_section(markdown, "## Diagram")
                 notes.append("Mermaid diagram left out for the budget")
             if per_hop < 10 or limit < 50:
                 notes.append(f"{count_noun(per_hop, 'caller')} named per hop and {count_noun(limit, 'row')} per list "
@@ -762,7 +594,7 @@ class AgentQueries:
             # was cut), so the answer never says both.
             if also:
                 markdown += "\n\nAlso named so, not included: " + ", ".join(f"`{n['id']}`" for n in also)
-            text = _finish([_truncated_section(markdown, report.truncated, notes)], steps.steps, [])
+            text = finish([truncated_section(markdown, report.truncated, notes)], steps.steps, [])
             if counter.within(text, budget) or (per_hop == 1 and limit == 1 and not diagram):
                 break
             if diagram:
@@ -771,7 +603,7 @@ class AgentQueries:
                 per_hop, limit = max(1, per_hop // 2), max(1, limit // 2)
         if not counter.within(text, budget):
             notes.append("even this is over the budget: raise max_tokens")
-            text = _finish([_truncated_section(markdown, report.truncated, notes)], steps.steps, [])
+            text = finish([truncated_section(markdown, report.truncated, notes)], steps.steps, [])
         return Answer("impact", {"report": data}, text, list(steps.steps), notes, budget)
 
     def repositories(self, max_tokens: int | None = None) -> Answer:
@@ -814,7 +646,7 @@ class AgentQueries:
                            "files": stats.get("files", {}),
                            "chunks": sum(c.get("chunks", 0) for c in counts),
                            "embedded": sum(c.get("embedded", 0) for c in counts)}}
-        return self._answer("repositories", head, "repositories", repos, "repository", steps, budget, _repos_text,
+        return self._answer("repositories", head, "repositories", repos, "repository", steps, budget, repos_text,
                             plural="repositories")
 
     def endpoints(self, repo: str | None = None, match: str | None = None, limit: int | None = None,
@@ -833,9 +665,9 @@ class AgentQueries:
 
         def build(chosen: Items, notes: Sequence[str]) -> tuple[dict[str, Any], str]:
             data = {**head, key: chosen}
-            return data, _finish(render(data), steps.steps, notes)
+            return data, finish(render(data), steps.steps, notes)
 
-        data, text, notes = _fit(build, items, budget, noun, nested, plural)
+        data, text, notes = fit(build, items, budget, noun, nested, plural)
         return Answer(tool, data, text, list(steps.steps), notes, budget)
 
 
@@ -879,122 +711,9 @@ def _changed(root: str, files: Mapping[str, str], indexed_at: float | None) -> i
     return changed
 
 
-def _without_section(markdown: str, heading: str) -> str:
-    """``markdown`` without the section under ``heading`` (up to the next ``## `` heading)."""
-    start = markdown.find(heading + "\n")
-    if start < 0:
-        return markdown
-    end = markdown.find("\n## ", start + len(heading))
-    return markdown[:start] + (markdown[end + 1:] if end >= 0 else "")
-
-
-def _truncated_section(markdown: str, cut: Sequence[str], notes: Sequence[str]) -> str:
-    """``markdown`` (a rendered blast radius) with its Truncated section listing what the traversal
-    cut (``cut``) and then what the budget left out (``notes``); unchanged without ``notes``."""
-    if not notes:
-        return markdown
-    body = "\n".join(["## Truncated", "", *(f"- {t}" for t in cut), *(f"- {n}" for n in notes)]) + "\n"
-    start = markdown.find("## Truncated\n")
-    if start < 0:
-        return markdown.rstrip("\n") + "\n\n" + body
-    end = markdown.find("\n## ", start + 1)
-    return markdown[:start] + body + (markdown[end:] if end >= 0 else "")
-
-
-def _search_text(title: str, data: Mapping[str, Any]) -> list[str]:
-    several = _spans_several(data["hits"], (m for h in data["hits"] for m in h.get("mentions", [])))
-    lines = [f"# {title}", ""]
-    for note in data.get("notes", []):
-        lines.append(f"_{note}_")
-    if not data["hits"]:
-        lines.append("No results.")
-    for h in data["hits"]:
-        ranks = " ".join(f"{k}#{v}" for k, v in h["ranks"].items())
-        lines += ["", f"## {h['rank']}. `{h['name']}` ({h['kind']}, {_loc(h, several)}-"
-                      f"{h['end_line']}) score {h['score']:.4f} {ranks}",
-                  f"id `{h['id']}` · callers {_names(h['callers'])} · callees {_names(h['callees'])} · "
-                  f"endpoints {_names(h['endpoints'])}"
-                  + ("".join(f" · mentions `{m['name']}` ({_loc(m, several)})" for m in h.get("mentions", []))),
-                  _fence(h["source"], h["language"])]
-    if data.get("dropped"):
-        lines += ["", f"{data['dropped']} hits dropped: their graph node is missing (re-index the repository)"]
-    return lines
-
-
-def _symbol_text(data: Mapping[str, Any]) -> list[str]:
-    defs = data["definitions"]
-    several = _spans_several(defs, (x for d in defs for x in (*d["callers"], *d["callees"])))
-    lines = [f"# Symbol {data['target']}"]
-    for d in defs:
-        sig = f" {d['signature']}" if d.get("signature") else ""
-        lines += ["", f"## `{d['name']}`{sig} ({d['label'].lower()}, {_loc(d, several)}-{d['end_line']})", f"id `{d['id']}`"]
-        if d["decorators"]:
-            lines.append("decorators: " + ", ".join(f"`{x}`" for x in d["decorators"]))
-        if d["endpoints"]:
-            lines.append("serves: " + ", ".join(f"`{x}`" for x in d["endpoints"]))
-        lines.append(_fence(d["source"], d["language"]))
-        lines.append(f"**Callers** ({d['caller_count']} call sites)"
-                     + (f", {len(d['callers'])} shown" if len(d["callers"]) < d["caller_count"] else ""))
-        lines += [f"- `{r['from_name']}` at {location_text(r['repo'], r['path'], r['line'], r['col'], several)} "
-                  f"[{r['resolution']}]"
-                  for r in d["callers"]]
-        lines.append(f"**Callees** ({d['callee_count']})"
-                     + (f", {len(d['callees'])} shown" if len(d["callees"]) < d["callee_count"] else ""))
-        lines += [f"- `{c['name']}` ({_loc(c, several)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"])
-                  for c in d["callees"]]
-    if data["also_named"]:
-        lines += ["", "Also named so (pass an id to choose): " + ", ".join(f"`{n['id']}`" for n in data["also_named"])]
-    return lines
-
-
-def _targets_line(data: Mapping[str, Any], several: bool = True) -> list[str]:
-    """``Target: `name` (place, id `...`)``: the place ``repo/path:line``, or ``path:line`` when the
-    answer lies in one repository (not ``several``)."""
-    out = ["Target: " + ", ".join(f"`{t['name']}` ({_loc(t, several) + ', ' if t.get('path') else ''}id `{t['id']}`)"
-                                  for t in data["targets"])]  # an Endpoint has no place
-    if data["also_named"]:
-        out.append("Also named so, not included: " + ", ".join(f"`{n['id']}`" for n in data["also_named"]))
-    return out
-
-
-def _refs_text(title: str, data: Mapping[str, Any], key: str) -> list[str]:
-    """Callers / references as ``ripple callers`` prints them: each site ``path:line:col`` (the
-    repository in front only when the sites span several, :func:`analysis.navigation.location_text`)."""
-    several = len({r["repo"] for r in (*data[key], *data["targets"])}) > 1
-    lines = [f"# {title} ({data['count']})", "", *_targets_line(data, several), ""]
-    for r in data[key]:
-        how = f" [{r['resolution']}]" if r["resolution"] else ""
-        kind = "" if r["kind"] == "CALLS" else f" {r['kind']}"
-        where = location_text(r["repo"], r["path"], r["line"], r["col"], several)
-        lines.append(f"- {where} `{r['from_name']}`{kind}{how}")
-    return lines
-
-
-def _callees_text(data: Mapping[str, Any]) -> list[str]:
-    several = _spans_several(data["targets"], data["callees"])
-    lines = [f"# Callees ({data['count']})", "", *_targets_line(data, several), ""]
-    for c in data["callees"]:
-        lines.append(f"- `{c['name']}` ({_loc(c, several)}), called at line " + ", ".join(str(s["line"]) for s in c["sites"]))
-    return lines
-
-
 def _registry(graph: GraphStore) -> list[RepositoryRecord]:
     """The store's registry entries; ``[]`` for a store that keeps none."""
     try:
         return graph.repositories()
     except QueryFailed:
         return []
-
-
-def _repos_text(data: Mapping[str, Any]) -> list[str]:
-    lines = ["# Repositories", "", "| Repository | Files | Chunks (embedded) | Indexed at | Changed on disk since "
-             "| Folder |", "|---|---|---|---|---|---|"]
-    for r in data["repositories"]:
-        changed = "?" if r["changed_files"] is None else str(r["changed_files"])
-        lines.append(f"| {_cell(r['name'])} | {r['files']:,} | {r['chunks']:,} ({r['embedded']:,}) | "
-                     f"{r['indexed_at'] or '?'} | {changed} | "
-                     f"{_cell(r['root'] or '?')} |")
-    t = data["totals"]
-    nodes = ", ".join(f"{k} {v:,}" for k, v in sorted(t["nodes"].items()))
-    lines += ["", f"Nodes: {nodes or 'none'}. Chunks: {t['chunks']:,} ({t['embedded']:,} embedded)."]
-    return lines

@@ -63,11 +63,11 @@ class BranchView(GraphStore):
         return repo not in self.hidden
 
     def replace_files(self, files: Sequence[IndexedFile]) -> None:
-        """Refused: a branch view reads."""
+        """Refused: a branch view reads. Always raises :class:`~stores.errors.QueryFailed`."""
         raise QueryFailed("a branch view is read-only")
 
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
-        """Refused: a branch view reads."""
+        """Refused: a branch view reads. Always raises :class:`~stores.errors.QueryFailed`."""
         raise QueryFailed("a branch view is read-only")
 
     def file_text(self, repo: str, path: str) -> str | None:

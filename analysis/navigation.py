@@ -716,11 +716,11 @@ class UnionGraph(GraphStore):
         self.stores = list(stores)
 
     def replace_files(self, files: Sequence[IndexedFile]) -> None:
-        """Not supported: write through one store."""
+        """Not supported: write through one store. Always raises :class:`~stores.errors.QueryFailed`."""
         raise QueryFailed("a union of indexes is read-only")
 
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
-        """Not supported: write through one store."""
+        """Not supported: write through one store. Always raises :class:`~stores.errors.QueryFailed`."""
         raise QueryFailed("a union of indexes is read-only")
 
     def file_text(self, repo: str, path: str) -> str | None:

@@ -99,6 +99,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.jcg_cases import JcgCase, language_files, read_cases, write_case  # noqa: E402
 from bench.suite_index import index_read_only  # noqa: E402
+from bench.suite_score import LinkScore, lines, summary  # noqa: E402
+from bench.suite_score import by_category as categories  # noqa: E402
 
 REPO = "r"
 GLOBAL = "<global>"
@@ -249,49 +251,24 @@ def direct_call(text: str, line: int, col: int, callee: RippleNode) -> bool:
 
 
 @dataclass
-class CaseResult:
-    """One case's comparison; links in JCG's naming."""
+class CaseResult(LinkScore):
+    """One case's comparison (:class:`bench.suite_score.LinkScore`); links in JCG's naming. Ripple's
+    ``unlisted`` links are left out of the score; ``indirect`` / ``indirect_reached``: the callees
+    JCG reaches only indirectly, and those ripple reached."""
 
-    name: str
-    expected: set[Link] = field(default_factory=set)
-    found: set[Link] = field(default_factory=set)
     unlisted: set[Link] = field(default_factory=set)
-    builtin: set[Link] = field(default_factory=set)
-    builtin_seen: set[Link] = field(default_factory=set)
     indirect: set[str] = field(default_factory=set)
     indirect_reached: set[str] = field(default_factory=set)
-    unresolved: list[tuple[str, str, int]] = field(default_factory=list)
-    error: str | None = None
-
-    @property
-    def hits(self) -> set[Link]:
-        return self.expected & self.found
-
-    @property
-    def missing(self) -> set[Link]:
-        return self.expected - self.found
 
     @property
     def scored(self) -> set[Link]:
         """Ripple's links that count: all but the unlisted ones."""
         return self.found - self.unlisted
 
-    @property
-    def extra(self) -> set[Link]:
-        """Ripple's scored links that are not expected: its errors."""
-        return self.scored - self.expected
-
-    @property
-    def exact(self) -> bool:
-        return self.error is None and self.expected == self.scored
-
-    def as_json(self) -> dict:
-        srt = lambda s: sorted(f"{a} -> {b}" for a, b in s)  # noqa: E731
-        return {"case": self.name, "expected": len(self.expected), "found": len(self.scored),
-                "hits": len(self.hits), "exact": self.exact, "missing": srt(self.missing),
-                "extra": srt(self.extra), "unlisted": srt(self.unlisted), "builtin": len(self.builtin), "builtin_seen": len(self.builtin_seen),
-                "indirect": len(self.indirect), "indirect_reached": len(self.indirect_reached),
-                "error": self.error}
+    def more_json(self) -> dict:
+        """Unlisted links, builtin and indirect counts."""
+        return {"unlisted": lines(self.unlisted), **super().more_json(),
+                "indirect": len(self.indirect), "indirect_reached": len(self.indirect_reached)}
 
 
 def main_file(case: JcgCase) -> str:
@@ -387,27 +364,19 @@ def run_case(case: JcgCase) -> CaseResult:
     return res
 
 
+COUNTED = ("unlisted", "builtin", "builtin_seen", "indirect", "indirect_reached")
+"""The sets of a :class:`CaseResult` whose sizes a summary adds up, in its order."""
+
+
 def summarize(results: list[CaseResult]) -> dict:
     """Totals over ``results``: cases, exact, expected, found, hits, precision, recall, builtin (seen),
     indirect (reached), errors."""
-    exp = sum(len(r.expected) for r in results)
-    found = sum(len(r.scored) for r in results)
-    hits = sum(len(r.hits) for r in results)
-    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
-            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
-            "unlisted": sum(len(r.unlisted) for r in results),
-            "builtin": sum(len(r.builtin) for r in results),
-            "builtin_seen": sum(len(r.builtin_seen) for r in results),
-            "indirect": sum(len(r.indirect) for r in results),
-            "indirect_reached": sum(len(r.indirect_reached) for r in results),
-            "errors": sum(r.error is not None for r in results)}
+    return summary(results, COUNTED)
 
 
 def by_category(results: list[CaseResult]) -> dict[str, dict]:
-    cats: dict[str, list[CaseResult]] = {}
-    for r in results:
-        cats.setdefault(r.name.split("/")[0], []).append(r)
-    return {c: summarize(rs) for c, rs in sorted(cats.items())}
+    """:func:`summarize` per category."""
+    return categories(results, COUNTED)
 
 
 def print_table(results: list[CaseResult]) -> None:

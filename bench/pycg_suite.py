@@ -73,46 +73,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.suite_index import index_read_only  # noqa: E402
+from bench.suite_score import LinkScore, summary  # noqa: E402
+from bench.suite_score import by_category as categories  # noqa: E402
 
 REPO = "r"
 Edge = tuple[str, str]
 
 
 @dataclass
-class CaseResult:
-    name: str
-    expected: set[Edge] = field(default_factory=set)
-    found: set[Edge] = field(default_factory=set)
-    builtin: set[Edge] = field(default_factory=set)
+class CaseResult(LinkScore):
+    """One case's comparison (:class:`bench.suite_score.LinkScore`), with the expected links to
+    external modules and those ripple saw (not scored)."""
+
     external: set[Edge] = field(default_factory=set)
-    builtin_seen: set[Edge] = field(default_factory=set)
     external_seen: set[Edge] = field(default_factory=set)
-    unresolved: list[tuple[str, str, int]] = field(default_factory=list)
-    error: str | None = None
 
-    @property
-    def hits(self) -> set[Edge]:
-        return self.expected & self.found
-
-    @property
-    def missing(self) -> set[Edge]:
-        return self.expected - self.found
-
-    @property
-    def extra(self) -> set[Edge]:
-        return self.found - self.expected
-
-    @property
-    def exact(self) -> bool:
-        return self.error is None and self.expected == self.found
-
-    def as_json(self) -> dict:
-        srt = lambda s: sorted(f"{a} -> {b}" for a, b in s)  # noqa: E731
-        return {"case": self.name, "expected": len(self.expected), "found": len(self.found),
-                "hits": len(self.hits), "exact": self.exact, "missing": srt(self.missing),
-                "extra": srt(self.extra), "builtin": len(self.builtin), "builtin_seen": len(self.builtin_seen),
-                "external": len(self.external),
-                "external_seen": len(self.external_seen), "error": self.error}
+    def more_json(self) -> dict:
+        """Builtin and external counts."""
+        return {**super().more_json(), "external": len(self.external), "external_seen": len(self.external_seen)}
 
 
 def path_module(path: str) -> str:
@@ -258,24 +236,18 @@ def cases(root: Path, categories: list[str] | None) -> list[Path]:
     return out
 
 
+COUNTED = ("builtin", "builtin_seen", "external", "external_seen")
+"""The sets of a :class:`CaseResult` whose sizes a summary adds up, in its order."""
+
+
 def summarize(results: list[CaseResult]) -> dict:
-    exp = sum(len(r.expected) for r in results)
-    found = sum(len(r.found) for r in results)
-    hits = sum(len(r.hits) for r in results)
-    return {"cases": len(results), "exact": sum(r.exact for r in results), "expected": exp, "found": found,
-            "hits": hits, "precision": hits / found if found else 1.0, "recall": hits / exp if exp else 1.0,
-            "builtin": sum(len(r.builtin) for r in results),
-            "builtin_seen": sum(len(r.builtin_seen) for r in results),
-            "external": sum(len(r.external) for r in results),
-            "external_seen": sum(len(r.external_seen) for r in results),
-            "errors": sum(r.error is not None for r in results)}
+    """Totals over ``results`` (:func:`bench.suite_score.summary`)."""
+    return summary(results, COUNTED)
 
 
 def by_category(results: list[CaseResult]) -> dict[str, dict]:
-    cats: dict[str, list[CaseResult]] = {}
-    for r in results:
-        cats.setdefault(r.name.split("/")[0], []).append(r)
-    return {c: summarize(rs) for c, rs in sorted(cats.items())}
+    """:func:`summarize` per category."""
+    return categories(results, COUNTED)
 
 
 def print_table(results: list[CaseResult]) -> None:

@@ -27,10 +27,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Template, base_type
+from indexer.model import CALLABLE_KINDS, Definition, FileExtraction, Param, Template, base_type
 
-__all__ = ["ANY_STRATEGY", "CONFIG_KEY", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name"]
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["ANY_STRATEGY", "CONFIG_KEY", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name", "inline_definition", "inline_header"]
 
 DEFAULT_STRATEGY = "PassportModule.defaultStrategy"
 """The :class:`~indexer.model.StringConstant` naming the passport strategy NestJS's ``AuthGuard()`` (no
@@ -164,3 +170,37 @@ def unique_name(name: str, taken: set[str] | frozenset[str] = frozenset()) -> st
         n += 1
         out = f"{name} #{n}"
     return out
+
+
+def inline_header(src: SourceText, node: Node) -> str:
+    """The header of an anonymous function as its inline definition's ``signature`` shows it: the
+    source from ``node``'s start to its ``body`` field, whitespace folded to single spaces (``""``
+    when the node has no ``body``). A language's separator (Python's ``:``, Java's ``->``) is the
+    caller's to strip."""
+    body = node.child_by_field_name("body")
+    header = src.data[node.start_byte : body.start_byte] if body is not None else b""
+    return " ".join(header.decode("utf-8", "replace").split())
+
+
+def inline_definition(out: FileExtraction, src: SourceText, node: Node, name: str, scope: str | None,
+                      params: Sequence[Param] = (), signature: str = "") -> str:
+    """Make the anonymous function at ``node`` a definition of its own (the inline handler convention
+    of this module's docstring) and return its qualname.
+
+    Appends to ``out.definitions`` a ``function`` named ``name`` made unique among ``scope``'s
+    definitions (:func:`unique_name`: ``#2``, ``#3`` …), under ``scope`` (the qualname of the code
+    around it, ``None`` at module level), spanning ``node`` (1-based lines, 0-based code-point
+    columns), its name position the node's start, with ``params`` and ``signature``. Every call of
+    ``out.calls`` that ``scope`` owned and that is written inside the span now belongs to it. Does not
+    look for an earlier definition of the same node: callers asked twice check that first."""
+    unique = unique_name(name, {d.name for d in out.definitions if d.parent == scope})
+    qualname = f"{scope}.{unique}" if scope else unique
+    line, col = src.line(node), src.col(node)
+    end = (node.end_point[0] + 1, src.end_col(node))
+    out.definitions.append(Definition(
+        kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
+        end_line=end[0], end_col=end[1], name_line=line, name_col=col, signature=signature, params=list(params)))
+    for c in out.calls:
+        if c.caller == scope and (line, col) <= (c.line, c.col) < end:
+            c.caller = qualname
+    return qualname

@@ -114,7 +114,9 @@ _VERSIONED = ("resolve/*.py", "incremental.py", "writer.py", "frameworks/link.py
 @functools.cache
 def indexer_version() -> str:
     """A digest of the extractor version and the source of the code that binds and writes: stored
-    outputs of another version are bound and compared again, never trusted as they are."""
+    outputs of another version are bound and compared again, never trusted as they are. 16 hex
+    characters of a SHA-256; computed once per process. Raises ``FileNotFoundError`` when a pattern
+    of ``_VERSIONED`` matches no file (a renamed source must not drop out of the version)."""
     h = hashlib.sha256(extractor_version().encode())
     here = Path(__file__).resolve().parent
     for rel in _VERSIONED:

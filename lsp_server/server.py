@@ -716,7 +716,8 @@ class RippleServer(LanguageServer):
 
     def graph(self) -> GraphStore:
         """Every folder's index as one read-only graph (folders whose index failed are left out;
-        when none can be read the request fails with their error)."""
+        when none can be read the request fails with their error: raises
+        :class:`~stores.errors.StoreError` naming each folder's)."""
         if self.session is not None and self.session.graph is not None:
             return self.session.graph  # the shared graph: every repository the team indexed
         # One store per index file: folders indexed into one file (a central index) would answer every read once each.
@@ -771,7 +772,8 @@ class RippleServer(LanguageServer):
         return Converter(str(self.workspace.position_encoding or types.PositionEncodingKind.Utf16), self._file_text)
 
     def node_of(self, item: types.CallHierarchyItem) -> Node | None:
-        """Re-resolve a call-hierarchy item from the node id in its ``data``."""
+        """Re-resolve a call-hierarchy item from the node id in its ``data`` (``None``: no longer
+        indexed); an item without ripple's ``data`` raises ``JsonRpcInvalidParams``."""
         node_id = item.data.get("id") if isinstance(item.data, dict) else getattr(item.data, "id", None)
         if not isinstance(node_id, str):
             raise JsonRpcInvalidParams("call hierarchy item without ripple data (prepare it again)")
@@ -941,7 +943,8 @@ def serve(tcp: tuple[str, int] | None = None, embed: bool = True, token: str | N
     client must present ``token`` in ``initializationOptions.token``; workspace folders must lie in
     ``roots``; ``on_listen(host, port)`` is called once listening). ``embed=False`` leaves chunks
     without embeddings (search is BM25 alone). Returns the exit code: 0 after ``shutdown`` +
-    ``exit``, 1 for ``exit`` without ``shutdown`` or the end of input without ``exit``."""
+    ``exit``, 1 for ``exit`` without ``shutdown`` or the end of input without ``exit``. Raises
+    ``ValueError`` for TCP without a ``token``."""
     server = build_server()
     server.embed = embed
     if tcp is None:

@@ -13,7 +13,7 @@ import contextlib
 import functools
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from itertools import accumulate
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -23,7 +23,7 @@ from typing import Protocol, TypeVar
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 from tree_sitter_language_pack import get_language, get_parser
 
-from indexer.model import Binding, Definition, FileExtraction
+from indexer.model import LONG_RECEIVER, Binding, Definition, FileExtraction, drop_generics
 
 __all__ = [
     "type_args",
@@ -32,6 +32,7 @@ __all__ = [
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
     "TYPE_TOKENS", "type_token", "class_literal",
+    "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "definition_captures", "doc_comment", "nest",
 ]
 
 MAX_TREE_DEPTH = 1500
@@ -734,3 +735,146 @@ class AngleBracketGenerics:
     :mod:`indexer.resolve.generic_calls`."""
     class_literal = staticmethod(class_literal)
     """The class a class-literal expression names (``User.class``: :func:`class_literal`)."""
+
+# -- Java-shaped grammars ---------------------------------------------------------------------------
+# What the extractors of the grammars shaped like tree-sitter-java share (Java, and Apex, whose
+# grammar derives from it): the same node types (``method_invocation``, ``field_access``,
+# ``object_creation_expression``, ``enum_constant``, ``/** ... */`` comments before a declaration)
+# read the same way. Each language folder keeps what its language adds (Java's casts and method
+# references, Apex's triggers and platform dispatch).
+
+MAX_RECEIVER_CHARS = 2000
+"""Longest receiver text kept for a call (normalised: ``a.b().c()``; real builder chains stay far
+below); a longer one is :data:`indexer.model.LONG_RECEIVER` (unknown to the resolver)."""
+
+_RECEIVER_WS = re.compile(r"\s+")
+_CHAIN = ("method_invocation", "field_access")
+"""The links of a receiver chain in a Java-shaped grammar (their ``object`` field is the rest)."""
+
+
+class Nested(Protocol):
+    """A definition under construction as :func:`nest` reads it: its IR record, its node, its place
+    among the records made of one node (``index``: a field declaration's declarators), and the
+    definition it nests in (set by :func:`nest`)."""
+
+    rec: Definition
+    node: Node
+    index: int
+    parent_def: Nested | None
+
+
+N = TypeVar("N", bound=Nested)
+
+
+def definition_captures(matches: Iterable[tuple[int, dict[str, list[Node]]]], make: Callable[[str, Node], list[N]],
+                        containers: Collection[str]) -> tuple[list[N], list[tuple[Node, str, Node]]]:
+    """Read the matches of a Java-shaped ``definitions.scm``: each ``@def.<kind>`` capture is a declaration
+    node that ``make(kind, node)`` turns into records; a match capturing ``@heritage`` (a type) with
+    ``@base`` or ``@implements`` (a type it names) is what the type extends or implements. Returns the
+    definitions sorted by (start byte, end byte descending, ``index``) and nested (:func:`nest` with
+    ``containers``), and the heritage as ``(type node, "base" | "implements", named type node)`` in
+    match order."""
+    pending: list[N] = []
+    heritage: list[tuple[Node, str, Node]] = []
+    for _, m in matches:
+        if "heritage" in m:
+            key = "base" if "base" in m else "implements"
+            heritage.append((m["heritage"][0], key, m[key][0]))
+            continue
+        for cap, nodes in m.items():
+            if cap.startswith("def."):
+                pending.extend(make(cap[4:], nodes[0]))
+    pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
+    nest(pending, containers)
+    return pending, heritage
+
+
+def nest(defs: Sequence[Nested], containers: Collection[str]) -> None:
+    """Give each of ``defs`` (sorted by start byte, outer before inner) its ``parent_def``, its
+    record's ``parent`` and ``qualname`` (``Outer.Inner.name``), and an enum constant the enum's
+    name as ``field_type``; only definitions whose kind is in ``containers`` hold others. One
+    sweep with a stack: ``O(n)`` over the sorted definitions."""
+    stack: list[Nested] = []
+    for d in defs:
+        start = d.node.start_byte
+        while stack and stack[-1].node.end_byte <= start:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        d.parent_def = parent
+        d.rec.parent = parent.rec.qualname if parent else None
+        d.rec.qualname = f"{parent.rec.qualname}.{d.rec.name}" if parent else d.rec.name
+        if d.node.type == "enum_constant" and parent is not None:
+            d.rec.field_type = parent.rec.name
+        if d.rec.kind in containers:
+            stack.append(d)
+
+
+def code_scope(d: Nested | None) -> str | None:
+    """Qualname of the method / constructor / class whose code holds a position owned by ``d``: a
+    field's initialiser runs in its class; ``None`` outside every definition."""
+    if d is None:
+        return None
+    return d.rec.parent if d.rec.kind == "field" else d.rec.qualname
+
+
+def doc_comment(src: SourceText, node: Node) -> str | None:
+    """The ``/** ... */`` comment right before ``node`` (its previous named sibling), without the
+    delimiters and each line's leading ``*``, stripped; ``None`` when there is none, it is a plain
+    ``/* */`` or ``/**/`` comment, or it holds nothing."""
+    prev = node.prev_named_sibling
+    if prev is None or prev.type != "block_comment":
+        return None
+    text = src.text(prev)
+    if not text.startswith("/**") or text.startswith("/**/"):
+        return None
+    lines = [ln.strip() for ln in text[3:-2].splitlines()]
+    doc = "\n".join(ln[1:].strip() if ln.startswith("*") else ln for ln in lines).strip()
+    return doc or None
+
+
+def chain_receiver(src: SourceText, node: Node, cache: dict[int, str],
+                   head: Callable[[Node], str | None] | None = None) -> str:
+    """Normalised receiver text of ``node``: ``this.repo``, ``a.b()`` for a call, ``new Foo()`` for
+    an object creation, generics and whitespace dropped.
+
+    A chain ``a.b().c().d()`` (``method_invocation`` / ``field_access`` links on their ``object``
+    field) is unrolled iteratively and each link is memoised in ``cache`` (node id -> text), so a long
+    builder chain costs linear time over all its calls and no recursion depth. The expression the
+    chain starts from is read by ``head`` first (a language's own form, Java's cast ``(Owner)``; it
+    returns ``None`` when it does not apply). A receiver longer than :data:`MAX_RECEIVER_CHARS` is
+    :data:`~indexer.model.LONG_RECEIVER` (unknown), and so is every link above it: keeping each
+    link's whole prefix would cost memory quadratic in the chain (20 GB for a 400 KB file)."""
+    chain: list[Node] = []
+    cur: Node | None = node
+    while cur is not None and cur.id not in cache and cur.type in _CHAIN:
+        chain.append(cur)
+        cur = cur.child_by_field_name("object")
+    if cur is None:
+        prefix = ""
+    elif cur.id in cache:
+        prefix = cache[cur.id]
+    else:
+        own = head(cur) if head is not None else None
+        if own is not None:
+            prefix = own
+        elif cur.type == "object_creation_expression":
+            # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
+            prefix = f"new {drop_generics(_RECEIVER_WS.sub('', src.text(cur.child_by_field_name('type'))))}()"
+        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
+            prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
+        else:
+            prefix = drop_generics(_RECEIVER_WS.sub("", src.text(cur)))
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
+        cache[cur.id] = prefix
+    for link in reversed(chain):
+        if prefix != LONG_RECEIVER:
+            if link.type == "method_invocation":
+                part = src.text(link.child_by_field_name("name")) + "()"
+            else:
+                part = src.text(link.child_by_field_name("field"))
+            prefix = f"{prefix}.{part}" if prefix else part
+            if len(prefix) > MAX_RECEIVER_CHARS:
+                prefix = LONG_RECEIVER
+        cache[link.id] = prefix
+    return prefix

@@ -10,7 +10,9 @@ points. A module system works through :class:`Lookup`, the resolver's public sur
 lookup it makes is memoised and recorded for incremental updates like the core's own.
 
 The registry (:func:`indexer.languages.module_systems`) maps each language name to its module system;
-the core never imports a language folder. Two bases serve families of languages: :class:`UnboundModuleSystem`
+the core never imports a language folder. :class:`ModuleSystemDefaults` holds the plain answers a
+module system overrides where its language differs; two bases derived from it serve families of
+languages: :class:`UnboundModuleSystem`
 (schema languages that bind nothing) and :class:`JvmModuleSystem` (the package namespace Java and
 Kotlin share, so their files call each other: the JVM section below says how).
 """
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.tracking import MemoKey
 
-__all__ = ["ImportTarget", "JVM_NAMESPACE", "JvmModuleSystem", "Lookup", "ModuleSystem", "UnboundModuleSystem",
+__all__ = ["ImportTarget", "JVM_NAMESPACE", "JvmModuleSystem", "Lookup", "ModuleSystem", "ModuleSystemDefaults", "UnboundModuleSystem",
            "facade_name", "jvm_path", "package_path"]
 
 
@@ -261,47 +263,74 @@ class ModuleSystem(Protocol):
         ...
 
 
-class UnboundModuleSystem:
-    """A :class:`ModuleSystem` for files that import and call nothing the resolver could bind (schema
-    languages: GraphQL schema files, ``.proto`` files): their definitions serve search and symbols,
-    their facts the linker; a file's module key is its path without suffix. A subclass sets
-    ``languages``, ``namespace`` and ``primitives`` (the language's built-in type names)."""
+class ModuleSystemDefaults:
+    """The plain answers of a :class:`ModuleSystem`, for a language folder's module system to derive
+    from and override where its language differs: no dotted packages, no layout-dependent keys, no
+    built-in functions, the class's own name as constructor, no implicit ``this``, closed types; one
+    module key per file, which is also its package key; no module named by a string, no fully
+    qualified names, imports naming nothing for the linker. ``languages``, ``namespace``,
+    :meth:`~ModuleSystem.module_key`, :meth:`~ModuleSystem.resolve_import`,
+    :meth:`~ModuleSystem.module_member` and :meth:`~ModuleSystem.resolve_unbound` are each
+    language's own."""
 
     languages: frozenset[str] = frozenset()
     namespace = ""
     dotted_packages = False
     layout_suffixes: tuple[str, ...] = ()
     primitives: frozenset[str] = frozenset()
-    constructor_name = None
+    constructor_name: str | None = None
     construction_hooks: tuple[str, ...] = ()
     call_method: str | None = None
     deferred_calls: frozenset[str] = frozenset()
     instance_prefix = ""
     class_body_hidden = False
-    class_receiver = None
+    class_receiver: str | None = None
     implicit_this = False
-    open_types = False
     property_functions = False
+    open_types = False
+
+    def is_builtin(self, name: str) -> bool:
+        """No built-in functions."""
+        return False
+
+    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
+        """Module keys do not depend on the file set: ``{}``."""
+        return {}
+
+    def module_keys(self, fc: FileCtx) -> list[str]:
+        """The file's one module key."""
+        return [fc.module_key]
+
+    def package_keys(self, fc: FileCtx) -> list[str]:
+        """The module key (read only where ``dotted_packages`` is true)."""
+        return [fc.module_key]
+
+    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
+        """No fully qualified names: ``None``."""
+        return None
+
+    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
+        """Imports name nothing the linker follows: an empty :class:`ImportTarget`."""
+        return ImportTarget()
+
+    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
+        """No module is named by a string: ``[]``."""
+        return []
+
+
+class UnboundModuleSystem(ModuleSystemDefaults):
+    """A :class:`ModuleSystem` for files that import and call nothing the resolver could bind (schema
+    languages: GraphQL schema files, ``.proto`` files): their definitions serve search and symbols,
+    their facts the linker; a file's module key is its path without suffix. A subclass sets
+    ``languages``, ``namespace`` and ``primitives`` (the language's built-in type names)."""
 
     def is_builtin(self, name: str) -> bool:
         """The language's built-in type names (:attr:`primitives`)."""
         return name in self.primitives
 
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """Keys do not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """The path without its suffix."""
         return module_path(ex.path)
-
-    def module_keys(self, fc: FileCtx) -> list[str]:
-        """The one module key."""
-        return [fc.module_key]
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
-        return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """Nothing is bound by an import."""
@@ -314,18 +343,6 @@ class UnboundModuleSystem:
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
         """Nothing beyond the file's own names."""
         return None
-
-    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
-        """No qualified names."""
-        return None
-
-    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
-        """Imports name nothing the resolver binds."""
-        return ImportTarget()
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """Modules are named by nobody."""
-        return []
 
 
 # -- the JVM languages' shared package namespace ------------------------------------------------------
@@ -372,48 +389,21 @@ def jvm_path(r: Lookup, dotted: str) -> Value:
     return package_path(r, JVM_NAMESPACE, dotted)
 
 
-class JvmModuleSystem:
+class JvmModuleSystem(ModuleSystemDefaults):
     """What Java and Kotlin share of a :class:`~indexer.resolve.language.ModuleSystem`; each
     language folder subclasses it (``languages``, ``primitives``, imports, unbound names)."""
 
-    languages: frozenset[str] = frozenset()
     namespace = JVM_NAMESPACE
     dotted_packages = True
-    layout_suffixes: tuple[str, ...] = ()
-    primitives: frozenset[str] = frozenset()
-    constructor_name = None
-    construction_hooks: tuple[str, ...] = ()
-    call_method: str | None = None
-    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
-    class_body_hidden = False
-    class_receiver = None
     implicit_this = True
-    property_functions = False
-    open_types = False
     extension_functions = True
     """Functions of the namespace may extend a type (Kotlin ``fun Order.label()``, also on a Java
     class): read by the core's call binder, an optional attribute of a module system."""
 
-    def is_builtin(self, name: str) -> bool:
-        """No built-in functions by default."""
-        return False
-
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """JVM module keys do not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """The declared package, else the folder path dotted."""
         return ex.package if ex.package is not None else posixpath.dirname(ex.path).replace("/", ".")
-
-    def module_keys(self, fc: FileCtx) -> list[str]:
-        """The file's package."""
-        return [fc.module_key]
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The file's package (a Kotlin facade class is no package)."""
-        return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """A package (``a.b.*``) or a member (a type, nested types included, or a top-level function)."""
@@ -459,7 +449,3 @@ class JvmModuleSystem:
         """The class whose member an import names (``import static a.Paths.OWNERS``)."""
         v = jvm_path(r, imp.module) if imp.name else None
         return ImportTarget(of_class=True, owner=v.c if isinstance(v, ClassV | InstV) else None)
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """JVM languages name no modules by strings."""
-        return []

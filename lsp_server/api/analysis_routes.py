@@ -44,7 +44,10 @@ def target_problem(exc: TargetError) -> ApiProblem:
 
 def answer(service: Service, call: Callable[[Any], Answer]) -> dict[str, Any]:
     """Run ``call(queries)`` on the facade (one query at a time: the query embedder is not thread-safe)
-    and return the answer's result with its ``truncated`` and ``steps``; facade errors become problems."""
+    and return the answer's result with its ``truncated``, ``steps`` and ``freshness``. Facade errors
+    become problems: raises :class:`ApiProblem` 404 ``unknown-symbol`` / 409 ``ambiguous-symbol`` for a
+    :class:`~analysis.agent_queries.TargetError` (:func:`target_problem`), 422 ``invalid-request`` for
+    another ``ValueError``; store errors pass through."""
     try:
         with service.query_lock:
             queries = service.queries()

@@ -66,8 +66,10 @@ BEARER = HTTPBearer(auto_error=False, description="The server's API key ($RIPPLE
 
 
 def authorized(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)]) -> None:
-    """Every route's dependency on a server with an API key: 401 unless ``Authorization: Bearer KEY``
-    carries it (compared in constant time, :func:`lsp_server.api.guard.key_matches`)."""
+    """Every route's dependency on a server with an API key: raises :class:`ApiProblem` 401
+    ``unauthorized`` (with ``WWW-Authenticate: Bearer``) unless ``Authorization: Bearer KEY`` carries it
+    (compared in constant time, :func:`lsp_server.api.guard.key_matches`); no key configured: every
+    request passes."""
     key = request.app.state.service.settings.api_key
     if key is not None and not key_matches(request.headers.get("authorization"), key):
         raise ApiProblem(401, "unauthorized", "send the server's API key as `Authorization: Bearer KEY`",

@@ -135,8 +135,8 @@ def search(ls: RippleServer, params: SearchParams) -> dict[str, Any]:
     kNN list per model of an ensemble, ``{"knn:minilm": 1, "knn:mpnet": 3}``; ``models``: those per-model
     ranks by model name, ``{"minilm": 1, "mpnet": 3}``, empty for one model). The ensemble is the
     request's ``models``, else ``[search] models`` (:mod:`analysis.ensemble`); a requested model that
-    is not built is a RequestFailed error naming ``ripple models build``, a configured one falls back
-    to the index's model with a note."""
+    is not built is a RequestFailed error naming ``ripple models build`` (raises ``JsonRpcException``
+    -32803), a configured one falls back to the index's model with a note."""
     query, limit = params.query, params.limit
     conv = ls.converter()
     hits, notes = [], []
@@ -173,7 +173,8 @@ def similar(ls: RippleServer, params: SimilarParams) -> dict[str, Any]:
     (:meth:`analysis.agent_queries.AgentQueries.similar`, what ``ripple mcp`` and ``ripple api``
     answer) over every ready folder's index. No symbol at the position, a symbol without a chunk or a
     chunk not embedded yet give no hits and a note saying why; a ``symbol`` that names nothing or
-    several symbols is an error naming candidates."""
+    several symbols is an error naming candidates (``JsonRpcException`` -32803); neither a ``symbol``
+    nor a position raises ``JsonRpcInvalidParams``."""
     conv = ls.converter()
     if params.symbol is not None:
         target = params.symbol
@@ -218,7 +219,8 @@ def blast_radius_request(ls: RippleServer, params: BlastRadiusParams) -> dict[st
     needs to draw the report's Mermaid diagram with each code node a link: ``{mermaid, links: [{id,
     label, uri, line}]}`` (``id`` the Mermaid node id, ``line`` 1-based; see
     :func:`analysis.impact_report.diagram_links`). Nothing found is a report without targets;
-    ``$RIPPLE_SERVICES`` is the service map."""
+    ``$RIPPLE_SERVICES`` is the service map (unreadable: ``JsonRpcException`` -32803); neither a
+    ``symbol`` nor a position raises ``JsonRpcInvalidParams``."""
     depth = params.depth
     conv = ls.converter()
     query: SymbolQuery | PositionQuery | NodesQuery
@@ -282,7 +284,8 @@ def watching(folder: Any) -> bool:
 
 def file_content(ls: RippleServer, params: FileContentParams) -> dict[str, Any]:
     """``{uri}`` -> ``{text}`` of a file of an indexed repository: from disk inside a workspace
-    folder, else (a ``ripple:`` URI) the text kept in the index."""
+    folder, else (a ``ripple:`` URI) the text kept in the index; neither at hand raises
+    ``JsonRpcException`` -32803 (RequestFailed)."""
     repo, path = ls.locate(params.uri)
     lines = ls.converter().text(repo, path).disk
     if lines is None:

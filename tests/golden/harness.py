@@ -5,39 +5,27 @@ snapshots instead (review the diff before committing)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
+import pytest
+
+from indexer.run import IndexReport
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files, index_fixture, index_with_report  # re-exported
 
-__all__ = ["FIXTURES", "SNAPSHOTS", "check_snapshot", "edge_rows", "edges_of_kinds", "index_files", "index_fixture"]
+__all__ = ["FIXTURES", "SNAPSHOTS", "caller_names", "check_snapshot", "edge_rows", "edges_of_kinds", "endpoint_ids",
+           "endpoint_rows", "golden_indexed", "golden_store", "golden_store_and_db", "http_edges", "index_files",
+           "index_fixture", "index_with_report"]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 _TIME = re.compile(r"\| \d+\.\d ms \|")
-
-
-def index_fixture(folder: Path, db: Path, repo: str) -> EmbeddedStore:
-    """An embedded store at ``db`` holding the repository checked out at ``folder`` as ``repo``
-    (one worker, no embeddings beyond the defaults the pipeline applies). The caller closes it."""
-    s = EmbeddedStore(db)
-    index_repository(folder, s, s, IndexOptions(repo=repo, jobs=1))
-    return s
-
-
-
-def index_files(root: Path, files: Mapping[str, str], repo: str) -> EmbeddedStore:
-    """Write ``files`` (relative path -> text) under ``root`` and index it as ``repo`` into ``root``'s
-    sibling ``i.db`` (:func:`index_fixture`). The caller closes the store."""
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return index_fixture(root, root.parent / "i.db", repo)
 
 
 def edge_rows(root: Path, files: Mapping[str, str], kind: str, repo: str = "app") -> list[tuple[str, str, int, str]]:
@@ -71,3 +59,70 @@ def check_snapshot(name: str, markdown: str) -> None:
     if os.environ.get("RIPPLE_UPDATE_GOLDEN"):
         snapshot.write_text(text, encoding="utf-8")
     assert text == snapshot.read_text(encoding="utf-8")
+
+
+def golden_store_and_db(folder: Path, repo: str) -> Callable[..., Iterator[tuple[EmbeddedStore, Path]]]:
+    """A module-scoped pytest fixture yielding ``(store, db)``: the fixture repository at ``folder``
+    indexed as ``repo`` (:func:`index_fixture`) into ``<folder name>.db`` of a fresh temporary folder;
+    the store is closed after the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmbeddedStore, Path]]:
+        db = tmp_path_factory.mktemp("golden") / f"{folder.name}.db"
+        s = index_fixture(folder, db, repo)
+        yield s, db
+        s.close()
+
+    return indexed
+
+
+def golden_indexed(folder: Path, repo: str) -> Callable[..., Iterator[tuple[EmbeddedStore, IndexReport]]]:
+    """Like :func:`golden_store_and_db`, a fixture yielding the store and the run's report."""
+
+    @pytest.fixture(scope="module")
+    def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[EmbeddedStore, IndexReport]]:
+        s, report = index_with_report(folder, tmp_path_factory.mktemp("golden") / f"{folder.name}.db", repo)
+        yield s, report
+        s.close()
+
+    return indexed
+
+
+def golden_store(folder: Path, repo: str) -> Callable[..., Iterator[EmbeddedStore]]:
+    """Like :func:`golden_store_and_db`, a fixture yielding the store alone."""
+
+    @pytest.fixture(scope="module")
+    def indexed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedStore]:
+        s = index_fixture(folder, tmp_path_factory.mktemp("golden") / f"{folder.name}.db", repo)
+        yield s
+        s.close()
+
+    return indexed
+
+
+def endpoint_ids(db: Path) -> list[str]:
+    """The ids of the index's Endpoint nodes, sorted."""
+    with sqlite3.connect(db) as conn:
+        return [r[0] for r in conn.execute("select id from nodes where label = 'Endpoint' order by id")]
+
+
+def http_edges(db: Path, prefix: str, props: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """``(kind, source without prefix, endpoint, *the props named)`` of every EXPOSES / CALLS_HTTP edge,
+    sorted (a prop the edge lacks is ``None``)."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select kind, src, dst, props from edges where kind in ('EXPOSES', 'CALLS_HTTP')").fetchall()
+    out = []
+    for kind, src, dst, text in rows:
+        p = json.loads(text or "{}")
+        out.append((kind, src.removeprefix(prefix), dst, *(p.get(k) for k in props)))
+    return sorted(out)
+
+
+def endpoint_rows(report: Any) -> list[tuple[str, str, int, str, str]]:
+    """A blast radius's endpoints as ``(method, path, hops, certainty, handler qualname)``, in its order."""
+    return [(h.http_method, h.path, h.hops, h.certainty, h.handler.qualname) for h in report.endpoints]
+
+
+def caller_names(report: Any) -> dict[int, list[str]]:
+    """A blast radius's callers by hop (1-based): each hop's qualnames, sorted."""
+    return {i + 1: sorted(r.node.qualname for r in level) for i, level in enumerate(report.hops)}

@@ -10,53 +10,31 @@ markdown is compared with ``snapshots/<name>.md`` byte for byte, step times mask
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from tests.golden.harness import FIXTURES, check_snapshot, index_fixture
-
-
-def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
-    db = tmp_path_factory.mktemp("golden") / f"{name}.db"
-    return index_fixture(FIXTURES / name, db, name), db
-
-
-def _endpoint_ids(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("select id from nodes where label = 'Endpoint' order by id")]
+from tests.golden.harness import FIXTURES, check_snapshot, endpoint_ids, golden_store_and_db, http_edges, index_fixture
 
 
 def _http_edges(db: Path, repo: str) -> list[tuple[str, str, str, str | None, str | None, str | None]]:
     """``(kind, source without the repo, endpoint, service, url, proxy)`` of every EXPOSES / CALLS_HTTP edge."""
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("select kind, src, dst, props from edges where kind in ('EXPOSES', 'CALLS_HTTP')").fetchall()
-    out = []
-    for kind, src, dst, props in rows:
-        p = json.loads(props or "{}")
-        out.append((kind, src.removeprefix(f"{repo}:"), dst, p.get("service"), p.get("url"), p.get("proxy")))
-    return sorted(out)
+    return http_edges(db, f"{repo}:", ("service", "url", "proxy"))
 
 
 # ------------------------------------------------------------------------------ NestJS global prefix
 
 
-@pytest.fixture(scope="module")
-def nest(tmp_path_factory: pytest.TempPathFactory):
-    s, db = _index(tmp_path_factory, "base-urls-nest")
-    yield s, db
-    s.close()
+nest = golden_store_and_db(FIXTURES / "base-urls-nest", "base-urls-nest")
 
 
 def test_nest_global_prefix_applies_to_its_own_app_only(nest) -> None:
     # cats/ sets the prefix PREFIX = "api/v1" (a constant), excluding "health" and "metrics/(.*)";
     # dogs/ (another service folder) sets none: its routes stay unprefixed.
     _, db = nest
-    assert _endpoint_ids(db) == [
+    assert endpoint_ids(db) == [
         "endpoint:GET /api/v1/cats/{}",
         "endpoint:GET /dogs",
         "endpoint:GET /health",
@@ -93,11 +71,7 @@ def test_nest_global_prefix_blast_radius(nest) -> None:
 # ------------------------------------------------------------------------------ proxies, interceptors
 
 
-@pytest.fixture(scope="module")
-def proxy(tmp_path_factory: pytest.TempPathFactory):
-    s, db = _index(tmp_path_factory, "base-urls-proxy")
-    yield s, db
-    s.close()
+proxy = golden_store_and_db(FIXTURES / "base-urls-proxy", "base-urls-proxy")
 
 
 def test_proxies_and_interceptors_name_the_backend(proxy) -> None:
@@ -110,7 +84,7 @@ def test_proxies_and_interceptors_name_the_backend(proxy) -> None:
     # default import); /static is under no rule. web-cra: package.json "proxy" (billing's port).
     # web-plain: no proxy: its relative URL names no service.
     _, db = proxy
-    assert _endpoint_ids(db) == [
+    assert endpoint_ids(db) == [
         "endpoint:GET /api/health",
         "endpoint:GET /api/invoices",
         "endpoint:GET /api/orders",
@@ -182,9 +156,10 @@ def test_apps_mounted_under_a_prefix(tmp_path_factory: pytest.TempPathFactory) -
     # Mount("/api", app=api_app) of the imported FastAPI app, which itself mounts subapp under /v1
     # (StaticFiles is no app: nothing): subapp's route is reached only through both mounts.
     # WebSocketRoute is no HTTP route.
-    s, db = _index(tmp_path_factory, "mounted-apps")
+    db = tmp_path_factory.mktemp("golden") / "mounted-apps.db"
+    s = index_fixture(FIXTURES / "mounted-apps", db, "mounted-apps")
     s.close()
-    assert _endpoint_ids(db) == [
+    assert endpoint_ids(db) == [
         "endpoint:GET /", "endpoint:GET /admin/deep/x", "endpoint:GET /admin/stats", "endpoint:GET /admin/users",
         "endpoint:GET /api/v1/items", "endpoint:GET /hello", "endpoint:GET /items", "endpoint:GET /shop/orders",
         "endpoint:POST /upload",

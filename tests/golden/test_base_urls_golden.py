@@ -7,54 +7,25 @@ masked; ``RIPPLE_UPDATE_GOLDEN=1`` rewrites the snapshots (review the diff befor
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from tests.golden.harness import check_snapshot, index_fixture
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
-
-
-def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
-    db = tmp_path_factory.mktemp("golden") / f"{name}.db"
-    s = index_fixture(FIXTURES / name, db, name)
-    return s, db
-
+from tests.golden.harness import FIXTURES, check_snapshot, endpoint_ids, golden_store_and_db, http_edges
 
 _check = check_snapshot
 
 
-def _endpoint_ids(db: Path) -> list[str]:
-    with sqlite3.connect(db) as conn:
-        return [r[0] for r in conn.execute("select id from nodes where label = 'Endpoint' order by id")]
-
-
 def _http_edges(db: Path, repo: str) -> list[tuple[str, str, str, str | None, str | None]]:
     """``(kind, source without the repo, endpoint, service, url)`` of every EXPOSES / CALLS_HTTP edge."""
-    import json
-
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("select kind, src, dst, props from edges where kind in ('EXPOSES', 'CALLS_HTTP')").fetchall()
-    out = []
-    for kind, src, dst, props in rows:
-        p = json.loads(props or "{}")
-        out.append((kind, src.removeprefix(f"{repo}:"), dst, p.get("service"), p.get("url")))
-    return sorted(out)
+    return http_edges(db, f"{repo}:", ("service", "url"))
 
 
 # ------------------------------------------------------------------------------ Python settings
 
 
-@pytest.fixture(scope="module")
-def python_settings(tmp_path_factory: pytest.TempPathFactory):
-    s, db = _index(tmp_path_factory, "base-urls-python")
-    yield s, db
-    s.close()
+python_settings = golden_store_and_db(FIXTURES / "base-urls-python", "base-urls-python")
 
 
 def test_python_settings_prefix_and_base_url(python_settings) -> None:
@@ -63,7 +34,7 @@ def test_python_settings_prefix_and_base_url(python_settings) -> None:
     # prefix=settings.version (an int) stays unknown; settings.inventory_url on the module-level
     # instance names the service; settings.no_such_url (declared nowhere) keeps only the known path.
     _, db = python_settings
-    assert _endpoint_ids(db) == [
+    assert endpoint_ids(db) == [
         "endpoint:GET /api/orders",
         "endpoint:GET /api/orders/{}",
         "endpoint:GET /items",
@@ -94,11 +65,7 @@ def test_python_settings_prefix_blast_radius(python_settings) -> None:
 # ------------------------------------------------------------------------------ .env files
 
 
-@pytest.fixture(scope="module")
-def js_env(tmp_path_factory: pytest.TempPathFactory):
-    s, db = _index(tmp_path_factory, "base-urls-js")
-    yield s, db
-    s.close()
+js_env = golden_store_and_db(FIXTURES / "base-urls-js", "base-urls-js")
 
 
 def test_env_variables_from_the_package_env_files(js_env) -> None:
@@ -106,7 +73,7 @@ def test_env_variables_from_the_package_env_files(js_env) -> None:
     # through a constant; REACT_APP_API only .env.example sets; VITE_MISSING set nowhere and VITE_EMPTY
     # set empty stay unknown bases. admin/ has a package.json and no .env: the root's .env is not its.
     _, db = js_env
-    assert _endpoint_ids(db) == [
+    assert endpoint_ids(db) == [
         "endpoint:GET /admin/users",
         "endpoint:GET /api/orders",
         "endpoint:GET /api/orders/{}",
@@ -140,11 +107,7 @@ def test_env_base_url_blast_radius_crosses_to_the_front_end(js_env) -> None:
 # ------------------------------------------------------------------------------ thin wrappers
 
 
-@pytest.fixture(scope="module")
-def js_wrappers(tmp_path_factory: pytest.TempPathFactory):
-    s, db = _index(tmp_path_factory, "base-urls-wrappers")
-    yield s, db
-    s.close()
+js_wrappers = golden_store_and_db(FIXTURES / "base-urls-wrappers", "base-urls-wrappers")
 
 
 def test_client_template_callers_become_http_calls(js_wrappers) -> None:
@@ -153,7 +116,7 @@ def test_client_template_callers_become_http_calls(js_wrappers) -> None:
     # api.get(`orders/${id}`) call GET /api/orders and GET /api/orders/{} via them; request(p) (a
     # variable) and format("/orders") (no HTTP request inside) call nothing.
     _, db = js_wrappers
-    assert _endpoint_ids(db) == ["endpoint:GET /api/orders", "endpoint:GET /api/orders/{}"]
+    assert endpoint_ids(db) == ["endpoint:GET /api/orders", "endpoint:GET /api/orders/{}"]
     assert _http_edges(db, "base-urls-wrappers") == [
         ("CALLS_HTTP", "web/src/orders.getOrder(1)", "endpoint:GET /api/orders/{}", None, "/api/orders/{}"),
         ("CALLS_HTTP", "web/src/orders.listOrders(0)", "endpoint:GET /api/orders", None, "/api/orders"),

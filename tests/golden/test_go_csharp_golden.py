@@ -14,7 +14,7 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from tests.golden.harness import FIXTURES, check_snapshot, index_fixture
+from tests.golden.harness import FIXTURES, caller_names, check_snapshot, endpoint_rows, index_fixture
 
 
 @pytest.fixture(scope="module")
@@ -24,23 +24,15 @@ def store(tmp_path_factory: pytest.TempPathFactory):
     s.close()
 
 
-def _endpoints(report) -> list[tuple[str, str, int, str, str]]:
-    return [(h.http_method, h.path, h.hops, h.certainty, h.handler.qualname) for h in report.endpoints]
-
-
-def _callers(report) -> dict[int, list[str]]:
-    return {i + 1: sorted(r.node.qualname for r in level) for i, level in enumerate(report.hops)}
-
-
 def test_go_store_change_reaches_the_csharp_service_over_http(store) -> None:
     report = blast_radius(store, SymbolQuery("memStore.Level"))
-    assert _endpoints(report) == [
+    assert endpoint_rows(report) == [
         ("GET", "/api/stock/{}", 1, "exact", "handler.getStock"),
         ("POST", "/api/stock/{}/reserve", 2, "inferred", "handler.reserve"),
         ("GET", "/api/orders/{}/available", 4, "inferred", "OrdersController.Available"),
         ("POST", "/api/orders", 5, "inferred", "OrdersController.Create"),
     ]
-    assert _callers(report) == {
+    assert caller_names(report) == {
         1: ["handler.getStock", "memStore.Reserve"],
         2: ["InventoryClient.Level", "handler.reserve"],
         3: ["InventoryClient.Reserve", "OrderService.Available"],
@@ -52,11 +44,11 @@ def test_go_store_change_reaches_the_csharp_service_over_http(store) -> None:
 
 def test_a_type_not_satisfying_the_interface_reaches_nothing(store) -> None:
     report = blast_radius(store, SymbolQuery("Audit.Level"))
-    assert _endpoints(report) == []
-    assert _callers(report) == {}
+    assert endpoint_rows(report) == []
+    assert caller_names(report) == {}
 
 
 def test_csharp_service_change_reaches_only_the_csharp_endpoint(store) -> None:
     report = blast_radius(store, SymbolQuery("OrderService.Place"))
     # the target includes the interface method it implements, which the controller calls exactly
-    assert _endpoints(report) == [("POST", "/api/orders", 1, "exact", "OrdersController.Create")]
+    assert endpoint_rows(report) == [("POST", "/api/orders", 1, "exact", "OrdersController.Create")]

@@ -18,7 +18,7 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown, report_json
-from tests.golden.harness import FIXTURES, check_snapshot, index_fixture
+from tests.golden.harness import FIXTURES, check_snapshot, endpoint_rows, index_fixture, index_with_report
 
 FIXTURE = FIXTURES / "graphql-clients"
 REPO = "graphql-clients"
@@ -29,10 +29,6 @@ def store(tmp_path_factory: pytest.TempPathFactory):
     s = index_fixture(FIXTURE, tmp_path_factory.mktemp("golden") / "gqlc.db", REPO)
     yield s
     s.close()
-
-
-def _endpoints(report) -> list[tuple[str, str, int, str, str]]:
-    return [(h.http_method, h.path, h.hops, h.certainty, h.handler.qualname) for h in report.endpoints]
 
 
 def _callers(report) -> dict[int, list[str]]:
@@ -108,15 +104,8 @@ def test_fields_below_the_root_and_type_definitions_are_no_operations(store) -> 
 
 
 def test_index_summary_counts_graphql_links_by_reason(tmp_path) -> None:
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
-    from stores.embedded import EmbeddedStore
-
-    s = EmbeddedStore(tmp_path / "x.db")
-    try:
-        report = index_repository(FIXTURE, s, s, IndexOptions(repo=REPO, jobs=1))
-    finally:
-        s.close()
+    s, report = index_with_report(FIXTURE, tmp_path / "x.db", REPO)
+    s.close()
     graphql = {k: v for k, v in report.links.items() if "graphql" in k}
     # 20 edges; Query.weather undeclared; ARCHIVED unrun; useAnything(doc) has no document to follow;
     # `...Missing` is defined nowhere. db.query('SELECT 1') is no GraphQL and is not counted.
@@ -126,7 +115,7 @@ def test_index_summary_counts_graphql_links_by_reason(tmp_path) -> None:
 
 def test_resolver_reaches_clients_in_three_languages(store) -> None:
     report = blast_radius(store, SymbolQuery("listOrders"))
-    assert _endpoints(report) == [
+    assert endpoint_rows(report) == [
         ("QUERY", "Query.orders", 1, "exact", "Query.orders"),
         ("FIELD", "User.orders", 1, "exact", "User.orders"),
         ("SUBSCRIPTION", "Subscription.orderPlaced", 2, "exact", "Subscription.orderPlaced"),
@@ -148,7 +137,7 @@ def test_resolver_reaches_clients_in_three_languages(store) -> None:
 
 def test_mutation_resolver_reaches_the_hook_and_its_component(store) -> None:
     report = blast_radius(store, SymbolQuery("saveOrder"))
-    assert _endpoints(report) == [("MUTATION", "Mutation.createOrder", 1, "exact", "Mutation.createOrder")]
+    assert endpoint_rows(report) == [("MUTATION", "Mutation.createOrder", 1, "exact", "Mutation.createOrder")]
     assert _callers(report) == {1: ["Mutation.createOrder"], 2: ["place", "useCreateOrder"], 3: ["OrdersPage"],
                                 4: ["App"]}
     check_snapshot("graphql_clients_save_order", render_markdown(report))
@@ -156,7 +145,7 @@ def test_mutation_resolver_reaches_the_hook_and_its_component(store) -> None:
 
 def test_documents_files_and_document_names_reach_the_resolver(store) -> None:
     report = blast_radius(store, SymbolQuery("findOrder"))
-    assert _endpoints(report) == [("QUERY", "Query.order", 1, "exact", "Query.order")]
+    assert endpoint_rows(report) == [("QUERY", "Query.order", 1, "exact", "Query.order")]
     assert _callers(report) == {1: ["Query.order"],
                                 2: ["OrderClient.lines", "OrderDetails", "OrderDetailsView", "OrderLines"]}
     check_snapshot("graphql_clients_find_order", render_markdown(report))

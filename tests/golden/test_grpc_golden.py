@@ -20,18 +20,13 @@ from analysis.impact_report import render_markdown, report_json
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from tests.golden.harness import check_snapshot
+from tests.golden.harness import caller_names, check_snapshot, endpoint_rows, golden_indexed
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "grpc-shop"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 
 
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "grpc.db")
-    report = index_repository(FIXTURE, s, s, IndexOptions(repo="grpc-shop", jobs=1))
-    yield s, report
-    s.close()
+indexed = golden_indexed(FIXTURE, "grpc-shop")
 
 
 @pytest.fixture(scope="module")
@@ -40,14 +35,6 @@ def store(indexed):
 
 
 _check = check_snapshot
-
-
-def _endpoints(report) -> list[tuple[str, str, int, str, str]]:
-    return [(h.http_method, h.path, h.hops, h.certainty, h.handler.qualname) for h in report.endpoints]
-
-
-def _callers(report) -> dict[int, list[str]]:
-    return {i + 1: sorted(r.node.qualname for r in level) for i, level in enumerate(report.hops)}
 
 
 def test_index_summary_counts_grpc_links_and_the_ambiguous_stub(indexed) -> None:
@@ -60,9 +47,9 @@ def test_index_summary_counts_grpc_links_and_the_ambiguous_stub(indexed) -> None
 
 def test_java_servicer_method_reaches_its_rpc_and_the_java_stub(store) -> None:
     report = blast_radius(store, SymbolQuery("OrderStore.find"))
-    assert _endpoints(report) == [("GRPC", "shop.v1.OrderService/GetOrder", 1, "exact", "OrderServiceImpl.getOrder")]
+    assert endpoint_rows(report) == [("GRPC", "shop.v1.OrderService/GetOrder", 1, "exact", "OrderServiceImpl.getOrder")]
     # OrderReport.getOrder is named like the rpc but its class is no servicer: a caller, no endpoint.
-    assert _callers(report) == {1: ["OrderReport.getOrder", "OrderServiceImpl.getOrder"], 2: ["CheckoutClient.show"]}
+    assert caller_names(report) == {1: ["OrderReport.getOrder", "OrderServiceImpl.getOrder"], 2: ["CheckoutClient.show"]}
     assert [(p.node.qualname, p.kinds) for p in report.entry_points] == [("OrderServiceImpl.getOrder", ("grpc",))]
     data = report_json(report)
     assert [(e["http_method"], e["path"], e["certainty"]) for e in data["endpoints"]] == [
@@ -72,11 +59,11 @@ def test_java_servicer_method_reaches_its_rpc_and_the_java_stub(store) -> None:
 
 def test_python_servicer_reaches_both_rpcs_and_the_clients_in_two_languages(store) -> None:
     report = blast_radius(store, SymbolQuery("lookup"))
-    assert _endpoints(report) == [
+    assert endpoint_rows(report) == [
         ("GRPC", "shop.v1.OrderService/GetOrder", 1, "exact", "OrderServicer.GetOrder"),
         ("GRPC", "shop.v1.OrderService/ListOrders", 2, "exact", "OrderServicer.ListOrders"),
     ]
-    assert _callers(report) == {1: ["OrderServicer.GetOrder", "Reports.GetOrder", "history"],
+    assert caller_names(report) == {1: ["OrderServicer.GetOrder", "Reports.GetOrder", "history"],
                                 2: ["CheckoutClient.show", "OrderServicer.ListOrders"],
                                 3: ["OrderGateway.recent"]}
     _check("grpc_python_lookup", render_markdown(report))
@@ -84,18 +71,18 @@ def test_python_servicer_reaches_both_rpcs_and_the_clients_in_two_languages(stor
 
 def test_node_inline_handler_is_reached_by_stubs_of_that_service_only(store) -> None:
     report = blast_radius(store, SymbolQuery("cancelInStore"))
-    assert _endpoints(report) == [
+    assert endpoint_rows(report) == [
         ("GRPC", "shop.v1.OrderService/CancelOrder", 1, "exact", "GRPC OrderService/CancelOrder")]
     # BillingService.CancelOrder has the same name: CheckoutClient.refund and Python refund() call that
     # one, not OrderService's.
-    assert _callers(report) == {1: ["GRPC OrderService/CancelOrder"], 2: ["CheckoutClient.cancel", "cancelFromNode"]}
+    assert caller_names(report) == {1: ["GRPC OrderService/CancelOrder"], 2: ["CheckoutClient.cancel", "cancelFromNode"]}
     _check("grpc_node_cancel_in_store", render_markdown(report))
 
 
 def test_service_matched_by_name_only_says_so(store) -> None:
     report = blast_radius(store, SymbolQuery("recordCharge"))
-    assert _endpoints(report) == [("GRPC", "billing.v1.BillingService/Charge", 1, "name", "chargeCard")]
-    assert _callers(report) == {1: ["chargeCard"], 2: ["charge"]}
+    assert endpoint_rows(report) == [("GRPC", "billing.v1.BillingService/Charge", 1, "name", "chargeCard")]
+    assert caller_names(report) == {1: ["chargeCard"], 2: ["charge"]}
     assert [(r.node.qualname, r.certainty) for r in report.hops[1]] == [("charge", "name")]
     _check("grpc_name_certainty_record_charge", render_markdown(report))
 

@@ -14,33 +14,17 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
-from tests.golden.harness import FIXTURES, check_snapshot
+from tests.golden.harness import FIXTURES, caller_names, check_snapshot, endpoint_rows, golden_indexed
 
 FIXTURE = FIXTURES / "kotlin-vue-shop"
 
 
-@pytest.fixture(scope="module")
-def indexed(tmp_path_factory: pytest.TempPathFactory):
-    s = EmbeddedStore(tmp_path_factory.mktemp("golden") / "kv.db")
-    report = index_repository(FIXTURE, s, s, IndexOptions(repo="kotlin-vue-shop", jobs=1))
-    yield s, report
-    s.close()
+indexed = golden_indexed(FIXTURE, "kotlin-vue-shop")
 
 
 @pytest.fixture(scope="module")
 def store(indexed):
     return indexed[0]
-
-
-def _endpoints(report) -> list[tuple[str, str, int, str, str]]:
-    return [(h.http_method, h.path, h.hops, h.certainty, h.handler.qualname) for h in report.endpoints]
-
-
-def _callers(report) -> dict[int, list[str]]:
-    return {i + 1: sorted(r.node.qualname for r in level) for i, level in enumerate(report.hops)}
 
 
 def test_index_links_every_vue_client_to_its_kotlin_endpoint(indexed) -> None:
@@ -51,8 +35,8 @@ def test_index_links_every_vue_client_to_its_kotlin_endpoint(indexed) -> None:
 
 def test_java_repository_reaches_the_vue_component_through_kotlin_and_http(store) -> None:
     report = blast_radius(store, SymbolQuery("OrderRepository.load"), depth=6)
-    assert _endpoints(report) == [("GET", "/api/orders/{}", 2, "exact", "OrderController.get")]
-    assert _callers(report) == {1: ["OrderService.find"], 2: ["OrderController.get"], 3: ["getOrder"],
+    assert endpoint_rows(report) == [("GET", "/api/orders/{}", 2, "exact", "OrderController.get")]
+    assert caller_names(report) == {1: ["OrderService.find"], 2: ["OrderController.get"], 3: ["getOrder"],
                                 4: ["OrderView.fetchOrder"], 5: ["OrderView.mounted", "OrderView.reload"],
                                 6: ["OrderView"]}
     check_snapshot("kotlin_vue_repository_load", render_markdown(report))
@@ -60,15 +44,15 @@ def test_java_repository_reaches_the_vue_component_through_kotlin_and_http(store
 
 def test_ktor_route_reaches_the_script_setup_function_and_its_template(store) -> None:
     report = blast_radius(store, SymbolQuery("StockService.level"))
-    assert _endpoints(report) == [("GET", "/api/stock/{}", 1, "exact", "stockModule.GET /api/stock/{sku}")]
-    assert _callers(report) == {1: ["stockModule.GET /api/stock/{sku}"], 2: ["checkStock"], 3: ["NewOrder"]}
+    assert endpoint_rows(report) == [("GET", "/api/stock/{}", 1, "exact", "stockModule.GET /api/stock/{sku}")]
+    assert caller_names(report) == {1: ["stockModule.GET /api/stock/{sku}"], 2: ["checkStock"], 3: ["NewOrder"]}
     check_snapshot("kotlin_vue_ktor_stock_level", render_markdown(report))
 
 
 def test_service_method_reaches_the_post_client_and_its_kafka_topic(store) -> None:
     report = blast_radius(store, SymbolQuery("OrderService.place"))
-    assert _endpoints(report) == [("POST", "/api/orders", 1, "exact", "OrderController.create")]
-    assert _callers(report) == {1: ["OrderController.create"], 2: ["createOrder"], 3: ["submit"], 4: ["NewOrder"]}
+    assert endpoint_rows(report) == [("POST", "/api/orders", 1, "exact", "OrderController.create")]
+    assert caller_names(report) == {1: ["OrderController.create"], 2: ["createOrder"], 3: ["submit"], 4: ["NewOrder"]}
     assert [(t.name, [p.qualname for p in t.producers], t.consumers) for t in report.topics] == [
         ("orders.placed", ["OrderService.place"], ())]
     check_snapshot("kotlin_vue_service_place", render_markdown(report))
@@ -80,4 +64,4 @@ def test_an_extension_of_another_type_is_not_a_caller(store) -> None:
     # a call's result (`val order = repo.save(...)`: what save returns, an Order; session 47).
     report = blast_radius(store, SymbolQuery("com.shop.model.label"))
     assert sorted(t.node.id.rsplit(".", 1)[-1] for t in report.targets) == ["label(Invoice)", "label(Order)"]
-    assert _callers(report)[1] == ["OrderRepository.save", "OrderService.describe", "OrderService.place"]
+    assert caller_names(report)[1] == ["OrderRepository.save", "OrderService.describe", "OrderService.place"]

@@ -12,40 +12,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from tests.golden.harness import check_snapshot, index_fixture
+from tests.golden.harness import check_snapshot, golden_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "wrappers-js"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 
 
-def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
-    s = index_fixture(FIXTURES / name, tmp_path_factory.mktemp("golden") / f"{name}.db", f"{name}-app")
-    return s
-
-
-@pytest.fixture(scope="module")
-def express(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "express")
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def express_values(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "express-values")
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def nest(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "nest")
-    yield s
-    s.close()
+express = golden_store(FIXTURES / "express", "express-app")
+express_values = golden_store(FIXTURES / "express-values", "express-values-app")
+nest = golden_store(FIXTURES / "nest", "nest-app")
 
 
 _check = check_snapshot

@@ -11,40 +11,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown
-from tests.golden.harness import check_snapshot, index_fixture
+from tests.golden.harness import check_snapshot, golden_store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 
 
-def _index(tmp_path_factory: pytest.TempPathFactory, name: str):
-    s = index_fixture(FIXTURES / name, tmp_path_factory.mktemp("golden") / f"{name}.db", name)
-    return s
-
-
-@pytest.fixture(scope="module")
-def fastapi_store(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "wrappers-fastapi")
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def flask_store(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "wrappers-flask")
-    yield s
-    s.close()
-
-
-@pytest.fixture(scope="module")
-def django_store(tmp_path_factory: pytest.TempPathFactory):
-    s = _index(tmp_path_factory, "wrappers-django")
-    yield s
-    s.close()
+fastapi_store = golden_store(FIXTURES / "wrappers-fastapi", "wrappers-fastapi")
+flask_store = golden_store(FIXTURES / "wrappers-flask", "wrappers-flask")
+django_store = golden_store(FIXTURES / "wrappers-django", "wrappers-django")
 
 
 _check = check_snapshot

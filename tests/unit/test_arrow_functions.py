@@ -55,16 +55,10 @@ def test_every_arrow_shape_is_a_callable_owning_its_calls() -> None:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory):
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
-    from stores.embedded import EmbeddedStore
+    from tests.index_harness import index_files
 
     root: Path = tmp_path_factory.mktemp("arrows")
-    for rel, text in split_fixture(SHAPES).items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    s = EmbeddedStore(root.parent / "arrows.db")
-    index_repository(root, s, s, IndexOptions(repo="a", jobs=1))
+    s = index_files(root, split_fixture(SHAPES), "a", db=root.parent / "arrows.db")
     yield s
     s.close()
 

@@ -9,9 +9,7 @@ import pytest
 
 from analysis.agent_queries import AgentQueries
 from analysis.navigation import callers, lookup, references
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 
 TESTS = 30
 FILES = {
@@ -32,12 +30,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("order") / "proj"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    s = EmbeddedStore(root.parent / "x.db")
-    index_repository(root, s, s, IndexOptions(repo="proj", jobs=1))
+    s = index_files(tmp_path_factory.mktemp("order") / "proj", FILES, "proj")
     yield s
     s.close()
 

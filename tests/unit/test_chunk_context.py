@@ -23,11 +23,10 @@ from indexer.chunk_context import (
 from indexer.chunking import chunk_file
 from indexer.embedding import embed_pending
 from indexer.languages import extractor_for_path
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from lsp_server.cli import main
 from stores.contracts import Chunk
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_fixture
 from stores.embedder import Embedder
 
 ORDERS = '''"""Orders of the shop."""
@@ -166,8 +165,7 @@ def _repo(tmp: Path) -> Path:
 
 
 def test_vectors_of_the_bare_text_are_all_dropped_and_computed_again(tmp_path: Path) -> None:
-    store = EmbeddedStore(tmp_path / "index.db")
-    index_repository(_repo(tmp_path), store, store, IndexOptions(repo="r", jobs=1))
+    store = index_fixture(_repo(tmp_path), tmp_path / "index.db", "r")
     n = store.chunk_count()["chunks"]
     # an index embedded before the headers: the bare model id recorded, every chunk with a vector
     store.set_embedding_model(_Recorder.model_id)
@@ -188,8 +186,7 @@ def test_vectors_of_the_bare_text_are_all_dropped_and_computed_again(tmp_path: P
 
 def test_ripple_embed_says_it_re_embeds_and_stores_vectors_of_the_header_text(tmp_path: Path) -> None:
     db = tmp_path / "index.db"
-    store = EmbeddedStore(db)
-    index_repository(_repo(tmp_path), store, store, IndexOptions(repo="r", jobs=1))
+    store = index_fixture(_repo(tmp_path), db, "r")
     model = Embedder()
     store.set_embedding_model(model.model_id)  # as an index of the previous release records it
     store.set_embeddings({c.id: [0.0, 1.0] + [0.0] * 382 for c in store.pending_chunks(1000)})

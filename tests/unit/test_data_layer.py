@@ -35,6 +35,7 @@ from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.contracts import column_id, table_id, table_key
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_fixture
 from tests.resolution_harness import write_tree
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -152,9 +153,7 @@ def test_table_target_readings() -> None:
 
 
 def _index(tmp_path: Path, name: str) -> EmbeddedStore:
-    s = EmbeddedStore(tmp_path / f"{name}.db")
-    index_repository(FIXTURES / name, s, s, IndexOptions(repo=name, jobs=1))
-    return s
+    return index_fixture(FIXTURES / name, tmp_path / f"{name}.db", name)
 
 
 def _short(node_id: str) -> str:

@@ -18,15 +18,14 @@ from indexer.model import TableDef
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_fixture
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CHANGES = "src/main/resources/db/changelog"
 
 
 def _index(tmp_path: Path, name: str) -> EmbeddedStore:
-    s = EmbeddedStore(tmp_path / f"{name}.db")
-    index_repository(FIXTURES / name, s, s, IndexOptions(repo=name, jobs=1))
-    return s
+    return index_fixture(FIXTURES / name, tmp_path / f"{name}.db", name)
 
 
 def _short(node_id: str) -> str:
@@ -379,8 +378,6 @@ def test_unsafe_doc_folders_are_refused(tmp_path: Path) -> None:
 def test_jpa_cascades_write_the_related_tables_and_nothing_else(tmp_path):
     """``owners.save(owner)`` with ``@OneToMany(cascade = ALL) List<Pet> pets`` inserts the pets too,
     and their visits (cascade again); a relationship without a cascade writes nothing more."""
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
     from stores.embedded import EmbeddedStore
 
     pkg = tmp_path / "src" / "main" / "java" / "shop"

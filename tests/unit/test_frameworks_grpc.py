@@ -356,9 +356,7 @@ def test_a_server_exposes_its_rpcs_as_the_service_of_its_folder(tmp_path) -> Non
     import json
     import sqlite3
 
-    from indexer.pipeline import index_repository
-    from indexer.run import IndexOptions
-    from stores.embedded import EmbeddedStore
+    from tests.index_harness import index_files
 
     files = {
         "protos/shop.proto": 'syntax = "proto3";\npackage shop;\nservice Billing { rpc Charge (A) returns (B); }\n'
@@ -367,14 +365,7 @@ def test_a_server_exposes_its_rpcs_as_the_service_of_its_folder(tmp_path) -> Non
         "billing/server.py": "from shop import shop_pb2_grpc\n\nclass Billing(shop_pb2_grpc.BillingServicer):\n"
                              "    def Charge(self, request, context):\n        return None\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    store = EmbeddedStore(tmp_path / "x.db")
-    try:
-        index_repository(tmp_path, store, store, IndexOptions(repo="t", jobs=1))
-    finally:
-        store.close()
+    index_files(tmp_path, files, "t", db=tmp_path / "x.db").close()
     with sqlite3.connect(tmp_path / "x.db") as conn:
         rows = [(src.split(":", 1)[1], dst, json.loads(props).get("service")) for src, dst, props in conn.execute(
             "SELECT src, dst, props FROM edges WHERE kind = 'EXPOSES'")]

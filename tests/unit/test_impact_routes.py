@@ -13,10 +13,8 @@ import pytest
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import diagram_links, mermaid_diagram
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from tests.resolution_harness import write_tree
+from tests.index_harness import index_files
 
 _TREE = {
     "api/__init__.py": "",
@@ -60,9 +58,7 @@ EP = "endpoint:* /api/checks/{}/flips"
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("routes")
-    root = write_tree(tmp / "hcmini", _TREE)
-    s = EmbeddedStore(tmp / "r.db")
-    index_repository(root, s, s, IndexOptions(repo="hcmini", jobs=1))
+    s = index_files(tmp / "hcmini", _TREE, "hcmini", db=tmp / "r.db")
     yield s
     s.close()
 
@@ -103,10 +99,8 @@ def test_the_nearer_route_is_kept_first_and_a_farther_one_still_listed(tmp_path:
 def relay(request, unique_key):
     return flips(request, unique_key)
 """
-    root = write_tree(tmp_path / "hcmini", tree)
-    s = EmbeddedStore(tmp_path / "r.db")
+    s = index_files(tmp_path / "hcmini", tree, "hcmini", db=tmp_path / "r.db")
     try:
-        index_repository(root, s, s, IndexOptions(repo="hcmini", jobs=1))
         report = blast_radius(s, SymbolQuery("api.views.flips"))
         assert [(h.route, h.handler.name, h.hops) for h in report.endpoints] == [
             ("/api/checks/<uuid:code>/flips", "flips_by_uuid", 1),

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from analysis.impact import SymbolQuery, blast_radius
 from analysis.impact_report import render_markdown, report_json
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 
 FILES = {
     "app/__init__.py": "",
@@ -22,13 +21,7 @@ FILES = {
 
 
 def _store(tmp_path: Path) -> EmbeddedStore:
-    root = tmp_path / "src"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    store = EmbeddedStore(tmp_path / "x.db")
-    index_repository(root, store, store, IndexOptions(repo="r", jobs=1))
-    return store
+    return index_files(tmp_path / "src", FILES, "r", db=tmp_path / "x.db")
 
 
 def test_unbound_calls_of_the_name_are_counted_and_named(tmp_path: Path) -> None:

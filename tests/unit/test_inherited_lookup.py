@@ -8,9 +8,7 @@ import pytest
 
 from analysis.agent_queries import AgentQueries
 from analysis.navigation import callers, inherited_members, inherited_note, lookup
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 
 FILES = {
     "app/__init__.py": "",
@@ -40,12 +38,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("inherit") / "proj"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    s = EmbeddedStore(root.parent / "x.db")
-    index_repository(root, s, s, IndexOptions(repo="proj", jobs=1))
+    s = index_files(tmp_path_factory.mktemp("inherit") / "proj", FILES, "proj")
     yield s
     s.close()
 

@@ -12,11 +12,9 @@ import pytest
 
 from analysis.agent_queries import AgentQueries, TargetError
 from analysis.navigation import callers, find_targets, lookup
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 from stores.qualified_symbols import qualified_query, qualifier_agrees, written_qualname
-from tests.resolution_harness import write_tree
+from tests.index_harness import index_files
 
 _TREE = {
     "src/gateways/Cart.gateway.ts": """
@@ -50,11 +48,7 @@ SHOP = "web:src/gateways/Shop.gateway.ShopGateway.return.getCart(1)"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
-    root = tmp_path_factory.mktemp("factory_names")
-    write_tree(root / "web", _TREE)
-    s = EmbeddedStore(root / "x.db")
-    index_repository(root / "web", s, s, IndexOptions(repo="web", jobs=1))
-    return s
+    return index_files(tmp_path_factory.mktemp("factory_names") / "web", _TREE, "web")
 
 
 def test_written_qualname_and_qualified_query():

@@ -10,9 +10,7 @@ import pytest
 from analysis.agent_queries import AgentQueries
 from analysis.navigation import lookup
 from analysis.tables import table_rows, tables_reached
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 
 FILES = {
     "src/main/resources/db/migration/V1__init.sql": (
@@ -39,12 +37,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    root = tmp_path_factory.mktemp("rows") / "shop"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    s = EmbeddedStore(root.parent / "x.db")
-    index_repository(root, s, s, IndexOptions(repo="shop", jobs=1))
+    s = index_files(tmp_path_factory.mktemp("rows") / "shop", FILES, "shop")
     yield s
     s.close()
 

@@ -8,14 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from lsp_server import team
 from lsp_server.server import Folder, build_server
 from lsp_server.team import GuardedSearch, StoreSession
 from stores.config import Config, SearchConfig
 from stores.elasticsearch import ElasticsearchSearchIndex
-from stores.embedded import EmbeddedStore
+from tests.index_harness import index_fixture
 from tests.unit.test_elasticsearch import URL, Cluster, search_reply
 
 CLIENT = Path(__file__).parents[1] / "lsp" / "workspace" / "client"
@@ -24,8 +22,7 @@ FETCH = "client:client/api.OwnerClient.fetch_owner(1)"
 
 @pytest.fixture
 def graph(tmp_path: Path):
-    store = EmbeddedStore(tmp_path / "index.db")
-    index_repository(CLIENT, store, store, IndexOptions(repo="client", jobs=1, state_dir=str(tmp_path / "state")))
+    store = index_fixture(CLIENT, tmp_path / "index.db", "client", state_dir=str(tmp_path / "state"))
     yield store
     store.close()
 

@@ -45,7 +45,8 @@ from tree_sitter import Node
 from indexer.frameworks import run_detectors
 from indexer.languages.apex.arguments import argument_types
 from indexer.languages.apex.frameworks import detectors_for
-from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query, kept_on_failure
+from indexer.languages.base import (collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query,
+                                    run_query, kept_on_failure, chain_receiver, code_scope, definition_captures, doc_comment)
 from indexer.model import LONG_RECEIVER, TYPE_KINDS, Binding, CallSite, Definition, FileExtraction, Param, TypeUse, drop_generics
 
 __all__ = ["ANNOTATIONS", "EXTRACTOR", "ApexExtractor", "GRAMMAR", "PLATFORM_DISPATCH"]
@@ -69,10 +70,6 @@ ANNOTATIONS = {name.lower(): name for name in (
 )}
 """The platform's annotations by lowercased name: Apex is case-insensitive, so ``@auraenabled`` is
 recorded as ``AuraEnabled`` (detectors and the analysis compare names exactly)."""
-
-MAX_RECEIVER_CHARS = 2000
-"""A receiver longer than this is unknown (:data:`indexer.model.LONG_RECEIVER`): bounds the work on
-generated or minified code."""
 
 _CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor", "function"}
 _COMMENTS = frozenset({"line_comment", "block_comment"})
@@ -146,18 +143,8 @@ class _FileExtractor:
     # ------------------------------------------------------------------ definitions
 
     def _definitions(self) -> None:
-        pending: list[_Def] = []
-        heritage: list[tuple[Node, str, Node]] = []
-        for _, m in run_query(query(GRAMMAR, QUERIES, "definitions"), self.root):
-            if "heritage" in m:
-                key = "base" if "base" in m else "implements"
-                heritage.append((m["heritage"][0], key, m[key][0]))
-                continue
-            for cap, nodes in m.items():
-                if cap.startswith("def."):
-                    pending.extend(self._make_defs(cap[4:], nodes[0]))
-        pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
-        self._nest(pending)
+        matches = run_query(query(GRAMMAR, QUERIES, "definitions"), self.root)
+        pending, heritage = definition_captures(matches, self._make_defs, _CONTAINER_KINDS)
         self.defs = pending
         types = {d.node.id: d for d in pending if d.rec.kind in TYPE_KINDS}
         for owner, key, tnode in sorted(heritage, key=lambda h: h[2].start_byte):
@@ -171,21 +158,6 @@ class _FileExtractor:
                     and "abstract" not in d.rec.modifiers:
                 d.rec.modifiers.append("abstract")
         self.out.definitions = [d.rec for d in pending]
-
-    def _nest(self, defs: list[_Def]) -> None:
-        """Give each definition its parent and qualname (one sweep over start-sorted definitions)."""
-        stack: list[_Def] = []
-        for d in defs:
-            while stack and stack[-1].node.end_byte <= d.node.start_byte:
-                stack.pop()
-            parent = stack[-1] if stack else None
-            d.parent_def = parent
-            d.rec.parent = parent.rec.qualname if parent else None
-            d.rec.qualname = f"{parent.rec.qualname}.{d.rec.name}" if parent else d.rec.name
-            if d.node.type == "enum_constant" and parent is not None:
-                d.rec.field_type = parent.rec.name
-            if d.rec.kind in _CONTAINER_KINDS:
-                stack.append(d)
 
     def _make_defs(self, cap: str, node: Node) -> list[_Def]:
         if cap in ("class", "interface", "enum"):
@@ -211,7 +183,7 @@ class _FileExtractor:
             start_line=src.line(node), start_col=src.col(node),
             end_line=end_row + 1, end_col=src.point_col(end_row, end_byte_col),
             name_line=src.line(name_node), name_col=src.col(name_node),
-            docstring=self._apexdoc(node),
+            docstring=doc_comment(src, node),
         )
 
     def _modifiers(self, node: Node, rec: Definition) -> None:
@@ -286,17 +258,6 @@ class _FileExtractor:
         rec.signature = self._signature(node.start_byte, body.start_byte if body else node.end_byte)
         return _Def(rec, node, node.start_byte, node.end_byte)
 
-    def _apexdoc(self, node: Node) -> str | None:
-        prev = node.prev_named_sibling
-        if prev is None or prev.type != "block_comment":
-            return None
-        text = self.src.text(prev)
-        if not text.startswith("/**") or text.startswith("/**/"):
-            return None
-        lines = [ln.strip() for ln in text[3:-2].splitlines()]
-        doc = "\n".join(ln[1:].strip() if ln.startswith("*") else ln for ln in lines).strip()
-        return doc or None
-
     def _signature(self, start: int, end: int) -> str:
         """The source in ``[start, end)`` without annotations and comments, whitespace collapsed."""
         return text_outside(self.src.data, self.strip_starts, self.strip_ends, start, end)
@@ -311,13 +272,6 @@ class _FileExtractor:
         if self._scopes is None:
             self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
         return innermost_scopes(self._scopes, positions)
-
-    @staticmethod
-    def code_scope(d: _Def | None) -> str | None:
-        """Qualname of the method / constructor / trigger / class whose code holds a position owned by ``d``."""
-        if d is None:
-            return None
-        return d.rec.parent if d.rec.kind == "field" else d.rec.qualname
 
     # ------------------------------------------------------------------ calls
 
@@ -351,7 +305,7 @@ class _FileExtractor:
         found.sort(key=lambda f: f[0].start_byte)
         owners = self.owners([f[0].start_byte for f in found])
         self.out.calls = [
-            CallSite(caller=self.code_scope(owner), name=name, receiver=receiver, arity=arity,
+            CallSite(caller=code_scope(owner), name=name, receiver=receiver, arity=arity,
                      line=src.line(node), col=src.col(node), is_new=is_new,
                      arg_types=argument_types(src, args, self.receiver) if args is not None else ())
             for (node, name, receiver, arity, is_new, args), owner in zip(found, owners)
@@ -386,41 +340,8 @@ class _FileExtractor:
 
     def receiver(self, node: Node) -> str:
         """Normalised receiver text (``this.repo``, ``a.b()`` for a call, ``new Foo()``; whitespace
-        and generics dropped). A chain ``a.b().c().d()`` is unrolled iteratively and each link is
-        memoised by node id, so a chain costs linear time over all its calls; longer than
-        :data:`MAX_RECEIVER_CHARS`: :data:`indexer.model.LONG_RECEIVER`, and so is every link above."""
-        cache = self.receiver_cache
-        chain: list[Node] = []
-        cur: Node | None = node
-        while cur is not None and cur.id not in cache and cur.type in ("method_invocation", "field_access"):
-            chain.append(cur)
-            cur = cur.child_by_field_name("object")
-        if cur is None:
-            prefix = ""
-        elif cur.id in cache:
-            prefix = cache[cur.id]
-        elif cur.type == "object_creation_expression":
-            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
-            cache[cur.id] = prefix
-        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
-            prefix = LONG_RECEIVER
-            cache[cur.id] = prefix
-        else:
-            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
-            if len(prefix) > MAX_RECEIVER_CHARS:
-                prefix = LONG_RECEIVER
-            cache[cur.id] = prefix
-        for link in reversed(chain):
-            if prefix != LONG_RECEIVER:
-                if link.type == "method_invocation":
-                    part = self.src.text(link.child_by_field_name("name")) + "()"
-                else:
-                    part = self.src.text(link.child_by_field_name("field"))
-                prefix = f"{prefix}.{part}" if prefix else part
-                if len(prefix) > MAX_RECEIVER_CHARS:
-                    prefix = LONG_RECEIVER
-            cache[link.id] = prefix
-        return prefix
+        and generics dropped): :func:`indexer.languages.java_family.chain_receiver`."""
+        return chain_receiver(self.src, node, self.receiver_cache)
 
     # ------------------------------------------------------------------ bindings and type uses
 
@@ -434,7 +355,7 @@ class _FileExtractor:
         found.sort(key=lambda f: f[0].start_byte)
         owners = self.owners([f[0].start_byte for f in found])
         bindings: list[tuple[int, Binding]] = [
-            (n.start_byte, Binding(self.code_scope(owner), src.text(n), ttext, "declared", src.line(n)))
+            (n.start_byte, Binding(code_scope(owner), src.text(n), ttext, "declared", src.line(n)))
             for (n, ttext), owner in zip(found, owners)
         ]
         for d in self.defs:

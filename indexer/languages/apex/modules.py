@@ -14,12 +14,12 @@ namespace under :data:`ORG_KEY`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from indexer.languages.apex.conversions import VALUE_TYPES, array_assignable, indexed_element, value_assignable
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
-from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.language import Lookup, ModuleSystemDefaults
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, Value
 
@@ -29,25 +29,15 @@ ORG_KEY = "org"
 """The module key of every Apex file: the org's single namespace of classes."""
 
 
-class ApexModuleSystem:
+class ApexModuleSystem(ModuleSystemDefaults):
     """Apex's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"apex"})
     namespace = "apex"
-    dotted_packages = False
-    layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"void", "Object", "String", "Integer", "Long", "Boolean", "Double", "List", "Map",
                             "Set"})
-    constructor_name = None
-    construction_hooks: tuple[str, ...] = ()
-    call_method: str | None = None
-    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
-    class_body_hidden = False
-    class_receiver = None
     implicit_this = True
-    property_functions = False
-    open_types = False
     members_fold_case = True
     """Apex names are case-insensitive: a call of ``genXnumberOfAccounts`` reaches the declared
     ``genXNumberOfAccounts`` when no member is spelled exactly so (:mod:`indexer.resolve.hierarchy`)."""
@@ -63,14 +53,6 @@ class ApexModuleSystem:
     """The element type of a ``List<X>`` an argument indexes (``xs[0]``)."""
     """Whether a list written ``X[]`` fits a parameter, or a parameter so written takes an argument."""
 
-    def is_builtin(self, name: str) -> bool:
-        """Apex has no builtin functions (``System.debug`` is a method of a system class)."""
-        return False
-
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """Apex's module key does not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """:data:`ORG_KEY`: one namespace for every class."""
         return ORG_KEY
@@ -78,10 +60,6 @@ class ApexModuleSystem:
     def module_keys(self, fc: FileCtx) -> list[str]:
         """The org namespace."""
         return [ORG_KEY]
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
-        return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """Apex has no imports: anything recorded as one is external."""
@@ -123,14 +101,6 @@ class ApexModuleSystem:
                 return None
             v = r.attr(v, part)
         return v
-
-    def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
-        """Apex has no imports."""
-        return ImportTarget(of_class=False, owner=None)
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """Apex has no modules named by strings."""
-        return []
 
 
 MODULE_SYSTEM = ApexModuleSystem()

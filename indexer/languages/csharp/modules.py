@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.csharp.containers import (PAIR_NAMES, element_type, map_value, query_call, query_read,
@@ -27,7 +27,7 @@ from indexer.languages.csharp.containers import (PAIR_NAMES, element_type, map_v
 from indexer.languages.csharp.extractor import GLOBAL_USING
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
-from indexer.resolve.language import ImportTarget, Lookup, package_path
+from indexer.resolve.language import ImportTarget, Lookup, ModuleSystemDefaults, package_path
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, ClassV, InstV, ModuleV, Value
 
@@ -49,26 +49,18 @@ def csharp_path(r: Lookup, dotted: str) -> Value:
     return package_path(r, NAMESPACE, dotted.removeprefix("global::"))
 
 
-class CSharpModuleSystem(AngleBracketGenerics):
+class CSharpModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
     """C#'s :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"csharp"})
     namespace = NAMESPACE
     dotted_packages = True
-    layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"int", "long", "short", "byte", "char", "bool", "float", "double", "void", "var",
                             "string", "object"})
     """C#'s keyword types that are primitive in the other languages too (the core joins every
     language's set); ``decimal``, ``uint`` and the like name no type of a repository anyway."""
-    constructor_name = None
-    construction_hooks: tuple[str, ...] = ()
-    call_method: str | None = None
-    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
-    class_body_hidden = False
-    class_receiver = None
     implicit_this = True
-    property_functions = False
     open_types = True
     extension_functions = True
     """C# extension methods (``static void M(this T x)``) bind on a receiver of their type (read by the
@@ -101,10 +93,6 @@ class CSharpModuleSystem(AngleBracketGenerics):
         """C# has no free functions: ``nameof`` is the one built-in callable."""
         return name == "nameof"
 
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """C#'s module keys do not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """The declared namespace, else ``global``."""
         return ex.package or GLOBAL_NAMESPACE
@@ -113,10 +101,6 @@ class CSharpModuleSystem(AngleBracketGenerics):
         """The file's namespace, and :data:`GLOBAL_USINGS` when it declares ``global using`` namespaces."""
         if any(imp.level == GLOBAL_USING for imp in fc.star_imports):
             return [fc.module_key, GLOBAL_USINGS]
-        return [fc.module_key]
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The file's namespace (:data:`GLOBAL_USINGS` is no package)."""
         return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
@@ -182,10 +166,6 @@ class CSharpModuleSystem(AngleBracketGenerics):
             return ImportTarget(files=r.module_files(NAMESPACE, imp.module))
         v = csharp_path(r, f"{imp.module}.{imp.name}")
         return ImportTarget(of_class=True, owner=v.c if isinstance(v, ClassV | InstV) else None)
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """C# has no modules named by strings."""
-        return []
 
 
 def _project_usings(r: Lookup, fc: FileCtx) -> list[Import]:

@@ -12,7 +12,7 @@ property (``res.send = function () {}``) can be a method call's target in the na
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
@@ -21,7 +21,7 @@ from indexer.languages.ecmascript.returned_objects import RETURNED
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx, default_export
-from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.language import ImportTarget, Lookup, ModuleSystemDefaults
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, InstV, ModuleV, ObjV, Value
 from indexer.symbols import module_path
@@ -126,13 +126,11 @@ def apex_method(r: Lookup, specifier: str) -> Value:
     return EXTERNAL if member is None else member
 
 
-class EcmaScriptModuleSystem(AngleBracketGenerics):
+class EcmaScriptModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
     """JavaScript's and TypeScript's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"typescript", "javascript", "vue"})
     namespace = "ecmascript"
-    dotted_packages = False
-    layout_suffixes: tuple[str, ...] = ()
     primitives = frozenset({"string", "number", "bigint", "boolean", "any", "unknown", "never", "undefined",
                             "null", "object", "symbol", "void"})
     library_primitives = frozenset({"string", "number", "boolean", "symbol", "bigint"})
@@ -144,12 +142,7 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     the ``lib`` / ``@types`` declarations the compiler sees: its value is the library's (an optional
     attribute of a module system, :mod:`indexer.resolve.ambient`)."""
     constructor_name = "constructor"
-    construction_hooks: tuple[str, ...] = ()
-    call_method: str | None = None
-    deferred_calls: frozenset[str] = frozenset()
     instance_prefix = "this."
-    class_body_hidden = False
-    class_receiver = None
     implicit_this = True
     property_functions = True
     closed_objects = RETURNED
@@ -164,7 +157,6 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     getter_modifiers = frozenset({"get"})
     """Methods an attribute read runs (``get x()`` accessors), an optional attribute of a module
     system (:mod:`indexer.resolve.reads`)."""
-    open_types = False
     subclass_members = True
     """A method may call on ``this`` what only subclasses provide (a JavaScript base class's hook, a
     mixin): an optional attribute of a module system
@@ -187,14 +179,6 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
     tuple_items = staticmethod(tuple_items)
     """The item types of a tuple type (``[User, boolean]``; :func:`indexer.languages.ecmascript.syntax.tuple_items`)."""
 
-    def is_builtin(self, name: str) -> bool:
-        """Globals are not told apart from unbound names."""
-        return False
-
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """ECMAScript module keys do not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """The path without its suffix."""
         return module_path(ex.path)
@@ -205,10 +189,6 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
         if posixpath.basename(fc.module_key) == "index":
             keys.append(posixpath.dirname(fc.module_key))
         return keys
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
-        return [fc.module_key]
 
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """A relative specifier's module (namespace import) or member; a package is external. A
@@ -264,10 +244,6 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
         """Nothing beyond scopes and named imports."""
         return None
 
-    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
-        """ECMAScript has no fully qualified names."""
-        return None
-
     def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
         """The module's files and the member (``default``: the name exported as default)."""
         key = resolve_specifier(r, fc, imp.module)
@@ -275,10 +251,6 @@ class EcmaScriptModuleSystem(AngleBracketGenerics):
             return ImportTarget()
         files = r.module_files(fc.lang, key)
         return reexported(r, files, imp.name)
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """ECMAScript names modules by specifiers only."""
-        return []
 
 
 def _star_targets(r: Lookup, fc: FileCtx) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from indexer.languages.go.extractor import REPLACE
 from indexer.languages.go.typekeys import GoTypeKeys
 from indexer.model import FileExtraction, Import
 from indexer.resolve.context import FileCtx
-from indexer.resolve.language import ImportTarget, Lookup
+from indexer.resolve.language import ImportTarget, Lookup, ModuleSystemDefaults
 from indexer.resolve.multimap import entries, every
 from indexer.resolve.values import EXTERNAL, ModuleV, Value
 
@@ -125,33 +125,23 @@ def transitive_reach(direct: Mapping[str, Iterable[str]]) -> dict[str, frozenset
     return out
 
 
-class GoModuleSystem:
+class GoModuleSystem(ModuleSystemDefaults):
     """Go's :class:`~indexer.resolve.language.ModuleSystem`."""
 
     languages = frozenset({"go", "gomod"})
     namespace = "go"
-    dotted_packages = False
-    layout_suffixes: tuple[str, ...] = ()
-    primitives: frozenset[str] = frozenset()  # the core applies the union to every language: see BUILTINS
-    constructor_name = None
+    # no primitives: the core applies the union to every language (see BUILTINS)
     package_level_types = True
     """Type texts are resolved at package level (an optional attribute read by the core's
     ``Resolver.resolve_type``): Go types are package-level or imported (``pkg.T``), and the names of
     a struct's fields or a function's locals never hide them."""
     instance_prefix = "this."
     """Struct fields are bound ``this.<field>`` in their type's scope (the extractor's convention)."""
-    class_body_hidden = False
-    class_receiver = None
-    implicit_this = False
-    property_functions = False
     open_types = True
     structural_interfaces = True
     """Interfaces are satisfied implicitly (:mod:`indexer.resolve.structural`, an optional attribute
     read by the core): a call through an interface-typed receiver reaches every type of the
     repository whose method set holds the interface's (``inferred``)."""
-    construction_hooks: tuple[str, ...] = ()
-    call_method: str | None = None
-    deferred_calls: frozenset[str] = frozenset()
 
     def structural_scopes(self, files: Sequence[FileCtx]) -> dict[str, str]:
         """``{path: folder of its nearest go.mod}`` for the Go files of ``files`` (``""``: none):
@@ -220,23 +210,11 @@ class GoModuleSystem:
         """Go's predeclared functions and conversions (``len``, ``append``, ``string``...)."""
         return name in BUILTINS
 
-    def layout_keys(self, paths: Iterable[str]) -> Mapping[str, str]:
-        """Go's module keys do not depend on the file set."""
-        return {}
-
     def module_key(self, ex: FileExtraction, layout: Mapping[str, str]) -> str:
         """The folder of a ``.go`` file (``.`` at the root); ``gomod:<module path>`` for ``go.mod``."""
         if ex.language == "gomod":
             return GOMOD_PREFIX + (ex.package or "")
         return posixpath.dirname(ex.path) or "."
-
-    def module_keys(self, fc: FileCtx) -> list[str]:
-        """The file's module key."""
-        return [fc.module_key]
-
-    def package_keys(self, fc: FileCtx) -> list[str]:
-        """The module key (no dotted packages here: read only where ``dotted_packages`` is true)."""
-        return [fc.module_key]
 
     def package_key(self, r: Lookup, path: str) -> str | None:
         """The folder key an import path names inside the repository, or ``None``."""
@@ -301,18 +279,10 @@ class GoModuleSystem:
         found = r.memoised((id(fc), "go:package-clauses"), compute)  # type: ignore[arg-type]
         return found if isinstance(found, dict) else {}
 
-    def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:
-        """Go has no fully qualified names in code."""
-        return None
-
     def import_target(self, r: Lookup, fc: FileCtx, imp: Import) -> ImportTarget:
         """The files of the imported package (no member: Go imports bind packages)."""
         key = self.package_key(r, imp.module)
         return ImportTarget(files=r.module_files("go", key) if key is not None else ())
-
-    def module_by_name(self, r: Lookup, fc: FileCtx, name: str) -> list[FileCtx]:
-        """Go has no modules named by strings."""
-        return []
 
 
 MODULE_SYSTEM = GoModuleSystem()

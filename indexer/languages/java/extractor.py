@@ -41,7 +41,8 @@ from indexer.languages.java.implicit import implicit_calls
 from indexer.languages.java.narrowing import allocations, narrowings
 from indexer.languages.java.lombok import LombokClass, LombokField, Span, generated_members
 from indexer.languages.java.spring_data import inherited_members
-from indexer.languages.base import collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query, run_query, kept_on_failure
+from indexer.languages.base import (collapse_whitespace, innermost_scopes, text_outside, SourceText, parse_errors, parser, query,
+                                    run_query, kept_on_failure, chain_receiver, code_scope, definition_captures, doc_comment)
 from indexer.model import (
     LONG_RECEIVER,
     NARROWED,
@@ -67,10 +68,6 @@ LOMBOK_ALL = "AllArgsConstructor"
 
 # Definitions that other definitions nest in (fields do not: members of anonymous classes are not
 # definitions, so nothing named sits inside a field).
-MAX_RECEIVER_CHARS = 2000
-"""Longest receiver text kept for a call (normalised: ``a.b().c()``; real builder chains stay far
-below); a longer one is :data:`indexer.model.LONG_RECEIVER` (unknown to the resolver)."""
-
 _CONTAINER_KINDS = TYPE_KINDS | {"method", "constructor"}
 _ANNOTATIONS = frozenset({"annotation", "marker_annotation"})
 _COMMENTS = frozenset({"line_comment", "block_comment"})
@@ -186,18 +183,8 @@ class _FileExtractor:
     # ------------------------------------------------------------------ definitions
 
     def _definitions(self) -> None:
-        pending: list[_Def] = []
-        heritage: list[tuple[Node, str, Node]] = []
-        for _, m in run_query(query(GRAMMAR, "java/queries", "definitions"), self.root):
-            if "heritage" in m:
-                key = "base" if "base" in m else "implements"
-                heritage.append((m["heritage"][0], key, m[key][0]))
-                continue
-            for cap, nodes in m.items():
-                if cap.startswith("def."):
-                    pending.extend(self._make_defs(cap[4:], nodes[0]))
-        pending.sort(key=lambda d: (d.node.start_byte, -d.node.end_byte, d.index))
-        self._nest(pending)
+        matches = run_query(query(GRAMMAR, "java/queries", "definitions"), self.root)
+        pending, heritage = definition_captures(matches, self._make_defs, _CONTAINER_KINDS)
         self.defs = pending
         types = {d.node.id: d for d in pending if d.rec.kind in TYPE_KINDS}
         for owner, key, tnode in sorted(heritage, key=lambda h: h[2].start_byte):
@@ -209,22 +196,6 @@ class _FileExtractor:
                 if d.node.child_by_field_name("body") is None and "abstract" not in d.rec.modifiers:
                     d.rec.modifiers.append("abstract")
         self.out.definitions = [d.rec for d in pending]
-
-    def _nest(self, defs: list[_Def]) -> None:
-        """Give each definition its parent and qualname (one sweep over start-sorted definitions)."""
-        stack: list[_Def] = []
-        for d in defs:
-            start = d.node.start_byte
-            while stack and stack[-1].node.end_byte <= start:
-                stack.pop()
-            parent = stack[-1] if stack else None
-            d.parent_def = parent
-            d.rec.parent = parent.rec.qualname if parent else None
-            d.rec.qualname = f"{parent.rec.qualname}.{d.rec.name}" if parent else d.rec.name
-            if d.node.type == "enum_constant" and parent is not None:
-                d.rec.field_type = parent.rec.name
-            if d.rec.kind in _CONTAINER_KINDS:
-                stack.append(d)
 
     def _make_defs(self, cap: str, node: Node) -> list[_Def]:
         """Build the record(s) for one captured definition node (a field declaration may declare several)."""
@@ -255,7 +226,7 @@ class _FileExtractor:
             end_col=src.point_col(end_row, end_byte_col),
             name_line=src.line(name_node),
             name_col=src.col(name_node),
-            docstring=self._javadoc(node),
+            docstring=doc_comment(src, node),
         )
 
     def _modifiers(self, node: Node, rec: Definition) -> tuple[str, ...]:
@@ -357,18 +328,6 @@ class _FileExtractor:
         rec.signature = rec.name
         return _Def(rec, node, node.start_byte, node.end_byte, has_initializer=True)
 
-    def _javadoc(self, node: Node) -> str | None:
-        prev = node.prev_named_sibling
-        if prev is None or prev.type != "block_comment":
-            return None
-        text = self.src.text(prev)
-        if not text.startswith("/**") or text.startswith("/**/"):
-            return None
-        lines = [ln.strip() for ln in text[3:-2].splitlines()]
-        lines = [ln[1:].strip() if ln.startswith("*") else ln for ln in lines]
-        doc = "\n".join(lines).strip()
-        return doc or None
-
     def _signature(self, start: int, end: int) -> str:
         """The source text in ``[start, end)`` without annotations and comments, whitespace collapsed."""
         return text_outside(self.src.data, self.strip_starts, self.strip_ends, start, end)
@@ -386,15 +345,6 @@ class _FileExtractor:
         if self._scopes is None:
             self._scopes = sorted(self.defs, key=lambda d: (d.scope_start, -d.scope_end))
         return innermost_scopes(self._scopes, positions)
-
-    @staticmethod
-    def _code_scope(d: _Def | None) -> str | None:
-        """Qualname of the method / constructor / class whose code contains a position owned by ``d``."""
-        if d is None:
-            return None
-        if d.rec.kind == "field":
-            return d.rec.parent
-        return d.rec.qualname
 
     # ------------------------------------------------------------------ calls
 
@@ -435,7 +385,7 @@ class _FileExtractor:
         owners = self._owners([f[0].start_byte for f in found])
         self.out.calls = [
             CallSite(
-                caller=self._code_scope(owner),
+                caller=code_scope(owner),
                 name=name,
                 receiver=receiver,
                 arity=self._arity(args),
@@ -455,7 +405,7 @@ class _FileExtractor:
         src = self.src
         implied = implicit_calls(self.root, src.text, lambda n: r if (r := self._receiver(n)) != LONG_RECEIVER else "")
         owners = self._owners([at.start_byte for at, _, _ in implied])
-        self.out.calls += [CallSite(self._code_scope(owner), name, recv, 0, src.line(at), src.col(at), via="dunder")
+        self.out.calls += [CallSite(code_scope(owner), name, recv, 0, src.line(at), src.col(at), via="dunder")
                            for (at, name, recv), owner in zip(implied, owners)]
 
     def _method_reference(self, ref: Node) -> tuple[Node, str, str | None, Node | None, bool] | None:
@@ -493,53 +443,17 @@ class _FileExtractor:
         return args.named_child_count
 
     def _receiver(self, node: Node) -> str:
-        """Normalised receiver text: ``this.repo``, ``a.b()`` for a call, generics and whitespace dropped.
+        """Normalised receiver text (:func:`indexer.languages.java_family.chain_receiver`), a cast
+        ``((Owner) o).save()`` written ``(Owner)``: an instance of the cast type."""
+        return chain_receiver(self.src, node, self.receiver_cache, self._cast_head)
 
-        A chain ``a.b().c().d()`` is unrolled iteratively (its links are memoised by node id), so a long
-        builder chain costs linear time and no recursion depth. A receiver longer than
-        :data:`MAX_RECEIVER_CHARS` is :data:`LONG_RECEIVER` (an unknown receiver), and so is every link
-        above it: the walk is not cut at the depth queries are, and keeping each link's whole prefix
-        would cost memory quadratic in the chain (20 GB for a 400 KB file).
-        """
-        cache = self.receiver_cache
-        chain: list[Node] = []
-        cur: Node | None = node
-        while cur is not None and cur.id not in cache and cur.type in ("method_invocation", "field_access"):
-            chain.append(cur)
-            cur = cur.child_by_field_name("object")
-        if cur is None:
-            prefix = ""
-        elif cur.id in cache:
-            prefix = cache[cur.id]
-        elif cur.type == "parenthesized_expression" and cur.named_child_count == 1 and \
+    def _cast_head(self, cur: Node) -> str | None:
+        """``(Owner)`` for a parenthesised cast ``((Owner) o)``, else ``None``."""
+        if cur.type == "parenthesized_expression" and cur.named_child_count == 1 and \
                 cur.named_children[0].type == "cast_expression" and cur.named_children[0].child_by_field_name("type"):
-            # `((Owner) o).save()`: written `(Owner)`, an instance of the cast type.
             cast_type = cur.named_children[0].child_by_field_name("type")
-            prefix = f"({drop_generics(_WS.sub('', self.src.text(cast_type)))})"
-            cache[cur.id] = prefix
-        elif cur.type == "object_creation_expression":
-            # `new Foo<>(x).bar()`: the receiver is written `new Foo()` (the type is what matters).
-            prefix = f"new {drop_generics(_WS.sub('', self.src.text(cur.child_by_field_name('type'))))}()"
-            cache[cur.id] = prefix
-        elif cur.end_byte - cur.start_byte > MAX_RECEIVER_CHARS:
-            prefix = LONG_RECEIVER  # not even read: a receiver that long is unknown anyway
-            cache[cur.id] = prefix
-        else:
-            prefix = drop_generics(_WS.sub("", self.src.text(cur)))
-            if len(prefix) > MAX_RECEIVER_CHARS:
-                prefix = LONG_RECEIVER
-            cache[cur.id] = prefix
-        for link in reversed(chain):
-            if prefix != LONG_RECEIVER:
-                if link.type == "method_invocation":
-                    name = self.src.text(link.child_by_field_name("name")) + "()"
-                else:
-                    name = self.src.text(link.child_by_field_name("field"))
-                prefix = f"{prefix}.{name}" if prefix else name
-                if len(prefix) > MAX_RECEIVER_CHARS:
-                    prefix = LONG_RECEIVER
-            cache[link.id] = prefix
-        return prefix
+            return f"({drop_generics(_WS.sub('', self.src.text(cast_type)))})"
+        return None
 
     # ------------------------------------------------------------------ bindings
 
@@ -601,7 +515,7 @@ class _FileExtractor:
             bindings.append(
                 (
                     name_node.start_byte,
-                    Binding(self._code_scope(owner), src.text(name_node), ttext, how, src.line(name_node)),
+                    Binding(code_scope(owner), src.text(name_node), ttext, how, src.line(name_node)),
                 )
             )
         for d in self.defs:
@@ -634,7 +548,7 @@ class _FileExtractor:
         for call, params, receiver in elements:
             names = [src.text(p) for p in params.named_children] if params.type == "inferred_parameters" \
                 else [src.text(params)]
-            scope = self._code_scope(self._owners([call.start_byte])[0])
+            scope = code_scope(self._owners([call.start_byte])[0])
             recv = self._receiver(receiver)
             head, *steps = recv.split(".") if not recv.startswith("this.") else [recv.split(".", 2)[0] + "." +
                                                                                    recv.split(".", 2)[1],
@@ -667,7 +581,7 @@ class _FileExtractor:
                  for n in (*narrowings(self.root, src.text, src.data), *allocations(self.root, src.text))]
         found = sorted(((n, t) for n, t in found if t), key=lambda f: f[0].region.start_byte)
         owners = self._owners([n.region.start_byte for n, _ in found])
-        return [(n.region.start_byte, Binding(self._code_scope(owner), n.name, t, NARROWED, n.line, n.end))
+        return [(n.region.start_byte, Binding(code_scope(owner), n.name, t, NARROWED, n.line, n.end))
                 for (n, t), owner in zip(found, owners)]
 
     @staticmethod

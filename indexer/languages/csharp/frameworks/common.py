@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks import ENV_READ
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
+from indexer.symbols import inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -362,14 +363,8 @@ class CsFile:
         for d in self.out.definitions:
             if d.kind == "function" and (d.name_line, d.name_col) == (line, col):
                 return d.qualname
-        taken = {d.name for d in self.out.definitions if d.parent == scope}
-        unique, n = name, 1
-        while unique in taken:
-            n += 1
-            unique = f"{name} #{n}"
-        qualname = f"{scope}.{unique}" if scope else unique
-        end = (node.end_point[0] + 1, self.src.end_col(node))
         params: list[Param] = []
+        typed: list[tuple[str, str, int]] = []
         plist = node.child_by_field_name("parameters")
         for p in plist.named_children if plist is not None else ():
             nm = p.child_by_field_name("name") if p.type == "parameter" else p if p.type == "identifier" else None
@@ -378,17 +373,10 @@ class CsFile:
             if nm is not None:  # a typed parameter is a declared binding of the function, as a method's is
                 params.append(Param(self.text(nm), t or None))
                 if t and t != "var":
-                    self.out.bindings.append(Binding(qualname, self.text(nm), t, "declared", self.src.line(nm)))
+                    typed.append((self.text(nm), t, self.src.line(nm)))
+        qualname = inline_definition(self.out, self.src, node, name, scope, params, inline_header(self.src, node))
+        self.out.bindings.extend(Binding(qualname, nm, t, "declared", ln) for nm, t, ln in typed)
         self.out.bindings.sort(key=lambda b: b.line)  # the extractor's order (stable: same line kept)
-        body = node.child_by_field_name("body")
-        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
-        self.out.definitions.append(Definition(
-            kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
-            end_line=end[0], end_col=end[1], name_line=line, name_col=col,
-            signature=" ".join(header.decode("utf-8", "replace").split()), params=params))
-        for c in self.out.calls:
-            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
-                c.caller = qualname
         return qualname
 
 

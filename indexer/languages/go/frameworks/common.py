@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import storable
-from indexer.model import Definition, FileExtraction, Param, StringConstant, Template
+from indexer.model import FileExtraction, Param, StringConstant, Template
+from indexer.symbols import inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -347,28 +348,10 @@ class GoFile:
         for d in self.out.definitions:
             if d.kind == "function" and (d.name_line, d.name_col) == (line, col):
                 return d.qualname
-        taken = {d.name for d in self.out.definitions if d.parent == scope}
-        unique, n = name, 1
-        while unique in taken:
-            n += 1
-            unique = f"{name} #{n}"
-        qualname = f"{scope}.{unique}" if scope else unique
-        end = (node.end_point[0] + 1, self.src.end_col(node))
-        params: list[Param] = []
         plist = node.child_by_field_name("parameters")
-        for p in plist.named_children if plist is not None else ():
-            for nm in p.children_by_field_name("name"):
-                params.append(Param(self.text(nm)))
-        body = node.child_by_field_name("body")
-        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
-        self.out.definitions.append(Definition(
-            kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
-            end_line=end[0], end_col=end[1], name_line=line, name_col=col,
-            signature=" ".join(header.decode("utf-8", "replace").split()), params=params))
-        for c in self.out.calls:
-            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
-                c.caller = qualname
-        return qualname
+        params = [Param(self.text(nm)) for p in (plist.named_children if plist is not None else ())
+                  for nm in p.children_by_field_name("name")]
+        return inline_definition(self.out, self.src, node, name, scope, params, inline_header(self.src, node))
 
 
 def go_file(root: Node, src: SourceText, out: FileExtraction) -> GoFile:

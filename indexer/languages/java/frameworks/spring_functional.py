@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.base import query, run_query
 from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact, join_path, rooted
-from indexer.model import Definition, FileExtraction, Param, Route, Template
-from indexer.symbols import handler_name
+from indexer.model import FileExtraction, Param, Route, Template
+from indexer.symbols import handler_name, inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -129,14 +129,6 @@ class _Detector:
         """Make the lambda a definition of its own (kind ``function``, under ``scope``) that owns the
         calls in its body; its qualname (:mod:`indexer.symbols`)."""
         src = self.src
-        line, col = src.line(lam), src.col(lam)
-        taken = {d.name for d in self.out.definitions if d.parent == scope}
-        unique, n = name, 1
-        while unique in taken:
-            n += 1
-            unique = f"{name} #{n}"
-        qualname = f"{scope}.{unique}" if scope else unique
-        end = (lam.end_point[0] + 1, src.end_col(lam))
         params: list[Param] = []
         plist = lam.child_by_field_name("parameters")
         # An untyped parameter of a HandlerFunction lambda is a ServerRequest (the id's signature says so).
@@ -147,17 +139,8 @@ class _Detector:
                 params.append(Param(src.text(p), "ServerRequest"))
             elif p.type == "formal_parameter":
                 params.append(Param(src.text(p.child_by_field_name("name")), compact(src, p.child_by_field_name("type"))))
-        body = lam.child_by_field_name("body")
-        header = src.data[lam.start_byte : body.start_byte] if body is not None else b""
-        self.out.definitions.append(Definition(
-            kind="function", name=unique, qualname=qualname, parent=scope, start_line=line, start_col=col,
-            end_line=end[0], end_col=end[1], name_line=line, name_col=col,
-            signature=" ".join(header.decode("utf-8", "replace").split()).removesuffix("->").strip(), params=params,
-        ))
-        for c in self.out.calls:
-            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
-                c.caller = qualname
-        return qualname
+        signature = inline_header(src, lam).removesuffix("->").strip()
+        return inline_definition(self.out, src, lam, name, scope, params, signature)
 
     def run(self) -> None:
         if not self.jf.calls_any(VERBS):

@@ -27,6 +27,7 @@ from tree_sitter import Node
 from indexer.frameworks import ENV_READ
 from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
+from indexer.symbols import inline_definition, unique_name
 
 __all__ = ["KtAnnotation", "annotation_nodes", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
            "elements", "inline_function", "string_arg", "template"]
@@ -259,16 +260,5 @@ def inline_function(out: FileExtraction, src: SourceText, fn: Node, name: str, p
     """Make the lambda ``fn`` (a Ktor route's handler block) a function definition of its own named
     ``name`` (``#2``... when taken) under ``parent``; the calls written in it that belonged to
     ``parent`` now belong to it. Returns its qualname (the convention is :mod:`indexer.symbols`')."""
-    taken = {d.name for d in out.definitions if d.parent == parent}
-    unique, n = name, 1
-    while unique in taken:
-        n += 1
-        unique = f"{name} #{n}"
-    qual = f"{parent}.{unique}" if parent else unique
-    start, end = (src.line(fn), src.col(fn)), (fn.end_point[0] + 1, src.end_col(fn))
-    out.definitions.append(Definition("function", unique, qual, parent, start[0], start[1], end[0], end[1],
-                                      start[0], start[1], signature=unique))
-    for c in out.calls:
-        if c.caller == parent and start <= (c.line, c.col) < end:
-            c.caller = qual
-    return qual
+    unique = unique_name(name, {d.name for d in out.definitions if d.parent == parent})
+    return inline_definition(out, src, fn, unique, parent, signature=unique)

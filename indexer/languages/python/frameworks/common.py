@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, storable
-from indexer.model import CALLABLE_KINDS, Binding, Definition, FileExtraction, Import, Param, Template, base_type
+from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type
+from indexer.symbols import inline_definition, inline_header
 
 __all__ = [
     "Args",
@@ -608,13 +609,6 @@ class Context:
         for d in self.out.definitions:
             if d.kind == "function" and (d.name_line, d.name_col) == (line, col) and d.parent == scope:
                 return d.qualname  # asked twice for one lambda
-        taken = {d.name for d in self.out.definitions if d.parent == scope}
-        unique, n = name, 1
-        while unique in taken:
-            n += 1
-            unique = f"{name} #{n}"
-        qualname = f"{scope}.{unique}" if scope else unique
-        end = (node.end_point[0] + 1, self.src.end_col(node))
         params: list[Param] = []
         plist = node.child_by_field_name("parameters")
         for p in plist.named_children if plist is not None else ():
@@ -626,20 +620,9 @@ class Context:
                 params.append(Param(self.src.text(p).lstrip("*"), variadic="*"))
             elif p.type == "dictionary_splat_pattern":
                 params.append(Param(self.src.text(p).lstrip("*"), variadic="**"))
-        body = node.child_by_field_name("body")
-        header = self.src.data[node.start_byte : body.start_byte] if body is not None else b""
-        self.out.definitions.append(
-            Definition(
-                kind="function", name=unique, qualname=qualname, parent=scope,
-                start_line=line, start_col=col, end_line=end[0], end_col=end[1], name_line=line, name_col=col,
-                signature=" ".join(header.decode("utf-8", "replace").split()).removesuffix(":").strip(),
-                params=params,
-            )
-        )  # fmt: skip
+        signature = inline_header(self.src, node).removesuffix(":").strip()
+        qualname = inline_definition(self.out, self.src, node, name, scope, params, signature)
         self.kinds[qualname] = "function"
-        for c in self.out.calls:
-            if c.caller == scope and (line, col) <= (c.line, c.col) < end:
-                c.caller = qualname
         return qualname
 
     def handler(self, node: Node, scope: str | None) -> tuple[str | None, str | None]:
