@@ -151,12 +151,14 @@ class ClientLinks:
         that instance's request, its base put before the URL. Returns the ``id`` of each template
         request used."""
         recv, _, verb = use.callee.rpartition(".")
-        if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
-            base = self.render(fc, use.caller, Template((("ref", f"{recv}.defaults.baseURL"),)))
-            if base != HOLE:  # an axios instance another module creates (api.get("/orders"))
-                url = self.render(fc, use.caller, use.args[0])
+        instance = _instance_request(use)
+        if instance is not None:
+            name, method, arg = instance
+            base = self.render(fc, use.caller, Template((("ref", f"{name}.defaults.baseURL"),)))
+            if base != HOLE:  # an axios instance another module creates (api.get("/orders"), api("/orders"))
+                url = self.render(fc, use.caller, arg)
                 joined = url if SCHEME_HOST.match(url) or not base else base.rstrip("/") + "/" + url.lstrip("/")
-                self.link_url(fc, use.caller, use.line, use.col, "axios", verb.upper(), joined)
+                self.link_url(fc, use.caller, use.line, use.col, "axios", method, joined)
                 return []
         if not templates:
             return []
@@ -208,3 +210,25 @@ class ClientLinks:
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
                    framework=framework, url=shown, service=service, **extra)
         self.result.outcomes["calls_http"] += 1
+
+
+def _instance_request(use: UrlArgCall) -> tuple[str, str, Template] | None:
+    """``(instance name, method, URL)`` of a call that is a request if its receiver is an axios instance
+    another module creates: ``NAME.get(url)`` (any of :data:`AXIOS_VERBS`), or the instance called
+    itself, as ``axios`` is: ``NAME(url)`` (``GET``), ``NAME({ url, method })`` (the literal method, ``GET``
+    when none is written, ``*`` when it is not a literal); ``None`` for any other call."""
+    recv, _, verb = use.callee.rpartition(".")
+    if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
+        return recv, verb.upper(), use.args[0]
+    if recv or not use.args:
+        return None
+    if use.args[0] is not None:
+        return use.callee, "GET", use.args[0]
+    config = {k: t for i, k, t in use.fields if i == 0}
+    url = config.get("url")
+    if url is None:
+        return None
+    if "method" not in config:
+        return use.callee, "GET", url
+    lit = config["method"].literal() if config["method"] is not None else None
+    return use.callee, lit.strip().upper() if lit and lit.strip().isalpha() else "*", url
