@@ -32,6 +32,15 @@ AXIOS_VERBS = frozenset({"get", "delete", "head", "options", "post", "put", "pat
 """An unknown piece of a rendered URL or path (a hole of a :class:`~indexer.model.Template`)."""
 
 
+def unknown_only(path: str) -> bool:
+    """Whether the rendered ``path`` (unknown pieces :data:`HOLE` or ``{}``) is nothing but unknown pieces
+    and slashes (``\x00``, ``/{}``, ``/\x00/\x00``): such a path names no endpoint, as a client's URL or a
+    route's path alike (``GET /{}`` would serve or send to any one-segment path); the root ``/`` or an empty
+    path is not unknown."""
+    rest = path.replace(HOLE, "{}")
+    return "{}" in rest and not rest.strip("/{}")
+
+
 def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | None]:
     """``(service, path)`` of a client URL whose unknown pieces are written ``\\x00``.
 
@@ -65,7 +74,7 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
                 return None, None
             url = url[slash:]
     path = url.replace(HOLE, "{}")
-    if not path.strip("/{}") and "{}" in path:
+    if unknown_only(path):
         return service, None  # nothing but unknowns
     return service, path
 
