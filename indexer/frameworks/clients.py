@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
-from indexer.model import Template, UrlArgCall
+from indexer.model import FileExtraction, Template, UrlArgCall
 from indexer.resolve.values import FuncV
 from stores.gateway import GatewayRoute
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "gateway_url", "prefixes_url", "split_url"]
+__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "code_gateways", "gateway_url", "prefixes_url",
+           "split_url", "unknown_only"]
 
 SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
 # An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
@@ -107,6 +108,8 @@ class ClientLinks:
     """CALLS_HTTP linking, mixed into the linker (which provides ``r``, ``ctxs``, ``options``,
     ``result``, ``render``, ``_endpoint``, ``_edge`` and ``_owner_id``)."""
 
+    _gateways: tuple[GatewayRoute, ...] | None = None
+
     r: Any
     ctxs: Any
     options: Any
@@ -140,6 +143,14 @@ class ClientLinks:
         if not base:
             return {}
         return chain_templates(self.ctxs, base, self._template_key, self.render)
+
+    def gateways(self) -> tuple[GatewayRoute, ...]:
+        """The API gateway routes relative client URLs go through: the configuration's
+        (:attr:`~indexer.frameworks.link_options.LinkOptions.gateways`), then those declared in code
+        (:attr:`~indexer.model.FileExtraction.gateway_routes`, :func:`code_gateways`), read once."""
+        if self._gateways is None:
+            self._gateways = (*self.options.gateways, *code_gateways(fc.ex for fc in self.ctxs))
+        return self._gateways
 
     def _template_key(self, fc: FileCtx, use: UrlArgCall) -> tuple[str, str] | None:
         v = self.r.resolve_expr(fc, use.caller, use.callee)
@@ -208,7 +219,7 @@ class ClientLinks:
         # a gateway route takes a relative URL of a client over HTTP (a page the gateway serves, a front
         # end behind it), not a proxied one nor a test's in-process request
         over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]
-        routed = gateway_url(self.options.gateways, method, url) if over_http else None
+        routed = gateway_url(self.gateways(), method, url) if over_http else None
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
@@ -241,3 +252,12 @@ def _instance_request(use: UrlArgCall) -> tuple[str, str, Template] | None:
         return use.callee, "GET", url
     lit = config["method"].literal() if config["method"] is not None else None
     return use.callee, lit.strip().upper() if lit and lit.strip().isalpha() else "*", url
+
+
+def code_gateways(extractions: Iterable[FileExtraction]) -> list[GatewayRoute]:
+    """The gateway routes the files ``extractions`` declare in code (Spring Cloud Gateway's Java DSL,
+    :class:`~indexer.model.GatewayRouteDecl`) as :class:`~stores.gateway.GatewayRoute` s, by file path
+    then position."""
+    return [GatewayRoute(d.service, d.paths, d.methods, d.filters)
+            for ex in sorted((ex for ex in extractions if ex.gateway_routes), key=lambda ex: ex.path)
+            for d in ex.gateway_routes]
