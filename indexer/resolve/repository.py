@@ -85,12 +85,12 @@ def resolve_repository(
 
 FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
                    "queue_bindings", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
-                   "uri_versionings", "url_rewrites", "dev_proxies", "gateway_routes", "graphql_documents", "graphql_uses", "tables",
+                   "uri_versionings", "url_rewrites", "dev_proxies", "gateway_routes", "named_loaders", "graphql_documents", "graphql_uses", "tables",
                    "table_uses", "components")
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
 
-EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls",
+EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls", "named_loaders",
               "graphql_documents", "graphql_uses", "tables", "table_uses", "components")
 """The :data:`FRAMEWORK_FACTS` that give their file edges of its own (the others, constants, routers,
 mounts and the like, are only read)."""
