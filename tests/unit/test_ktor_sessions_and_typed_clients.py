@@ -57,6 +57,15 @@ suspend fun use(client: HttpClient) {
     client.webSocket("/chat") { }
 }
 
+suspend fun configured(base: HttpClient) {
+    val client = base.config { }
+    client.sse("/events") { }
+    val other = Other()
+    other.get("/live/raw")
+}
+
+class Other { fun get(path: String) = path }
+
 fun build(): String = "/nothing"
 """
 
@@ -71,8 +80,10 @@ def test_sessions_are_routes_and_typed_requests_reach_them():
         "src/main/kotlin/app/Server.api.GET {Users.Id}() -> endpoint:GET /users/{}",
         "src/main/kotlin/app/Server.api.GET {Users}() -> endpoint:GET /users",
     ]
-    # client.get(build()) requests nothing known: no edge
+    # client.get(build()) requests nothing known: no edge; nor does `other.get(...)` of a declared class
+    # that is no client. A client made by a call (`base.config { }`) is read by its name, as an undeclared one
     assert edges(result, "CALLS_HTTP") == [
+        "src/main/kotlin/app/Client.configured(HttpClient) -> endpoint:GET /events",
         "src/main/kotlin/app/Client.use(HttpClient) -> endpoint:GET /chat",
         "src/main/kotlin/app/Client.use(HttpClient) -> endpoint:GET /health",
         "src/main/kotlin/app/Client.use(HttpClient) -> endpoint:GET /users",

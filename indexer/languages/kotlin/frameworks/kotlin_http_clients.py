@@ -132,6 +132,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         recv = site.receiver or ""
         first = recv.split(".")[1 if recv.startswith("this.") else 0]
         declared = declared_type(out, site.caller, first)
+        if declared and not declared.rsplit(".", 1)[-1][:1].isupper():
+            declared = None  # the text of a call (`val client = client.config { }`), no type: read by name
         is_client = declared.rsplit(".", 1)[-1] == "HttpClient" if declared else "client" in recv.lower()
         url = string_arg(src, call, 0)
         if not is_client or url is None:
