@@ -29,7 +29,7 @@ from stores.contracts import (
 )
 from stores.errors import QueryFailed
 from stores.gateway import GATEWAY_ROUTES_PROP, routes_from_json
-from stores.qualified_symbols import written_qualname
+from stores.qualified_symbols import DEFAULT_EXPORT, written_qualname
 
 _T = TypeVar("_T")
 
@@ -90,12 +90,17 @@ def dotted_name(node: Node) -> str:
     * a language whose modules are files (TypeScript, JavaScript: no ``module`` on code nodes): the
       module-relative name, as its own tools show it (``joinValues``, ``ZodType.parse``); the file is
       said apart (:func:`container_name`, :func:`symbol_label`);
-    * a File node: its path (``src/app.ts``)."""
+    * a File node: its path (``src/app.ts``);
+    * a function of a JavaScript / TypeScript module's default-exported object literal (qualname
+      ``default.setToken``): by the module's name (``agent.setToken`` of ``src/agent.js``,
+      :func:`stores.qualified_symbols.written_qualname`)."""
     if node.label == "File":
         return node.file
     module = node.props.get("module")
     if module:
         return f"{module}.{node.qualname}"
+    if node.qualname.startswith(DEFAULT_EXPORT + "."):  # `default.setToken` of src/agent.js: agent.setToken
+        return written_qualname(node.qualname, node.file)
     return node.qualname
 
 
@@ -132,7 +137,7 @@ _DOTTED_NAME_PARTS = 3
 
 def _matches(node: Node, text: str) -> bool:
     forms = [dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"]
-    written = written_qualname(node.qualname)
+    written = written_qualname(node.qualname, node.file)
     if written != node.qualname:  # a factory's member as its call sites write it: `CartGateway.getCart`
         forms += [written, f"{_path_module(node.file)}.{written}"]
     if node.file.endswith(".go"):  # a Go package is its folder: `models.GetTags` of models/tag.go
@@ -336,7 +341,7 @@ def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
     (:func:`stores.qualified_symbols.written_qualname`: ``CartGateway.return.getCart`` is written
     ``CartGateway.getCart``), is the text itself, else all of them."""
     text = symbol.strip().split("(", 1)[0].strip().strip(".")
-    return [n for n in candidates if text in (n.qualname, written_qualname(n.qualname))] or list(candidates)
+    return [n for n in candidates if text in (n.qualname, written_qualname(n.qualname, n.file))] or list(candidates)
 
 
 def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:

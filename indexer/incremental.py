@@ -319,7 +319,8 @@ class RepositoryIndex:
         del files
         if self.skip_unchanged:  # the contexts were released: a later run starts afresh
             self.extraction.park = spill_file(self.options.state_dir)  # the old one held released files' lists
-            self.resolver = RepositoryResolver(self.repo, None, park=self.extraction.park)
+            code, self.resolver = self.resolver.code_gateways, RepositoryResolver(self.repo, None, park=self.extraction.park)
+            self.resolver.code_gateways = code  # the gateway routes the link read: the registry entry records them
             self.synced = False
         return report
 
@@ -700,7 +701,8 @@ class RepositoryIndex:
         self.released = _Released(link, {p: fc.checksum for p, fc in files.items()},
                                   {p: fc.size for p, fc in files.items()})
         self.extraction.park = spill_file(self.options.state_dir)  # the old one holds the released files' lists
-        self.resolver = RepositoryResolver(self.repo, link, park=self.extraction.park)
+        code, self.resolver = self.resolver.code_gateways, RepositoryResolver(self.repo, link, park=self.extraction.park)
+        self.resolver.code_gateways = code  # the gateway routes the link read (the registry entry's)
         self.mention_records = MentionRecords()  # saved with the records, read back with them
         self.synced = False
         release_memory()

@@ -40,18 +40,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from indexer.model_http import (DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
-                                WRAPPER_KINDS, DevProxy, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
+                                WRAPPER_KINDS, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
                                 UrlArgCall, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
-                                    EntryRegistration, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
+                                    EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
                                     QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
 from indexer.string_templates import StringConstant, Template
 from indexer.typetext import base_type, drop_generics, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
-    "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
+    "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
     "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
@@ -397,6 +397,8 @@ class FileExtraction:
     uri_versionings: list[UriVersioning] = field(default_factory=list)
     url_rewrites: list[UrlRewrite] = field(default_factory=list)
     dev_proxies: list[DevProxy] = field(default_factory=list)
+    gateway_routes: list[GatewayRouteDecl] = field(default_factory=list)
+    named_loaders: list[NamedLoader] = field(default_factory=list)
     graphql_documents: list[GraphqlDocument] = field(default_factory=list)
     graphql_uses: list[GraphqlUse] = field(default_factory=list)
     tables: list[TableDef] = field(default_factory=list)

@@ -19,7 +19,7 @@ from indexer.string_templates import Template
 __all__ = [
     "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE",
     "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "GlobalPrefix",
-    "UriVersioning", "UrlRewrite", "DevProxy",
+    "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl",
 ]
 
 
@@ -215,6 +215,25 @@ class HttpCall:
     """The name whose value is the method when ``method`` is ``"*"`` because a name gives it (``fetch(url, { method })``,
     ``fetch(url, { method: m })``, axios ``request({ url, method })``): when it is a parameter of ``caller``, each call of
     that function passing a literal there fixes the method (:mod:`indexer.frameworks.client_chains`)."""
+
+
+@dataclass(slots=True)
+class GatewayRouteDecl:
+    """An API gateway route declared in code (Spring Cloud Gateway's Java DSL:
+    ``builder.routes().route("id", r -> r.path("/api/customer/**").filters(f -> f.stripPrefix(2))
+    .uri("lb://customers-service"))``), read as the routes of the YAML configuration are
+    (:class:`stores.gateway.GatewayRoute`): ``service`` the ``uri``'s host, ``paths`` its ``path(...)``
+    patterns, ``methods`` its ``method(...)`` (upper case; empty: any), ``filters`` its path-changing
+    filters in order, each ``(name, *args)`` in the configuration's names (``("StripPrefix", "2")``);
+    ``line`` / ``col`` the ``route`` call. The linker applies them with the configuration's routes, after
+    them, in file order."""
+
+    service: str
+    paths: tuple[str, ...]
+    methods: tuple[str, ...]
+    filters: tuple[tuple[str, ...], ...]
+    line: int
+    col: int
 
 
 @dataclass(slots=True)

@@ -18,7 +18,7 @@ from indexer.string_templates import Template
 __all__ = [
     "TopicUse", "QueueBinding", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
     "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
-    "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse",
+    "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse", "NamedLoader",
 ]
 
 
@@ -79,6 +79,23 @@ interface), ``main`` (a program's entry: a ``__main__`` block, a console script 
 ``CommandLineRunner``), ``runtime`` (run by the language runtime itself: a JVM static initialiser or serialization
 hook), ``trigger`` (run when records change: an Apex trigger), ``async`` (a job the platform runs in its own
 transaction once enqueued: an Apex ``Queueable`` / ``Batchable`` / ``Finalizer``)."""
+
+
+@dataclass(slots=True)
+class NamedLoader:
+    """A batch loader registered under a name and fetched by it (Netflix DGS: ``@DgsDataLoader(name =
+    "reviews") class ReviewsDataLoader implements BatchLoader``, then ``dfe.getDataLoader("reviews")``
+    in a data fetcher). ``role`` ``"provides"``: ``owner`` is the loader class's qualname in this file;
+    ``"uses"``: ``owner`` is the function calling ``getDataLoader`` (its ``load`` queues keys the library
+    hands the loader's batch method later). ``name`` the registered name (a literal or a constant);
+    ``line`` / ``col`` the annotation's or the call's name. The linker makes each use a CALLS edge
+    (``inferred``) to the batch method (``load``) of the loader providing that name."""
+
+    role: str
+    name: Template
+    owner: str
+    line: int
+    col: int
 
 
 @dataclass(slots=True)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from indexer.incremental import RepositoryIndex
-from indexer.registry import record_repository
+from indexer.registry import record_repository, repository_gateways
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from stores.contracts import GraphStore, SearchIndex
 
@@ -62,5 +62,5 @@ def index_repository(
     if options.record:
         link = index.link_read
         record_repository(graph, search, Path(root).resolve(), options, applications=index.applications(),
-                          gateways=link.gateways if link is not None else None)
+                          gateways=repository_gateways(link and link.gateways, index.resolver.code_gateways))
     return report

@@ -21,7 +21,7 @@ from indexer.vcs import VcsState, git_state
 from stores.contracts import APPLICATIONS_PROP, GraphStore, RepositoryRecord, SearchIndex
 from stores.gateway import GATEWAY_ROUTES_PROP, GatewayRoute, routes_to_json
 
-__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "refresh_counts",
+__all__ = ["BRANCH_SEPARATOR", "repository_key", "branch_identity", "record_repository", "repository_gateways", "refresh_counts",
            "refresh_all_counts"]
 
 BRANCH_SEPARATOR = "@"
@@ -62,6 +62,18 @@ def refresh_all_counts(graph: GraphStore, search: SearchIndex) -> int:
     for key in [r.key for r in graph.repositories()]:  # each entry read again just before it is written:
         done += refresh_counts(graph, search, key) is not None  # one removed meanwhile is not brought back
     return done
+
+
+def repository_gateways(configured: Sequence[GatewayRoute] | None,
+                        code: Sequence[GatewayRoute] | None) -> list[GatewayRoute] | None:
+    """The API gateway routes a registry entry records (:func:`record_repository`'s ``gateways``): the
+    ``configured`` ones (:attr:`indexer.frameworks.link_options.LinkOptions.gateways`, ``None`` before any
+    sync), then those the ``code`` declares as the last link in this process read them
+    (:attr:`indexer.resolve.repository.RepositoryResolver.code_gateways`); ``None`` (the entry keeps what
+    it holds) when either is ``None``: no link ran, so nothing the routes come from changed."""
+    if configured is None or code is None:
+        return None
+    return [*configured, *code]
 
 
 def record_repository(graph: GraphStore, search: SearchIndex, root: Path, options: IndexOptions,

@@ -43,7 +43,7 @@ from indexer.frameworks.openapi import SPEC_SUFFIXES
 from indexer.frameworks.ui_templates import TEMPLATE_SUFFIX
 from indexer.incremental import RepositoryIndex, is_config_path
 from indexer.languages import extractor_for_path
-from indexer.registry import record_repository
+from indexer.registry import record_repository, repository_gateways
 from indexer.run import IndexReport, ProgressSink
 
 __all__ = ["Watcher", "SourceFilter", "STEP_MS", "DEBOUNCE_MS", "RECORD_EVERY_S"]
@@ -281,9 +281,9 @@ class Watcher:
         if not self.index.options.record:
             return
         try:
-            link = self.index.link_read
+            link, code = self.index.link_read, self.index.resolver.code_gateways
             record_repository(self.index.graph, self.index.search, self.index.root, self.index.options,
-                              applications=self.index.applications(), gateways=link.gateways if link is not None else None)
+                              applications=self.index.applications(), gateways=repository_gateways(link and link.gateways, code))
         except Exception:  # the index itself is written; the entry follows with the next one
             log.warning("writing the registry entry of %s failed", self.index.root, exc_info=True)
             return

@@ -246,11 +246,27 @@ def _method_arg(use: UrlArgCall, layer: Layer) -> Template | None:
 
 
 def _method(use: UrlArgCall, layer: Layer) -> str:
+    """The method of ``use``: the layer's, else the literal passed as its method parameter, else, when
+    the call leaves that parameter out, the parameter's literal default (``request({ url })`` of
+    ``({ url, method = "POST" }) => fetch(url, { method })`` is a ``POST``); ``"*"`` when none is known."""
     if layer.method_param is None:
         return layer.method
     arg = _method_arg(use, layer)
     lit = arg.literal() if arg is not None else None
+    if arg is None and not _method_passed(use, layer):
+        lit = dict(layer.defaults).get(layer.method_param)
     return lit.strip().upper() if lit and lit.strip().isalpha() else "*"
+
+
+def _method_passed(use: UrlArgCall, layer: Layer) -> bool:
+    """Whether ``use`` gives anything in the place of ``layer``'s method parameter (a plain or
+    destructured name; ``init.method`` counts as given)."""
+    head, _, prop = (layer.method_param or "").partition(".")
+    if prop:
+        return True
+    if head in layer.names:
+        return layer.names.index(head) < len(use.args)
+    return argument(use, layer, head)[0]
 
 
 def _derived(use: UrlArgCall, layer: Layer, fc: FileCtx, own: tuple[str, ...], render: Render) -> Layer | None:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
-from indexer.model import Template, UrlArgCall
+from indexer.model import FileExtraction, Template, UrlArgCall
 from indexer.resolve.values import FuncV
 from stores.gateway import GatewayRoute
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "gateway_url", "prefixes_url", "split_url"]
+__all__ = ["AXIOS_VERBS", "HOLE", "PLACEHOLDER", "SCHEME_HOST", "ClientLinks", "code_gateways", "gateway_url", "prefixes_url",
+           "split_url", "unknown_only"]
 
 SCHEME_HOST = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//(?:[^/@?#]*@)?(\[[^\]/?#]*\]|[^/:?#]*)(?::[^/?#]*)?")
 # An unresolved Spring placeholder (one level of nesting: ``${a:${b}}``).
@@ -30,6 +31,15 @@ HOLE = "\x00"
 AXIOS_VERBS = frozenset({"get", "delete", "head", "options", "post", "put", "patch"})
 """Methods of an axios instance taking the URL first (``api.post(url, data)``)."""
 """An unknown piece of a rendered URL or path (a hole of a :class:`~indexer.model.Template`)."""
+
+
+def unknown_only(path: str) -> bool:
+    """Whether the rendered ``path`` (unknown pieces :data:`HOLE` or ``{}``) is nothing but unknown pieces
+    and slashes (``\x00``, ``/{}``, ``/\x00/\x00``): such a path names no endpoint, as a client's URL or a
+    route's path alike (``GET /{}`` would serve or send to any one-segment path); the root ``/`` or an empty
+    path is not unknown."""
+    rest = path.replace(HOLE, "{}")
+    return "{}" in rest and not rest.strip("/{}")
 
 
 def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | None]:
@@ -65,7 +75,7 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
                 return None, None
             url = url[slash:]
     path = url.replace(HOLE, "{}")
-    if not path.strip("/{}") and "{}" in path:
+    if unknown_only(path):
         return service, None  # nothing but unknowns
     return service, path
 
@@ -97,6 +107,8 @@ def prefixes_url(key: str, url: str) -> bool:
 class ClientLinks:
     """CALLS_HTTP linking, mixed into the linker (which provides ``r``, ``ctxs``, ``options``,
     ``result``, ``render``, ``_endpoint``, ``_edge`` and ``_owner_id``)."""
+
+    _gateways: tuple[GatewayRoute, ...] | None = None
 
     r: Any
     ctxs: Any
@@ -132,6 +144,14 @@ class ClientLinks:
             return {}
         return chain_templates(self.ctxs, base, self._template_key, self.render)
 
+    def gateways(self) -> tuple[GatewayRoute, ...]:
+        """The API gateway routes relative client URLs go through: the configuration's
+        (:attr:`~indexer.frameworks.link_options.LinkOptions.gateways`), then those declared in code
+        (:attr:`~indexer.model.FileExtraction.gateway_routes`, :func:`code_gateways`), read once."""
+        if self._gateways is None:
+            self._gateways = (*self.options.gateways, *code_gateways(fc.ex for fc in self.ctxs))
+        return self._gateways
+
     def _template_key(self, fc: FileCtx, use: UrlArgCall) -> tuple[str, str] | None:
         v = self.r.resolve_expr(fc, use.caller, use.callee)
         if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
@@ -151,12 +171,14 @@ class ClientLinks:
         that instance's request, its base put before the URL. Returns the ``id`` of each template
         request used."""
         recv, _, verb = use.callee.rpartition(".")
-        if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
-            base = self.render(fc, use.caller, Template((("ref", f"{recv}.defaults.baseURL"),)))
-            if base != HOLE:  # an axios instance another module creates (api.get("/orders"))
-                url = self.render(fc, use.caller, use.args[0])
+        instance = _instance_request(use)
+        if instance is not None:
+            name, method, arg = instance
+            base = self.render(fc, use.caller, Template((("ref", f"{name}.defaults.baseURL"),)))
+            if base != HOLE:  # an axios instance another module creates (api.get("/orders"), api("/orders"))
+                url = self.render(fc, use.caller, arg)
                 joined = url if SCHEME_HOST.match(url) or not base else base.rstrip("/") + "/" + url.lstrip("/")
-                self.link_url(fc, use.caller, use.line, use.col, "axios", verb.upper(), joined)
+                self.link_url(fc, use.caller, use.line, use.col, "axios", method, joined)
                 return []
         if not templates:
             return []
@@ -197,7 +219,7 @@ class ClientLinks:
         # a gateway route takes a relative URL of a client over HTTP (a page the gateway serves, a front
         # end behind it), not a proxied one nor a test's in-process request
         over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]
-        routed = gateway_url(self.options.gateways, method, url) if over_http else None
+        routed = gateway_url(self.gateways(), method, url) if over_http else None
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1
@@ -208,3 +230,34 @@ class ClientLinks:
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
                    framework=framework, url=shown, service=service, **extra)
         self.result.outcomes["calls_http"] += 1
+
+
+def _instance_request(use: UrlArgCall) -> tuple[str, str, Template] | None:
+    """``(instance name, method, URL)`` of a call that is a request if its receiver is an axios instance
+    another module creates: ``NAME.get(url)`` (any of :data:`AXIOS_VERBS`), or the instance called
+    itself, as ``axios`` is: ``NAME(url)`` (``GET``), ``NAME({ url, method })`` (the literal method, ``GET``
+    when none is written, ``*`` when it is not a literal); ``None`` for any other call."""
+    recv, _, verb = use.callee.rpartition(".")
+    if recv and verb in AXIOS_VERBS and "." not in recv and use.args and use.args[0] is not None:
+        return recv, verb.upper(), use.args[0]
+    if recv or not use.args:
+        return None
+    if use.args[0] is not None:
+        return use.callee, "GET", use.args[0]
+    config = {k: t for i, k, t in use.fields if i == 0}
+    url = config.get("url")
+    if url is None:
+        return None
+    if "method" not in config:
+        return use.callee, "GET", url
+    lit = config["method"].literal() if config["method"] is not None else None
+    return use.callee, lit.strip().upper() if lit and lit.strip().isalpha() else "*", url
+
+
+def code_gateways(extractions: Iterable[FileExtraction]) -> list[GatewayRoute]:
+    """The gateway routes the files ``extractions`` declare in code (Spring Cloud Gateway's Java DSL,
+    :class:`~indexer.model.GatewayRouteDecl`) as :class:`~stores.gateway.GatewayRoute` s, by file path
+    then position."""
+    return [GatewayRoute(d.service, d.paths, d.methods, d.filters)
+            for ex in sorted((ex for ex in extractions if ex.gateway_routes), key=lambda ex: ex.path)
+            for d in ex.gateway_routes]

@@ -81,6 +81,7 @@ from indexer.frameworks.auth_guards import DEFAULT_STRATEGY
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
+from indexer.frameworks.named_loaders import link_named_loaders
 from indexer.frameworks.ui_templates import link_components
 from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
@@ -376,6 +377,7 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer
                     self.options.mappers.statements, self.produce, self.memo)
         link_components(self.r, self.ctxs, self.result.edges, self.result.outcomes, self.options.templates)  # ui_templates
+        link_named_loaders(self.r, self.ctxs, self.result.edges, self.result.outcomes, self.render)  # DGS loaders by name
         for fc in self.ctxs:  # after every route: an app-wide wrapper wraps what all files expose
             for w in fc.ex.wrappers:
                 self.wrapper(fc, w)

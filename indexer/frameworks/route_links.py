@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from indexer.frameworks.auth_guards import GUARD_CALLBACK, factory_callbacks, guard_callbacks
-from indexer.frameworks.clients import HOLE
+from indexer.frameworks.clients import HOLE, unknown_only
 from indexer.frameworks.django_methods import required_methods
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.python_graphql_links import MERGING_FRAMEWORKS
@@ -29,7 +29,7 @@ from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import ClassV, Def, FuncV
 from indexer.symbols import file_id
-from stores.contracts import GRAPHQL_OPERATIONS, declared_route, graphql_operation
+from stores.contracts import GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation
 
 __all__ = ["LinkedRoute", "RouteLinks"]
 
@@ -92,7 +92,8 @@ class RouteLinks:
                 return
         else:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
-        own = unglue_holes(self.render(fc, scope, route.path), route.framework == "django").replace(HOLE, "{}")
+        raw = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
+        own = raw.replace(HOLE, "{}")
         props = self.options.properties_for(fc.path)
         router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
         if router_key is not None and (*router_key, route.framework) in self.refused:
@@ -111,6 +112,9 @@ class RouteLinks:
         for base in bases:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
                 full = join_paths(join_paths(base, own), tail[0] if tail else "").replace(HOLE, "{}")
+                if HOLE in raw and unknown_only(full):
+                    self._unknown_path(fc, route, handler, methods)
+                    continue
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
@@ -142,6 +146,19 @@ class RouteLinks:
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
+
+    def _unknown_path(self, fc: FileCtx, route: Route, handler: str, methods: tuple[str, ...] | list[str]) -> None:
+        """A route whose whole path is unknown values (an unresolved constant: Ktor's ``get<T> {}`` of an
+        unannotated class, ``@GetMapping(Paths.X)`` of a library, ``app.get(PATH, h)`` of an import) names
+        no endpoint, as a client's URL of unknown values only does not
+        (:func:`~indexer.frameworks.clients.unknown_only`): ``GET /{}`` would serve any one-segment path
+        and link every such request. Its handler stays an ``http`` entry point: an ENTRY self-edge
+        (counted ``unknown_route_path``)."""
+        for method in methods:
+            self.result.edges[fc.path].append(Edge(
+                "ENTRY", handler, handler, fc.repo, fc.path, route.line, route.col, None,
+                {"kind": "http", "framework": route.framework, "name": f"{method} (unknown path)"}))
+            self.result.outcomes["unknown_route_path"] += 1
 
     def _handler_decorators(self, fc: FileCtx, route: Route, linked: LinkedRoute) -> None:
         """WRAPS from the view decorators of a Python handler defined in another file (a Django view

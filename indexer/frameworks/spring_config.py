@@ -394,17 +394,25 @@ def _route_items(route: Mapping[str, str], kind: str) -> list[tuple[str, list[st
     return [items[i] for i in sorted(items)]
 
 
+_DEFAULT_FILTERS = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.default-filters(\[\d+\](?:\..+)?)$")
+
+
 def gateway_route_list(props: Mapping[str, str]) -> list[GatewayRoute]:
     """Spring Cloud Gateway routes of one application's configuration
     (``spring.cloud.gateway[.server.webflux|.webmvc].routes``), in order, as
     :class:`~stores.gateway.GatewayRoute` s: the ``uri``'s host as the service (``lb://customers-service``,
     ``http://visits:8080``; a route whose ``uri`` names no host, ``forward:/x``, is left out), its ``Path``
-    and ``Method`` predicates and its path-changing filters (:data:`~stores.gateway.PATH_FILTERS`)."""
+    and ``Method`` predicates and its path-changing filters (:data:`~stores.gateway.PATH_FILTERS`). The
+    ``default-filters`` apply to every route: the gateway orders each route's filters by their position
+    in their list, a default filter before a route's own of the same position (Spring Cloud Gateway's
+    ``RouteDefinitionRouteLocator``: both lists are numbered from 1 and sorted stably, defaults first)."""
     routes: dict[int, dict[str, str]] = {}
     for key, value in props.items():
         m = _GATEWAY_ROUTE.match(key) if key.startswith("spring.cloud.gateway") else None
         if m:
             routes.setdefault(int(m.group(1)), {})[m.group(2)] = value
+    defaults = _route_items({"filters" + m.group(1): v for k, v in props.items()
+                             if k.startswith("spring.cloud.gateway") and (m := _DEFAULT_FILTERS.match(k))}, "filters")
     out: list[GatewayRoute] = []
     for i in sorted(routes):
         route = routes[i]
@@ -415,7 +423,10 @@ def gateway_route_list(props: Mapping[str, str]) -> list[GatewayRoute]:
         predicates = _route_items(route, "predicates")
         paths = tuple(p for name, args in predicates if name == "Path" for p in args if p)
         methods = tuple(m.upper() for name, args in predicates if name == "Method" for m in args if m)
-        filters = tuple((name, *args) for name, args in _route_items(route, "filters") if name in PATH_FILTERS)
+        own = _route_items(route, "filters")
+        merged = sorted([(i, 0, item) for i, item in enumerate(defaults)] + [(i, 1, item) for i, item in enumerate(own)],
+                        key=lambda t: t[:2])
+        filters = tuple((name, *args) for _, _, (name, args) in merged if name in PATH_FILTERS)
         out.append(GatewayRoute(service, paths, methods, filters))
     return out
 

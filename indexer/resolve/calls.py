@@ -636,9 +636,10 @@ def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str
     ``result.start.date()`` bound to outline's ``DateTime.commands.return.date``, and
     ``Placeholder.schema.return.toPlainText`` hid the one class method ``comment.toPlainText()``
     reaches (js60). The other direction (the factory's file importing the caller's: react-redux's
-    ``mapDispatchToProps`` handing ``props.onClickTag`` to the ``Tags`` it renders) is not taken: a
-    test file imports the module it tests, whose ``handle.cleanup()`` then bound to the test's
-    factory (outline). The reads are recorded."""
+    ``mapDispatchToProps`` handing ``props.onClickTag`` to the ``Tags`` it renders) is taken only for
+    a receiver the module system says a rendering module hands down (its optional ``handed_down``: JS
+    ``props`` / ``this.props``, acc62): a test file imports the module it tests, whose
+    ``handle.cleanup()`` bound to the test's factory (outline). The reads are recorded."""
     parent = rd.parent or ""
     owner, dot, tail = parent.rpartition(".")
     if not dot or tail != closed or rd.file is fc:
@@ -646,7 +647,12 @@ def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str
     factory = owner.rpartition(".")[2]
     if cs.receiver and re.split(r"[.(\[]", cs.receiver)[-1] == factory:
         return False
-    return not _imports(r, fc, rd.file)
+    if _imports(r, fc, rd.file):
+        return False
+    if cs.receiver not in getattr(fc.rules, "handed_down", ()):
+        return True
+    r.use(("file", rd.file.path, ""))  # the factory's file's imports
+    return not _imports(r, rd.file, fc)
 
 
 def _imports(r: Resolver, fc: FileCtx, other: FileCtx) -> bool:

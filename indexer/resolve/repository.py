@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.compact import forget_shared
+from indexer.frameworks.clients import code_gateways
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
 from indexer.heap import BIND_GC_THRESHOLD0, fewer_collections
 from indexer.languages import module_systems
@@ -40,6 +41,7 @@ from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
 from indexer.resolve.values import Def, Deps, Token
 from indexer.spill import SpilledOutputs, SpillFile, Summarise, packed_ref, unpacked_ref
+from stores.gateway import GatewayRoute
 from indexer.symbols import dotted_stems, module_path
 from stores.contracts import Edge, IndexedFile, Node
 
@@ -83,12 +85,12 @@ def resolve_repository(
 
 FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
                    "queue_bindings", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
-                   "uri_versionings", "url_rewrites", "dev_proxies", "graphql_documents", "graphql_uses", "tables",
+                   "uri_versionings", "url_rewrites", "dev_proxies", "gateway_routes", "named_loaders", "graphql_documents", "graphql_uses", "tables",
                    "table_uses", "components")
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""
 
-EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls",
+EDGE_FACTS = ("routes", "http_calls", "topics", "wrappers", "entries", "rpc_uses", "url_arg_calls", "named_loaders",
               "graphql_documents", "graphql_uses", "tables", "table_uses", "components")
 """The :data:`FRAMEWORK_FACTS` that give their file edges of its own (the others, constants, routers,
 mounts and the like, are only read)."""
@@ -195,6 +197,9 @@ class RepositoryResolver:
         """Per stem, the dotted stems held that extend it in its folder (``pkg/x`` -> ``{"pkg/x.Y"}``,
         :func:`~indexer.symbols.dotted_stems`): the files whose ids keep their suffix while it is held."""
         self._framework: set[str] = set()
+        self.code_gateways: list[GatewayRoute] | None = None
+        """The gateway routes the framework files declare in code as the last link read them
+        (:func:`~indexer.frameworks.clients.code_gateways`); ``None`` before any link in this process."""
         self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
         self._deps: dict[str, Record] = {}
         self._spilled: dict[str, int] = {}
@@ -581,6 +586,7 @@ class RepositoryResolver:
             _merge_links(linked, ctxs, files)
             self._remember_names(linked, produce)
             links = dict(sorted(linked.outcomes.items()))
+            self.code_gateways = code_gateways(fc.ex for fc in [*ctxs, *context] if fc.ex.gateway_routes)
             deps = strip_cut(deps)
             if self._link_dirty:
                 self._link_deps = set(deps)

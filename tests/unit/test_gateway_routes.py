@@ -87,6 +87,32 @@ def test_routes_are_read_from_the_shortcut_and_the_expanded_configuration():
     ]
 
 
+def test_default_filters_apply_to_every_route_in_the_gateways_order():
+    # acc62: `spring.cloud.gateway.default-filters` (shortcut and expanded) join each route's own filters,
+    # ordered by position, a default before a route's filter of the same position; non-path filters
+    # (AddResponseHeader) are not kept. Not: a route of another application's configuration (no defaults
+    # there), a `default-filters` key outside spring.cloud.gateway
+    props = {
+        "spring.cloud.gateway.default-filters[0]": "StripPrefix=1",
+        "spring.cloud.gateway.default-filters[1]": "AddResponseHeader=X-Gw, 1",
+        "spring.cloud.gateway.default-filters[2].name": "PrefixPath",
+        "spring.cloud.gateway.default-filters[2].args.prefix": "/v2",
+        "spring.cloud.gateway.routes[0].uri": "lb://customers-service",
+        "spring.cloud.gateway.routes[0].predicates[0]": "Path=/api/customer/**",
+        "spring.cloud.gateway.routes[0].filters[0]": "StripPrefix=1",
+        "spring.cloud.gateway.routes[1].uri": "lb://visits-service",
+        "spring.cloud.gateway.routes[1].predicates[0]": "Path=/visit/**",
+        "other.default-filters[0]": "StripPrefix=5",
+    }
+    customers, visits = gateway_route_list(props)
+    assert customers.filters == (("StripPrefix", "1"), ("StripPrefix", "1"), ("PrefixPath", "/v2"))
+    assert visits.filters == (("StripPrefix", "1"), ("PrefixPath", "/v2"))
+    assert customers.forward("GET", "/api/customer/owners/3") == "/v2/owners/3"
+    assert visits.forward("GET", "/visit/owners/3") == "/v2/owners/3"
+    plain = {k: v for k, v in props.items() if "default-filters" not in k}
+    assert [r.filters for r in gateway_route_list(plain)] == [(("StripPrefix", "1"),), ()]
+
+
 def test_a_relative_client_url_goes_where_the_first_matching_route_forwards_it():
     routes = [STRIP, REWRITE, PREFIX]
     assert gateway_url(routes, "GET", "api/customer/owners/\x00") == ("customers-service", "/owners/{}")

@@ -115,3 +115,56 @@ def test_an_options_object_bound_to_a_destructured_wrapper_parameter():
                                                           .split("// ---")[0].encode()).definitions if d.name == "send")
     assert [(p.name, p.fields) for p in fn.params] == [("{ path: p, verb: v = 'GET' }", (("path", "p"), ("verb", "v"))),
                                                         ("extra", ())]
+
+
+DEFAULTS = """
+// --- path: src/http.js ---
+import axios from "axios"
+export const api = axios.create({ baseURL: "/api" })
+const local = axios.create({ baseURL: "/v1" })
+export const request = ({ url = '', method = 'POST', body } = {}) => fetch(url, { method, body })
+export function send(url, method = 'PUT') { return fetch(url, { method }) }
+export function any(url, method) { return fetch(url, { method }) }
+export function renamed({ path: p, verb: v = 'PATCH' }) { return fetch(p, { method: v }) }
+export function mine() { return local("/users") }
+export function mineConfig(id) { return local({ url: `/users/${id}`, method: 'delete' }) }
+export function notInstance() { return axios.create("/x") }
+// --- path: src/use.js ---
+import { api, request, send, any, renamed } from "./http"
+function opaque() { return 1 }
+export function calls(opts) {
+  request({ url: '/api/articles' })
+  request({ url: '/api/articles/1', method: 'GET' })
+  request(opts)
+  send('/api/tags')
+  send('/api/tags', 'DELETE')
+  any('/api/any')
+  renamed({ path: '/api/r' })
+  api("/orders")
+  api({ url: "/orders/2", method: "put" })
+  api({ method: "put" })
+  opaque("/nothing")
+}
+"""
+
+
+def test_a_wrapper_s_default_method_and_a_callable_axios_instance():
+    # acc62: a call leaving out the wrapper's method takes the parameter's literal default (plain,
+    # destructured, renamed: POST, PUT, PATCH), one giving it takes its own; an axios instance is called
+    # itself as axios is (`api("/orders")`: GET; `api({ url, method })`), in its file or an importer's,
+    # its base put before the URL. Not: an opaque options object or a method with no default (`*`,
+    # written GET by the linker: no POST invented), a config without `url`, a function that is no
+    # instance (opaque), the instance factory itself
+    from tests.resolution_harness import edges, resolve_fixture
+    assert edges(resolve_fixture(DEFAULTS), "CALLS_HTTP") == [
+        "src/http.mine(0) -> endpoint:GET /v1/users",
+        "src/http.mineConfig(1) -> endpoint:DELETE /v1/users/{}",
+        "src/use.calls(1) -> endpoint:DELETE /api/tags",
+        "src/use.calls(1) -> endpoint:GET /api/any",
+        "src/use.calls(1) -> endpoint:GET /api/articles/1",
+        "src/use.calls(1) -> endpoint:GET /api/orders",
+        "src/use.calls(1) -> endpoint:PATCH /api/r",
+        "src/use.calls(1) -> endpoint:POST /api/articles",
+        "src/use.calls(1) -> endpoint:PUT /api/orders/2",
+        "src/use.calls(1) -> endpoint:PUT /api/tags",
+    ]

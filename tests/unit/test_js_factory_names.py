@@ -11,9 +11,12 @@ from __future__ import annotations
 import pytest
 
 from analysis.agent_queries import AgentQueries, TargetError
-from analysis.navigation import callers, find_targets, lookup
+from analysis.navigation import callers, dotted_name, find_targets, lookup
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from stores.qualified_symbols import qualified_query, qualifier_agrees, written_qualname
+from stores.qualified_symbols import module_name, qualified_query, qualifier_agrees, written_qualname
+from tests.resolution_harness import write_tree
 from tests.index_harness import index_files
 
 _TREE = {
@@ -105,3 +108,66 @@ def test_workspace_symbols_by_the_written_name(store):
     assert [n.id for n in store.search_symbols("cart_gateway.getCart", 10)][:1] == [CART]
     assert CART not in [n.id for n in store.search_symbols("ShopGateway.getCart", 10)]
     assert [n.id for n in store.search_symbols("Gateway.getCart", 10)] == []  # whole parts only
+
+
+_DEFAULTS = {
+    "src/agent.js": """
+export default {
+  setToken: t => t,
+  get(url) { return url },
+}
+""",
+    "src/api/index.ts": "export default { list() { return 1 } }\n",
+    "src/App.js": """
+import agent from "./agent"
+import api from "./api"
+export function boot() { agent.setToken("t"); return api.list() }
+""",
+    "tools/util.py": "def default():\n    def inner():\n        return 1\n    return inner()\n",
+}
+SET_TOKEN = "web:src/agent.default.setToken(1)"
+LIST = "web:src/api/index.default.list(0)"
+
+
+@pytest.fixture(scope="module")
+def defaults(tmp_path_factory: pytest.TempPathFactory) -> EmbeddedStore:
+    root = tmp_path_factory.mktemp("default_names")
+    write_tree(root / "web", _DEFAULTS)
+    s = EmbeddedStore(root / "x.db")
+    index_repository(root / "web", s, s, IndexOptions(repo="web", jobs=1))
+    return s
+
+
+def test_module_name_and_the_written_default_export():
+    assert module_name("src/agent.js") == "agent"
+    assert module_name("src/gateways/Cart.gateway.ts") == "Cart.gateway"
+    assert module_name("src/api/index.ts") == "api"
+    assert module_name("index.js") == ""
+    assert written_qualname("default.setToken", "src/agent.js") == "agent.setToken"
+    assert written_qualname("default.make.return.get", "src/api/index.ts") == "api.make.get"
+    # not: without the file, a `default` alone, another language's `default`, a root index, a Vue options object
+    assert written_qualname("default.setToken") == "default.setToken"
+    assert written_qualname("default", "src/agent.js") == "default"
+    assert written_qualname("default.inner", "tools/util.py") == "default.inner"
+    assert written_qualname("default.x", "index.js") == "default.x"
+    assert written_qualname("default.data", "src/App.vue") == "default.data"
+    assert qualifier_agrees("default.setToken", ["agent"], "src/agent.js")
+    assert not qualifier_agrees("default.setToken", ["agent"])
+    assert not qualifier_agrees("default.setToken", ["default"], "src/agent.js")
+
+
+def test_a_default_exported_object_member_by_the_module_name(defaults):
+    # `export default { setToken }` in src/agent.js is written `agent.setToken` where it is imported
+    assert [n.id for n in find_targets(defaults, "agent.setToken")] == [SET_TOKEN]
+    assert [n.id for n in find_targets(defaults, "api.list")] == [LIST]
+    assert [n.id for n in find_targets(defaults, "default.setToken")] == [SET_TOKEN]  # the stored name still works
+    [node] = find_targets(defaults, "agent.setToken")
+    assert dotted_name(node) == "agent.setToken"
+    refs = callers(defaults, [node])
+    assert [(r.source.qualname, r.line, r.resolution) for r in refs] == [("boot", 4, "exact")]
+    assert [n.id for n in defaults.search_symbols("agent.setToken", 10)][:1] == [SET_TOKEN]
+    # not: a module that is not its file, a Python function's nested `default.inner` by the module's name
+    assert find_targets(defaults, "App.setToken") == []
+    assert find_targets(defaults, "util.inner") == []
+    [inner] = find_targets(defaults, "default.inner")
+    assert dotted_name(inner) == "util.default.inner"  # its module, not a JS default export

@@ -393,6 +393,14 @@ const mapDispatchToProps = dispatch => ({ onClickTag: (tag) => dispatch(tag) })
 export default function Tags(props) { return props.onClickTag("t") }
 // --- path: src/Unrelated.js ---
 export function other(props) { return props.onClickTag("t") }
+// --- path: src/Panel.js ---
+export default class Panel { render() { return this.props.onClose(1) } }
+export function close(handle) { return handle.onClose(2) }
+// --- path: src/Panel.test.js ---
+import Panel from "./Panel"
+const makeProps = () => ({ onClose: (x) => x })
+// --- path: src/Board.js ---
+export function board(props) { return props.onClose(3) }
 """
 
 
@@ -404,9 +412,15 @@ def test_factory_members_in_the_name_fallback_only_where_the_call_may_reach_them
     # Unrelated's props.onClickTag, nor Tags' (Home imports Tags, not the other way: a test file
     # imports what it tests too); and Placeholder.schema.return.toPlainText no longer hides the one
     # class method comment.toPlainText()
+    # acc62: React hands `props` down from the module rendering the component, which imports it: Tags'
+    # props.onClickTag and Panel's this.props.onClose are Home's / the test's factory members. Not:
+    # Unrelated's props.onClickTag, Panel's handle.onClose() (a receiver no parent hands down: outline's
+    # handle.cleanup() of a test's factory), Board's props.onClose (the test does not import Board)
     check(FALLBACK, [
+        "src/Panel.Panel.render(0) -> src/Panel.test.makeProps.return.onClose(1) [name]",
         "src/Preview.Preview(1) -> src/Preview.mapDispatchToProps.return.onClick(1) [name]",
         "src/Provider.fetchSources(1) -> src/github.requestPlugin.return.requestRepos(0) [name]",
+        "src/Tags.Tags(1) -> src/Home.mapDispatchToProps.return.onClickTag(1) [name]",
         "src/github.CustomOctokit(0) -> src/github.requestPlugin(1) [exact]",  # the plugin handed to Octokit
         "src/use.use(4) -> src/Comment.Comment.toPlainText(0) [name]",
         "src/use.use(4) -> src/Search.Search.commands.return.nextSearchMatch(0) [name]",

@@ -76,3 +76,48 @@ export default class ContactCard extends LightningElement {
         ("classes/ContactController.ContactController.getContacts(0)", "table:t:.contact"),
         ("lwc/contactCard/contactCard.ContactCard", "table:t:.contact"),
     ]
+
+
+WRITER = """import { LightningElement, api } from 'lwc';
+import { createRecord, updateRecord, deleteRecord } from 'lightning/uiRecordApi';
+import { createRecord as other } from './local';
+import ACCOUNT_OBJECT from '@salesforce/schema/Account';
+import NAME_FIELD from '@salesforce/schema/Account.Name';
+import ID_FIELD from '@salesforce/schema/Contact.Id';
+import FIRST_FIELD from '@salesforce/schema/Contact.FirstName';
+
+export default class Editor extends LightningElement {
+    @api recordId;
+    async create() {
+        const fields = {};
+        fields[NAME_FIELD.fieldApiName] = this.name;
+        const recordInput = { apiName: ACCOUNT_OBJECT.objectApiName, fields };
+        return createRecord(recordInput);
+    }
+    async save() {
+        const fields = {};
+        fields[ID_FIELD.fieldApiName] = this.recordId;
+        fields[FIRST_FIELD.fieldApiName] = 'x';
+        await updateRecord({ fields });
+    }
+    async handed(recordInput) {
+        return updateRecord(recordInput);
+    }
+    async remove() {
+        return deleteRecord(this.recordId);
+    }
+    async notMine() {
+        return other({ apiName: ACCOUNT_OBJECT.objectApiName });
+    }
+}
+"""
+
+
+def test_create_and_update_record_write_the_object_their_input_names() -> None:
+    # acc62: the schema object (objectApiName) or the fields' object (fieldApiName) the calling function
+    # names. Not: an input handed in (handed), deleteRecord (an id names no object), a createRecord that
+    # is not uiRecordApi's (notMine)
+    assert _reads("lwc/editor/editor.js", WRITER) == [
+        ("lwc", "writes", "Account", ["Name"], "Editor.create", 15),
+        ("lwc", "writes", "Contact", ["Id", "FirstName"], "Editor.save", 21),
+    ]

@@ -150,6 +150,11 @@ class EcmaScriptModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
     literal: the object a function returns (``F.return``, :mod:`indexer.languages.ecmascript.returned_objects`),
     made anew by each call, so a call of a property it lacks is no function of the repository matched
     by name (an optional attribute of a module system, :mod:`indexer.resolve.calls`)."""
+    handed_down = frozenset({"props", "this.props"})
+    """Receivers holding what the module rendering the calling one hands it (React's component
+    ``props`` / ``this.props``): a factory's member (``mapDispatchToProps.return.onClickTag``) is a name
+    candidate for ``props.onClickTag()`` in a module the factory's module imports (it renders
+    ``<Tags onClickTag={...}/>``), an optional attribute of a module system (:mod:`indexer.resolve.calls`)."""
     invoking_members = frozenset({"call", "apply"})
     """Members of a function that call it (``Base.call(this, x)``, ``fn.apply(ctx, args)``; the first
     argument is ``this``), an optional attribute of a module system (:mod:`indexer.resolve.calls`,

@@ -769,7 +769,9 @@ class JsFile:
 
     def parameter_defaults(self, node: Node) -> tuple[tuple[str, str], ...]:
         """``(name, text)`` of each parameter of the function around ``node`` whose default is a string
-        literal (``get(resource, slug = "")``): what the parameter holds when a call leaves it out."""
+        literal (``get(resource, slug = "")``), and of each name a destructured object parameter binds
+        with one (``({ url, method = "POST" }) => ...``, ``{ verb: v = "PUT" }``: ``("method", "POST")``,
+        ``("v", "PUT")``): what the name holds when a call leaves it out."""
         n = node.parent
         while n is not None and n.type != "program" and n.type not in FUNCTION_NODES:
             n = n.parent
@@ -781,11 +783,32 @@ class JsFile:
             elif p.type in ("required_parameter", "optional_parameter"):
                 name, value = p.child_by_field_name("pattern"), p.child_by_field_name("value")
             else:
+                name, value = p, None
+            if name is not None and name.type == "object_pattern":
+                out += self._pattern_defaults(name)
                 continue
             text = self.string(value) if value is not None and value.type == "string" else None
             if name is not None and name.type == "identifier" and text is not None:
                 out.append((self.text(name), text))
         return tuple(out)
+
+    def _pattern_defaults(self, pattern: Node) -> list[tuple[str, str]]:
+        """``(local, text)`` of each name of the object pattern ``pattern`` whose default is a string
+        literal (``{ method = "GET" }``, ``{ verb: v = "GET" }``); nested patterns are not read."""
+        out: list[tuple[str, str]] = []
+        for c in pattern.named_children:
+            if c.type == "object_assignment_pattern":
+                name, value = c.child_by_field_name("left"), c.child_by_field_name("right")
+            elif c.type == "pair_pattern" and (v := c.child_by_field_name("value")) is not None \
+                    and v.type == "assignment_pattern":
+                name, value = v.child_by_field_name("left"), v.child_by_field_name("right")
+            else:
+                continue
+            text = self.string(value) if value is not None and value.type == "string" else None
+            if name is not None and name.type in ("identifier", "shorthand_property_identifier_pattern") \
+                    and text is not None:
+                out.append((self.text(name), text))
+        return out
 
     def _operator(self, node: Node) -> str:
         op = node.child_by_field_name("operator")

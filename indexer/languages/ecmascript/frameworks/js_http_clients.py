@@ -117,6 +117,8 @@ class _Detector:
                     self.http_clients.add("this." + self.jf.text(caps["field"][0]))
             else:
                 calls.append(caps)
+        if self.instances:
+            calls += self._instance_calls()
         for caps in calls:
             self.method_name = None
             for framework, method, url in self.jf.alternatives(lambda caps=caps: self._call(caps)):
@@ -124,6 +126,8 @@ class _Detector:
                 line, col = self.jf.pos(call)
                 named = self.method_name if method == "*" else None
                 refs = {t for k, t in url.parts if k == "ref"}
+                if named is not None:  # a method parameter's default is the method of a call giving none
+                    refs.add(named)
                 defaults = tuple(d for d in self.jf.parameter_defaults(call) if d[0] in refs)
                 self.out.http_calls.append(HttpCall(framework, method, url, self.jf.code_scope(call), line, col,
                                                     method_param=named, defaults=defaults))
@@ -139,6 +143,22 @@ class _Detector:
         if "." not in name and self.jf.code_scope(caps["instance"][0]) is None:  # module level: other files import it
             self.out.constants.append(StringConstant(f"{name}.defaults.baseURL", self.instances[name]))
 
+    def _instance_calls(self) -> list[dict[str, list[Node]]]:
+        """The captures of each call of an axios instance itself (``api("/users")``, ``api({ url })``,
+        ``this.api(url)``: an instance is callable as ``axios`` is), in source order; read only in a
+        file creating one."""
+        out: list[dict[str, list[Node]]] = []
+        stack = [self.jf.root]
+        while stack:
+            n = stack.pop()
+            if n.type == "call_expression":
+                fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+                if fn is not None and args is not None and fn.type in ("identifier", "member_expression") \
+                        and self.jf.text(fn) in self.instances:
+                    out.append({"call": [n], "function": [fn], "args": [args]})
+            stack.extend(reversed(n.children))
+        return out
+
     # -- one call --------------------------------------------------------------------------------
 
     def _call(self, caps: dict[str, list[Node]]) -> tuple[str, str, Template] | None:
@@ -146,6 +166,8 @@ class _Detector:
         args = arguments(caps["args"][0])
         if "function" in caps:
             name = jf.text(caps["function"][0])
+            if name in self.instances:  # `api(url)` of `const api = axios.create({ baseURL })`
+                return self._axios(None, args, self.instances[name])
             if name == "fetch":
                 if self.fetch_bound or (args and (unwrap(args[0]) or args[0]).type == "object"):
                     return None  # a local `fetch`, not the global one (which takes no object literal)

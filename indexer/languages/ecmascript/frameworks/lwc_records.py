@@ -15,8 +15,15 @@ items are
 or a module-level ``const`` holding such an array (``const fields = [NAME_FIELD, ...]``, the shorthand
 ``{ fields }``). A relationship path (``Contact.Account.Name``) reads ``Contact`` with no column (the
 column is another object's). Owner: the component class; resolution ``exact``. One use per object and
-wire, its columns in source order. Not read (yet): ``createRecord`` / ``updateRecord`` / ``deleteRecord``,
-whose object is built at run time.
+wire, its columns in source order.
+
+Writes (acc62): ``createRecord(recordInput)`` / ``updateRecord(recordInput)`` imported from
+``lightning/uiRecordApi`` write the object the function calling them names while building the record
+input: a schema object import's ``X.objectApiName`` (``{ apiName: ACCOUNT_OBJECT.objectApiName, fields }``),
+else the objects of the schema field imports whose ``F.fieldApiName`` it writes (``fields[NAME_FIELD.fieldApiName]
+= ...``: the columns). One ``writes`` use per object and call, owner the function around it, resolution
+``inferred`` (the input is built at run time). Not read: a function naming no schema import (an input handed in
+from elsewhere, ``fields[FIELD_API_NAME]`` of a string), ``deleteRecord`` (a record id names no object).
 """
 
 from __future__ import annotations
@@ -31,11 +38,15 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "READ_ADAPTERS", "detect"]
+__all__ = ["LANGUAGES", "READ_ADAPTERS", "WRITE_ADAPTERS", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 READ_ADAPTERS = frozenset({"getRecord", "getRecords"})
 """The ``lightning/uiRecordApi`` wire adapters that read the records of the fields they are given."""
+WRITE_ADAPTERS = frozenset({"createRecord", "updateRecord"})
+"""The ``lightning/uiRecordApi`` functions that write a record of the object their input names."""
+_FUNCTIONS = frozenset({"method_definition", "function_declaration", "function_expression", "arrow_function",
+                        "generator_function_declaration"})
 _UI_RECORD_API = "lightning/uiRecordApi"
 _SCHEMA = "@salesforce/schema/"
 _FIELD_KEYS = frozenset({"fields", "optionalFields"})
@@ -72,13 +83,56 @@ def _field_refs(src: SourceText, value: Node, schema: dict[str, str], arrays: di
     return out
 
 
+def _writes(root: Node, src: SourceText, out: FileExtraction, schema: dict[str, str]) -> None:
+    """Append a write per object of each ``createRecord`` / ``updateRecord`` call (module docstring)."""
+    writers = {i.local for i in out.imports if i.module == _UI_RECORD_API and i.name in WRITE_ADAPTERS}
+    objects = {i.local: i.module[len(_SCHEMA):] for i in out.imports
+               if i.module.startswith(_SCHEMA) and "." not in i.module[len(_SCHEMA):]}
+    if not writers or not (objects or schema):
+        return
+    sites = {(c.line, c.col): c for c in out.calls if c.name in writers and c.receiver is None and c.caller}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        site = sites.get((src.line(fn), src.col(fn))) if fn is not None and fn.type == "identifier" else None
+        body = n.parent
+        while site is not None and body is not None and body.type not in _FUNCTIONS:
+            body = body.parent
+        if site is None or body is None:
+            continue
+        named: list[str] = []
+        columns: dict[str, list[str]] = {}
+        inner = [body]
+        while inner:
+            m = inner.pop()
+            inner.extend(reversed(m.named_children))
+            obj, prop = m.child_by_field_name("object"), m.child_by_field_name("property")
+            if m.type != "member_expression" or obj is None or prop is None or obj.type != "identifier":
+                continue
+            name, key = src.text(obj), src.text(prop)
+            if key == "objectApiName" and name in objects and objects[name] not in named:
+                named.append(objects[name])
+            elif key == "fieldApiName" and name in schema:
+                table, _, column = schema[name].partition(".")
+                cols = columns.setdefault(table, [])
+                if column and "." not in column and column not in cols:
+                    cols.append(column)
+        for table in named or list(columns):
+            out.table_uses.append(TableUse("lwc", "writes", site.caller, site.line, site.col, table=table,
+                                           columns=columns.get(table, []), resolution="inferred"))
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append a read per object of each ``getRecord`` / ``getRecords`` wire (module docstring)."""
+    """Append a read per object of each ``getRecord`` / ``getRecords`` wire and a write per object of each
+    ``createRecord`` / ``updateRecord`` call (module docstring)."""
+    schema = {i.local: i.module[len(_SCHEMA):] for i in out.imports
+              if i.module.startswith(_SCHEMA) and "." in i.module[len(_SCHEMA):]}
+    _writes(root, src, out, schema)
     adapters = {i.local for i in out.imports if i.module == _UI_RECORD_API and i.name in READ_ADAPTERS}
     if not adapters:
         return
-    schema = {i.local: i.module[len(_SCHEMA):] for i in out.imports
-              if i.module.startswith(_SCHEMA) and "." in i.module[len(_SCHEMA):]}
     arrays = _module_arrays(root, src)
     classes = {d.qualname for d in out.definitions if d.kind == "class"}
     stack = [root]

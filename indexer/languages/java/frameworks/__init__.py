@@ -16,6 +16,7 @@ __all__ = ["DETECTOR_MODULES", "detectors_for"]
 DETECTOR_MODULES: tuple[str, ...] = (
     "spring_web",
     "spring_functional",
+    "spring_gateway",
     "jaxrs",
     "servlet",
     "spring_wrappers",

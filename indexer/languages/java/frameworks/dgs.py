@@ -14,8 +14,10 @@ hands back the loader whose batch method the library calls later with the keys t
 :class:`~indexer.model.CallSite` ``via="library"`` of ``load`` whose receiver is ``new
 ReviewsDataLoader()``, at the ``getDataLoader`` name. It binds only when that class (or a base of the
 repository) defines ``load`` (``BatchLoader`` / ``MappedBatchLoader`` and their ``WithContext``
-forms), ``inferred`` (the library decides when it runs). A loader named by a string
-(``getDataLoader("reviews")``) is not followed.
+forms), ``inferred`` (the library decides when it runs). A loader named by a string or a constant
+(``getDataLoader("reviews")``) is a :class:`~indexer.model.NamedLoader` use, and each
+``@DgsDataLoader(name = "reviews")`` class one that provides the name: the linker joins them
+(:mod:`indexer.frameworks.named_loaders`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import Annotation, JavaFile
 from indexer.languages.java.frameworks.spring_graphql import graphql_route
-from indexer.model import CallSite, FileExtraction, Template
+from indexer.model import CallSite, FileExtraction, NamedLoader, Template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -46,6 +48,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     jf = JavaFile.of(root, src, out)
     if jf.calls_any(_GET_LOADER):
         _data_loaders(jf)
+    _named_loaders(jf)
     for decl, anns in jf.annotated(*_ROOTS, "DgsData", "List"):
         if decl.type != "method_declaration":
             continue
@@ -76,6 +79,45 @@ def _value(jf: JavaFile, ann: Annotation, key: str) -> Template | None:
         return None
     tpl = jf.template(values[0])
     return tpl if tpl.parts else None
+
+
+def _named_loaders(jf: JavaFile) -> None:
+    """A :class:`~indexer.model.NamedLoader` ``provides`` per class annotated ``@DgsDataLoader`` (its
+    ``name``, else the class's simple name, as DGS registers it) and ``uses`` per ``getDataLoader(name)``
+    whose argument is a string or a constant (not a class literal: :func:`_data_loaders`)."""
+    for decl, anns in jf.annotated("DgsDataLoader"):
+        qualname = jf.qualname(decl) if decl.type == "class_declaration" else None
+        ann = next((a for a in anns if a.name == "DgsDataLoader"), None)
+        if qualname is None or ann is None:
+            continue
+        name = _value(jf, ann, "name") or Template.of(qualname.rpartition(".")[2])
+        jf.out.named_loaders.append(NamedLoader("provides", name, qualname, jf.src.line(ann.name_node),
+                                                jf.src.col(ann.name_node)))
+    if not jf.calls_any(_GET_LOADER):
+        return
+    for n, first in _loader_calls(jf):
+        if first.type not in ("string_literal", "identifier", "field_access"):
+            continue
+        site = jf.call(n.child_by_field_name("name"))
+        tpl = jf.template(first)
+        if site is None or site.caller is None or not tpl.parts:
+            continue
+        jf.out.named_loaders.append(NamedLoader("uses", tpl, site.caller, site.line, site.col))
+
+
+def _loader_calls(jf: JavaFile) -> list[tuple[Node, Node]]:
+    """``(call, argument)`` of each ``getDataLoader(x)`` of one argument, in source order."""
+    src, out, stack = jf.src, [], [jf.root]
+    while stack:
+        n = stack.pop()
+        stack.extend(reversed(n.named_children))
+        name = n.child_by_field_name("name") if n.type == "method_invocation" else None
+        if name is None or src.text(name) not in _GET_LOADER:
+            continue
+        args = n.child_by_field_name("arguments")
+        if args is not None and len(args.named_children) == 1:
+            out.append((n, args.named_children[0]))
+    return out
 
 
 def _data_loaders(jf: JavaFile) -> None:

@@ -12,7 +12,9 @@ Ktor client.
   ``options``; ``request(url) { method = HttpMethod.Post }``, else ``*``) on a receiver whose declared
   type is ``HttpClient``, or, with no declared type, whose text contains ``client``
   (case-insensitive); the URL is the first argument (``"$base/users"``: ``base`` a ``ref`` the linker
-  resolves when it is a constant), at the callee name, ``caller`` the enclosing function.
+  resolves when it is a constant), at the callee name, ``caller`` the enclosing function. A type-safe
+  request (the Resources plugin: ``client.get(Users.Id(id = 3))``) requests the resource class's path
+  (:func:`_resource`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from indexer.languages.kotlin.frameworks.common import (
     string_arg,
     template,
 )
+from indexer.languages.kotlin.frameworks.ktor import RESOURCE_KEY
 from indexer.model import FileExtraction, HttpCall, Template
 
 if TYPE_CHECKING:
@@ -40,7 +43,8 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("kotlin",)
 KTOR_VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
-              "options": "OPTIONS", "request": "*"}
+              "options": "OPTIONS", "request": "*", "webSocket": "GET", "sse": "GET"}
+"""The Ktor client's request calls and their methods (a WebSocket session and an SSE stream open with a ``GET``)."""
 _METHOD_SET = re.compile(r"\bmethod\s*=\s*HttpMethod\.(\w+)")
 
 
@@ -86,6 +90,27 @@ def _request_line(src: SourceText, out: FileExtraction, decl: Node, ann: KtAnnot
                                    src.col(ann.name_node)))
 
 
+def _resource(src: SourceText, arg: Node) -> Template | None:
+    """The URL of a type-safe Ktor client request (the Resources plugin's ``client.get(Users.Id(id = 3))``,
+    ``client.post(Articles.New())``, an ``object`` resource ``client.get(Users)``): the path of the resource
+    class named, a ``ref`` to its string constant (:data:`~indexer.languages.kotlin.frameworks.ktor.RESOURCE_KEY`,
+    resolved by the linker as a route's is); ``None`` for any other argument. A class is named in
+    PascalCase (``Users.Id``), so an upper-case constant (``URL``) stays a URL."""
+    node = arg
+    if node.type == "call_expression" and node.named_children and node.named_children[-1].type == "call_suffix":
+        suffix = node.named_children[-1]
+        if any(c.type == "annotated_lambda" for c in suffix.named_children):
+            return None
+        node = node.named_children[0]
+    elif node.type != "simple_identifier" and node.type != "navigation_expression":
+        return None
+    text = src.text(node)
+    parts = text.split(".")
+    if not all(p.isidentifier() for p in parts) or not all(p[:1].isupper() and not p.isupper() for p in parts):
+        return None
+    return Template((("ref", f"{text}.{RESOURCE_KEY}"),))
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Retrofit and Ktor client requests to ``out.http_calls``."""
     _retrofit(root, src, out)
@@ -107,6 +132,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         recv = site.receiver or ""
         first = recv.split(".")[1 if recv.startswith("this.") else 0]
         declared = declared_type(out, site.caller, first)
+        if declared and not declared.rsplit(".", 1)[-1][:1].isupper():
+            declared = None  # the text of a call (`val client = client.config { }`), no type: read by name
         is_client = declared.rsplit(".", 1)[-1] == "HttpClient" if declared else "client" in recv.lower()
         url = string_arg(src, call, 0)
         if not is_client or url is None:
@@ -115,5 +142,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if method == "*":
             m = _METHOD_SET.search(src.text(call))
             method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
-        found.append(HttpCall("ktor-client", method, template(src, url), site.caller, site.line, site.col))
+        typed = _resource(src, url)
+        found.append(HttpCall("ktor-client", method, typed or template(src, url), site.caller, site.line, site.col))
     out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))

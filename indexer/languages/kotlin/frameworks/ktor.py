@@ -1,7 +1,7 @@
 """Ktor server routing -> :class:`~indexer.model.Route` (framework ``ktor``).
 
 A route is a call ``get("/x") { ... }`` (also ``post``, ``put``, ``delete``, ``patch``, ``head``,
-``options``; ``get { }`` without a path is the enclosing route's own path) with a trailing lambda,
+``options``, and ``webSocket`` / ``webSocketRaw`` / ``sse``, served on a ``GET``: :data:`VERBS`; ``get { }`` without a path is the enclosing route's own path) with a trailing lambda,
 written inside a routing block: a lambda handed to ``routing``, ``route``, ``authenticate`` or
 ``rateLimit``, or the body of an extension function on ``Route`` / ``Routing`` (``fun
 Route.users() { get("/u") { } }``). Its path is the ``route("/p")`` prefixes of the enclosing blocks
@@ -51,7 +51,10 @@ __all__ = ["LANGUAGES", "detect"]
 LANGUAGES = ("kotlin",)
 FRAMEWORK = "ktor"
 VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
-         "options": "OPTIONS"}
+         "options": "OPTIONS", "webSocket": "GET", "webSocketRaw": "GET", "sse": "GET"}
+"""Route calls and their methods: a WebSocket session (``webSocket("/ws") { }``, the WebSockets plugin) and
+a Server-Sent Events stream (``sse("/events") { }``, the SSE plugin) are served on a ``GET`` (the upgrade
+handshake, the event stream), so a client's request for them links to the route."""
 BLOCKS = frozenset({"routing", "route", "authenticate", "rateLimit"})
 ROUTE_RECEIVERS = frozenset({"Route", "Routing"})
 TYPED_BLOCKS = frozenset({"resource", "location"})
