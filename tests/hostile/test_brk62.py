@@ -1,0 +1,143 @@
+"""Session 62, brk62: a newcomer on instana/robot-shop and microservices-patterns/ftgo-application, and
+session 61's additions attacked. Each class is one defect found, with exact expectations and what must
+not be linked. Every input is generated here.
+
+- :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
+  the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
+  topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
+"""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from tests.resolution_harness import edges, resolve_fixture
+
+# -- robot-shop's payment -> dispatch: pika publishes, streadway/amqp consumes --------------------------
+
+ROBOT_SHOP = """
+# --- path: payment/rabbitmq.py ---
+import pika
+
+class Publisher:
+    EXCHANGE = 'robot-shop'
+    ROUTING_KEY = 'orders'
+
+    def __init__(self):
+        self._conn = pika.BlockingConnection(pika.ConnectionParameters(host='rabbitmq'))
+        self._channel = self._conn.channel()
+
+    def publish(self, msg):
+        self._channel.basic_publish(exchange=self.EXCHANGE, routing_key=self.ROUTING_KEY, body=msg)
+
+    def audit(self, msg):
+        self._channel.basic_publish(exchange=self.EXCHANGE, routing_key='audit', body=msg)
+# --- path: dispatch/main.go ---
+package main
+
+import (
+	"github.com/streadway/amqp"
+)
+
+var rabbitChan *amqp.Channel
+
+func connect() {
+	queue, err := rabbitChan.QueueDeclare("orders", true, false, false, false, nil)
+	if err != nil {
+		return
+	}
+	rabbitChan.QueueBind(queue.Name, "orders", "robot-shop", false, nil)
+}
+
+func handle(body []byte) {}
+
+func main() {
+	connect()
+	msgs, _ := rabbitChan.Consume("orders", "", true, false, false, false, nil)
+	for d := range msgs {
+		handle(d.Body)
+	}
+}
+# --- path: notify/notify.go ---
+package notify
+
+import amqp "github.com/rabbitmq/amqp091-go"
+
+func Send(ctx context.Context, ch *amqp.Channel, body []byte) error {
+	q, _ := ch.QueueDeclare("notifications", false, false, false, false, nil)
+	return ch.PublishWithContext(ctx, "", q.Name, false, false, amqp.Publishing{Body: body})
+}
+
+func Listen(ctx context.Context, ch *amqp.Channel) {
+	ch.ConsumeWithContext(ctx, "notifications", "", true, false, false, false, nil)
+}
+# --- path: other/other.go ---
+package other
+
+type Fake struct{}
+
+func (Fake) Consume(a, b string, c, d, e, f bool, g any) {}
+
+func Use(x Fake) {
+	x.Consume("orders", "", true, false, false, false, nil)
+}
+"""
+
+
+def _topics(path: str, source: str) -> list[tuple]:
+    ex = extractor_for_path(path)
+    assert ex is not None
+    out = ex.extract(path, source.encode())
+    return ([(t.framework, t.role, t.topic.parts, t.exchange.parts if t.exchange else None, t.owner)
+             for t in out.topics],
+            [(b.queue.parts, b.exchange.parts, b.key.parts, b.owner) for b in out.queue_bindings])
+
+
+class TestGoRabbitMq:
+    def test_streadway_consume_publish_and_binding_are_read(self):
+        topics, bindings = _topics("dispatch/main.go", ROBOT_SHOP.split("# --- path: dispatch/main.go ---\n")[1]
+                                   .split("# --- path:")[0])
+        assert topics == [("amqp", "consumes", (("lit", "orders"),), None, "main")]
+        # queue.Name is the queue QueueDeclare("orders") declared
+        assert bindings == [((("lit", "orders"),), (("lit", "robot-shop"),), (("lit", "orders"),), "connect")]
+
+    def test_amqp091_context_variants_and_the_default_exchange(self):
+        src = ROBOT_SHOP.split("# --- path: notify/notify.go ---\n")[1].split("# --- path:")[0]
+        topics, bindings = _topics("notify/notify.go", src)
+        assert topics == [
+            ("amqp", "produces", (("lit", "notifications"),), (), "Send"),
+            ("amqp", "consumes", (("lit", "notifications"),), None, "Listen"),
+        ]
+        assert bindings == []
+
+    def test_without_the_import_nothing_is_a_queue(self):
+        src = ROBOT_SHOP.split("# --- path: other/other.go ---\n")[1]
+        assert _topics("other/other.go", src) == ([], [])
+
+    def test_wrong_arity_and_a_queue_given_twice_are_not_read(self):
+        src = """package m
+
+import "github.com/streadway/amqp"
+
+func F(ch *amqp.Channel) {
+	ch.Consume("a", "", true)
+	ch.Publish("x", "k", false, amqp.Publishing{})
+	q, _ := ch.QueueDeclare("one", true, false, false, false, nil)
+	q, _ = ch.QueueDeclare("two", true, false, false, false, nil)
+	ch.Consume(q.Name, "", true, false, false, false, nil)
+}
+"""
+        # 3 arguments is no Consume, 4 no Publish; q has two values, so q.Name is neither 'one' nor 'two'
+        assert _topics("m/m.go", src) == ([], [])
+
+    def test_the_python_publish_reaches_the_go_consumer_through_the_binding(self):
+        result = resolve_fixture(ROBOT_SHOP)
+        # audit's key 'audit' matches no binding of the exchange robot-shop: no queue, no topic
+        assert edges(result, "PRODUCES") == [
+            "notify/notify.Send(3) -> topic:rabbitmq:notifications",
+            "payment/rabbitmq.Publisher.publish(1) -> topic:rabbitmq:orders",
+        ]
+        # other.Fake.Consume (no amqp import) consumes nothing
+        assert edges(result, "CONSUMES") == [
+            "dispatch/main.main(0) -> topic:rabbitmq:orders",
+            "notify/notify.Listen(2) -> topic:rabbitmq:notifications",
+        ]
