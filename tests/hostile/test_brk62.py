@@ -2,6 +2,9 @@
 session 61's additions attacked. Each class is one defect found, with exact expectations and what must
 not be linked. Every input is generated here.
 
+- :class:`TestRequestPackage`: robot-shop's cart (``const request = require('request')``) asks the
+  catalogue for a product with ``request('http://' + catalogueHost + ':8080/product/' + sku, cb)``; the
+  npm ``request`` package (and request-promise) was no HTTP client: ``GET /product/:sku`` had no client.
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -140,4 +143,83 @@ func F(ch *amqp.Channel) {
         assert edges(result, "CONSUMES") == [
             "dispatch/main.main(0) -> topic:rabbitmq:orders",
             "notify/notify.Listen(2) -> topic:rabbitmq:notifications",
+        ]
+
+
+# -- robot-shop's cart -> catalogue: the npm `request` package ---------------------------------------------
+
+REQUEST = """
+# --- path: catalogue/server.js ---
+const express = require('express');
+const app = express();
+app.get('/product/:sku', (req, res) => { res.json({}); });
+app.delete('/product/:sku', (req, res) => { res.send('ok'); });
+app.post('/products', (req, res) => { res.send('ok'); });
+app.put('/rate/:sku', (req, res) => { res.send('ok'); });
+app.listen(8080);
+# --- path: cart/server.js ---
+const request = require('request');
+const rp = require('request-promise');
+var catalogueHost = process.env.CATALOGUE_HOST || 'catalogue';
+
+function getProduct(sku) {
+    return new Promise((resolve, reject) => {
+        request('http://' + catalogueHost + ':8080/product/' + sku, (err, res, body) => resolve(body));
+    });
+}
+
+function removeProduct(sku) {
+    request.del('http://' + catalogueHost + ':8080/product/' + sku, () => {});
+}
+
+function addProduct(p) {
+    return rp({ uri: '/products', baseUrl: 'http://' + catalogueHost + ':8080', method: 'POST', json: p });
+}
+
+function rate(sku) {
+    return rp('http://catalogue:8080/rate/' + sku, { method: 'put' });
+}
+# --- path: web/helpers.js ---
+function request(url, cb) { return cb(url); }
+request('/product/1', () => {});
+# --- path: test/app.test.js ---
+const request = require('supertest');
+const app = require('../catalogue/server');
+request(app).get('/product/1');
+"""
+
+
+def _http_calls(path: str, fixture: str) -> list[tuple]:
+    from tests.resolution_harness import split_fixture
+    src = split_fixture(fixture)[path]
+    ex = extractor_for_path(path)
+    assert ex is not None
+    out = ex.extract(path, src.encode())
+    return [(h.framework, h.method, h.url.parts, h.caller) for h in out.http_calls]
+
+
+class TestRequestPackage:
+    def test_request_calls_are_http_clients(self):
+        assert _http_calls("cart/server.js", REQUEST) == [
+            ("request", "GET", (("lit", "http://"), ("ref", "catalogueHost"), ("lit", ":8080/product/"),
+                                ("ref", "sku")), "getProduct"),
+            ("request", "DELETE", (("lit", "http://"), ("ref", "catalogueHost"), ("lit", ":8080/product/"),
+                                   ("ref", "sku")), "removeProduct"),
+            ("request", "POST", (("lit", "http://"), ("ref", "catalogueHost"), ("lit", ":8080/products")),
+             "addProduct"),
+            ("request", "PUT", (("lit", "http://catalogue:8080/rate/"), ("ref", "sku")), "rate"),
+        ]
+
+    def test_a_function_named_request_and_supertest_are_not_the_package(self):
+        assert _http_calls("web/helpers.js", REQUEST) == []
+        assert [c[:3] for c in _http_calls("test/app.test.js", REQUEST)] == [
+            ("supertest", "GET", (("lit", "/product/1"),))]
+
+    def test_the_cart_is_a_client_of_the_catalogue(self):
+        result = resolve_fixture(REQUEST)
+        assert [e for e in edges(result, "CALLS_HTTP") if e.startswith("cart/")] == [
+            "cart/server.addProduct(1) -> endpoint:POST /products",
+            "cart/server.getProduct(1) -> endpoint:GET /product/{}",
+            "cart/server.rate(1) -> endpoint:PUT /rate/{}",
+            "cart/server.removeProduct(1) -> endpoint:DELETE /product/{}",
         ]
