@@ -30,7 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "routes_from_json", "routes_to_json"]
+__all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "count", "routes_from_json", "routes_to_json"]
 
 GATEWAY_ROUTES_PROP = "gateway_routes"
 """Key of a registry entry's ``props`` holding the repository's gateway routes (:func:`routes_to_json`)."""
@@ -43,6 +43,8 @@ _TIMED_OUT: set[str] = set()
 
 PATH_FILTERS = frozenset({"StripPrefix", "PrefixPath", "RewritePath", "SetPath"})
 """The gateway filters that change the path a service receives (the others are not kept)."""
+
+_COUNT = re.compile(r"[0-9]{1,9}")
 
 _JAVA_GROUP = re.compile(r"\(\?<([A-Za-z][A-Za-z0-9]*)>")
 _JAVA_REF = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}|\$(\d+)")
@@ -79,6 +81,15 @@ class GatewayRoute:
         return path
 
 
+def count(text: str) -> int | None:
+    """The non-negative integer ``text`` writes in ASCII decimal digits (surrounding blanks allowed), at
+    most 9 of them; ``None`` otherwise. A configuration's ``StripPrefix=²`` or a 5,000-digit number is no
+    count (``str.isdigit`` accepts ``²``, which ``int`` refuses; ``int`` refuses more than 4,300 digits):
+    ``int`` on them raised out of the link step and ended the index."""
+    text = text.strip()
+    return int(text) if _COUNT.fullmatch(text) else None
+
+
 def _match(pattern: str, path: str) -> dict[str, str] | None:
     """The ``{name}`` variables of ``pattern`` bound by ``path`` when it matches (``**`` / ``{*name}``
     as the last segment: zero or more segments; ``*``, ``?`` and ``{name}``: within one segment)."""
@@ -109,10 +120,11 @@ def _match(pattern: str, path: str) -> dict[str, str] | None:
 def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, str]) -> str | None:
     arg = args[0].strip() if args else ""
     if name == "StripPrefix":
-        if not arg.isdigit():
+        n = count(arg)
+        if n is None:
             return None
         segments = [s for s in path.split("/") if s]
-        return "/" + "/".join(segments[int(arg):])
+        return "/" + "/".join(segments[n:])
     if name == "PrefixPath":
         return arg.rstrip("/") + path if arg.startswith("/") else None
     if name == "SetPath":

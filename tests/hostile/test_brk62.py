@@ -5,6 +5,10 @@ not be linked. Every input is generated here.
 - :class:`TestRequestPackage`: robot-shop's cart (``const request = require('request')``) asks the
   catalogue for a product with ``request('http://' + catalogueHost + ':8080/product/' + sku, cb)``; the
   npm ``request`` package (and request-promise) was no HTTP client: ``GET /product/:sku`` had no client.
+- :class:`TestGatewayCounts`: a Spring Cloud Gateway route with ``StripPrefix=²`` (``str.isdigit`` says
+  yes, ``int`` raises) or a number of 5,000 digits (past ``int``'s 4,300-digit limit), or a route index
+  that long in a ``.properties`` file, raised ``ValueError`` out of the link options: ``ripple index``
+  ended with a traceback and wrote nothing.
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -12,8 +16,16 @@ not be linked. Every input is generated here.
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
+from indexer.frameworks.spring_config import gateway_route_list, gateway_routes
 from indexer.languages import extractor_for_path
-from tests.resolution_harness import edges, resolve_fixture
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from stores.gateway import GatewayRoute, count
+from tests.resolution_harness import edges, resolve_fixture, write_tree
 
 # -- robot-shop's payment -> dispatch: pika publishes, streadway/amqp consumes --------------------------
 
@@ -223,3 +235,68 @@ class TestRequestPackage:
             "cart/server.rate(1) -> endpoint:PUT /rate/{}",
             "cart/server.removeProduct(1) -> endpoint:DELETE /product/{}",
         ]
+
+
+# -- session 61's gateway routes attacked: counts that are no numbers -------------------------------------
+
+_HUGE = "9" * 5000
+
+
+def _route(strip: str) -> dict[str, str]:
+    return {"spring.cloud.gateway.routes[0].uri": "lb://customers-service",
+            "spring.cloud.gateway.routes[0].predicates[0]": "Path=/api/customer/**",
+            "spring.cloud.gateway.routes[0].filters[0]": f"StripPrefix={strip}",
+            "spring.cloud.gateway.routes[1].uri": "lb://vets-service",
+            "spring.cloud.gateway.routes[1].predicates[0]": "Path=/api/vet/**",
+            "spring.cloud.gateway.routes[1].filters[0]": "StripPrefix=2"}
+
+
+class TestGatewayCounts:
+    def test_count_takes_ascii_digits_only_and_no_more_than_nine(self):
+        assert [count(t) for t in ("0", " 2 ", "123456789")] == [0, 2, 123456789]
+        assert [count(t) for t in ("²", "٣", "-1", "1e3", "", "1234567890", _HUGE)] == [None] * 7
+
+    def test_a_strip_that_is_no_count_forwards_nothing_and_the_next_route_still_does(self):
+        for strip in ("²", _HUGE, "-1"):
+            assert gateway_routes(_route(strip)) == {"/api/vet": "vets-service"}
+            routes = gateway_route_list(_route(strip))
+            assert [r.service for r in routes] == ["customers-service", "vets-service"]
+            assert routes[0].forward("GET", "/api/customer/owners") is None
+            assert routes[1].forward("GET", "/api/vet/vets") == "/vets"
+        assert GatewayRoute("s", ("/a/**",), (), (("StripPrefix", "1"),)).forward("GET", "/a/b") == "/b"
+
+    def test_a_route_or_item_index_past_nine_digits_is_no_route(self):
+        props = {f"spring.cloud.gateway.routes[{_HUGE}].uri": "lb://x",
+                 f"spring.cloud.gateway.routes[{_HUGE}].predicates[0]": "Path=/x/**",
+                 "spring.cloud.gateway.routes[0].uri": "lb://y",
+                 f"spring.cloud.gateway.routes[0].predicates[{_HUGE}]": "Path=/z/**",
+                 "spring.cloud.gateway.routes[0].predicates[1].name": "Path",
+                 f"spring.cloud.gateway.routes[0].predicates[1].args.patterns[{_HUGE}]": "/y/**"}
+        assert gateway_routes(props) == {}
+        assert gateway_route_list(props) == [GatewayRoute("y", ("/y/**",))]
+
+    def test_the_index_completes_and_links_through_the_other_route(self, tmp_path: Path):
+        yml = ("spring:\n  application:\n    name: api-gateway\n  cloud:\n    gateway:\n      routes:\n"
+               "        - id: customers\n          uri: lb://customers-service\n          predicates:\n"
+               "            - Path=/api/customer/**\n          filters:\n            - StripPrefix=\u00b2\n"
+               "        - id: vets\n          uri: lb://vets-service\n          predicates:\n"
+               "            - Path=/api/vet/**\n          filters:\n            - StripPrefix=2\n")
+        root = write_tree(tmp_path / "shop", {
+            "gateway/src/main/resources/application.yml": yml,
+            "gateway/src/main/resources/static/app.js": (
+                "export function owners() { return fetch('/api/customer/owners'); }\n"
+                "export function vets() { return fetch('/api/vet/vets'); }\n"),
+        })
+        store = EmbeddedStore(tmp_path / "x.db")
+        try:
+            index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
+        finally:
+            store.close()
+        con = sqlite3.connect(tmp_path / "x.db")
+        try:
+            rows = con.execute("SELECT dst, json_extract(props, '$.service') FROM edges"
+                               " WHERE kind = 'CALLS_HTTP' ORDER BY dst").fetchall()
+        finally:
+            con.close()
+        assert rows == [("endpoint:GET /api/customer/owners", None),  # no route forwards it: called only
+                        ("endpoint:GET /vets", "vets-service")]
