@@ -9,6 +9,10 @@ not be linked. Every input is generated here.
   yes, ``int`` raises) or a number of 5,000 digits (past ``int``'s 4,300-digit limit), or a route index
   that long in a ``.properties`` file, raised ``ValueError`` out of the link options: ``ripple index``
   ended with a traceback and wrote nothing.
+- :class:`TestDoublingConstants`: constants that each join the one before twice (``S1 = S0 + S0`` ...
+  ``S59``, 60 lines) are 2**60 characters: the link's constant values (Java, a Kafka topic) grew until
+  ``MemoryError`` ended the index, and C#'s extraction, which inlines a file's constants, took 3 GB on
+  the 30th (the file was dropped as ``extract_failed``; without a memory limit the machine's memory).
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -300,3 +304,47 @@ class TestGatewayCounts:
             con.close()
         assert rows == [("endpoint:GET /api/customer/owners", None),  # no route forwards it: called only
                         ("endpoint:GET /vets", "vets-service")]
+
+
+# -- session 61's topics from constants attacked: constants that double ----------------------------------
+
+
+def _doubling(line: str, n: int = 60) -> str:
+    return "\n".join(line.format(i=i, j=i - 1) for i in range(1, n))
+
+
+class TestDoublingConstants:
+    def test_the_link_cuts_each_constant_value_as_it_cuts_the_text(self):
+        from indexer.frameworks.link import MAX_RENDERED, TRUNCATED
+        fixture = (
+            "# --- path: src/main/java/k/Q.java ---\n"
+            "package k;\nimport org.apache.kafka.clients.producer.KafkaProducer;\n"
+            "import org.apache.kafka.clients.producer.ProducerRecord;\npublic class Q {\n"
+            '    static final String S0 = "ab";\n'
+            + _doubling("    static final String S{i} = S{j} + S{j};") + "\n"
+            '    static final String SHORT = S3 + "-x";\n'
+            "    void send(KafkaProducer<String, String> p) {\n"
+            '        p.send(new ProducerRecord<>(S59, "k", "v"));\n'
+            '        p.send(new ProducerRecord<>(SHORT, "k", "v"));\n    }\n}\n')
+        result = resolve_fixture(fixture)
+        assert edges(result, "PRODUCES") == [
+            "src/main/java/k/Q.Q.send(KafkaProducer) -> topic:abababababababab-x",
+            f"src/main/java/k/Q.Q.send(KafkaProducer) -> topic:{'ab' * (MAX_RENDERED // 2)}{TRUNCATED}",
+        ]
+
+    def test_csharp_inlined_constants_are_cut_where_they_are_joined(self):
+        from indexer.string_templates import MAX_JOINED, Template
+        src = ("using System.Net.Http;\npublic class A {\n    const string S0 = \"ab\";\n"
+               + _doubling("    const string S{i} = S{j} + S{j};") + "\n"
+               "    const string Api = \"/api/\" + S2;\n"
+               "    public void F(HttpClient c) { c.GetAsync(S59); c.GetAsync(Api); }\n}\n")
+        ex = extractor_for_path("A.cs").extract("A.cs", src.encode())
+        values = {c.qualname: c.value.parts for c in ex.constants}
+        assert values["A.S2"] == (("lit", "ab" * 4),)
+        assert values["A.S15"] == (("lit", "ab" * 2 ** 15),)  # 65,536 characters: not cut
+        assert values["A.S16"] == values["A.S59"] == (("lit", "ab" * (MAX_JOINED // 2) + "\u2026"),)
+        assert [h.url.parts for h in ex.http_calls] == [(("lit", "ab" * (MAX_JOINED // 2) + "\u2026"),),
+                                                        (("lit", "/api/abababab"),)]
+        # a concatenation under the limit is untouched, references and holes kept
+        t = Template((("lit", "/a/"), ("ref", "X"))) + Template((("hole", "id"), ("lit", "/b")))
+        assert t.parts == (("lit", "/a/"), ("ref", "X"), ("hole", "id"), ("lit", "/b"))
