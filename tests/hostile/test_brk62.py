@@ -13,6 +13,9 @@ not be linked. Every input is generated here.
   ``S59``, 60 lines) are 2**60 characters: the link's constant values (Java, a Kafka topic) grew until
   ``MemoryError`` ended the index, and C#'s extraction, which inlines a file's constants, took 3 GB on
   the 30th (the file was dropped as ``extract_failed``; without a memory limit the machine's memory).
+- :class:`TestApexOrgScale`: every sObject name a trigger or DML statement writes (``Obj0__c``) was
+  looked up as an Apex class in every file of the org (one namespace): 1,000 triggers on 1,000 custom
+  objects read 1,000,000 file names, 31 of the resolve's 49 s in process.
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -348,3 +351,55 @@ class TestDoublingConstants:
         # a concatenation under the limit is untouched, references and holes kept
         t = Template((("lit", "/a/"), ("ref", "X"))) + Template((("hole", "id"), ("lit", "/b")))
         assert t.parts == (("lit", "/a/"), ("ref", "X"), ("hole", "id"), ("lit", "/b"))
+
+
+# -- session 61's Apex record events attacked: triggers on 1,000 objects -----------------------------------
+
+
+class TestApexOrgScale:
+    def test_an_sobject_api_name_is_no_apex_type_name(self):
+        from indexer.languages.apex.modules import type_name_possible
+        assert [type_name_possible(n) for n in ("AccountService", "Account", "My_Handler", "X1")] == [True] * 4
+        assert [type_name_possible(n) for n in ("Property__c", "Order_Event__e", "Rate__mdt", "Trailing_",
+                                                "_lead", "1st", "Bad-Name", "")] == [False] * 8
+
+    def test_triggers_and_dml_link_and_no_sobject_name_reads_the_org(self):
+        n = 60
+        files = {f"force-app/main/default/triggers/T{i}.trigger":
+                 f"trigger T{i} on Obj{i}__c (after insert) {{\n    Handler.handle(Trigger.new);\n}}\n" for i in range(n)}
+        dml = "\n".join(f"        insert new Obj{i}__c(Name = 'x');" for i in range(n))
+        files["force-app/main/default/classes/Handler.cls"] = (
+            "public class Handler {\n    public static void handle(List<SObject> xs) {\n" + dml + "\n"
+            "        Obj_Helper.run();\n    }\n}\n")
+        files["force-app/main/default/classes/Obj_Helper.cls"] = "public class Obj_Helper {\n    public static void run() {}\n}\n"
+        fixture = "".join(f"# --- path: {p} ---\n{src}" for p, src in files.items())
+        result = resolve_fixture(fixture)
+        calls = edges(result)
+        assert "force-app/main/default/classes/Handler.Handler.handle(1) -> " \
+               "force-app/main/default/classes/Obj_Helper.Obj_Helper.run(0) [exact]" in calls
+        assert sum(c.endswith("Handler.Handler.handle(1) [exact]") for c in calls) == n
+        produces, consumes = edges(result, "PRODUCES"), edges(result, "CONSUMES")
+        assert len(produces) == len(consumes) == n
+        assert "force-app/main/default/triggers/T7.T7(0) -> topic:salesforce:obj7__c.insert" in consumes
+        assert "force-app/main/default/classes/Handler.Handler.handle(1) -> topic:salesforce:obj7__c.insert" in produces
+
+    def test_an_sobject_name_is_answered_without_reading_a_file(self):
+        from indexer.languages.apex.modules import MODULE_SYSTEM, ORG_KEY
+
+        class Reads:
+            def __init__(self) -> None:
+                self.asked: list[str] = []
+
+            def module_files(self, lang: str, key: str) -> list:
+                self.asked.append(key)
+                return []
+
+            def use(self, key: tuple) -> None:
+                raise AssertionError(key)
+
+        r = Reads()
+        assert MODULE_SYSTEM.module_member(r, ORG_KEY, "Obj7__c") is None
+        assert MODULE_SYSTEM.module_member(r, ORG_KEY, "Order_Event__e") is None
+        assert r.asked == []
+        assert MODULE_SYSTEM.module_member(r, ORG_KEY, "Handler") is None  # a type name: the org's files read
+        assert r.asked == [ORG_KEY]
