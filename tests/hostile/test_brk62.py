@@ -16,6 +16,8 @@ not be linked. Every input is generated here.
 - :class:`TestApexOrgScale`: every sObject name a trigger or DML statement writes (``Obj0__c``) was
   looked up as an Apex class in every file of the org (one namespace): 1,000 triggers on 1,000 custom
   objects read 1,000,000 file names, 31 of the resolve's 49 s in process.
+- :class:`TestApacheHttpClient`: robot-shop's shipping service posts to the cart with Apache HttpClient
+  (``new HttpPost(baseUrl + id)``, then ``httpClient.execute``); no Apache HttpClient request was read.
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -403,3 +405,75 @@ class TestApexOrgScale:
         assert r.asked == []
         assert MODULE_SYSTEM.module_member(r, ORG_KEY, "Handler") is None  # a type name: the org's files read
         assert r.asked == [ORG_KEY]
+
+
+# -- robot-shop's shipping -> cart: Apache HttpClient requests -----------------------------------------------
+
+APACHE = """
+# --- path: catalogue/src/main/java/shop/catalogue/ProductController.java ---
+package shop.catalogue;
+
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+class ProductController {
+    @GetMapping("/product/{sku}") Object product(@PathVariable String sku) { return null; }
+    @PostMapping("/shipping/{id}") Object ship(@PathVariable String id) { return null; }
+    @DeleteMapping("/cart/{id}") Object drop(@PathVariable String id) { return null; }
+}
+# --- path: cart/src/main/java/shop/cart/Clients.java ---
+package shop.cart;
+
+import java.net.URI;
+import org.apache.http.client.methods.HttpGet;
+import org.apache.http.client.methods.HttpPost;
+import org.apache.http.client.methods.RequestBuilder;
+import org.apache.hc.client5.http.fluent.Request;
+
+class Clients {
+    static final String BASE = "http://catalogue:8080";
+    private final String baseUrl;
+    Clients(String baseUrl) { this.baseUrl = baseUrl; }
+
+    Object product(String sku) { return new HttpGet(BASE + "/product/" + sku); }
+    Object ship(String id) { return new HttpPost(URI.create("http://catalogue:8080/shipping/" + id)); }
+    Object drop(String id) { return RequestBuilder.delete(BASE + "/cart/" + id).build(); }
+    Object fluent(String sku) throws Exception { return Request.get(BASE + "/product/" + sku).execute(); }
+    Object unknown(String url) { return new HttpGet(url); }
+}
+# --- path: cart/src/main/java/shop/cart/Own.java ---
+package shop.cart;
+
+class HttpGet { HttpGet(String u) {} }
+
+class Own {
+    Object mine() { return new HttpGet("http://catalogue:8080/product/1"); }
+}
+"""
+
+
+class TestApacheHttpClient:
+    def test_request_classes_and_builders_are_http_calls(self):
+        assert _http_calls("cart/src/main/java/shop/cart/Clients.java", APACHE) == [
+            ("apache-httpclient", "GET", (("ref", "BASE"), ("lit", "/product/"), ("hole", "sku")), "Clients.product"),
+            ("apache-httpclient", "POST", (("lit", "http://catalogue:8080/shipping/"), ("hole", "id")), "Clients.ship"),
+            ("apache-httpclient", "DELETE", (("ref", "BASE"), ("lit", "/cart/"), ("hole", "id")), "Clients.drop"),
+            ("apache-httpclient", "GET", (("ref", "BASE"), ("lit", "/product/"), ("hole", "sku")), "Clients.fluent"),
+        ]  # `new HttpGet(url)` of a parameter: no literal, no constant, no call
+
+    def test_a_class_of_the_application_named_so_is_no_client(self):
+        assert _http_calls("cart/src/main/java/shop/cart/Own.java", APACHE) == []
+
+    def test_star_imports_count(self):
+        src = ("package x;\nimport org.apache.hc.client5.http.classic.methods.*;\n"
+               "class C { Object f() { return new HttpPatch(\"/items/1\"); } }\n")
+        ex = extractor_for_path("x/C.java").extract("x/C.java", src.encode())
+        assert [(h.method, h.url.parts) for h in ex.http_calls] == [("PATCH", (("lit", "/items/1"),))]
+
+    def test_the_cart_is_a_client_of_the_catalogue(self):
+        assert edges(resolve_fixture(APACHE), "CALLS_HTTP") == [
+            "cart/src/main/java/shop/cart/Clients.Clients.drop(String) -> endpoint:DELETE /cart/{}",
+            "cart/src/main/java/shop/cart/Clients.Clients.fluent(String) -> endpoint:GET /product/{}",
+            "cart/src/main/java/shop/cart/Clients.Clients.product(String) -> endpoint:GET /product/{}",
+            "cart/src/main/java/shop/cart/Clients.Clients.ship(String) -> endpoint:POST /shipping/{}",
+        ]
