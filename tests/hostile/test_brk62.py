@@ -20,6 +20,8 @@ not be linked. Every input is generated here.
   (``new HttpPost(baseUrl + id)``, then ``httpClient.execute``); no Apache HttpClient request was read.
 - :class:`TestGatewayAtScale`: every client URL was tried against every gateway route in order
   (``fnmatch`` per segment): 10,000 routes and 200 client URLs took 92 s at load 66 in the link step.
+- :class:`TestEndpointTargetDiagram`: ``ripple impact "GET /product/:sku"``'s diagram drew the endpoint
+  target inside a subgraph titled ``""`` (an endpoint belongs to no repository) and defined its node twice.
 - :class:`TestGoRabbitMq`: robot-shop's dispatch service (Go, ``github.com/streadway/amqp``) consumes
   the ``orders`` queue payment (Python, pika) publishes to; no Go RabbitMQ client was read, so the
   topic had a producer and no consumer and the blast radius of dispatch's code stopped at ``main``.
@@ -514,3 +516,26 @@ class TestGatewayAtScale:
         assert time.process_time() - start < 20  # 92 s (load 66) when every route was tried per URL
         assert found == [(f"svc{j * 50}", "/x/{}") for j in range(200)]
         assert missed == [None] * 200
+
+
+# -- the newcomer's impact of an endpoint: its diagram ---------------------------------------------------------
+
+
+class TestEndpointTargetDiagram:
+    def test_an_endpoint_target_is_drawn_once_outside_the_services(self, tmp_path: Path):
+        from analysis.impact import SymbolQuery, blast_radius
+        from analysis.impact_report import mermaid_diagram
+        from tests.resolution_harness import split_fixture
+        root = write_tree(tmp_path / "shop", split_fixture(REQUEST))
+        store = EmbeddedStore(tmp_path / "x.db")
+        try:
+            index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
+            diagram = mermaid_diagram(blast_radius(store, SymbolQuery("GET /product/:sku")))
+        finally:
+            store.close()
+        lines = diagram.splitlines()
+        assert '  subgraph s0["shop"]' in lines
+        assert not any('subgraph' in line and '[""]' in line for line in lines)
+        assert [line for line in lines if line.lstrip().startswith("t0") and "-->" not in line] == \
+            ['  t0{{"GET /product/:sku"}}']  # the handler is t1, in its service
+        assert '  t0 --> c0' in lines and '  t1 --> t0' in lines
