@@ -272,17 +272,25 @@ def mermaid_diagram(report: BlastRadius, max_nodes: int = MERMAID_MAX_NODES) -> 
         return "\n".join([*out, '  none["nothing found"]'])
     if _one_by_one(report, max_nodes):
         ids = _diagram_ids(report)
+        keys = _endpoint_keys(endpoints)
+        # An endpoint or topic target belongs to no repository: it is drawn once, as the endpoints
+        # and topics are below, outside the services' subgraphs (it was a subgraph titled "").
+        shared = {ids[k] for k in keys} | {ids[tp.id] for tp in report.topics}
         by_repo: dict[str, list[str]] = {}
         for t in report.targets:
+            if not t.node.repo and ids[t.node.id] in shared:
+                continue
             by_repo.setdefault(t.node.repo, []).append(f'{ids[t.node.id]}(["{mermaid_text(_target_name(report, t.node))}"])')
         for r in callers:
             by_repo.setdefault(r.node.repo, []).append(f'{ids[r.node.id]}["{mermaid_text(_who(r.node))}"]')
         for n, (repo, items) in enumerate(by_repo.items()):
+            if not repo:
+                out += [f"  {item}" for item in items]
+                continue
             out.append(f'  subgraph s{n}["{mermaid_text(repo)}"]')
             out += [f"    {item}" for item in items]
             out.append("  end")
         drawn: set[str] = set()
-        keys = _endpoint_keys(endpoints)
         for h, key in zip(endpoints, keys):
             if key not in drawn:
                 drawn.add(key)

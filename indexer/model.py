@@ -46,7 +46,7 @@ from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
                                     EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
                                     QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
-from indexer.string_templates import StringConstant, Template
+from indexer.string_templates import MAX_JOINED, StringConstant, Template
 from indexer.typetext import base_type, drop_generics, unwrapped
 from indexer.ui_component import UiComponent
 
@@ -54,7 +54,7 @@ __all__ = [
     "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
     "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
-    "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "EntryRegistration", "ENTRY_KINDS",
+    "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "MAX_JOINED", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
     "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",

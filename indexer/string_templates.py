@@ -11,7 +11,14 @@ from dataclasses import dataclass
 
 from indexer.model_pickling import pickle_records
 
-__all__ = ["StringConstant", "Template"]
+__all__ = ["MAX_JOINED", "StringConstant", "Template"]
+
+MAX_JOINED = 65_536
+"""Characters a concatenation (``a + b``) keeps: the text is cut there and ends in ``\u2026`` (the mark
+the linker's cut ends in), its later pieces dropped. An extractor that inlines a file's constants builds
+one by joining the templates of the constants it names, so 60 lines of ``const string S1 = S0 + S0;``
+(C#) were 2**60 characters: 3 GB and a ``MemoryError`` by the 30th. A SQL text or URL written in the
+source is never this long from one file's constants."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +58,20 @@ class Template:
         return Template(tuple(out))
 
     def __add__(self, other: Template) -> Template:
-        return Template.merged(self.parts + other.parts)
+        """The concatenation, cut at :data:`MAX_JOINED` characters of its pieces' text."""
+        joined = Template.merged(self.parts + other.parts)
+        if sum(len(t) for _, t in joined.parts) <= MAX_JOINED:
+            return joined
+        kept: list[tuple[str, str]] = []
+        room = MAX_JOINED
+        for kind, text in joined.parts:
+            if len(text) > room:
+                kept.append(("lit", text[:room] if kind == "lit" else ""))
+                break
+            kept.append((kind, text))
+            room -= len(text)
+        kept.append(("lit", "\u2026"))
+        return Template.merged(kept)
 
     def literal(self) -> str | None:
         """The whole text when every part is literal, else ``None``."""

@@ -30,7 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "routes_from_json", "routes_to_json"]
+__all__ = ["GATEWAY_ROUTES_PROP", "GatewayRoute", "RouteTable", "count", "route_table", "routes_from_json",
+           "routes_to_json"]
 
 GATEWAY_ROUTES_PROP = "gateway_routes"
 """Key of a registry entry's ``props`` holding the repository's gateway routes (:func:`routes_to_json`)."""
@@ -43,6 +44,8 @@ _TIMED_OUT: set[str] = set()
 
 PATH_FILTERS = frozenset({"StripPrefix", "PrefixPath", "RewritePath", "SetPath"})
 """The gateway filters that change the path a service receives (the others are not kept)."""
+
+_COUNT = re.compile(r"[0-9]{1,9}")
 
 _JAVA_GROUP = re.compile(r"\(\?<([A-Za-z][A-Za-z0-9]*)>")
 _JAVA_REF = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}|\$(\d+)")
@@ -79,6 +82,74 @@ class GatewayRoute:
         return path
 
 
+class RouteTable:
+    """Routes in order, indexed by the literal segments their ``Path`` patterns start with, so that the
+    first route forwarding a request path (:meth:`first`) is looked for among the routes that can match
+    it only: those whose patterns' literal leading segments (up to the first ``*``, ``?``, ``{`` or ``[``)
+    are the path's leading segments. A pattern such a segment compares against a path segment as text
+    (:func:`_match`, case kept; a path's unknown piece matches none), so no route left out could match.
+    Trying every route cost ``routes x client URLs`` pattern matches in the link step (10,000 routes,
+    200 URLs: 92 s at load 66)."""
+
+    __slots__ = ("routes", "_root")
+
+    def __init__(self, routes: Iterable[GatewayRoute]) -> None:
+        self.routes: tuple[GatewayRoute, ...] = tuple(routes)
+        self._root: _Trie = ({}, [])
+        for i, route in enumerate(self.routes):
+            for pattern in route.paths:
+                node = self._root
+                for seg in (s for s in pattern.strip().split("/") if s):
+                    if any(c in seg for c in "*?{["):
+                        break
+                    node = node[0].setdefault(seg, ({}, []))
+                node[1].append(i)
+
+    def candidates(self, path: str) -> list[GatewayRoute]:
+        """The routes that may forward ``path``, in their order."""
+        found: set[int] = set()
+        node = self._root
+        found.update(node[1])
+        for seg in (s for s in path.split("?", 1)[0].split("/") if s):
+            nxt = node[0].get(seg)
+            if nxt is None:
+                break
+            node = nxt
+            found.update(node[1])
+        return [self.routes[i] for i in sorted(found)]
+
+    def first(self, method: str, path: str) -> tuple[GatewayRoute, str] | None:
+        """The first route forwarding the request ``method`` ``path`` and the path it forwards
+        (:meth:`GatewayRoute.forward`), ``None`` when none does."""
+        for route in self.candidates(path):
+            forwarded = route.forward(method, path)
+            if forwarded is not None:
+                return route, forwarded
+        return None
+
+
+_Trie = tuple[dict[str, "_Trie"], list[int]]
+_LAST_TABLE: list[Any] = [None, None]
+"""The routes :func:`route_table` was last given (held, so that its identity stays theirs) and their table."""
+
+
+def route_table(routes: Sequence[GatewayRoute]) -> RouteTable:
+    """The :class:`RouteTable` of ``routes``, built once for the same sequence object (the link step asks
+    for every client URL with the repository's one tuple of routes)."""
+    if _LAST_TABLE[0] is not routes:
+        _LAST_TABLE[:] = [routes, RouteTable(routes)]
+    return _LAST_TABLE[1]
+
+
+def count(text: str) -> int | None:
+    """The non-negative integer ``text`` writes in ASCII decimal digits (surrounding blanks allowed), at
+    most 9 of them; ``None`` otherwise. A configuration's ``StripPrefix=²`` or a 5,000-digit number is no
+    count (``str.isdigit`` accepts ``²``, which ``int`` refuses; ``int`` refuses more than 4,300 digits):
+    ``int`` on them raised out of the link step and ended the index."""
+    text = text.strip()
+    return int(text) if _COUNT.fullmatch(text) else None
+
+
 def _match(pattern: str, path: str) -> dict[str, str] | None:
     """The ``{name}`` variables of ``pattern`` bound by ``path`` when it matches (``**`` / ``{*name}``
     as the last segment: zero or more segments; ``*``, ``?`` and ``{name}``: within one segment)."""
@@ -109,10 +180,11 @@ def _match(pattern: str, path: str) -> dict[str, str] | None:
 def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, str]) -> str | None:
     arg = args[0].strip() if args else ""
     if name == "StripPrefix":
-        if not arg.isdigit():
+        n = count(arg)
+        if n is None:
             return None
         segments = [s for s in path.split("/") if s]
-        return "/" + "/".join(segments[int(arg):])
+        return "/" + "/".join(segments[n:])
     if name == "PrefixPath":
         return arg.rstrip("/") + path if arg.startswith("/") else None
     if name == "SetPath":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
 from indexer.model import FileExtraction, Template, UrlArgCall
 from indexer.resolve.values import FuncV
-from stores.gateway import GatewayRoute
+from stores.gateway import GatewayRoute, route_table
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -89,11 +89,8 @@ def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str) -> tuple[
     if not routes or not url or url.startswith(HOLE) or SCHEME_HOST.match(url):
         return None
     path = url if url.startswith("/") else "/" + url
-    for route in routes:
-        forwarded = route.forward(method, path)
-        if forwarded is not None:
-            return route.service, split_url(forwarded, {})[1]
-    return None
+    found = route_table(routes).first(method, path)
+    return (found[0].service, split_url(found[1], {})[1]) if found is not None else None
 
 
 def prefixes_url(key: str, url: str) -> bool:

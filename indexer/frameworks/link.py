@@ -274,7 +274,10 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         """The template's text with constants substituted; unknown pieces are ``\\x00``.
 
         A constant whose value refers back to itself (``A = B + "/a"``, ``B = A + "/b"``) or lies
-        deeper than :data:`MAX_CONSTANT_DEPTH` has no known value: the reference to it is a hole."""
+        deeper than :data:`MAX_CONSTANT_DEPTH` has no known value: the reference to it is a hole. Each
+        constant's value is cut as the text is (:data:`MAX_RENDERED`), which keeps the text's first
+        :data:`MAX_RENDERED` characters as they were: constants that each double the one before grow
+        no further than that."""
         out: list[str] = []
         for kind, text in tpl.parts:
             if kind == "lit":
@@ -325,6 +328,8 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
             value = self._value(target, owner, text, (*stack, key)) if kind == "ref" else None
             out.append(_HOLE if value is None else value)
         value = self._placeholders(target, "".join(out))
+        if len(value) > MAX_RENDERED:  # as render cuts it: 60 lines of `S1 = S0 + S0` are 2**60 characters
+            value = value[:MAX_RENDERED] + TRUNCATED
         self._values[key] = value
         return value
 

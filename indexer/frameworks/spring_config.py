@@ -41,7 +41,7 @@ import javaproperties
 import yaml
 
 from indexer.fsguard import SkipFile, inside_root, read_regular
-from stores.gateway import PATH_FILTERS, GatewayRoute
+from stores.gateway import PATH_FILTERS, GatewayRoute, count
 
 __all__ = [
     "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "is_served_config", "load_properties", "load_module_properties",
@@ -328,7 +328,7 @@ def _served_properties(root: Path, locations: list[str], app: str,
     return props
 
 
-_GATEWAY_ROUTE = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.routes\[(\d+)\]\.(.+)$")
+_GATEWAY_ROUTE = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.routes\[([0-9]{1,9})\]\.(.+)$")
 
 
 def gateway_routes(props: Mapping[str, str]) -> dict[str, str]:
@@ -358,7 +358,7 @@ def gateway_routes(props: Mapping[str, str]) -> dict[str, str]:
             if not service or not prefix or "*" in prefix or "{" in prefix:
                 continue
             segments = len([seg for seg in prefix.split("/") if seg])
-            if strips and strips[0].strip().isdigit() and int(strips[0]) == segments:
+            if strips and count(strips[0]) == segments:
                 out[prefix] = service
     return out
 
@@ -375,7 +375,7 @@ def _route_items(route: Mapping[str, str], kind: str) -> list[tuple[str, list[st
     ``RewritePath``'s at its last) and the expanded form (``name:`` + ``args:``)."""
     items: dict[int, tuple[str, list[str]]] = {}
     for key, value in route.items():
-        m = re.match(rf"^{kind}\[(\d+)\](?:\.(.+))?$", key)
+        m = re.match(rf"^{kind}\[([0-9]{{1,9}})\](?:\.(.+))?$", key)
         if m is None:
             continue
         i, rest = int(m.group(1)), m.group(2)
@@ -389,7 +389,7 @@ def _route_items(route: Mapping[str, str], kind: str) -> list[tuple[str, list[st
             prefix = f"{kind}[{i}].args."
             args = [route[prefix + k] for k in keys if prefix + k in route]
             listed = sorted((k for k in route if k.startswith(prefix) and "[" in k[len(prefix):]),
-                            key=lambda k: int(re.sub(r"\D", "", k[len(prefix):]) or 0))
+                            key=lambda k: count(re.sub(r"[^0-9]", "", k[len(prefix):])) or 0)
             items[i] = (value.strip(), args or [route[k] for k in listed])
     return [items[i] for i in sorted(items)]
 

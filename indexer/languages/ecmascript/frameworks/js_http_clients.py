@@ -1,4 +1,4 @@
-"""Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios, Angular's ``HttpClient``, supertest.
+"""Outgoing HTTP calls in JavaScript / TypeScript: ``fetch``, axios, Angular's ``HttpClient``, supertest, request.
 
 Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/queries/http_clients.scm``:
 
@@ -39,6 +39,13 @@ Facts (:class:`~indexer.model.HttpCall`), from ``indexer/languages/ecmascript/qu
   as written in place when every value the file gives that name is such a call (``let agent;``
   declares none): ``api.get("/users")``.
 
+* request (the npm ``request`` package and its drop-in forks and wrappers: ``request-promise``,
+  ``request-promise-native``, ``postman-request``; the names the file imports from them, any local
+  name): ``request(url, cb)`` / ``request(url, options, cb)`` / ``request(options, cb)`` and
+  ``request.get|post|put|patch|del|delete|head(url or options, ...)``. The method is the verb (``del``
+  is ``DELETE``), else the options' ``method`` (``GET`` when absent, ``*`` when not a literal); the URL
+  is the string argument, else the options' ``url`` or ``uri``, after the options' ``baseUrl``.
+
 URLs are :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` values (literal text, ``ref`` for
 names and ``${name}`` / ``${obj.prop}``, ``this.x`` as ``Class.x``, ``hole`` for other expressions). A
 URL built with a conditional (``"/articles" + (feed ? "/feed" : "")``) is one call per branch
@@ -71,15 +78,48 @@ _ANGULAR_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "op
 _HTTP_NAME = re.compile(r"^[_$]?(http|httpclient)$", re.IGNORECASE)
 _HTTP_SERVER = re.compile(r"\.\s*getHttpServer\s*\(\s*\)\s*$")
 _ABSOLUTE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*:)?//")
+_REQUEST_MODULES = ("request", "request-promise", "request-promise-native", "postman-request")
+_REQUEST_VERBS = frozenset({"get", "post", "put", "patch", "del", "delete", "head"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's fetch / axios / Angular HttpClient calls to ``out``."""
     jf = js_file(root, src, out)
     matches = jf.matches("http_clients")
+    request = _request_locals(jf)
+    if request:
+        matches = matches + _request_calls(jf, request)
     if not matches:
         return
     _Detector(jf, out).run(matches)
+
+
+def _request_locals(jf: JsFile) -> frozenset[str]:
+    """The local names the file binds to the ``request`` package (or a fork) itself."""
+    return frozenset(k for k, v in jf.import_locals(*_REQUEST_MODULES).items() if v in (None, "default"))
+
+
+def _request_calls(jf: JsFile, names: frozenset[str]) -> list[dict[str, list[Node]]]:
+    """``name(...)`` and ``name.del(...)`` calls of ``names`` as the query's captures (the query takes
+    the functions ``fetch`` / ``axios`` / ``$http`` only, and no ``del``; ``name.get(...)`` it matches)."""
+    out: list[dict[str, list[Node]]] = []
+    stack = [jf.root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "call_expression":
+            continue
+        fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+        if fn is None or args is None or args.type != "arguments":
+            continue
+        if fn.type == "identifier" and jf.text(fn) in names:
+            out.append({"call": [n], "function": [fn], "args": [args]})
+        elif fn.type == "member_expression" and jf.text(fn.child_by_field_name("property")) == "del" and \
+                jf.receiver(fn.child_by_field_name("object")) in names:
+            out.append({"call": [n], "receiver": [fn.child_by_field_name("object")],
+                        "method": [fn.child_by_field_name("property")], "args": [args]})
+    out.sort(key=lambda caps: caps["call"][0].start_byte)
+    return out
 
 
 class _Detector:
@@ -95,6 +135,7 @@ class _Detector:
         self.other_types: set[str] = set()  # receivers bound to another type
         # supertest: `request(app).get("/x")`, `request.agent(server).post(...)` (any local name)
         self.supertest = set(jf.import_locals("supertest"))
+        self.request = _request_locals(jf)
         self.servers: set[str] | None = None  # names bound to `X.getHttpServer()` (:meth:`_servers`)
         self.agents: dict[str, Node] | None = None  # names bound to a supertest request (:meth:`_agents`)
         self.method_name: str | None = None  # the name giving the current call's method (:meth:`_method`)
@@ -172,6 +213,8 @@ class _Detector:
                 if self.fetch_bound or (args and (unwrap(args[0]) or args[0]).type == "object"):
                     return None  # a local `fetch`, not the global one (which takes no object literal)
                 return self._fetch(args)
+            if name in self.request:
+                return self._request(None, args)
             if name in self.axios:
                 return self._axios(None, args, self.default_base)
             if name == "$http" and args:
@@ -188,6 +231,8 @@ class _Detector:
                 nest = _HTTP_SERVER.search(jf.text(app)) is not None if app.type == "call_expression" else \
                     app.type == "identifier" and jf.text(app) in self._servers()
                 return ("supertest-nest" if nest else "supertest"), method.upper(), jf.template(args[0])
+        if receiver in self.request:
+            return self._request(method, args)
         if method == "fetch":
             return self._fetch(args) if receiver in _GLOBALS else None
         if self._is_axios(receiver):
@@ -217,6 +262,30 @@ class _Detector:
         if verb != "request":
             return "request-config", verb.upper(), url
         return "request-config", self._method(config["method"]) if "method" in config else "*", url
+
+    def _request(self, verb: str | None, args: list[Node]) -> tuple[str, str, Template] | None:
+        """A call of the ``request`` package: ``request(url | options, [options], cb)`` (``verb``
+        ``None``) or ``request.<verb>(url | options, ...)``."""
+        if not args or verb is not None and verb not in _REQUEST_VERBS:
+            return None
+        first = unwrap(args[0]) or args[0]
+        if first.type == "object":
+            options, url_node = self.jf.object_pairs(first), None
+        else:
+            second = (unwrap(args[1]) or args[1]) if len(args) > 1 else None
+            options = self.jf.object_pairs(second) if second is not None and second.type == "object" else {}
+            url_node = args[0]
+        url_node = url_node or options.get("url") or options.get("uri")
+        if url_node is None:
+            return None
+        if verb is not None:
+            method = "DELETE" if verb == "del" else verb.upper()
+        else:
+            method = self._method(options["method"]) if "method" in options else "GET"
+        url = self.jf.template(url_node)
+        if "baseUrl" in options:
+            url = _with_base(self.jf.template(options["baseUrl"]), url)
+        return "request", method, url
 
     def _fetch(self, args: list[Node]) -> tuple[str, str, Template] | None:
         if not args:

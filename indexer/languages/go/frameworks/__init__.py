@@ -1,6 +1,6 @@
 """Go framework detectors: one module per family (``go_web``: net/http, gin, echo, chi, gorilla/mux
 routes and net/http / resty clients; ``go_http_wrappers``: calls of the application's own client
-functions; ``go_messaging``: sarama, kafka-go, confluent-kafka-go;
+functions; ``go_messaging``: sarama, kafka-go, confluent-kafka-go, streadway / amqp091-go RabbitMQ;
 ``grpc_go``: grpc-go servers and clients), each exposing ``LANGUAGES`` and ``detect``, listed in
 :data:`DETECTOR_MODULES` (the runner is :mod:`indexer.frameworks`); ``common`` holds what they share."""
 

@@ -21,6 +21,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "servlet",
     "spring_wrappers",
     "java_http_clients",
+    "apache_http_clients",
     "spring_test_clients",
     "spring_kafka",
     "kafka_clients",
