@@ -95,6 +95,9 @@ _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
 _ANY_METHOD = "endpoint:* "
+_CLIENT_KINDS = ("CALLS_HTTP", "PRODUCES")
+_SERVICE_PREFIXES = ("endpoint:", "topic:")
+"""A target endpoint's HTTP clients and a target topic's producers are its direct callers."""
 _HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS")
 _POSITION_KINDS = tuple(k for k in REFERENCE_KINDS if k != "OVERRIDES")
 _ROLES = ("selected", "overload", "declaration", "implementation", "constructor", "member", "handler")
@@ -409,6 +412,8 @@ class _Walk:
                         self.direct.append(e)
                 if e.kind == "CALLS_HTTP" and not self._follows(e):
                     continue
+                if hop == 0 and e.kind in _CLIENT_KINDS and dst in ids and dst.startswith(_SERVICE_PREFIXES):
+                    self.direct.append(e)  # an endpoint's (a topic's) target: its clients (producers) call it
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
                     if self.hop[e.src] == hop + 1:

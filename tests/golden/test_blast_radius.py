@@ -114,3 +114,21 @@ def test_diagram_links_name_the_code_of_every_drawn_node(store) -> None:
     assert [(node_id, label) for node_id, label, _ in grouped] == [("t0", "forget_owner_name")]
     assert "h1[" in mermaid_diagram(report, max_nodes=3)
     assert diagram_links(blast_radius(store, SymbolQuery("NoSuch.thing"))) == []
+
+
+def _direct(report) -> list[tuple[str, str, int, str]]:
+    return [(c.node.qualname, s.file, s.line, s.target) for c in report.callers for s in c.sites]
+
+
+def test_an_endpoint_or_topic_target_is_called_by_its_clients_or_producers(store) -> None:
+    endpoint = blast_radius(store, SymbolQuery("GET /api/owners/{}"))
+    assert _direct(endpoint) == [("loadOwner", "src/api.ts", 8, "endpoint:GET /api/owners/{}"),
+                                 ("owner_name", "visits/owners_client.py", 7, "endpoint:GET /api/owners/{}")]
+    assert render_markdown(endpoint).splitlines()[2].startswith("**2 direct callers · ")
+    topic = blast_radius(store, SymbolQuery("topic:owner-events"))
+    assert _direct(topic) == [("OwnerEventPublisher.ownerChanged", f"{JAVA}/OwnerEventPublisher.java", 15,
+                               "topic:owner-events")]
+    # the handler asked by its name: nothing calls it in code; its endpoint's clients are one hop up, not direct
+    handler = blast_radius(store, SymbolQuery("OwnerController.showOwner"))
+    assert _direct(handler) == []
+    assert sorted(r.node.qualname for r in handler.hops[0]) == ["loadOwner", "owner_name"]
