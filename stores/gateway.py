@@ -18,6 +18,17 @@ substituted). Other filters (headers, retries, circuit breakers) leave the path 
 ``RewritePath`` does not compile, or whose regular expression runs past :data:`REWRITE_TIMEOUT` on a path
 (a pattern a repository wrote may backtrack exponentially), forwards nothing; the pattern is then not tried
 again in this process.
+
+nginx (:mod:`indexer.frameworks.nginx_config`) writes its ``location`` blocks into the same model: a
+``Path`` pattern starting with ``~`` is a regular expression searched in the path (``~*``: ignoring
+case; nginx's regular-expression locations, and the exact and prefix ones as anchored expressions), and
+two filters follow nginx's rules (its ``ngx_http_proxy_module`` and ``ngx_http_rewrite_module``
+references): ``ReplacePrefix=prefix,uri`` (``proxy_pass`` with a URI: the matched prefix replaced by
+it) and ``Rewrite=regex,replacement`` (``rewrite ... break``: the whole path replaced by the
+replacement, ``$1``-``$9`` / ``$name`` captures and ``$uri`` expanded, when the expression matches;
+unchanged otherwise; nothing forwarded for a redirect or another variable). A route whose ``service``
+is ``""`` takes the path and forwards it nowhere (a location nginx serves itself, or whose upstream is
+not a service of the repository).
 """
 
 from __future__ import annotations
@@ -46,6 +57,7 @@ PATH_FILTERS = frozenset({"StripPrefix", "PrefixPath", "RewritePath", "SetPath"}
 
 _JAVA_GROUP = re.compile(r"\(\?<([A-Za-z][A-Za-z0-9]*)>")
 _JAVA_REF = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}|\$(\d+)")
+_NGINX_REF = re.compile(r"\$(?:(\d)|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _VARIABLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}$")
 
 
@@ -82,6 +94,8 @@ class GatewayRoute:
 def _match(pattern: str, path: str) -> dict[str, str] | None:
     """The ``{name}`` variables of ``pattern`` bound by ``path`` when it matches (``**`` / ``{*name}``
     as the last segment: zero or more segments; ``*``, ``?`` and ``{name}``: within one segment)."""
+    if pattern.startswith("~"):
+        return _search(pattern, path.split("?", 1)[0])
     want = [s for s in pattern.strip().split("/") if s]
     have = [s for s in path.split("?", 1)[0].split("/") if s]
     out: dict[str, str] = {}
@@ -106,6 +120,63 @@ def _match(pattern: str, path: str) -> dict[str, str] | None:
     return out if len(have) == len(want) else None
 
 
+def _compiled(expression: str, flags: int = 0) -> Any:
+    """The compiled expression, ``None`` when it does not compile or once ran past :data:`REWRITE_TIMEOUT`."""
+    if expression in _TIMED_OUT:
+        return None
+    try:
+        return regex.compile(expression, flags)
+    except (regex.error, RecursionError, ValueError):
+        return None
+
+
+def _search(pattern: str, path: str) -> dict[str, str] | None:
+    """Variables of the regular-expression pattern ``~expr`` / ``~*expr`` searched in ``path``: its
+    named groups, and its numbered ones as ``"1"``, ``"2"``...; ``None`` when it does not match."""
+    caseless = pattern.startswith("~*")
+    return _groups(pattern[2:] if caseless else pattern[1:], caseless, path)
+
+
+def _groups(expression: str, caseless: bool, path: str) -> dict[str, str] | None:
+    compiled = _compiled(expression, regex.IGNORECASE if caseless else 0)
+    if compiled is None:
+        return None
+    try:
+        m = compiled.search(path, timeout=REWRITE_TIMEOUT)
+    except TimeoutError:
+        _TIMED_OUT.add(expression)
+        return None
+    if m is None:
+        return None
+    out = {str(i): g or "" for i, g in enumerate(m.groups(), 1)}
+    out.update({k: v or "" for k, v in m.groupdict().items()})
+    return out
+
+
+def _nginx_rewrite(args: Sequence[str], path: str) -> str | None:
+    """nginx's ``rewrite regex replacement``: the expanded replacement when ``regex`` matches ``path``,
+    ``path`` when it does not, ``None`` for a redirect (an absolute replacement) or an unknown variable."""
+    if len(args) < 2:
+        return None
+    found = _groups(args[0], False, path)
+    if found is None:
+        return path if _compiled(args[0]) is not None else None
+    values = {**found, "uri": path, "document_uri": path}
+    unknown: list[str] = []
+
+    def expand(m: re.Match[str]) -> str:
+        key = m.group(1) or m.group(2) or m.group(3)
+        if key not in values:
+            unknown.append(key)
+            return ""
+        return values[key]
+
+    out = _NGINX_REF.sub(expand, args[1]).split("?", 1)[0]
+    if unknown or not out.startswith("/"):
+        return None
+    return out
+
+
 def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, str]) -> str | None:
     arg = args[0].strip() if args else ""
     if name == "StripPrefix":
@@ -117,6 +188,12 @@ def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, st
         return arg.rstrip("/") + path if arg.startswith("/") else None
     if name == "SetPath":
         return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: variables.get(m.group(1), m.group(0)), arg) or None
+    if name == "ReplacePrefix":
+        if len(args) < 2 or not path.startswith(args[0]):
+            return None
+        return args[1] + path[len(args[0]):]
+    if name == "Rewrite":
+        return _nginx_rewrite(args, path)
     if name == "RewritePath":
         if len(args) < 2:
             return None

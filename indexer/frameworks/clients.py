@@ -75,14 +75,15 @@ def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str) -> tuple[
     the first of the gateway ``routes`` whose predicates match it forwards (Spring Cloud Gateway takes
     routes in order), at the path the route's filters make (:meth:`stores.gateway.GatewayRoute.forward`),
     unknown pieces as ``{}`` (``None`` as the path: nothing of it is known). ``None`` when the URL has a
-    scheme or host, starts with an unknown piece, or no route takes it."""
+    scheme or host, starts with an unknown piece, no route takes it, or the first route taking it
+    names no service (an nginx location serving the path itself)."""
     if not routes or not url or url.startswith(HOLE) or SCHEME_HOST.match(url):
         return None
     path = url if url.startswith("/") else "/" + url
     for route in routes:
         forwarded = route.forward(method, path)
         if forwarded is not None:
-            return route.service, split_url(forwarded, {})[1]
+            return (route.service, split_url(forwarded, {})[1]) if route.service else None
     return None
 
 

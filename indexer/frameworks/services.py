@@ -54,7 +54,7 @@ import yaml
 from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
            "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
@@ -140,6 +140,32 @@ def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
     return "$".join(pieces)
 
 
+def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]:
+    """The variables a compose service's ``environment`` (a mapping, or a list of ``KEY=value``) sets,
+    each value interpolated from ``env`` (the ``.env`` beside the compose file, :func:`_interpolate`);
+    a variable without a value (``- KEY``, ``KEY:``) or whose value cannot be interpolated is left out.
+
+    >>> compose_environment(["A=1", "B=${X:-x}", "C"], {})
+    {'A': '1', 'B': 'x'}
+    """
+    items: list[tuple[object, object]]
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = [tuple(v.split("=", 1)) if isinstance(v, str) and "=" in v else (v, None) for v in value]
+    else:
+        return {}
+    out: dict[str, str] = {}
+    for key, raw in items:
+        if not isinstance(key, str) or raw is None or isinstance(raw, (dict, list)):
+            continue
+        text = str(raw).lower() if isinstance(raw, bool) else str(raw)
+        got = _interpolate(text, env) if "$" in text else text
+        if got is not None:
+            out[key.strip()] = got
+    return out
+
+
 def _dotenv(real: str, rel: str) -> Mapping[str, str]:
     """The variables of the ``.env`` file ``rel`` (:func:`indexer.frameworks.env_config.env_values`); ``{}``
     when there is none or it cannot be read. Only read to interpolate a compose ``dockerfile``: no value
@@ -220,6 +246,10 @@ class ServiceMap:
     manifests: frozenset[str] = frozenset()
     """Repository-relative paths of the Kubernetes manifests read (a Service or a workload in them):
     an edit to one re-reads the boundaries."""
+    environments: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per folder a compose service is built from, the ``environment`` compose gives its container
+    (:func:`compose_environment`; the first compose file naming a variable wins): what an envsubst
+    template of the image (nginx's ``*.conf.template``) is filled with."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -392,6 +422,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     yaml_files: list[str] = []
     expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
     dotenvs: dict[str, Mapping[str, str]] = {}  # compose folder -> its .env (interpolating a dockerfile path)
+    environments: dict[str, dict[str, str]] = {}  # built folder -> its compose environment
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
@@ -443,6 +474,12 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                             if folder not in dotenvs:
                                 dotenvs[folder] = _dotenv(real, rel(".env"))
                             target, build = _dockerfile_folder(real, target, build, dotenvs[folder])
+                        if target is not None and spec.get("environment"):
+                            if folder not in dotenvs:
+                                dotenvs[folder] = _dotenv(real, rel(".env"))
+                            given = compose_environment(spec.get("environment"), dotenvs[folder])
+                            for k, v in given.items():
+                                environments.setdefault(target, {}).setdefault(k, v)
                         if target is not None and (target not in compose or target in tools):
                             copies = _runs_context(real, target, build)
                             if target in compose and not copies:
@@ -493,7 +530,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports, frozenset(manifests))
+    return ServiceMap(units, hosts, ports, frozenset(manifests), environments)
 
 
 def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:
