@@ -168,8 +168,8 @@ def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]
 
 def _dotenv(real: str, rel: str) -> Mapping[str, str]:
     """The variables of the ``.env`` file ``rel`` (:func:`indexer.frameworks.env_config.env_values`); ``{}``
-    when there is none or it cannot be read. Only read to interpolate a compose ``dockerfile``: no value
-    is kept beyond the service map's folders."""
+    when there is none or it cannot be read. Read to interpolate a compose ``dockerfile`` and a service's
+    ``environment`` (:attr:`ServiceMap.environments`); no other value is kept."""
     text = _read(real, rel) if os.path.isfile(os.path.join(real, rel)) else None
     return (env_values(text) or {}) if text else {}
 
