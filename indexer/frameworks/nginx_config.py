@@ -12,7 +12,9 @@ A file skipped is logged with its reason (``too_large``, ``not_regular``, ``syml
 
 What a ``location`` becomes (nginx's ``ngx_http_core_module`` and ``ngx_http_proxy_module``
 references): exact (``=``), prefix (none, ``^~``) and regular-expression (``~``, ``~*``) matches, as
-anchored expressions of the model (``~^/api/cart/``), in nginx's order of precedence: exact ones, then
+anchored expressions of the model (``~(?:^/api/cart/)``: the group keeps the pattern's first ``/``
+segment from reading as a literal one to code that indexes ``Path`` patterns by their literal leading
+segments), in nginx's order of precedence: exact ones, then
 ``^~`` prefixes longest first, then expressions as written, then the other prefixes longest first (a
 ``^~`` prefix is taken before the expressions even when a longer ordinary prefix also matches: the
 one case the list order does not follow). ``proxy_pass`` with a URI part replaces the matched prefix
@@ -234,9 +236,9 @@ def _server_routes(block: Sequence[Mapping[str, object]], upstreams: Mapping[str
         if not uri or uri.startswith("@"):
             continue  # a named location is reached by error_page / try_files, not by a path
         if modifier in ("~", "~*"):
-            pattern = modifier + uri
+            pattern = f"{modifier}(?:{uri})"
         elif modifier in ("", "^~", "="):
-            pattern = "~^" + re.escape(uri) + ("$" if modifier == "=" else "")
+            pattern = "~(?:^" + re.escape(uri) + ("$)" if modifier == "=" else ")")
         else:
             continue
         service, filters = _forwarding(loc.get("block") or [], modifier, uri, upstreams, hosts)  # type: ignore[arg-type]

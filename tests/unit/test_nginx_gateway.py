@@ -109,17 +109,17 @@ def test_the_locations_become_routes_in_nginx_order(shop):
     loaded = load_nginx_routes(str(shop), found, {})
     assert loaded.skipped == ()
     assert list(loaded.routes) == [
-        GatewayRoute("cart", ("~^/api/ping$",), (), (("ReplacePrefix", "/api/ping", "/health"),)),
-        GatewayRoute("cart", ("~^/api/legacy/(\\w+)$",), (), (("Rewrite", "^/api/legacy/(\\w+)$", "/old/$1"),)),
-        GatewayRoute("cart", ("~*\\.PHP$",), (), ()),
-        GatewayRoute("catalogue", ("~^/api/catalogue/",), (), (("ReplacePrefix", "/api/catalogue/", "/v1/"),)),
-        GatewayRoute("", ("~^/api/unknown/",), (), ()),  # ${PAYMENT_HOST}: no value anywhere
-        GatewayRoute("", ("~^/api/github/",), (), ()),  # not a service of the repository
-        GatewayRoute("cart", ("~^/api/cart/",), (), (("ReplacePrefix", "/api/cart/", "/"),)),
-        GatewayRoute("cart", ("~^/api/raw/",), (), ()),
-        GatewayRoute("", ("~^/api/old/",), (), ()),  # rewrite ... last: another location is searched
-        GatewayRoute("catalogue", ("~^/api/re/",), (), (("Rewrite", "^/api/re/(.*)$", "/items/$1"),)),
-        GatewayRoute("", ("~^/",), (), ()),
+        GatewayRoute("cart", ("~(?:^/api/ping$)",), (), (("ReplacePrefix", "/api/ping", "/health"),)),
+        GatewayRoute("cart", ("~(?:^/api/legacy/(\\w+)$)",), (), (("Rewrite", "^/api/legacy/(\\w+)$", "/old/$1"),)),
+        GatewayRoute("cart", ("~*(?:\\.PHP$)",), (), ()),
+        GatewayRoute("catalogue", ("~(?:^/api/catalogue/)",), (), (("ReplacePrefix", "/api/catalogue/", "/v1/"),)),
+        GatewayRoute("", ("~(?:^/api/unknown/)",), (), ()),  # ${PAYMENT_HOST}: no value anywhere
+        GatewayRoute("", ("~(?:^/api/github/)",), (), ()),  # not a service of the repository
+        GatewayRoute("cart", ("~(?:^/api/cart/)",), (), (("ReplacePrefix", "/api/cart/", "/"),)),
+        GatewayRoute("cart", ("~(?:^/api/raw/)",), (), ()),
+        GatewayRoute("", ("~(?:^/api/old/)",), (), ()),  # rewrite ... last: another location is searched
+        GatewayRoute("catalogue", ("~(?:^/api/re/)",), (), (("Rewrite", "^/api/re/(.*)$", "/items/$1"),)),
+        GatewayRoute("", ("~(?:^/)",), (), ()),
     ]
 
 
@@ -195,3 +195,36 @@ def test_the_environment_of_a_template_comes_from_the_dockerfile_and_compose():
     assert compose_environment({"A": "${HOST:-cart}", "B": 2, "C": None, "D": "${NOPE}"}, {}) == {"A": "cart", "B": "2"}
     assert compose_environment(["A=${X}", "B"], {"X": "y"}) == {"A": "y"}
     assert compose_environment("A=1", {}) == {}
+
+
+def test_precedence_nesting_and_locations_nginx_would_not_forward(tmp_path):
+    root = write_tree(tmp_path / "r", {
+        "deploy/nginx.conf": """\
+events {}
+http {
+    upstream outside { server api.example.com:443; }
+    server {
+        location ~ \\.(png|jpg)$ { root /srv; }
+        location ^~ /static/ { proxy_pass http://svc:8080/assets/; }
+        location /api/ {
+            proxy_pass http://svc:8080/;
+            location /api/admin/ { proxy_pass http://admin:9000; }
+        }
+        location ~ ^/v(\\d)/ { proxy_pass http://svc:8080/static-uri/; }
+        location /ext/ { proxy_pass http://outside/; }
+        location /local/ { proxy_pass http://localhost:8080/; }
+        location @fallback { proxy_pass http://svc:8080; }
+    }
+}
+"""})
+    routes = load_nginx_routes(str(root), service_map(root), {"svc": "svc", "admin": "admin-api"}).routes
+    assert gateway_url(routes, "GET", "/static/logo.png") == ("svc", "/assets/logo.png")  # ^~ before the expression
+    assert gateway_url(routes, "GET", "/api/logo.png") is None  # the expression before the prefix: a static file
+    assert gateway_url(routes, "GET", "/api/orders/" + HOLE) == ("svc", "/orders/{}")
+    assert gateway_url(routes, "GET", "/api/admin/users") == ("admin-api", "/api/admin/users")  # nested, longer
+    assert gateway_url(routes, "GET", "/v1/x") is None  # a URI part in an expression location: nginx refuses it
+    assert gateway_url(routes, "GET", "/ext/x") is None  # the upstream's server is outside the repository
+    assert gateway_url(routes, "GET", "/local/x") is None  # localhost names no service
+    assert gateway_url(routes, "GET", "/fallback/x") is None  # a named location is not a path
+    assert [r.paths[0] for r in routes] == ["~(?:^/static/)", "~(?:\\.(png|jpg)$)", "~(?:^/v(\\d)/)",
+                                            "~(?:^/api/admin/)", "~(?:^/local/)", "~(?:^/api/)", "~(?:^/ext/)"]
