@@ -34,6 +34,7 @@ not a service of the repository).
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 
 import regex
@@ -124,6 +125,13 @@ def _compiled(expression: str, flags: int = 0) -> Any:
     """The compiled expression, ``None`` when it does not compile or once ran past :data:`REWRITE_TIMEOUT`."""
     if expression in _TIMED_OUT:
         return None
+    return _compile(expression, flags)
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile(expression: str, flags: int) -> Any:
+    """``regex.compile``, kept for the routes' expressions (the library's own cache holds 500: a
+    configuration of more locations would compile each one again for every client URL)."""
     try:
         return regex.compile(expression, flags)
     except (regex.error, RecursionError, ValueError):
