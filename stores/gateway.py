@@ -67,12 +67,20 @@ class GatewayRoute:
     """One gateway route. ``service``: the host of its ``uri`` (``customers-service``); ``paths``: its
     ``Path`` predicate patterns (``/api/customer/**``; none: the route matches no path here);
     ``methods``: its ``Method`` predicate (upper case; empty: any); ``filters``: its path-changing
-    filters in order, each ``(name, *args)`` (``("StripPrefix", "2")``)."""
+    filters in order, each ``(name, *args)`` (``("StripPrefix", "2")``); ``scope``: the
+    repository-relative folder whose clients the gateway serves (``""``: the whole repository; an nginx
+    configuration serves the application of the nearest folder above it holding a compose file)."""
 
     service: str
     paths: tuple[str, ...]
     methods: tuple[str, ...] = ()
     filters: tuple[tuple[str, ...], ...] = ()
+    scope: str = ""
+
+    def serves(self, path: str | None) -> bool:
+        """Whether a client in the file at the repository-relative ``path`` is behind this gateway
+        (``None``: a request with no client file, which every route may take)."""
+        return not self.scope or path is None or path.startswith(self.scope + "/")
 
     def forward(self, method: str, path: str) -> str | None:
         """The path the service receives for the request ``method`` ``path`` (``/api/customer/owners/3``
@@ -226,7 +234,7 @@ def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, st
 def routes_to_json(routes: Iterable[GatewayRoute]) -> list[dict[str, Any]]:
     """The routes as JSON values (for a registry entry's ``props``), in order."""
     return [{"service": r.service, "paths": list(r.paths), "methods": list(r.methods),
-             "filters": [list(f) for f in r.filters]} for r in routes]
+             "filters": [list(f) for f in r.filters], **({"scope": r.scope} if r.scope else {})} for r in routes]
 
 
 def routes_from_json(value: object) -> list[GatewayRoute]:
@@ -238,7 +246,8 @@ def routes_from_json(value: object) -> list[GatewayRoute]:
         try:
             out.append(GatewayRoute(v["service"], tuple(str(p) for p in v.get("paths") or ()),
                                     tuple(str(m) for m in v.get("methods") or ()),
-                                    tuple(tuple(str(a) for a in f) for f in v.get("filters") or () if f)))
+                                    tuple(tuple(str(a) for a in f) for f in v.get("filters") or () if f),
+                                    str(v.get("scope") or "")))
         except TypeError:
             continue
     return out

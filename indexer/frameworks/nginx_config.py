@@ -30,11 +30,15 @@ aliases). ``${VAR}`` in a ``*.template`` (the nginx image fills it with ``envsub
 environment of the image built from the file's folder or the nearest folder above holding a
 ``Dockerfile``: its last stage's ``ENV`` and the compose ``environment`` of the service built there
 (:attr:`indexer.frameworks.services.ServiceMap.environments`, which wins); a variable with no value
-stays unknown.
+stays unknown. A configuration's routes serve the clients of one application
+(:attr:`~stores.gateway.GatewayRoute.scope`): the nearest folder at or above it holding a compose
+file (the whole repository when there is none), so that in a repository of several applications one
+application's nginx does not take another's relative URLs.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import re
@@ -46,7 +50,7 @@ from dataclasses import dataclass, field
 import crossplane
 from crossplane.errors import NgxParserBaseException
 
-from indexer.frameworks.services import ServiceMap, walk_folders
+from indexer.frameworks.services import ServiceMap, is_compose_file, walk_folders
 from indexer.fsguard import SkipFile, read_regular
 from stores.gateway import GatewayRoute
 
@@ -122,7 +126,11 @@ def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str])
     routes: list[GatewayRoute] = []
     skipped: list[tuple[str, str]] = []
     seen = 0
+    projects: list[str] = []  # folders holding a compose file, outer ones first (the walk is top-down)
     for folder, files in walk_folders(real):
+        if any(is_compose_file(n) for n in files):
+            projects.append(folder)
+        scope = max((p for p in projects if not p or folder == p or folder.startswith(p + "/")), key=len, default="")
         for name in files:
             if not is_nginx_config(name) or len(routes) >= MAX_ROUTES:
                 continue
@@ -137,7 +145,8 @@ def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str])
                 skipped.append((rel, parsed))
                 log.info("nginx configuration %s skipped: %s", rel, parsed)
                 continue
-            routes.extend(routes_of_config(parsed, hosts)[: MAX_ROUTES - len(routes)])
+            routes.extend(dataclasses.replace(r, scope=scope)
+                          for r in routes_of_config(parsed, hosts)[: MAX_ROUTES - len(routes)])
     return NginxRoutes(tuple(routes), tuple(skipped))
 
 

@@ -54,7 +54,7 @@ import yaml
 from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "is_compose_file", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
            "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
@@ -209,6 +209,11 @@ def _runs_context(real: str, context: str, build: object) -> bool:
 
 _BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
                           "package.json", "pyproject.toml", "setup.py"})
+
+
+def is_compose_file(name: str) -> bool:
+    """Whether a file of this base name is a compose file (``compose.yaml``, ``docker-compose.prod.yml``)."""
+    return bool(_COMPOSE_NAMES.match(name))
 
 
 def is_boundary_file(name: str) -> bool:

@@ -20,7 +20,7 @@ from indexer.frameworks.services import compose_environment, service_map
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from stores.gateway import GatewayRoute
+from stores.gateway import GatewayRoute, routes_from_json, routes_to_json
 from tests.resolution_harness import write_tree
 
 CONF = """\
@@ -228,3 +228,22 @@ http {
     assert gateway_url(routes, "GET", "/fallback/x") is None  # a named location is not a path
     assert [r.paths[0] for r in routes] == ["~(?:^/static/)", "~(?:\\.(png|jpg)$)", "~(?:^/v(\\d)/)",
                                             "~(?:^/api/admin/)", "~(?:^/local/)", "~(?:^/api/)", "~(?:^/ext/)"]
+
+
+def test_an_applications_nginx_serves_only_that_applications_clients(tmp_path):
+    root = write_tree(tmp_path / "r", {
+        "shop/compose.yaml": "services:\n  api:\n    build: api\n  proxy:\n    build: proxy\n",
+        "shop/proxy/nginx.conf": "server { location /api/ { proxy_pass http://api:8080/; } }\n",
+        "shop/api/Dockerfile": "FROM python:3.12\nCOPY . /app\n",
+        "shop/proxy/Dockerfile": "FROM nginx\nCOPY nginx.conf /etc/nginx/conf.d/default.conf\n",
+        "blog/compose.yaml": "services:\n  web:\n    build: web\n",
+        "blog/web/Dockerfile": "FROM node:20\nCOPY . /app\n",
+    })
+    routes = load_nginx_routes(str(root), service_map(root), {}).routes
+    assert routes == (GatewayRoute("api", ("~(?:^/api/)",), (), (("ReplacePrefix", "/api/", "/"),), "shop"),)
+    assert gateway_url(routes, "GET", "/api/posts", "shop/web/app.js") == ("api", "/posts")
+    assert gateway_url(routes, "GET", "/api/posts", "blog/web/app.js") is None  # another application's client
+    assert gateway_url(routes, "GET", "/api/posts", "shopping/app.js") is None  # not below shop/
+    assert gateway_url(routes, "GET", "/api/posts") == ("api", "/posts")  # no client file: a request path asked
+    assert routes_from_json(json.loads(json.dumps(routes_to_json(routes)))) == list(routes)
+    assert "scope" not in routes_to_json([GatewayRoute("s", ("/a/**",))])[0]  # Spring routes' JSON as before
