@@ -14,11 +14,10 @@ What a ``location`` becomes (nginx's ``ngx_http_core_module`` and ``ngx_http_pro
 references): exact (``=``), prefix (none, ``^~``) and regular-expression (``~``, ``~*``) matches, as
 anchored expressions of the model (``~(?:^/api/cart/)``: the group keeps the pattern's first ``/``
 segment from reading as a literal one to code that indexes ``Path`` patterns by their literal leading
-segments), in nginx's order of precedence: exact ones, then
-``^~`` prefixes longest first, then expressions as written, then the other prefixes longest first (a
-``^~`` prefix is taken before the expressions even when a longer ordinary prefix also matches: the
-one case the list order does not follow). ``proxy_pass`` with a URI part replaces the matched prefix
-(``ReplacePrefix``); without one the path is passed as it is; in an expression location its URI is
+segments), in nginx's order of precedence: exact ones, then ``^~`` prefixes longest first (each
+without the paths of the longer ordinary prefixes starting with it, which nginx would choose and then
+try the expressions for), then expressions as written, then the other prefixes longest first.
+``proxy_pass`` with a URI part replaces the matched prefix (``ReplacePrefix``); without one the path is passed as it is; in an expression location its URI is
 made of the captures (``Rewrite``). ``rewrite ... break`` in the location becomes a ``Rewrite`` filter,
 and a ``proxy_pass`` URI is then ignored (nginx passes the rewritten URI); a ``rewrite`` with another
 flag, ``return``, a location without ``proxy_pass`` or whose host is not a service of the repository
@@ -236,9 +235,9 @@ def _locations(block: Sequence[Mapping[str, object]]) -> Iterator[Mapping[str, o
 def _server_routes(block: Sequence[Mapping[str, object]], upstreams: Mapping[str, str | None],
                    hosts: Mapping[str, str]) -> list[GatewayRoute]:
     exact: list[GatewayRoute] = []
-    stop: list[tuple[int, GatewayRoute]] = []
+    stop: list[tuple[str, GatewayRoute]] = []
     regexes: list[GatewayRoute] = []
-    prefixes: list[tuple[int, GatewayRoute]] = []
+    prefixes: list[tuple[str, GatewayRoute]] = []
     for loc in _locations(block):
         args = [str(a) for a in loc.get("args") or []]  # type: ignore[union-attr]
         modifier, uri = (args[0], args[1]) if len(args) == 2 else ("", args[0] if args else "")
@@ -255,13 +254,20 @@ def _server_routes(block: Sequence[Mapping[str, object]], upstreams: Mapping[str
         if modifier == "=":
             exact.append(route)
         elif modifier == "^~":
-            stop.append((len(uri), route))
+            stop.append((uri, route))
         elif modifier in ("~", "~*"):
             regexes.append(route)
         else:
-            prefixes.append((len(uri), route))
-    by_length = [r for _, r in sorted(stop, key=lambda x: -x[0])], [r for _, r in sorted(prefixes, key=lambda x: -x[0])]
-    return exact + by_length[0] + regexes + by_length[1]
+            prefixes.append((uri, route))
+    # a ^~ prefix stops the search only when it is the longest prefix matching: the longer ordinary
+    # prefixes it starts are left out of its pattern (a negative lookahead), so they come to the expressions
+    stops = []
+    for uri, route in sorted(stop, key=lambda x: -len(x[0])):
+        longer = sorted({re.escape(q[len(uri):]) for q, _ in prefixes if len(q) > len(uri) and q.startswith(uri)})
+        if longer:
+            route = dataclasses.replace(route, paths=("~(?:^" + re.escape(uri) + "(?!" + "|".join(longer) + "))",))
+        stops.append(route)
+    return exact + stops + regexes + [r for _, r in sorted(prefixes, key=lambda x: -len(x[0]))]
 
 
 def _forwarding(block: Sequence[Mapping[str, object]], modifier: str, uri: str, upstreams: Mapping[str, str | None],

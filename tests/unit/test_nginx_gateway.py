@@ -206,6 +206,7 @@ http {
     server {
         location ~ \\.(png|jpg)$ { root /srv; }
         location ^~ /static/ { proxy_pass http://svc:8080/assets/; }
+        location /static/big/ { proxy_pass http://svc:8080/big/; }
         location /api/ {
             proxy_pass http://svc:8080/;
             location /api/admin/ { proxy_pass http://admin:9000; }
@@ -220,14 +221,18 @@ http {
     routes = load_nginx_routes(str(root), service_map(root), {"svc": "svc", "admin": "admin-api"}).routes
     assert gateway_url(routes, "GET", "/static/logo.png") == ("svc", "/assets/logo.png")  # ^~ before the expression
     assert gateway_url(routes, "GET", "/api/logo.png") is None  # the expression before the prefix: a static file
+    # a longer ordinary prefix than the ^~ one: nginx chooses it, then tries the expressions first
+    assert gateway_url(routes, "GET", "/static/big/logo.png") is None
+    assert gateway_url(routes, "GET", "/static/big/x") == ("svc", "/big/x")
     assert gateway_url(routes, "GET", "/api/orders/" + HOLE) == ("svc", "/orders/{}")
     assert gateway_url(routes, "GET", "/api/admin/users") == ("admin-api", "/api/admin/users")  # nested, longer
     assert gateway_url(routes, "GET", "/v1/x") is None  # a URI part in an expression location: nginx refuses it
     assert gateway_url(routes, "GET", "/ext/x") is None  # the upstream's server is outside the repository
     assert gateway_url(routes, "GET", "/local/x") is None  # localhost names no service
     assert gateway_url(routes, "GET", "/fallback/x") is None  # a named location is not a path
-    assert [r.paths[0] for r in routes] == ["~(?:^/static/)", "~(?:\\.(png|jpg)$)", "~(?:^/v(\\d)/)",
-                                            "~(?:^/api/admin/)", "~(?:^/local/)", "~(?:^/api/)", "~(?:^/ext/)"]
+    assert [r.paths[0] for r in routes] == ["~(?:^/static/(?!big/))", "~(?:\\.(png|jpg)$)", "~(?:^/v(\\d)/)",
+                                            "~(?:^/static/big/)", "~(?:^/api/admin/)", "~(?:^/local/)", "~(?:^/api/)",
+                                            "~(?:^/ext/)"]
 
 
 def test_an_applications_nginx_serves_only_that_applications_clients(tmp_path):
