@@ -29,7 +29,8 @@ aliases). ``${VAR}`` in a ``*.template`` (the nginx image fills it with ``envsub
 environment of the image built from the file's folder or the nearest folder above holding a
 ``Dockerfile``: its last stage's ``ENV`` and the compose ``environment`` of the service built there
 (:attr:`indexer.frameworks.services.ServiceMap.environments`, which wins); a variable with no value
-stays unknown. A configuration's routes serve the clients of one application
+stays unknown. So does a file a compose service mounts into a container filling it with ``envsubst``
+(:attr:`indexer.frameworks.services.ServiceMap.filled`: that service's environment). A configuration's routes serve the clients of one application
 (:attr:`~stores.gateway.GatewayRoute.scope`): the nearest folder at or above it holding a compose
 file (the whole repository when there is none), so that in a repository of several applications one
 application's nginx does not take another's relative URLs.
@@ -65,7 +66,7 @@ MAX_ROUTES = 2_000
 MAX_FILES = 500
 """Configuration files parsed at most."""
 
-_ENVSUBST = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_ENVSUBST = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _FROM = re.compile(r"^[ \t]*FROM[ \t]", re.I | re.M)
 _ENV = re.compile(r"^[ \t]*ENV[ \t]+(.*)$", re.I | re.M)
 _PROXY_URL = re.compile(r"^(?:https?|grpcs?)://([^/]+)(.*)$", re.I)
@@ -138,7 +139,8 @@ def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str])
                 skipped.append((_join(folder, name), "too_many"))
                 continue
             rel = _join(folder, name)
-            env = _environment(real, folder, found) if name.endswith(".template") else None
+            env = found.filled.get(rel) if rel in found.filled else (
+                _environment(real, folder, found) if name.endswith(".template") else None)
             parsed = _parse(real, rel, env)
             if isinstance(parsed, str):
                 skipped.append((rel, parsed))
@@ -155,8 +157,8 @@ def _join(folder: str, name: str) -> str:
 
 def _parse(real: str, rel: str, env: Mapping[str, str] | None) -> list[dict[str, object]] | str:
     """The directives of the file (crossplane's ``config[0]["parsed"]``), or the reason it is skipped;
-    ``env``: a template's variables, each ``${NAME}`` of them replaced before parsing (as ``envsubst``
-    given the names of the defined variables does; others are left as written)."""
+    ``env``: a template's variables, each ``${NAME}`` / ``$NAME`` of them replaced before parsing (as
+    ``envsubst`` given the names of the defined variables does; others, nginx's ``$uri``, are left as written)."""
     try:
         data = read_regular(os.path.join(real, rel), MAX_FILE_BYTES, real)
     except SkipFile as exc:
@@ -164,7 +166,7 @@ def _parse(real: str, rel: str, env: Mapping[str, str] | None) -> list[dict[str,
     if b"\x00" in data:
         return "binary"
     if env:
-        text = _ENVSUBST.sub(lambda m: env.get(m.group(1), m.group(0)), data.decode("utf-8", "replace"))
+        text = _ENVSUBST.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), data.decode("utf-8", "replace"))
         data = text.encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="ripple-nginx-") as tmp:
         path = os.path.join(tmp, "nginx.conf")

@@ -166,6 +166,24 @@ def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]
     return out
 
 
+def _envsubst_mounts(folder: str, spec: Mapping[str, object]) -> list[str]:
+    """Repository-relative files a compose service ``spec`` (of the compose file in ``folder``) bind-mounts
+    for ``envsubst`` to fill (:attr:`ServiceMap.filled`): all its file mounts when its ``command`` or
+    ``entrypoint`` runs ``envsubst``, else those mounted under ``/etc/nginx/templates/``."""
+    runs = "envsubst" in f"{spec.get('command') or ''} {spec.get('entrypoint') or ''}"
+    out: list[str] = []
+    for v in spec.get("volumes") or [] if isinstance(spec.get("volumes"), list) else []:
+        source, target = (v.get("source"), v.get("target")) if isinstance(v, dict) else (
+            (v.split(":")[:2] + [""])[:2] if isinstance(v, str) else (None, None))
+        if not isinstance(source, str) or not isinstance(target, str) or not source.startswith((".", "/")):
+            continue  # a named volume
+        if runs or target.startswith("/etc/nginx/templates/"):
+            path = _inside(folder, source) if not source.startswith("/") else None
+            if path:
+                out.append(path)
+    return out
+
+
 def _dotenv(real: str, rel: str) -> Mapping[str, str]:
     """The variables of the ``.env`` file ``rel`` (:func:`indexer.frameworks.env_config.env_values`); ``{}``
     when there is none or it cannot be read. Read to interpolate a compose ``dockerfile`` and a service's
@@ -255,6 +273,10 @@ class ServiceMap:
     """Per folder a compose service is built from, the ``environment`` compose gives its container
     (:func:`compose_environment`; the first compose file naming a variable wins): what an envsubst
     template of the image (nginx's ``*.conf.template``) is filled with."""
+    filled: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per repository-relative file a compose service mounts (``volumes: ["./nginx/nginx.conf:/tmp/x"]``)
+    into a container that fills it with ``envsubst`` (its ``command`` / ``entrypoint`` names it, or the
+    file goes to ``/etc/nginx/templates/``, which the nginx image fills): that service's environment."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -428,6 +450,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
     dotenvs: dict[str, Mapping[str, str]] = {}  # compose folder -> its .env (interpolating a dockerfile path)
     environments: dict[str, dict[str, str]] = {}  # built folder -> its compose environment
+    filled: dict[str, dict[str, str]] = {}  # file mounted into an envsubst container -> its environment
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
@@ -485,6 +508,10 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                             given = compose_environment(spec.get("environment"), dotenvs[folder])
                             for k, v in given.items():
                                 environments.setdefault(target, {}).setdefault(k, v)
+                        for mounted in _envsubst_mounts(folder, spec):
+                            if folder not in dotenvs:
+                                dotenvs[folder] = _dotenv(real, rel(".env"))
+                            filled.setdefault(mounted, compose_environment(spec.get("environment"), dotenvs[folder]))
                         if target is not None and (target not in compose or target in tools):
                             copies = _runs_context(real, target, build)
                             if target in compose and not copies:
@@ -535,7 +562,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports, frozenset(manifests), environments)
+    return ServiceMap(units, hosts, ports, frozenset(manifests), environments, filled)
 
 
 def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:

@@ -252,3 +252,28 @@ def test_an_applications_nginx_serves_only_that_applications_clients(tmp_path):
     assert gateway_url(routes, "GET", "/api/posts") == ("api", "/posts")  # no client file: a request path asked
     assert routes_from_json(json.loads(json.dumps(routes_to_json(routes)))) == list(routes)
     assert "scope" not in routes_to_json([GatewayRoute("s", ("/a/**",))])[0]  # Spring routes' JSON as before
+
+
+def test_a_file_compose_mounts_for_envsubst_is_filled_from_that_services_environment(tmp_path):
+    root = write_tree(tmp_path / "r", {
+        "compose.yaml": (
+            "services:\n"
+            "  web:\n    image: nginx\n    volumes:\n      - ./nginx/nginx.conf:/tmp/nginx.conf:ro\n"
+            "    environment:\n      - API_ADDR=api:9091\n"
+            "    command: /bin/sh -c \"envsubst < /tmp/nginx.conf > /etc/nginx/conf.d/default.conf && nginx\"\n"
+            "  tpl:\n    image: nginx\n    volumes:\n      - type: bind\n        source: ./tpl/site.conf\n"
+            "        target: /etc/nginx/templates/site.conf.template\n    environment:\n      API: api\n"
+            "  plain:\n    image: nginx\n    volumes:\n      - ./plain/site.conf:/etc/nginx/conf.d/site.conf\n"
+            "    environment:\n      API: api\n"
+            "  api:\n    build: api\n"),
+        "api/Dockerfile": "FROM python:3.12\nCOPY . /app\n",
+        "nginx/nginx.conf": "server { location /a/ { proxy_pass http://$API_ADDR/; set $x $uri; } }\n",
+        "tpl/site.conf": "server { location /b/ { proxy_pass http://${API}:80; } }\n",
+        "plain/site.conf": "server { location /c/ { proxy_pass http://${API}:80/; } }\n",
+    })
+    found = service_map(root)
+    assert found.filled == {"nginx/nginx.conf": {"API_ADDR": "api:9091"}, "tpl/site.conf": {"API": "api"}}
+    routes = load_nginx_routes(str(root), found, {}).routes
+    assert gateway_url(routes, "GET", "/a/x") == ("api", "/x")
+    assert gateway_url(routes, "GET", "/b/x") == ("api", "/b/x")
+    assert gateway_url(routes, "GET", "/c/x") is None  # mounted as is: nothing fills ${API}
