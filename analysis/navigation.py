@@ -232,7 +232,8 @@ def gateway_route(graph: GraphStore, method: str, path: str) -> tuple[str, str] 
     (the routes each repository's registry entry records, :data:`stores.gateway.GATEWAY_ROUTES_PROP`):
     the first route whose predicates match it (Spring Cloud Gateway's order), and the path its filters
     make (``GET /api/customer/owners/3`` with ``Path=/api/customer/**`` and ``StripPrefix=2``:
-    ``("customers-service", "/owners/3")``). ``None`` when no route takes it, for a GraphQL or gRPC
+    ``("customers-service", "/owners/3")``). ``None`` when no route takes it or the first one taking it
+    names no service (an nginx location serving the path itself), for a GraphQL or gRPC
     text, and in a store without a registry. One store call."""
     method = method.upper()
     if method in GRAPHQL_OPERATIONS or method == GRPC_METHOD:
@@ -246,7 +247,7 @@ def gateway_route(graph: GraphStore, method: str, path: str) -> tuple[str, str] 
         for route in routes_from_json(record.props.get(GATEWAY_ROUTES_PROP)):
             forwarded = route.forward(method, want)
             if forwarded is not None:
-                return route.service, forwarded
+                return (route.service, forwarded) if route.service else None
     return None
 
 

@@ -71,6 +71,7 @@ from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
+from indexer.frameworks.nginx_config import is_nginx_config
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES, is_served_config
@@ -111,10 +112,11 @@ def is_config_path(rel: str) -> bool:
     or an Angular proxy file or ``angular.json`` (:mod:`indexer.frameworks.dev_proxy`: which backend a
     relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
     path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
-    of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)."""
+    of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)
+    or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
-            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel)):
+            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(name)):
         return True
     return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))
 

@@ -18,11 +18,23 @@ substituted). Other filters (headers, retries, circuit breakers) leave the path 
 ``RewritePath`` does not compile, or whose regular expression runs past :data:`REWRITE_TIMEOUT` on a path
 (a pattern a repository wrote may backtrack exponentially), forwards nothing; the pattern is then not tried
 again in this process.
+
+nginx (:mod:`indexer.frameworks.nginx_config`) writes its ``location`` blocks into the same model: a
+``Path`` pattern starting with ``~`` is a regular expression searched in the path (``~*``: ignoring
+case; nginx's regular-expression locations, and the exact and prefix ones as anchored expressions), and
+two filters follow nginx's rules (its ``ngx_http_proxy_module`` and ``ngx_http_rewrite_module``
+references): ``ReplacePrefix=prefix,uri`` (``proxy_pass`` with a URI: the matched prefix replaced by
+it) and ``Rewrite=regex,replacement`` (``rewrite ... break``: the whole path replaced by the
+replacement, ``$1``-``$9`` / ``$name`` captures and ``$uri`` expanded, when the expression matches;
+unchanged otherwise; nothing forwarded for a redirect or another variable). A route whose ``service``
+is ``""`` takes the path and forwards it nowhere (a location nginx serves itself, or whose upstream is
+not a service of the repository).
 """
 
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 
 import regex
@@ -49,6 +61,7 @@ _COUNT = re.compile(r"[0-9]{1,9}")
 
 _JAVA_GROUP = re.compile(r"\(\?<([A-Za-z][A-Za-z0-9]*)>")
 _JAVA_REF = re.compile(r"\$\{([A-Za-z][A-Za-z0-9]*)\}|\$(\d+)")
+_NGINX_REF = re.compile(r"\$(?:(\d)|\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _VARIABLE = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}$")
 
 
@@ -57,12 +70,20 @@ class GatewayRoute:
     """One gateway route. ``service``: the host of its ``uri`` (``customers-service``); ``paths``: its
     ``Path`` predicate patterns (``/api/customer/**``; none: the route matches no path here);
     ``methods``: its ``Method`` predicate (upper case; empty: any); ``filters``: its path-changing
-    filters in order, each ``(name, *args)`` (``("StripPrefix", "2")``)."""
+    filters in order, each ``(name, *args)`` (``("StripPrefix", "2")``); ``scope``: the
+    repository-relative folder whose clients the gateway serves (``""``: the whole repository; an nginx
+    configuration serves the application of the nearest folder above it holding a compose file)."""
 
     service: str
     paths: tuple[str, ...]
     methods: tuple[str, ...] = ()
     filters: tuple[tuple[str, ...], ...] = ()
+    scope: str = ""
+
+    def serves(self, path: str | None) -> bool:
+        """Whether a client in the file at the repository-relative ``path`` is behind this gateway
+        (``None``: a request with no client file, which every route may take)."""
+        return not self.scope or path is None or path.startswith(self.scope + "/")
 
     def forward(self, method: str, path: str) -> str | None:
         """The path the service receives for the request ``method`` ``path`` (``/api/customer/owners/3``
@@ -118,10 +139,14 @@ class RouteTable:
             found.update(node[1])
         return [self.routes[i] for i in sorted(found)]
 
-    def first(self, method: str, path: str) -> tuple[GatewayRoute, str] | None:
+    def first(self, method: str, path: str, client: str | None = None) -> tuple[GatewayRoute, str] | None:
         """The first route forwarding the request ``method`` ``path`` and the path it forwards
-        (:meth:`GatewayRoute.forward`), ``None`` when none does."""
+        (:meth:`GatewayRoute.forward`), ``None`` when none does. ``client``: the repository-relative path
+        of the file making the request; routes that do not serve it (:meth:`GatewayRoute.serves`) are
+        passed over."""
         for route in self.candidates(path):
+            if not route.serves(client):
+                continue
             forwarded = route.forward(method, path)
             if forwarded is not None:
                 return route, forwarded
@@ -153,6 +178,8 @@ def count(text: str) -> int | None:
 def _match(pattern: str, path: str) -> dict[str, str] | None:
     """The ``{name}`` variables of ``pattern`` bound by ``path`` when it matches (``**`` / ``{*name}``
     as the last segment: zero or more segments; ``*``, ``?`` and ``{name}``: within one segment)."""
+    if pattern.startswith("~"):
+        return _search(pattern, path.split("?", 1)[0])
     want = [s for s in pattern.strip().split("/") if s]
     have = [s for s in path.split("?", 1)[0].split("/") if s]
     out: dict[str, str] = {}
@@ -177,6 +204,70 @@ def _match(pattern: str, path: str) -> dict[str, str] | None:
     return out if len(have) == len(want) else None
 
 
+def _compiled(expression: str, flags: int = 0) -> Any:
+    """The compiled expression, ``None`` when it does not compile or once ran past :data:`REWRITE_TIMEOUT`."""
+    if expression in _TIMED_OUT:
+        return None
+    return _compile(expression, flags)
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile(expression: str, flags: int) -> Any:
+    """``regex.compile``, kept for the routes' expressions (the library's own cache holds 500: a
+    configuration of more locations would compile each one again for every client URL)."""
+    try:
+        return regex.compile(expression, flags)
+    except (regex.error, RecursionError, ValueError):
+        return None
+
+
+def _search(pattern: str, path: str) -> dict[str, str] | None:
+    """Variables of the regular-expression pattern ``~expr`` / ``~*expr`` searched in ``path``: its
+    named groups, and its numbered ones as ``"1"``, ``"2"``...; ``None`` when it does not match."""
+    caseless = pattern.startswith("~*")
+    return _groups(pattern[2:] if caseless else pattern[1:], caseless, path)
+
+
+def _groups(expression: str, caseless: bool, path: str) -> dict[str, str] | None:
+    compiled = _compiled(expression, regex.IGNORECASE if caseless else 0)
+    if compiled is None:
+        return None
+    try:
+        m = compiled.search(path, timeout=REWRITE_TIMEOUT)
+    except TimeoutError:
+        _TIMED_OUT.add(expression)
+        return None
+    if m is None:
+        return None
+    out = {str(i): g or "" for i, g in enumerate(m.groups(), 1)}
+    out.update({k: v or "" for k, v in m.groupdict().items()})
+    return out
+
+
+def _nginx_rewrite(args: Sequence[str], path: str) -> str | None:
+    """nginx's ``rewrite regex replacement``: the expanded replacement when ``regex`` matches ``path``,
+    ``path`` when it does not, ``None`` for a redirect (an absolute replacement) or an unknown variable."""
+    if len(args) < 2:
+        return None
+    found = _groups(args[0], False, path)
+    if found is None:
+        return path if _compiled(args[0]) is not None else None
+    values = {**found, "uri": path, "document_uri": path}
+    unknown: list[str] = []
+
+    def expand(m: re.Match[str]) -> str:
+        key = m.group(1) or m.group(2) or m.group(3)
+        if key not in values:
+            unknown.append(key)
+            return ""
+        return values[key]
+
+    out = _NGINX_REF.sub(expand, args[1]).split("?", 1)[0]
+    if unknown or not out.startswith("/"):
+        return None
+    return out
+
+
 def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, str]) -> str | None:
     arg = args[0].strip() if args else ""
     if name == "StripPrefix":
@@ -189,6 +280,12 @@ def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, st
         return arg.rstrip("/") + path if arg.startswith("/") else None
     if name == "SetPath":
         return re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: variables.get(m.group(1), m.group(0)), arg) or None
+    if name == "ReplacePrefix":
+        if len(args) < 2 or not path.startswith(args[0]):
+            return None
+        return args[1] + path[len(args[0]):]
+    if name == "Rewrite":
+        return _nginx_rewrite(args, path)
     if name == "RewritePath":
         if len(args) < 2:
             return None
@@ -213,7 +310,7 @@ def _apply(name: str, args: Sequence[str], path: str, variables: Mapping[str, st
 def routes_to_json(routes: Iterable[GatewayRoute]) -> list[dict[str, Any]]:
     """The routes as JSON values (for a registry entry's ``props``), in order."""
     return [{"service": r.service, "paths": list(r.paths), "methods": list(r.methods),
-             "filters": [list(f) for f in r.filters]} for r in routes]
+             "filters": [list(f) for f in r.filters], **({"scope": r.scope} if r.scope else {})} for r in routes]
 
 
 def routes_from_json(value: object) -> list[GatewayRoute]:
@@ -225,7 +322,8 @@ def routes_from_json(value: object) -> list[GatewayRoute]:
         try:
             out.append(GatewayRoute(v["service"], tuple(str(p) for p in v.get("paths") or ()),
                                     tuple(str(m) for m in v.get("methods") or ()),
-                                    tuple(tuple(str(a) for a in f) for f in v.get("filters") or () if f)))
+                                    tuple(tuple(str(a) for a in f) for f in v.get("filters") or () if f),
+                                    str(v.get("scope") or "")))
         except TypeError:
             continue
     return out

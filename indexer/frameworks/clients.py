@@ -80,17 +80,24 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     return service, path
 
 
-def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str) -> tuple[str, str | None] | None:
+def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str,
+                client: str | None = None) -> tuple[str, str | None] | None:
     """``(service, path)`` of a relative client URL (``/api/customer/owners/\\x00``, ``api/vet/vets``) that
     the first of the gateway ``routes`` whose predicates match it forwards (Spring Cloud Gateway takes
     routes in order), at the path the route's filters make (:meth:`stores.gateway.GatewayRoute.forward`),
     unknown pieces as ``{}`` (``None`` as the path: nothing of it is known). ``None`` when the URL has a
-    scheme or host, starts with an unknown piece, or no route takes it."""
+    scheme or host, starts with an unknown piece, no route takes it, or the first route taking it
+    names no service (an nginx location serving the path itself). ``client``: the repository-relative
+    path of the file making the request; routes whose :attr:`~stores.gateway.GatewayRoute.scope` does
+    not hold it are passed over (``None``: none is)."""
     if not routes or not url or url.startswith(HOLE) or SCHEME_HOST.match(url):
         return None
     path = url if url.startswith("/") else "/" + url
-    found = route_table(routes).first(method, path)
-    return (found[0].service, split_url(found[1], {})[1]) if found is not None else None
+    found = route_table(routes).first(method, path, client)
+    if found is None:
+        return None
+    route, forwarded = found
+    return (route.service, split_url(forwarded, {})[1]) if route.service else None
 
 
 def prefixes_url(key: str, url: str) -> bool:
@@ -216,7 +223,7 @@ class ClientLinks:
         # a gateway route takes a relative URL of a client over HTTP (a page the gateway serves, a front
         # end behind it), not a proxied one nor a test's in-process request
         over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]
-        routed = gateway_url(self.gateways(), method, url) if over_http else None
+        routed = gateway_url(self.gateways(), method, url, fc.path) if over_http else None
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.result.outcomes["unlinked_url"] += 1

@@ -14,6 +14,7 @@ from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.js_modules import load_js_modules
 from indexer.frameworks.mybatis_xml import MyBatisMappers, load_mappers
+from indexer.frameworks.nginx_config import load_nginx_routes
 from indexer.frameworks.ui_templates import load_templates
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
@@ -63,7 +64,8 @@ class LinkOptions:
 
     gateways: tuple[GatewayRoute, ...] = ()
     """The Spring Cloud Gateway routes of the repository's applications, in module order
-    (:func:`~indexer.frameworks.spring_config.gateway_route_list`): a relative client URL a route's
+    (:func:`~indexer.frameworks.spring_config.gateway_route_list`), then its nginx configurations' locations
+    (:func:`~indexer.frameworks.nginx_config.load_nginx_routes`): a relative client URL a route's
     ``Path`` predicate matches goes to the route's service, at the path its filters make
     (:meth:`stores.gateway.GatewayRoute.forward`)."""
 
@@ -74,7 +76,9 @@ class LinkOptions:
         service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
         ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud Gateway routes it declares
         (:func:`~indexer.frameworks.spring_config.gateway_routes`), overridden by ``services`` (the
-        user's configuration). Never raises on unreadable configuration files."""
+        user's configuration), and the nginx locations that forward to those services
+        (:func:`~indexer.frameworks.nginx_config.load_nginx_routes`). Never raises on unreadable
+        configuration files."""
         modules = load_module_properties(Path(root))
         found = service_map(root, modules)
         derived: dict[str, str] = {h: s for h, s in found.hosts.items() if h != s}
@@ -83,6 +87,7 @@ class LinkOptions:
         for props in modules.values():
             derived.update(gateway_routes(props))
         gateways = [r for _, props in sorted(modules.items()) for r in gateway_route_list(props)]
+        gateways += load_nginx_routes(str(root), found, {**derived, **(services or {})}).routes
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,

@@ -54,7 +54,7 @@ import yaml
 from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "is_compose_file", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
            "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
@@ -140,10 +140,54 @@ def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
     return "$".join(pieces)
 
 
+def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]:
+    """The variables a compose service's ``environment`` (a mapping, or a list of ``KEY=value``) sets,
+    each value interpolated from ``env`` (the ``.env`` beside the compose file, :func:`_interpolate`);
+    a variable without a value (``- KEY``, ``KEY:``) or whose value cannot be interpolated is left out.
+
+    >>> compose_environment(["A=1", "B=${X:-x}", "C"], {})
+    {'A': '1', 'B': 'x'}
+    """
+    items: list[tuple[object, object]]
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = [tuple(v.split("=", 1)) if isinstance(v, str) and "=" in v else (v, None) for v in value]
+    else:
+        return {}
+    out: dict[str, str] = {}
+    for key, raw in items:
+        if not isinstance(key, str) or raw is None or isinstance(raw, (dict, list)):
+            continue
+        text = str(raw).lower() if isinstance(raw, bool) else str(raw)
+        got = _interpolate(text, env) if "$" in text else text
+        if got is not None:
+            out[key.strip()] = got
+    return out
+
+
+def _envsubst_mounts(folder: str, spec: Mapping[str, object]) -> list[str]:
+    """Repository-relative files a compose service ``spec`` (of the compose file in ``folder``) bind-mounts
+    for ``envsubst`` to fill (:attr:`ServiceMap.filled`): all its file mounts when its ``command`` or
+    ``entrypoint`` runs ``envsubst``, else those mounted under ``/etc/nginx/templates/``."""
+    runs = "envsubst" in f"{spec.get('command') or ''} {spec.get('entrypoint') or ''}"
+    out: list[str] = []
+    for v in spec.get("volumes") or [] if isinstance(spec.get("volumes"), list) else []:
+        source, target = (v.get("source"), v.get("target")) if isinstance(v, dict) else (
+            (v.split(":")[:2] + [""])[:2] if isinstance(v, str) else (None, None))
+        if not isinstance(source, str) or not isinstance(target, str) or not source.startswith((".", "/")):
+            continue  # a named volume
+        if runs or target.startswith("/etc/nginx/templates/"):
+            path = _inside(folder, source) if not source.startswith("/") else None
+            if path:
+                out.append(path)
+    return out
+
+
 def _dotenv(real: str, rel: str) -> Mapping[str, str]:
     """The variables of the ``.env`` file ``rel`` (:func:`indexer.frameworks.env_config.env_values`); ``{}``
-    when there is none or it cannot be read. Only read to interpolate a compose ``dockerfile``: no value
-    is kept beyond the service map's folders."""
+    when there is none or it cannot be read. Read to interpolate a compose ``dockerfile`` and a service's
+    ``environment`` (:attr:`ServiceMap.environments`); no other value is kept."""
     text = _read(real, rel) if os.path.isfile(os.path.join(real, rel)) else None
     return (env_values(text) or {}) if text else {}
 
@@ -185,6 +229,11 @@ _BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settin
                           "package.json", "pyproject.toml", "setup.py"})
 
 
+def is_compose_file(name: str) -> bool:
+    """Whether a file of this base name is a compose file (``compose.yaml``, ``docker-compose.prod.yml``)."""
+    return bool(_COMPOSE_NAMES.match(name))
+
+
 def is_boundary_file(name: str) -> bool:
     """Whether a file of this base name can move a service boundary or rename a service (a build
     file, Dockerfile or compose file): a change to it re-reads :func:`service_map`. Kubernetes
@@ -220,6 +269,14 @@ class ServiceMap:
     manifests: frozenset[str] = frozenset()
     """Repository-relative paths of the Kubernetes manifests read (a Service or a workload in them):
     an edit to one re-reads the boundaries."""
+    environments: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per folder a compose service is built from, the ``environment`` compose gives its container
+    (:func:`compose_environment`; the first compose file naming a variable wins): what an envsubst
+    template of the image (nginx's ``*.conf.template``) is filled with."""
+    filled: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per repository-relative file a compose service mounts (``volumes: ["./nginx/nginx.conf:/tmp/x"]``)
+    into a container that fills it with ``envsubst`` (its ``command`` / ``entrypoint`` names it, or the
+    file goes to ``/etc/nginx/templates/``, which the nginx image fills): that service's environment."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -392,6 +449,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     yaml_files: list[str] = []
     expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
     dotenvs: dict[str, Mapping[str, str]] = {}  # compose folder -> its .env (interpolating a dockerfile path)
+    environments: dict[str, dict[str, str]] = {}  # built folder -> its compose environment
+    filled: dict[str, dict[str, str]] = {}  # file mounted into an envsubst container -> its environment
 
     def unit(folder: str | None, kind: str) -> None:
         if folder is not None and _real_folder(real, folder):
@@ -443,6 +502,16 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                             if folder not in dotenvs:
                                 dotenvs[folder] = _dotenv(real, rel(".env"))
                             target, build = _dockerfile_folder(real, target, build, dotenvs[folder])
+                        if target is not None and spec.get("environment"):
+                            if folder not in dotenvs:
+                                dotenvs[folder] = _dotenv(real, rel(".env"))
+                            given = compose_environment(spec.get("environment"), dotenvs[folder])
+                            for k, v in given.items():
+                                environments.setdefault(target, {}).setdefault(k, v)
+                        for mounted in _envsubst_mounts(folder, spec):
+                            if folder not in dotenvs:
+                                dotenvs[folder] = _dotenv(real, rel(".env"))
+                            filled.setdefault(mounted, compose_environment(spec.get("environment"), dotenvs[folder]))
                         if target is not None and (target not in compose or target in tools):
                             copies = _runs_context(real, target, build)
                             if target in compose and not copies:
@@ -493,7 +562,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports, frozenset(manifests))
+    return ServiceMap(units, hosts, ports, frozenset(manifests), environments, filled)
 
 
 def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:
