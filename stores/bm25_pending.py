@@ -265,7 +265,7 @@ class PendingMaxima:
                 f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN (SELECT value FROM json_each(?))",
                 (json.dumps(list(names.values())),)) if (t, p) in wanted}
         conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
-                         _rows(runs, names, old, blocks.astype("<u4"), blocks, values))
+                         _rows(runs, names, old, blocks.astype("<u4").tobytes(), blocks, values))
 
     def held_bytes(self) -> int:
         """How many bytes the held terms and block values take in their arrays: 9 a block value
@@ -274,13 +274,16 @@ class PendingMaxima:
 
 
 def _rows(chunk: list[tuple[int, int, int, int]], names: Mapping[int, str], old: Mapping[tuple[str, int], tuple[bytes, bytes]],
-          le_blocks: np.ndarray, blocks: np.ndarray, values: np.ndarray) -> Iterator[tuple[str, int, bytes, bytes]]:
-    """The table rows of ``chunk`` (``(term number, part, first, end)`` runs of the sorted arrays),
-    each merged with its stored row in ``old`` when there is one."""
+          le_blocks: bytes, blocks: np.ndarray, values: np.ndarray) -> Iterator[tuple[str, int, bytes, bytes]]:
+    """The table rows of ``chunk`` (``(term number, part, first, end)`` runs of the sorted arrays;
+    ``le_blocks``: ``blocks`` as uint32 little-endian bytes), each merged with its stored row in ``old``
+    when there is one. A new row's blobs are slices of two ``bytes`` (not of the arrays: a slice and
+    its ``tobytes()`` per row cost more)."""
+    maxima = values.tobytes()
     for n, p, a, b in chunk:
         t = names[n]
         stored = old.get((t, p))
         if stored is None:
-            yield t, p, le_blocks[a:b].tobytes(), values[a:b].tobytes()
+            yield t, p, le_blocks[4 * a:4 * b], maxima[a:b]
         else:
             yield (t, p, *merge(stored, dict(zip(blocks[a:b].tolist(), values[a:b].tolist()))))
