@@ -166,7 +166,9 @@ class PendingMaxima:
         order = self.byte_order()
         rank = np.empty(len(order), dtype=np.int32)
         rank[order] = np.arange(len(order), dtype=np.int32)
-        batches = [(rank[i], b, v) for i, b, v in zip(self._ids, self._blocks, self._values)]
+        for ids in self._ids:  # each term number becomes its rank, in place: no second copy of the held arrays
+            np.take(rank, ids, out=ids)
+        batches = list(zip(self._ids, self._blocks, self._values))
         self._ids, self._blocks, self._values = [], [], []
         del rank
         stored = conn.execute(f"SELECT 1 FROM {TABLE} LIMIT 1").fetchone() is not None
@@ -184,8 +186,8 @@ class PendingMaxima:
         first when one is the other's prefix). A radix sort on 8 bytes at a time read as big-endian
         integers (a term past its end padded with zero bytes), in numpy and without a string per term:
         the first 8 bytes order all terms, the next 8 only the runs of terms equal so far, and so on;
-        terms still equal when every byte is read differ in length only (trailing zero bytes). About
-        10 bytes a term while it runs besides the 8-byte key and sort of each pass."""
+        terms still equal when every byte is read differ in length only (trailing zero bytes). Its
+        arrays take about 45 bytes a term at once (Django's 170,041 terms: 7.7 MiB traced)."""
         count = len(self._ends)
         offset = np.int64 if len(self._text) >= 1 << 31 else np.int32
         ends = np.frombuffer(self._ends, dtype=np.uint64).astype(offset)
@@ -206,13 +208,20 @@ class PendingMaxima:
 
         order = np.arange(count, dtype=np.int32)
         group = np.zeros(count, dtype=np.int32)  # places holding terms equal so far share a group
-        tied = np.arange(count, dtype=np.int32)  # places whose term may still equal a neighbour's
+        tied = order.copy()  # places whose term may still equal a neighbour's
         depth = 0
         while len(tied):
-            numbers = order[tied]
+            numbers = order[tied] if depth else order
             key = word(numbers, depth)
-            sort = np.lexsort((key, group[tied]))  # groups are ascending by place: each stays in its places
-            numbers, key, groups = numbers[sort], key[sort], group[tied][sort]
+            if depth:  # groups are ascending by place: each stays in its places
+                sort = np.lexsort((key, group[tied]))
+                groups = group[tied][sort]
+                key = key[sort]
+            else:  # one group: the first 8 bytes alone, the keys sorted in place
+                sort = np.argsort(key, kind="stable")
+                groups = group
+                key.sort()
+            numbers = numbers[sort]
             del sort
             order[tied] = numbers
             new = np.empty(len(tied), dtype=bool)
