@@ -163,3 +163,47 @@ def test_a_search_inside_the_transaction_folds_first_and_a_rollback_keeps_none(t
             raise RuntimeError("stop")
         assert store._pending_maxima is None
         assert _bm25_table(store) == _bm25_table(ref)  # the rolled-back batch's maxima are nowhere
+
+
+def _held(terms: list[str]) -> PendingMaxima:
+    pending = PendingMaxima()
+    pending.add(_conn(), {t: {n: 1} for n, t in enumerate(terms)})
+    return pending
+
+
+def test_the_held_terms_sort_in_the_tables_key_order() -> None:
+    # Runs equal in their first 8 bytes ('parser_a...'), a term that is another's prefix, zero bytes at the
+    # end (equal to the shorter term padded: apart by length only), 3- and 4-byte UTF-8, a 40-byte run.
+    terms = ["parser_b", "parser_a", "parser_ab", "parser", "parse", "parser_a\0", "parser_a\0\0", "zé", "z",
+             "é", "😀", "\uffff", "a" * 40 + "b", "a" * 40 + "a", "a" * 40, "", "\0", "a" * 8 + "\0", "a" * 8]
+    pending = _held(terms)
+    got = [pending.term(n) for n in pending.byte_order().tolist()]
+    assert got == ["", "\0", "a" * 8, "a" * 8 + "\0", "a" * 40, "a" * 40 + "a", "a" * 40 + "b", "parse", "parser",
+                   "parser_a", "parser_a\0", "parser_a\0\0", "parser_ab", "parser_b", "z", "zé", "é", "\uffff", "😀"]
+    conn = sqlite3.connect(":memory:")
+    assert got == [t for (t,) in conn.execute("SELECT column1 FROM (VALUES " + ", ".join("(?)" for _ in terms)
+                                              + ") ORDER BY column1", terms)]  # SQLite's own order
+    assert [pending.term(n) for n in range(len(terms))] != got  # numbered in another order
+
+
+def test_a_fold_reads_stored_rows_back_only_when_the_table_holds_any() -> None:
+    conn = _conn()
+    seen: list[str] = []
+    conn.set_trace_callback(seen.append)
+    pending = PendingMaxima()
+    _record(conn, pending, BATCHES[0])
+    pending.flush(conn)
+    assert not any("json_each" in s for s in seen)  # an empty table: nothing to merge with
+    inserted = [s.split("VALUES (")[1].split(", x'")[0] for s in seen if s.startswith("INSERT OR REPLACE INTO bm25_blocks")]
+    assert inserted == ["'bar', 0", "'bar', 1", "'foo', 0", "'foo', 1"]  # in the table's key order
+    assert [(t, p) for t, p, _, _ in _table(conn)] == [("bar", 0), ("bar", 1), ("foo", 0), ("foo", 1)]
+    seen.clear()
+    _record(conn, pending, BATCHES[1])
+    pending.flush(conn)
+    assert sum("json_each" in s for s in seen) == 1  # rows stored: read back once for this slice of terms
+    inserted = [s.split("VALUES (")[1].split(", x'")[0] for s in seen if s.startswith("INSERT OR REPLACE INTO bm25_blocks")]
+    assert inserted == ["'bar', 1", "'baz', 1", "'foo', 1"]
+    now = _conn()
+    for rows in BATCHES[:2]:
+        record_rows(now, rows, BM25_WEIGHTS)
+    assert _table(conn) == _table(now)
