@@ -83,3 +83,20 @@ def test_the_last_file_of_a_package_going_tells_it_went() -> None:
         ("m", "python", "app.sub"), ("m", "python", "app.sub.m")}
     assert ("python", "app.sub") not in untracked._prefixes
     assert untracked._prefixes == tracked._prefixes == Counter({("python", "app"): 2, ("python", "app.n"): 1})
+
+
+def test_tables_built_add_only_count_their_packages_when_a_file_first_goes() -> None:
+    """The resolver's module tables count the files under each package only when a removal needs it
+    (ModuleTables.count_packages): the package goes with its last file, the others stay."""
+    resolver = RepositoryResolver("r")
+    resolver.update(extract_fixture(BASE), track=False)
+    resolver.resolve(sorted(resolver.files))
+    tables = resolver._current().tables
+    assert tables._package_files is None
+    resolver.update([], removed=["app/sub/m.py"])
+    assert resolver._current().tables is tables  # patched in place (Resolver.apply), not rebuilt
+    assert tables._package_files is not None and tables._package_files[("python", "app.sub")] == 1
+    assert sorted(tables.packages["python"]) == ["app", "app.n", "app.sub"]
+    resolver.update([], removed=["app/sub/__init__.py"])
+    assert sorted(tables.packages["python"]) == ["app", "app.n"]  # app.sub went with its last file
+    assert tables._package_files == Counter({("python", "app"): 2, ("python", "app.n"): 1})
