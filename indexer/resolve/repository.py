@@ -190,7 +190,11 @@ class RepositoryResolver:
         self._stems: dict[str, str | tuple[str, ...]] = {}
         """The paths of each path without its suffix (:func:`~indexer.symbols.module_path`): the path
         itself for the one file most have (a set each was 216 bytes per file), a tuple when several
-        share it (``util.ts`` beside ``util.js``); read with :func:`_paths`."""
+        share it (``util.ts`` beside ``util.js``); read with :func:`_paths`. Read by :meth:`update`
+        only: emptied after an update with ``track=False`` (a one-shot run's one update: a stem string
+        and a dict entry per file for the rest of the run, about 120 bytes a file, session 62) and made
+        again from :attr:`files` when the next update starts (:attr:`_stems_dropped`)."""
+        self._stems_dropped = False
         self._extending: dict[str, set[str]] = defaultdict(set)
         """Per stem, the dotted stems held that extend it in its folder (``pkg/x`` -> ``{"pkg/x.Y"}``,
         :func:`~indexer.symbols.dotted_stems`): the files whose ids keep their suffix while it is held."""
@@ -280,6 +284,12 @@ class RepositoryResolver:
             self._prefixes = None
         elif self._prefixes is None:  # the counts of the files held before this update
             self._prefixes = self._prefix_counts()
+        if self._stems_dropped:  # the stems of the files held, in the order they came
+            for p in self.files:
+                stem = module_path(p)
+                held = _paths(self._stems, stem)
+                self._stems[stem] = (*held, p) if held else p
+            self._stems_dropped = False
         given = {ex.path: (ex, checksum, size) for ex, checksum, size in files}
         gone = [p for p in dict.fromkeys(removed) if p in self.files and p not in given]
         added = [p for p in given if p not in self.files]
@@ -390,6 +400,8 @@ class RepositoryResolver:
             self._resolver = self._link_memo = None
         if not track and self._resolver is not None:  # no tokens say what changed: nothing kept holds
             self._link_memo = LinkMemo(self._resolver.track)
+        if not track:
+            self._stems, self._stems_dropped = {}, True
         return changes
 
     def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:

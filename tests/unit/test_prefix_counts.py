@@ -2,7 +2,9 @@
 (``RepositoryResolver._prefixes``) are not kept by an untracked update (a one-shot run's, a watcher
 loading its state): they are counted again from the files held when a tracked update next needs
 them, and that update then gives the same package tokens as a resolver that counted all along
-(session 62, mem62a: a key tuple and a dotted string per file for the whole one-shot run)."""
+(session 62, mem62a: a key tuple and a dotted string per file for the whole one-shot run). The same
+for the module tables' counts (made when a file first goes) and the paths per stem (made again when
+the next update starts)."""
 
 from __future__ import annotations
 
@@ -100,3 +102,34 @@ def test_tables_built_add_only_count_their_packages_when_a_file_first_goes() -> 
     resolver.update([], removed=["app/sub/__init__.py"])
     assert sorted(tables.packages["python"]) == ["app", "app.n"]  # app.sub went with its last file
     assert tables._package_files == Counter({("python", "app"): 2, ("python", "app.n"): 1})
+
+
+SHARED_STEM = """
+// --- path: lib/util.ts ---
+export function a(): number { return 1; }
+// --- path: lib/util.js ---
+export function b() { return 2; }
+// --- path: lib/main.ts ---
+import { a } from "./util";
+export function m() { return a(); }
+"""
+
+
+def test_stems_are_made_again_for_the_update_after_an_untracked_one() -> None:
+    """The paths per stem (util.ts beside util.js: their ids keep the suffix) are emptied after an
+    untracked update and made again from the files held when the next update starts: removing
+    util.js then gives util.ts its suffix-less ids back, as in a resolver that kept them."""
+    untracked, tracked = RepositoryResolver("r"), RepositoryResolver("r")
+    untracked.update(extract_fixture(SHARED_STEM), track=False)
+    tracked.update(extract_fixture(SHARED_STEM))
+    assert untracked._stems == {} and tracked._stems == {
+        "lib/util": ("lib/util.ts", "lib/util.js"), "lib/main": "lib/main.ts"}
+    assert untracked.files["lib/util.ts"].ex.id_path == "lib/util.ts"  # shared while both are held
+    moved = {}
+    for name, resolver in (("untracked", untracked), ("tracked", tracked)):
+        changes = resolver.update([], removed=["lib/util.js"])
+        moved[name] = sorted(c.path for c in changes)
+        assert resolver.files["lib/util.ts"].ex.id_path is None
+        assert resolver.files["lib/main.ts"].ex.id_path is None
+    assert moved["untracked"] == moved["tracked"] == ["lib/util.js", "lib/util.ts"]
+    assert untracked._stems == tracked._stems == {"lib/util": "lib/util.ts", "lib/main": "lib/main.ts"}
