@@ -61,8 +61,8 @@ def fewer_collections(threshold0: int = GC_THRESHOLD0) -> Iterator[None]:
 
 class declared_lazily(Generic[_V]):  # noqa: N801 (used as a decorator, as functools.cached_property)
     """A property computed when first read and kept, like :func:`functools.cached_property`, but
-    kept in an attribute the class declares: ``_<name>``, which the class sets to ``None`` (as a
-    class attribute, and in ``__init__`` with its other attributes). ``functools.cached_property``
+    kept in an attribute the class declares: ``_<name>``, which the class sets to ``None`` (in
+    ``__init__`` with its other attributes; a class attribute too unless it is a slot). ``functools.cached_property``
     adds its name to the instance's attribute dict when first read; a name that was not among the
     class's attributes turns CPython's compact, key-sharing dict (values only: 8 bytes an
     attribute) into a dict of its own (CPython 3.11: a file context's went from 248 to 1,584 bytes,

@@ -159,33 +159,40 @@ class TopLevel(Mapping[str, "Def | tuple[Def, ...]"]):
 
 class FileCtx:
     """One file's extraction with the lookup tables the resolver needs, and its language's rules
-    (``rules``: a :class:`~indexer.resolve.language.ModuleSystem`)."""
+    (``rules``: a :class:`~indexer.resolve.language.ModuleSystem`).
 
-    unpacked: UnpackedLists | None = None
+    Its attributes are slots: an object of fixed layout, 272 bytes, where the attribute values of
+    CPython 3.11's key-sharing dicts took 320 with the object (tracemalloc, 45-package generated
+    monorepo, session 62) and turned into a dict of 1.6 KB of its own when a context got an attribute
+    another context did not have first (session 61: a ``functools.cached_property``; a context made
+    by :meth:`stub` before the full ones could still do it). Every slot but the lookup tables (which
+    :meth:`stub` leaves unset) is set by each constructor."""
+
+    __slots__ = ("_interface", "_structure", "_names", "_param_calls", "_held_arguments", "_protocol_parameters",
+                 "unpacked", "def_lines", "repo", "rules", "ex", "path", "lang", "module_key", "checksum", "size",
+                 "top", "by_qualname", "id_prefix", "defs", "_def_spans", "types", "owners", "_members",
+                 "lexical_parent", "imports", "star_imports", "bindings", "__weakref__")
+
+    unpacked: UnpackedLists | None
     """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
-    def_lines: array[int] | None = None
+    def_lines: array[int] | None
     """Once the definitions are parked, each one's first line by position in the extraction's
     ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 2 bytes a definition in a
     file of fewer than 65,536 lines, else 4 (:func:`line_column`), not a slot and an int object of
     each Def); ``None`` while the extraction holds them."""
-    _members: dict[str, MultiMap[str, Def]] | None = None
+    _members: dict[str, MultiMap[str, Def]] | None
     """The members per parent qualname, held only for a file where some definition's qualname is not
     its parent's qualname and its name (see :meth:`members_of`); ``None``: derived from
     :attr:`by_qualname`."""
-    _def_spans: dict[str, tuple[list[int], list[int]] | None] | None = None
+    _def_spans: dict[str, tuple[list[int], list[int]] | None] | None
     """:meth:`def_at`'s line index per qualname defined more than ``_SCAN_LIMIT`` times (made when
     first asked; dropped whenever the definitions change)."""
-    _interface = _structure = _names = _param_calls = _held_arguments = _protocol_parameters = None
-    # What the properties of these names computed (indexer.heap.declared_lazily; None: not yet).
+    # _interface, _structure, _names, _param_calls, _held_arguments, _protocol_parameters: what the
+    # properties of these names computed (indexer.heap.declared_lazily; None: not yet).
 
     def __init__(self, repo: str, ex: FileExtraction, module_key: str, checksum: str, size: int,
                  rules: ModuleSystem, unpacked: UnpackedLists | None = None) -> None:
-        # Every attribute, in the same order in every context: one set later (or only in some
-        # contexts, when one without it came first) turns the instance's key-sharing attribute dict
-        # into one of its own (1.3 KiB a file: indexer.heap.declared_lazily).
-        self._interface = self._structure = self._names = None
-        self._param_calls = self._held_arguments = self._protocol_parameters = None
-        self.unpacked = self.def_lines = None
+        self._unset()
         self.repo = repo
         self.rules = rules
         """The language's module system and scoping rules."""
@@ -242,6 +249,13 @@ class FileCtx:
             self.def_lines = line_column([d.start_line for d in definitions])
             for i, rd in enumerate(self.defs):
                 rd.park(i)
+
+    def _unset(self) -> None:
+        """Set the slots that read ``None`` until set otherwise: the lazily computed values, the
+        park's reader and first lines, the members' and line indexes."""
+        self._interface = self._structure = self._names = None
+        self._param_calls = self._held_arguments = self._protocol_parameters = None
+        self.unpacked = self.def_lines = self._members = self._def_spans = None
 
     def _index_defs(self) -> None:
         self._def_spans = None
@@ -532,6 +546,7 @@ class FileCtx:
         ``lang``, ``module_key``, ``checksum``, ``size`` and an extraction of ``path`` holding only
         its language, ``package``, ``errors``, ``partial`` and ``id_path``."""
         out = FileCtx.__new__(FileCtx)
+        out._unset()
         out.repo, out.rules, out.path, out.lang = repo, rules, path, lang
         out.module_key, out.checksum, out.size = module_key, checksum, size
         # Its empty lists are the one shared empty list: ~27 new empty lists per file made while the

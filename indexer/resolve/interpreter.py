@@ -121,6 +121,8 @@ class Resolver(ScopeLookup, ReturnInference):
         over (:meth:`FileCtx.reuse_defs`); whatever holds one of them read its name, which is among
         ``tokens``. What read none of them holds in the new state too, and stays."""
         gone = {id(fc) for fc in removed}
+        if removed:
+            self.tables.count_packages(self.files)  # (once: the tables keep the counts from then on)
         for fc in removed:
             self.tables.remove(fc)
         self.track.drop(removed)

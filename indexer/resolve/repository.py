@@ -192,7 +192,11 @@ class RepositoryResolver:
         self._stems: dict[str, str | tuple[str, ...]] = {}
         """The paths of each path without its suffix (:func:`~indexer.symbols.module_path`): the path
         itself for the one file most have (a set each was 216 bytes per file), a tuple when several
-        share it (``util.ts`` beside ``util.js``); read with :func:`_paths`."""
+        share it (``util.ts`` beside ``util.js``); read with :func:`_paths`. Read by :meth:`update`
+        only: emptied after an update with ``track=False`` (a one-shot run's one update: a stem string
+        and a dict entry per file for the rest of the run, about 120 bytes a file, session 62) and made
+        again from :attr:`files` when the next update starts (:attr:`_stems_dropped`)."""
+        self._stems_dropped = False
         self._extending: dict[str, set[str]] = defaultdict(set)
         """Per stem, the dotted stems held that extend it in its folder (``pkg/x`` -> ``{"pkg/x.Y"}``,
         :func:`~indexer.symbols.dotted_stems`): the files whose ids keep their suffix while it is held."""
@@ -200,7 +204,12 @@ class RepositoryResolver:
         self.code_gateways: list[GatewayRoute] | None = None
         """The gateway routes the framework files declare in code as the last link read them
         (:func:`~indexer.frameworks.clients.code_gateways`); ``None`` before any link in this process."""
-        self._prefixes: Counter[tuple[str, str]] = Counter()  # (namespace, dotted prefix) -> files under it
+        self._prefixes: Counter[tuple[str, str]] | None = Counter()
+        """Per ``(namespace, dotted prefix)``, how many files' package keys make it exist (a tracked
+        :meth:`update` tells from it which packages came or went); ``None`` after an update with
+        ``track=False``, counted again from :attr:`files` when a tracked update next needs it
+        (:meth:`_prefix_counts`): a one-shot run never does, and held it was a key tuple and a
+        dotted string per file for the whole run (the 400 MB generated monorepo: about 8 MiB)."""
         self._deps: dict[str, Record] = {}
         self._spilled: dict[str, int] = {}
         # A one-shot run's records (packed) wait in the park spill file rather than in memory until
@@ -276,6 +285,16 @@ class RepositoryResolver:
         if self.park is not None:
             for ex, _, _ in files:
                 park_extraction(ex, self.park)
+        if not track:
+            self._prefixes = None
+        elif self._prefixes is None:  # the counts of the files held before this update
+            self._prefixes = self._prefix_counts()
+        if self._stems_dropped:  # the stems of the files held, in the order they came
+            for p in self.files:
+                stem = module_path(p)
+                held = _paths(self._stems, stem)
+                self._stems[stem] = (*held, p) if held else p
+            self._stems_dropped = False
         given = {ex.path: (ex, checksum, size) for ex, checksum, size in files}
         gone = [p for p in dict.fromkeys(removed) if p in self.files and p not in given]
         added = [p for p in given if p not in self.files]
@@ -386,6 +405,8 @@ class RepositoryResolver:
             self._resolver = self._link_memo = None
         if not track and self._resolver is not None:  # no tokens say what changed: nothing kept holds
             self._link_memo = LinkMemo(self._resolver.track)
+        if not track:
+            self._stems, self._stems_dropped = {}, True
         return changes
 
     def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:
@@ -409,16 +430,12 @@ class RepositoryResolver:
         tokens: set[tuple[str, str, str]] = set()
         self._changed_names = {}
         before: dict[tuple[str, str], int] = {}
+        prefixes = self._prefixes if track else None
         for c in changes:
             self._framework.discard(c.path)
             if c.new is not None and _has_framework_facts(c.new.ex):
                 self._framework.add(c.path)
-            if not c.interface_changed:
-                continue
-            if not track:
-                for fc, step in ((c.old, -1), (c.new, 1)):
-                    for prefix in _dotted_prefixes(fc) if fc is not None else ():
-                        self._prefixes[prefix] += step
+            if not c.interface_changed or not track:
                 continue
             old_names = c.old.names if c.old is not None else {}
             new_names = c.new.names if c.new is not None else {}
@@ -450,19 +467,26 @@ class RepositoryResolver:
                 tokens.update(("n", ns, n) for n in changed if n.startswith(("~", "@")))  # reverse bindings, decorated
                 tokens.update(("n", ns, "@" + name) for rd in fc.defs if rd.is_callable and rd.name in changed
                               for name in decorator_names(rd))
+                assert prefixes is not None  # (counted again by update() before a tracked one)
                 for prefix in _dotted_prefixes(fc):
-                    before.setdefault(prefix, self._prefixes[prefix])
-                    self._prefixes[prefix] += step
+                    before.setdefault(prefix, prefixes[prefix])
+                    prefixes[prefix] += step
         for prefix, n in before.items():
-            if (n > 0) != (self._prefixes[prefix] > 0):  # a package came or went
+            assert prefixes is not None
+            if (n > 0) != (prefixes[prefix] > 0):  # a package came or went
                 tokens.add(("m", *prefix))
-            if self._prefixes[prefix] <= 0:
-                del self._prefixes[prefix]
+            if prefixes[prefix] <= 0:
+                del prefixes[prefix]
         if track:
             tokens.update(self._reach_tokens(changes))
         self._changed_tokens = tokens
         if not tokens.isdisjoint(self._link_deps):
             self._link_dirty = True
+
+    def _prefix_counts(self) -> Counter[tuple[str, str]]:
+        """:attr:`_prefixes` counted from the files held: every file's :func:`_dotted_prefixes` (a
+        tracked update keeps them so, the version of each file it holds)."""
+        return Counter(prefix for fc in self.files.values() for prefix in _dotted_prefixes(fc))
 
     def _reach_tokens(self, changes: Sequence[FileChange]) -> set[Token]:
         """The :func:`~indexer.resolve.structural.reach_token` of each namespace whose scopes or

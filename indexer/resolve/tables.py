@@ -5,7 +5,7 @@ which classes give others a reverse attribute. Patched file by file on increment
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from indexer.resolve.bindings import REGISTERS
@@ -35,7 +35,11 @@ class ModuleTables:
         self.namespaces = namespaces
         self.modules: dict[str, dict[str, list[FileCtx]]] = defaultdict(lambda: defaultdict(list))
         self.packages: dict[str, set[str]] = defaultdict(set)  # namespace -> every dotted prefix
-        self._package_files: Counter[tuple[str, str]] = Counter()
+        self._package_files: Counter[tuple[str, str]] | None = None
+        """How many files' package keys make each ``(namespace, prefix)`` exist: what :meth:`remove`
+        reads to drop a package with its last file. Counted by :meth:`count_packages` when a removal
+        first needs it, not by :meth:`add`: tables that only ever add (a one-shot run's) held a key
+        tuple per file and the counter's entries for nothing (about 140 bytes a file, session 62)."""
         # per (namespace, name), held per namespace and name (indexer.resolve.name_tables): no tuple
         # key nor one-item list per name
         self.callables_by_name: NameTable[Def] = NameTable()
@@ -81,7 +85,8 @@ class ModuleTables:
                     # (not three equal strings: about 100 bytes a file for the run)
                     prefix = key if i == len(parts) else ".".join(parts[:i])
                     packages.add(prefix)
-                    self._package_files[(ns, prefix)] += 1
+                    if self._package_files is not None:
+                        self._package_files[(ns, prefix)] += 1
         held = fc.held()  # a name matches only what a lookup of it may reach (FileCtx.held)
         touched: set[tuple[str, str]] = set()
         for rd in fc.defs:
@@ -105,8 +110,29 @@ class ModuleTables:
             elif b.how == REGISTERS:
                 self.registrations.insert((ns, decorator_name(b.name[1:])), (fc, b), _path_of)
 
+    def count_packages(self, files: Iterable[FileCtx]) -> None:
+        """Count the files under each package (what :meth:`remove` reads) from ``files``, which must
+        be exactly the files added and not removed; nothing when counted already."""
+        if self._package_files is not None:
+            return
+        counts: Counter[tuple[str, str]] = Counter()
+        held: dict[str, dict[str, str]] = {}  # per namespace, each prefix as the set holds it
+        for fc in files:
+            if fc.rules.dotted_packages:
+                ns = fc.rules.namespace
+                strings = held.get(ns)
+                if strings is None:
+                    strings = held[ns] = {p: p for p in self.packages[ns]}
+                for key in fc.rules.package_keys(fc):
+                    parts = key.split(".")
+                    counts.update((ns, strings[".".join(parts[:i])]) for i in range(1, len(parts) + 1))
+        self._package_files = counts
+
     def remove(self, fc: FileCtx) -> None:
-        """Undo :meth:`add` for ``fc`` (a package goes when its last file does)."""
+        """Undo :meth:`add` for ``fc`` (a package goes when its last file does). Raises
+        ``RuntimeError`` unless :meth:`count_packages` counted the files first."""
+        if self._package_files is None:
+            raise RuntimeError("the files under each package are not counted: call count_packages first")
         ns = fc.rules.namespace
         for key in fc.rules.module_keys(fc):
             files = self.modules[ns][key]

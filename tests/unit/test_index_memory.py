@@ -526,7 +526,7 @@ def _live_binding_state() -> tuple[int, int]:
 
     objs = gc.get_objects()
     return (sum(1 for o in objs if type(o) is Resolver),
-            sum(1 for o in objs if type(o) is FileCtx and "defs" in o.__dict__ and o.__dict__["defs"]))
+            sum(1 for o in objs if type(o) is FileCtx and getattr(o, "defs", None)))
 
 
 def test_a_one_shot_run_frees_what_it_bound_before_the_write(tmp_path: Path, monkeypatch) -> None:

@@ -60,19 +60,19 @@ def _contexts(park: SpillFile | None) -> dict[str, FileCtx]:
 
 
 @pytest.mark.parametrize("park", [SpillFile, lambda: None], ids=["parked", "held"])
-def test_computing_them_leaves_the_attribute_dict_shared(park):
+def test_computing_them_leaves_the_context_its_size(park):
     files = _contexts(park())
     jobs = files["app/jobs.py"]
-    before = {p: sys.getsizeof(vars(fc)) for p, fc in files.items()}
+    before = {p: sys.getsizeof(fc) for p, fc in files.items()}
     values = {name: getattr(jobs, name) for name in LAZY}
     for fc in files.values():
         for name in LAZY:
             getattr(fc, name)
-    assert {p: sys.getsizeof(vars(fc)) for p, fc in files.items()} == before
-    assert all(size < 600 for size in before.values())  # key-sharing (a dict of its own: about 1,600)
-    # the same attributes in every context, parked or not (app/__init__.py has no definitions to park,
-    # and its context is made first): one set in some only made the later ones' dicts their own
-    assert len(set(before.values())) == 1 and len(files) == 3
+    # slots (session 62): no attribute dict at all, the same fixed size whatever was computed, parked
+    # or not (app/__init__.py has no definitions to park, and its context is made first)
+    assert not any(hasattr(fc, "__dict__") for fc in files.values())
+    assert {p: sys.getsizeof(fc) for p, fc in files.items()} == before
+    assert set(before.values()) == {16 + 16 + 29 * 8} and len(files) == 3  # GC header, object header, 29 slots
     assert dict(values["param_calls"]) == {"call": {"cb": (("call", 0, ()),)}}
     assert list(values["protocol_parameters"]) == ["each"] and list(values["held_arguments"]) == ["Runner.__init__"]
     assert "each" not in values["param_calls"] and "Runner.__init__" not in values["protocol_parameters"]
@@ -93,7 +93,10 @@ def test_assigning_sets_the_value_and_none_computes_it_again():
 
 def test_a_stub_context_has_none_computed():
     stub = _contexts(None)["app/main.py"].released()
-    assert stub._param_calls is None and stub._interface is None  # noqa: SLF001 (class defaults)
+    assert stub._param_calls is None and stub._interface is None  # noqa: SLF001 (set by stub)
+    assert stub.unpacked is None and stub.def_lines is None and stub._members is None  # noqa: SLF001
+    with pytest.raises(AttributeError):  # no lookup tables: nothing resolves through it
+        stub.defs  # noqa: B018
 
 
 _FRESH = """
@@ -102,20 +105,23 @@ from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
 from tests.resolution_harness import extract_fixture
 from tests.unit.test_lazy_context_values import FIXTURE
-RepositoryResolver("r").update(extract_fixture(FIXTURE), track=False)  # held (not parked) contexts first
+first = RepositoryResolver("r")
+first.update(extract_fixture(FIXTURE), track=False)
+stub = first.files["app/main.py"].released()  # a stub context made before the parked ones
 resolver = RepositoryResolver("r", park=SpillFile())
 resolver.update(extract_fixture(FIXTURE), track=False)
-print(sorted({sys.getsizeof(vars(fc)) for fc in resolver.files.values()}))
+print(sorted({sys.getsizeof(fc) for fc in [stub, *resolver.files.values()]}),
+      [hasattr(fc, "__dict__") for fc in [stub, *resolver.files.values()]])
 """
 
 
-def test_parked_contexts_made_after_held_ones_keep_shared_dicts():
-    """In a fresh process (the first instances decide what the class's shared keys hold), contexts
-    that hold their definitions made before parked ones: every context sets the same attributes in
-    the same order, so the parked ones' dicts stay key-sharing (they were 1,584 bytes each when only
-    parked contexts set ``unpacked`` and ``def_lines``)."""
+def test_contexts_made_after_a_stub_and_held_ones_keep_their_size():
+    """In a fresh process, a stub context and contexts holding their definitions made before parked
+    ones: all have the one fixed size of the class's slots and no attribute dict (with attribute
+    dicts, the first instances decided what the class's shared keys held: session 61's parked
+    contexts' dicts were 1,584 bytes each when only they set ``unpacked`` and ``def_lines``)."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", _FRESH], cwd=root, capture_output=True, text=True, check=True,
                           env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
-    sizes = eval(done.stdout)  # noqa: S307 (a list of ints this test printed)
-    assert len(sizes) == 1 and sizes[0] < 600
+    sizes, dicts = done.stdout.split("] [")
+    assert sizes == "[264" and dicts.strip() == "False, False, False, False]"

@@ -301,6 +301,9 @@ class TestShapes:
         ns = fc.rules.namespace
         assert dict(tables.getters) == {(ns, "total"): 1}
         assert tables.decorated[(ns, "property")] == [fc.defs[3]] and len(tables.decorated) == 1
+        with pytest.raises(RuntimeError):  # the files under each package not counted
+            tables.remove(fc)
+        tables.count_packages([fc])
         tables.remove(fc)
         assert not +tables.getters and tables.decorated[(ns, "property")] == []
 

@@ -110,6 +110,8 @@ class TestSharedStrings:
         ns = "python"
         assert sorted(tables.packages[ns]) == ["pkg", "pkg.sub", "pkg.sub.models", "pkg.views"]
         assert "pkg.sub.models.Owner" not in tables.packages[ns]  # a class is no package
+        assert tables._package_files is None  # an add-only resolver counts nothing (session 62)
+        tables.count_packages(r._resolver.files)  # what a removal counts first
         counts = {k[1]: v for k, v in tables._package_files.items() if k[0] == ns}
         assert counts == {"pkg": 4, "pkg.sub": 2, "pkg.sub.models": 1, "pkg.views": 1}
         in_set = {p: p for p in tables.packages[ns]}

@@ -228,7 +228,7 @@ def test_few_exposed_scopes_are_a_tuple_many_a_frozenset_and_no_objects_one_shar
 
 def test_exposed_bindings_are_held_per_name_and_answer_per_scope_and_name() -> None:
     """The exposed scopes' bindings are held per name (one binding as itself, several of one scope as
-    one list, several scopes as a list each) and answer ``get``, ``in`` and iteration exactly as a
+    one list, several scopes as a dict of those per scope) and answer ``get``, ``in`` and iteration exactly as a
     table per ``(scope, name)`` did; the list of a key bound several times is the same object at
     every read (what member_flow.per_attribute keeps its work by), and no other key's bindings leak in."""
     items = [Binding(None, "x", "A", "constructed", 1),
@@ -240,7 +240,8 @@ def test_exposed_bindings_are_held_per_name_and_answer_per_scope_and_name() -> N
     sb = ScopedBindings(list(items), {None, "C"})
     assert sb.hot["y"] is items[4]
     assert sb.hot["self.x"] == [items[1], items[3]]
-    assert sb.hot["x"] == {None: [items[0]], "C": [items[2]]}
+    assert sb.hot["x"] == {None: items[0], "C": items[2]}  # one binding of a scope held as itself
+    assert sb.get((None, "x")) == [items[0]] and sb.get(("C", "x")) == [items[2]] and sb.get(("D", "x")) is None
     assert sb.get(("C", "self.x")) == [items[1], items[3]]
     assert sb.get(("C", "self.x")) is sb.get(("C", "self.x"))
     assert sb.get((None, "x")) == [items[0]] and sb.get(("C", "x")) == [items[2]]
@@ -251,3 +252,20 @@ def test_exposed_bindings_are_held_per_name_and_answer_per_scope_and_name() -> N
     assert ("C", "y") not in sb and (None, "z") not in sb and ("C", "x") in sb
     assert list(sb) == [(None, "x"), ("C", "self.x"), ("C", "x"), (None, "y"), ("C.run", "x")]
     assert len(sb) == 5
+
+
+def test_a_name_of_several_scopes_holds_one_binding_or_one_list_per_scope() -> None:
+    """Per scope of a name bound in several: a binding bound once there is held as itself (no one-item
+    list each, session 62), several as one list (the same object at every read), a repeat of the one
+    before kept once; nothing of another scope answers."""
+    items = [Binding(None, "x", "A", "constructed", 1),
+             Binding("C", "x", "B", "declared", 2),
+             Binding(None, "x", "A", "constructed", 1),  # a repeat: kept once
+             Binding(None, "x", "D", "constructed", 5),
+             Binding("C", "x", "B", "declared", 2),  # a repeat of C's one: still one binding
+             Binding("K", "x", "E", "declared", 8)]
+    sb = ScopedBindings(list(items), {None, "C", "K"})
+    assert sb.hot["x"] == {None: [items[0], items[3]], "C": items[1], "K": items[5]}
+    assert sb.get((None, "x")) == [items[0], items[3]] and sb.get((None, "x")) is sb.get((None, "x"))
+    assert sb.get(("C", "x")) == [items[1]] and sb.get(("K", "x")) == [items[5]]
+    assert sb.get(("C.m", "x")) is None and ("C.m", "x") not in sb and sb.get(("Z", "x"), []) == []
