@@ -242,6 +242,42 @@ def test_a_copy_over_the_memory_budget_stops_claiming_and_the_parent_binds_the_r
                          " both processes (budget 400 MiB); this one bound the rest"]
 
 
+@pytest.mark.parametrize(("cpu_step", "bound"), [
+    (0.0, 14),  # no CPU time spent between claims: measured once, at the start, whatever the clock did
+    (1.0, 2),  # a second of CPU per claim: measured before each, and stopped as above
+])
+def test_the_copy_measures_the_memory_by_its_own_cpu_time_not_the_clock(forking, monkeypatch, caplog, cpu_step, bound):
+    from types import SimpleNamespace
+
+    _, r1 = _resolve(1)
+    measures = (100.0, 250.0, 390.0)  # the second measure would stop it after two files (above)
+    measured = []
+
+    def held(copy, parent):
+        measured.append(1)
+        return measures[min(len(measured), len(measures)) - 1]
+
+    spent = [0.0]
+
+    def process_time():
+        spent[0] += cpu_step
+        return spent[0]
+
+    monkeypatch.setattr(fb, "held_mib", held)
+    monkeypatch.setattr(fb, "CHECK_S", 1e-9)  # any time at all passed is due a measure
+    monkeypatch.setattr(fb, "time", SimpleNamespace(**{**vars(time), "process_time": process_time}))
+    _after_the_copy_claims(monkeypatch, bound)
+    with caplog.at_level(logging.DEBUG, logger="indexer.resolve.forked_binding"):
+        _, r2 = _resolve(2)
+    assert _outputs(r2) == _outputs(r1)
+    stops = [r.getMessage() for r in caplog.records if "then stopped" in r.getMessage()]
+    if bound == 14:
+        assert stops == []
+    else:
+        assert stops == ["the second process bound 2 of 14 files, then stopped: 390 MiB held by both processes"
+                         " (budget 400 MiB); this one bound the rest"]
+
+
 def test_the_parent_freezes_what_it_shares_with_the_copy_until_the_binding_ends(forking, monkeypatch):
     import gc
 
