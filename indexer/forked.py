@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["ForkedCall", "ForkFailed", "can_fork", "die_with_parent", "lineage", "PARENT_POLL_S"]
+__all__ = ["ForkedCall", "ForkFailed", "PickledFrames", "can_fork", "die_with_parent", "lineage", "PARENT_POLL_S", "send_pickled"]
 
 PARENT_POLL_S = 1.0
 """How often a child's watchdog looks whether its parent still lives (where no death signal exists)."""
@@ -124,7 +124,7 @@ class ForkedCall:
         this call (it is then killed); the child is reaped either way."""
         if self.pid is None:
             raise ForkFailed("the forked call was cancelled")
-        chunks: list[bytes] = []
+        frames = PickledFrames()
         end = None if deadline_s is None else time.monotonic() + deadline_s
         try:
             while True:
@@ -135,12 +135,12 @@ class ForkedCall:
                 block = os.read(self._read, 1 << 20)
                 if not block:
                     break
-                chunks.append(block)
+                frames.feed(block)
         except BaseException:
             self.cancel()
             raise
         status = self._reap()
-        data = b"".join(chunks)
+        data = frames.message()
         try:
             ok, value = pickle.loads(data)
         except Exception as exc:  # nothing, or a truncated message: the child died on the way
@@ -192,14 +192,95 @@ def _child(fn: Callable[[], Any], parent: int, out: int, mask: set[signal.Signal
         die_with_parent(parent, watchdog=False)
         _LINEAGE.append(parent)
         try:
-            message = pickle.dumps((True, fn()), protocol=pickle.HIGHEST_PROTOCOL)
+            send_pickled(out, (True, fn()))
         except BaseException as exc:  # noqa: BLE001 - every failure goes to the parent as text
-            message = pickle.dumps((False, f"{type(exc).__name__}: {exc}"), protocol=pickle.HIGHEST_PROTOCOL)
+            _write_all(out, _VOID)  # what was sent of a result that failed to pickle half-way is void
+            send_pickled(out, (False, f"{type(exc).__name__}: {exc}"))
             code = 1
-        view = memoryview(message)
-        while view:
-            view = view[os.write(out, view):]
     except BaseException:  # noqa: BLE001 - nothing may escape into the parent's code
         code = 2
     finally:
         os._exit(code)
+
+
+_HEAD = 8
+"""Bytes of a frame's header on the result pipe: the length of the pickle bytes that follow, signed
+little-endian (:data:`_VOID`: no bytes follow, and those sent before are void)."""
+
+_VOID = (-1).to_bytes(_HEAD, "little", signed=True)
+
+
+def _write_all(fd: int, *buffers: bytes | memoryview) -> None:
+    """Write every byte of ``buffers``, in order, to the pipe ``fd`` (``os.writev`` may write part)."""
+    views = [memoryview(b).cast("B") for b in buffers]
+    while views:
+        n = os.writev(fd, views)
+        while views and n >= views[0].nbytes:
+            n -= views[0].nbytes
+            views.pop(0)
+        if n:
+            views[0] = views[0][n:]
+
+
+class _FrameWriter:
+    """The file :func:`send_pickled`'s pickler writes to: each write goes to the pipe at once as one frame
+    (a :data:`_HEAD`-byte length, then the bytes). The pickler (protocol 4 and up) hands over its
+    output in frames of about 64 KiB, and a large string or bytes object by itself, so the child
+    never holds its result pickled whole (the message was 3.5-8.5 MiB at the 45-package generated
+    monorepo, the child's peak in a warm run; docs/benchmarks.md, session 61, mem61b)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, data: bytes | memoryview) -> int:
+        """Send ``data`` as one frame; returns its length in bytes."""
+        size = memoryview(data).nbytes
+        if size:
+            _write_all(self.fd, size.to_bytes(_HEAD, "little", signed=True), data)
+        return size
+
+
+def send_pickled(fd: int, value: Any) -> None:
+    """Pickle ``value`` (highest protocol) to the pipe ``fd`` as it is made, in frames
+    (:class:`_FrameWriter`; :class:`PickledFrames` reads them back): the bytes are those of
+    ``pickle.dumps``, never held whole. Raises what pickling raises, after sending part of it (the
+    forked child then sends a void mark, which drops what came before, and its failure)."""
+    pickle.Pickler(_FrameWriter(fd), protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+
+
+class PickledFrames:
+    """The parent's side of the result pipe: :meth:`feed` the bytes read, in any cut; :meth:`message`
+    gives the pickle bytes of the frames after the last :data:`_VOID` (a message cut short, the child
+    having died while it wrote, does not unpickle)."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.head = b""
+        self.left = 0
+        """Bytes of the current frame still to come (0: a header comes next)."""
+
+    def feed(self, block: bytes) -> None:
+        """Take the next ``block`` of bytes read from the pipe."""
+        view, at = memoryview(block), 0
+        while at < len(view):
+            if self.left:
+                take = min(self.left, len(view) - at)
+                self.parts.append(bytes(view[at:at + take]) if take < len(view) else block)
+                self.left -= take
+                at += take
+                continue
+            need = _HEAD - len(self.head)
+            self.head += bytes(view[at:at + need])
+            at += need
+            if len(self.head) < _HEAD:
+                return
+            size = int.from_bytes(self.head, "little", signed=True)
+            self.head = b""
+            if size < 0:
+                self.parts.clear()
+            else:
+                self.left = size
+
+    def message(self) -> bytes:
+        """The pickle bytes received (joined)."""
+        return b"".join(self.parts)

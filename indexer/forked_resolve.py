@@ -18,8 +18,9 @@ its worker pool), updates the resolver, binds every file, releases the contexts 
 resolver's records (:mod:`indexer.bind_state`); its outputs, and the text and chunks of the files
 it extracted, go to spill files made before the fork, which both processes share
 (:attr:`indexer.spill.SpillFile.pinned`: a refused write fails the child rather than move the bytes
-where the parent cannot read them). It sends back through the pipe only what the write reads
-(:class:`Bound`): where each output is in that file with its summary, each file's columns
+where the parent cannot read them). It hands back only what the write reads (:class:`Bound`, pickled
+into a spill file of its own as the pickler makes it, read by the parent once the child has exited:
+the pipe carries where): where each output is in that file with its summary, each file's columns
 (:class:`indexer.resolve.released.HandedFiles`), where each extracted file's text and chunks are,
 the call and link counters, the docs to write again, the paths gone and the run's report. The
 parent reads back from the extraction cache (which the child filled) the few extractions the
@@ -360,15 +361,45 @@ def _outcome(work: Callable[[], Any], pinned: Sequence[SpillFile]) -> tuple[bool
         return False, exc
 
 
+def _handed(work: Callable[[], Any], pinned: Sequence[SpillFile], result: SpillFile) -> tuple[bool, Any]:
+    """Run in the child: :func:`_outcome`; a value is pickled into ``result`` as it is made
+    (:meth:`indexer.spill.SpillFile.put_pickled`), and where it went is returned instead:
+    ``(True, (offset, length))``."""
+    ok, value = _outcome(work, pinned)
+    if not ok:
+        return ok, value
+    result.pinned = True
+    return True, result.put_pickled(value)
+
+
 def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bound | None:
     """``work()`` run in a forked child (:class:`indexer.forked.ForkedCall`), its :class:`Bound`
     read back; ``pinned``: the spill files the child appends to and the parent reads after it
-    (:attr:`indexer.spill.SpillFile.pinned` in the child). Raises again the exception ``work``
+    (:attr:`indexer.spill.SpillFile.pinned` in the child). The child pickles the :class:`Bound`
+    into a spill file of its own (in the folder of ``pinned[0]``, else the system's temporary
+    folder) as the pickler makes it, and the parent reads it once the child has exited: neither
+    holds the pickled bytes while the child holds the state it bound from (through the pipe, the
+    child held them whole at its very end, and the parent gathered them as the child wrote: the
+    400 MB generated monorepo's tree peak was set there, docs/benchmarks.md, session 61).
+    Raises again the exception ``work``
     raised (unpickled: same type, same arguments), and ``KeyboardInterrupt`` on Ctrl-C (the child is
     killed). ``None``, with a warning logged, when no child could be made or it gave no result
-    (killed by a signal, out of memory, an exception that does not pickle): the caller binds in
-    process. The parent's objects are frozen (``gc.freeze``) from just before the fork until the
-    child is done, in both processes."""
+    (killed by a signal, out of memory, an exception that does not pickle, a result that cannot be
+    written or read back): the caller binds in process. The parent's objects are frozen
+    (``gc.freeze``) from just before the fork until the child is done, in both processes."""
+    try:
+        result = SpillFile(pinned[0].directory if pinned else None)
+    except OSError as exc:
+        log.warning("could not make a file for the forked child's result (%s): binding in this process", exc)
+        return None
+    try:
+        return _bound_in_child(work, pinned, result)
+    finally:
+        result.close()
+
+
+def _bound_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile], result: SpillFile) -> Bound | None:
+    """:func:`bind_in_child` with the spill file ``result`` for the child's :class:`Bound`."""
     # Until the child is done, the collections of both processes leave alone what they share (as the
     # binding's copy does, indexer.resolve.forked_binding): a full collection writes the header of
     # every container it walks, and each page so written is then held twice (the child's resolve
@@ -377,7 +408,7 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
     gc.freeze()
     try:
         try:
-            call = ForkedCall(lambda: _outcome(work, pinned))
+            call = ForkedCall(lambda: _handed(work, pinned, result))
         except OSError as exc:
             log.warning("could not fork to bind (%s): binding in this process", exc)
             return None
@@ -395,4 +426,10 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
             log.info("the forked child needed the store (%s): binding in this process", value)
             return None
         raise value
-    return value
+    try:
+        result.written_to(value[0] + value[1])
+        bound: Bound = pickle.loads(result.get(value))
+    except (OSError, ValueError, EOFError, pickle.UnpicklingError) as exc:
+        log.warning("the forked child's result could not be read back (%s): binding in this process", exc)
+        return None
+    return bound

@@ -106,6 +106,26 @@ class SpillFile:
             self._end += len(data)
             return offset, len(data)
 
+    def put_pickled(self, value: object) -> SpillRef:
+        """Append ``value`` pickled (highest protocol) as the pickler makes it: its output goes to the
+        file a frame (about 64 KiB) at a time, never held whole; returns where it went
+        (``pickle.loads`` of :meth:`get` gives it back). Raises what pickling raises. A write the disk
+        refuses moves the file as :meth:`put` does and pickles again (unless :attr:`pinned`: ``OSError``)."""
+        with self._lock:
+            offset = self._end
+            while True:
+                try:
+                    self._fh.seek(offset)
+                    appender = _Appender(self._fh)
+                    pickle.Pickler(appender, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+                    break
+                except OSError:
+                    if self._where == "memory" or self.pinned:
+                        raise
+                    self._move()
+            self._end += appender.written
+            return offset, appender.written
+
     def _move(self) -> None:
         """Copy the bytes written so far to the next place (the temporary folder, then memory)."""
         old = self._fh
@@ -186,7 +206,22 @@ class SpillFile:
             fh.close()
 
 
-def _write_all(fh: IO[bytes], data: bytes) -> None:
+class _Appender:
+    """The file :meth:`SpillFile.put_pickled`'s pickler writes to: each write goes to ``fh`` at once."""
+
+    def __init__(self, fh: IO[bytes]) -> None:
+        self.fh = fh
+        self.written = 0
+        """Bytes written so far."""
+
+    def write(self, data: bytes | memoryview) -> int:
+        _write_all(self.fh, data)
+        size = memoryview(data).nbytes
+        self.written += size
+        return size
+
+
+def _write_all(fh: IO[bytes], data: bytes | memoryview) -> None:
     """Write all of ``data`` to the unbuffered ``fh`` at its position: a raw write may take only part
     of it (the disk filling up); ``OSError`` when it takes nothing more."""
     view = memoryview(data)
