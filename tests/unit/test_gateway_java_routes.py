@@ -14,11 +14,9 @@ import pytest
 from analysis.navigation import gateway_endpoints
 from indexer.languages import extractor_for_path
 from indexer.model import GatewayRouteDecl
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 from stores.gateway import GatewayRoute, routes_from_json
-from tests.resolution_harness import write_tree
+from tests.index_harness import index_files
 
 GATEWAY = """package shop.gateway;
 
@@ -103,14 +101,8 @@ def test_the_java_dsl_routes_exactly():
 @pytest.fixture(scope="module")
 def shop_db(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("gateway_java")
-    root = write_tree(tmp / "shop", TREE)
-    db = tmp / "x.db"
-    store = EmbeddedStore(db)
-    try:
-        index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
-    finally:
-        store.close()
-    return db
+    index_files(tmp / "shop", TREE, "shop", tmp / "x.db").close()
+    return tmp / "x.db"
 
 
 def test_clients_through_the_java_routes_and_the_registry_entry(shop_db):

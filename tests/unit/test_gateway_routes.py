@@ -17,12 +17,10 @@ from click.testing import CliRunner
 from analysis.navigation import gateway_endpoints
 from indexer.frameworks.clients import gateway_url
 from indexer.frameworks.spring_config import gateway_route_list
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
 from stores.gateway import GatewayRoute, routes_from_json, routes_to_json
-from tests.resolution_harness import write_tree
+from tests.index_harness import index_files
 
 STRIP = GatewayRoute("customers-service", ("/api/customer/**",), (), (("StripPrefix", "2"),))
 REWRITE = GatewayRoute("visits-service", ("/api/visit/**",), (), (("RewritePath", "/api/visit/?(?<segment>.*)", "/$\\{segment}"),))
@@ -193,14 +191,8 @@ CLEAN_ENV = {"RIPPLE_CONFIG": None, "RIPPLE_DB": None, "RIPPLE_GRAPH_BACKEND": N
 @pytest.fixture(scope="module")
 def shop_db(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("gateway")
-    root = write_tree(tmp / "shop", TREE)
-    db = tmp / "x.db"
-    store = EmbeddedStore(db)
-    try:
-        index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
-    finally:
-        store.close()
-    return db
+    index_files(tmp / "shop", TREE, "shop", tmp / "x.db").close()
+    return tmp / "x.db"
 
 
 def reached(db: Path, method: str, path: str) -> list[str] | None:

@@ -17,10 +17,9 @@ from analysis.navigation import gateway_endpoints
 from indexer.frameworks.clients import HOLE, gateway_url
 from indexer.frameworks.nginx_config import dockerfile_env, load_nginx_routes
 from indexer.frameworks.services import compose_environment, service_map
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
 from stores.gateway import GatewayRoute, routes_from_json, routes_to_json
+from tests.index_harness import index_fixture
 from tests.resolution_harness import write_tree
 
 CONF = """\
@@ -95,11 +94,7 @@ def shop(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def shop_db(shop, tmp_path_factory) -> Path:
     db = tmp_path_factory.mktemp("nginxdb") / "x.db"
-    store = EmbeddedStore(db)
-    try:
-        index_repository(shop, store, store, IndexOptions(repo="shop", jobs=1))
-    finally:
-        store.close()
+    index_fixture(shop, db, "shop").close()
     return db
 
 
