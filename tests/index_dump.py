@@ -45,6 +45,16 @@ def calls(db: Path, repo: str = "r") -> list[str]:
     return sorted({f"{s[cut:]} -> {d[cut:]} [{r}]" for s, d, r in rows})
 
 
+def http_links(db: Path) -> list[tuple[str, str, str | None]]:
+    """CALLS_HTTP edges as ``(caller's last dotted part, endpoint id, the edge's service prop)``, sorted."""
+    conn = _connect(db)
+    try:
+        rows = conn.execute("SELECT src, dst, props FROM edges WHERE kind = 'CALLS_HTTP'").fetchall()
+    finally:
+        conn.close()
+    return sorted((s.rsplit(".", 1)[-1], d, json.loads(p).get("service")) for s, d, p in rows)
+
+
 def unresolved(db: Path) -> list[str]:
     """Unresolved call sites as ``file:line name``, sorted."""
     conn = _connect(db)

@@ -20,6 +20,7 @@ from indexer.frameworks.spring_config import gateway_route_list
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
 from stores.gateway import GatewayRoute, routes_from_json, routes_to_json
+from tests.index_dump import http_links
 from tests.index_harness import index_files
 
 STRIP = GatewayRoute("customers-service", ("/api/customer/**",), (), (("StripPrefix", "2"),))
@@ -237,12 +238,7 @@ def test_the_cli_answers_callers_through_the_gateway(shop_db):
 
 
 def test_client_urls_are_linked_through_the_rewriting_routes(shop_db):
-    con = sqlite3.connect(shop_db)
-    try:
-        rows = sorted((src.rsplit(".", 1)[-1], dst, json.loads(props).get("service"))
-                      for src, dst, props in con.execute("select src, dst, props from edges where kind = 'CALLS_HTTP'"))
-    finally:
-        con.close()
+    rows = http_links(shop_db)
     assert rows == [("lists()", "endpoint:GET /vets/all", None),  # MockMvc: not /v1/vets/all through the gateway
                     ("owner(1)", "endpoint:GET /owners/{}", "customers-service"),
                     ("vets(0)", "endpoint:GET /v1/vets/all", "vets-service"),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from indexer.frameworks.nginx_config import dockerfile_env, load_nginx_routes
 from indexer.frameworks.services import compose_environment, service_map
 from stores.embedded import EmbeddedStore
 from stores.gateway import GatewayRoute, routes_from_json, routes_to_json
+from tests.index_dump import http_links
 from tests.index_harness import index_fixture
 from tests.resolution_harness import write_tree
 
@@ -135,12 +135,7 @@ def test_each_location_forwards_as_nginx_does(shop):
 
 
 def test_the_linker_links_the_front_end_to_the_services_handlers(shop_db):
-    con = sqlite3.connect(shop_db)
-    try:
-        rows = sorted((src.rsplit(".", 1)[-1], dst, json.loads(props).get("service"))
-                      for src, dst, props in con.execute("select src, dst, props from edges where kind = 'CALLS_HTTP'"))
-    finally:
-        con.close()
+    rows = http_links(shop_db)
     # a literal path is linked to the handler whose template it fills (/old/abc: GET /old/{})
     assert rows == [
         ("addToCart(1)", "endpoint:GET /add/{}", "cart"),
