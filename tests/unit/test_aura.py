@@ -28,6 +28,13 @@ BUNDLES = """
         var label = component.get("v.getItems");
         component.get("c.noSuchMethod");
         component.get("c." + label);
+        helper.refresh(component);
+        helper.missing(component);
+        event.refresh();
+    },
+    onSave: function (c, e, h) {
+        var save = c.get("c.countItems");
+        h.refresh(c);
     }
 });
 // --- path: aura/itemList/itemListHelper.js ---
@@ -38,13 +45,28 @@ BUNDLES = """
         cmp.get("e.countItems");
     }
 });
+// --- path: aura/itemList/itemListRenderer.js ---
+({
+    render: function (component, helper) {
+        helper.refresh(component);
+        return this.superRender();
+    }
+});
 // --- path: aura/otherList/otherList.cmp ---
 <aura:component controller='ns.OtherController'>
 </aura:component>
 // --- path: aura/otherList/otherListController.js ---
 ({
-    doInit: (component) => {
+    doInit: (component, event, helper) => {
         $A.enqueueAction(component.get("c.getItems"));
+        helper.refresh(component);
+    }
+});
+// --- path: aura/otherList/otherListRenderer.js ---
+({
+    afterRender: function (component, helper) {
+        this.superAfterRender();
+        helper.refresh(component);
     }
 });
 // --- path: aura/plainList/plainList.cmp ---
@@ -87,12 +109,19 @@ public with sharing class OtherController {
 def test_server_actions_call_the_bundle_controllers_apex_methods() -> None:
     check(BUNDLES, [
         "aura/itemList/itemListController.doInit(3) -> classes/ItemController.ItemController.getItems(1) [exact]",
+        "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        # the component parameter named `c` as the server-action provider is: both still link
+        "aura/itemList/itemListController.onSave(3) -> classes/ItemController.ItemController.countItems(0) [exact]",
+        "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
         "aura/itemList/itemListHelper.refresh(1) -> classes/ItemController.ItemController.countItems(0) [exact]",
+        "aura/itemList/itemListRenderer.render(2) -> aura/itemList/itemListHelper.refresh(1) [exact]",
         # its own bundle's controller, not the other bundle's (same method name)
-        "aura/otherList/otherListController.doInit(1) -> classes/OtherController.OtherController.getItems(0) [exact]",
+        "aura/otherList/otherListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
     ])
     # not linked: `v.` attribute values and `e.` events, a method the controller lacks, a built name,
-    # a bundle without controller or with one the org lacks (a managed package's), a file outside a bundle
+    # a bundle without controller or with one the org lacks (a managed package's), a file outside a
+    # bundle, a helper function the helper lacks, a call on the event parameter; otherList has no
+    # helper file, so its controller's and renderer's `helper.refresh` are not itemList's
 
 
 def test_markup_controller_attribute() -> None:
@@ -127,8 +156,11 @@ def test_editing_the_markup_rebinds_the_bundles_calls() -> None:
     changes = live.update([x for x in extract_fixture(edited) if x[0].path == "aura/itemList/itemList.cmp"])
     # the bundle's JavaScript depends on its markup; the other bundles' do not
     assert sorted(p for p in live.dependents(changes) if p.endswith(".js")) == [
-        "aura/itemList/itemListController.js", "aura/itemList/itemListHelper.js"]
+        "aura/itemList/itemListController.js", "aura/itemList/itemListHelper.js"]  # the renderer calls no server action
     after = edges(live.resolve(paths))
     assert after == edges(resolve_repository(REPO, extract_fixture(edited))) != before
-    assert [e for e in after if e.startswith("aura/itemList/")] == [
-        "aura/itemList/itemListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]"]
+    assert [e for e in after if e.startswith("aura/itemList/")] == [  # OtherController has no countItems
+        "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        "aura/itemList/itemListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
+        "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        "aura/itemList/itemListRenderer.render(2) -> aura/itemList/itemListHelper.refresh(1) [exact]"]

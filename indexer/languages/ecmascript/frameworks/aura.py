@@ -12,6 +12,12 @@ the ECMAScript module system resolves through the bundle's markup (the ``control
 its ``.cmp`` / ``.app``: :mod:`indexer.languages.aura`), so an edit of the markup re-binds the calls.
 The arguments (``action.setParams({...})``) are not counted: arity unknown.
 
+The framework hands each function of the controller its bundle's helper object (``function
+(component, event, helper)``; a renderer's: ``(component, helper)``): a call ``helper.load(...)`` on
+that parameter is a call of the helper file's top-level function ``load`` (the call site's receiver
+becomes :data:`HELPER`, imported from ``./<Name>Helper``), so a server action's caller in the helper
+reaches the controller's action handler.
+
 Not linked: ``v.attr`` (attribute values) and ``e.x`` / ``c:x`` (events, child components: other
 value providers); a string built at run time; any JavaScript file outside a bundle's naming.
 """
@@ -29,14 +35,19 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["AURA_SPECIFIER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
+__all__ = ["AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
 
 LANGUAGES = ("javascript",)
 AURA_SPECIFIER = "aura-bundle:"
 """The module specifier of a bundle's markup (a prefix no package or relative path has), its folder after it."""
-RECEIVER = "c"
-"""The receiver of a server action's call site: Aura's value provider ``c`` (no JavaScript name of the file)."""
+RECEIVER = "aura$c"
+"""The receiver of a server action's call site, bound to the bundle's Apex controller: a name no code
+writes (the component parameter is often ``c`` itself)."""
+HELPER = "aura$helper"
+"""The receiver of a call of the bundle's helper, bound to the helper file's module."""
 _ROLES = ("Controller", "Helper", "Renderer")
+_HELPER_PARAMETER = {"Controller": 2, "Renderer": 1}
+"""Where the framework hands a function of the controller / renderer the bundle's helper: ``(component, event, helper)``, ``(component, helper)``."""
 _ACTION = re.compile(r"c\.([A-Za-z_]\w*)")
 
 
@@ -77,3 +88,24 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if found:
         out.imports.append(Import(RECEIVER, AURA_SPECIFIER + folder, None, line=min(c.line for c in found)))
         out.calls.extend(sorted(found, key=lambda c: (c.line, c.col)))
+    _helper_calls(folder, out)
+
+
+def _helper_calls(folder: str, out: FileExtraction) -> None:
+    """In a controller or renderer, make ``helper.f(...)`` (``helper`` the parameter the framework
+    hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
+    binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
+    bundle = posixpath.basename(folder)
+    role = posixpath.basename(out.path)[len(bundle):-len(".js")]
+    at = _HELPER_PARAMETER.get(role)
+    if at is None:
+        return
+    handed = {d.qualname: d.params[at].name for d in out.definitions
+              if d.parent is None and d.kind == "function" and len(d.params) > at}
+    line = 0
+    for cs in out.calls:
+        if cs.caller in handed and cs.receiver == handed[cs.caller]:
+            cs.receiver = HELPER
+            line = line or cs.line
+    if line:
+        out.imports.append(Import(HELPER, f"./{bundle}Helper", None, line=line))
