@@ -164,3 +164,12 @@ def test_editing_the_markup_rebinds_the_bundles_calls() -> None:
         "aura/itemList/itemListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
         "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
         "aura/itemList/itemListRenderer.render(2) -> aura/itemList/itemListHelper.refresh(1) [exact]"]
+
+
+def test_hostile_markup_is_read_once() -> None:
+    # many unclosed comments, root tags without `>`, an unclosed quote: each read once, nothing found
+    # (a regular expression retried at each `<!--` / `<aura:component` took the square of the text)
+    for text in ("<!--" * 50_000, '<aura:component a="' * 12_000, "<aura:component " * 12_000,
+                 "<aura:component" + " x='1'" * 40_000 + ' controller="Late">'):
+        assert controller_of(text) is None
+    assert controller_of("<!-- a -->\n<!-- b\n-->" * 3 + '\n<aura:component controller="Z">') == ("Z", 8)

@@ -22,20 +22,39 @@ __all__ = ["EXTRACTOR", "SERVER_ACTIONS", "AuraExtractor", "controller_of"]
 SERVER_ACTIONS = "c"
 """The local name of the controller import: in ``component.get("c.name")`` the value provider ``c``."""
 
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_ROOT = re.compile(r"<aura:(?:component|application)\b((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.I)
+_OPEN = re.compile(r"<aura:(?:component|application)\b", re.I)
+_TAG = re.compile(r"((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>")
 _ATTR = re.compile(r"(?<![\w:.-])([\w:.-]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _CLASS = re.compile(r"(?:[A-Za-z]\w*\.)?([A-Za-z]\w*)")
 MAX_SCAN = 200_000
 """Characters of a markup file searched for the root tag (a real root is in the first few lines)."""
+MAX_TAG = 20_000
+"""Characters the root tag may span (its attributes)."""
+
+
+def _without_comments(text: str) -> str:
+    """``text`` with every ``<!-- ... -->`` comment (an unclosed one: to the end) blanked, line breaks
+    kept; linear in the text (each comment is found once, from where the last one ended)."""
+    out, at = [], 0
+    while True:
+        start = text.find("<!--", at)
+        if start < 0:
+            out.append(text[at:])
+            return "".join(out)
+        end = text.find("-->", start + 4)
+        stop = len(text) if end < 0 else end + 3
+        out.append(text[at:start])
+        out.append("".join(c if c == "\n" else " " for c in text[start:stop]))
+        at = stop
 
 
 def controller_of(text: str) -> tuple[str, int] | None:
     """``(Apex class name, 1-based line)`` of the root tag's ``controller`` attribute in markup
-    ``text``, or ``None`` (no root tag, no controller, not a class name). Never raises."""
-    head = text[:MAX_SCAN]
-    blanked = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), head)
-    root = _ROOT.search(blanked)
+    ``text``, or ``None`` (no root tag, no controller, not a class name). Never raises; linear in the
+    text (the first :data:`MAX_SCAN` characters; the root tag read once, at most :data:`MAX_TAG`)."""
+    blanked = _without_comments(text[:MAX_SCAN])
+    opened = _OPEN.search(blanked)
+    root = _TAG.match(blanked, opened.end(), opened.end() + MAX_TAG) if opened is not None else None
     if root is None:
         return None
     for a in _ATTR.finditer(root.group(1)):
