@@ -173,3 +173,18 @@ def test_hostile_markup_is_read_once() -> None:
                  "<aura:component" + " x='1'" * 40_000 + ' controller="Late">'):
         assert controller_of(text) is None
     assert controller_of("<!-- a -->\n<!-- b\n-->" * 3 + '\n<aura:component controller="Z">') == ("Z", 8)
+
+
+def test_controller_actions_and_renderer_hooks_are_run_by_the_framework() -> None:
+    found = {e.path: [(r.framework, r.kind, r.owner, r.name, r.line) for r in e.entries]
+             for e, _, _ in extract_fixture(BUNDLES) if e.path.endswith(".js")}
+    assert found == {
+        "aura/itemList/itemListController.js": [("aura", "runtime", "doInit", "action", 2), ("aura", "runtime", "onSave", "action", 13)],
+        "aura/itemList/itemListHelper.js": [],  # only the bundle's code calls a helper
+        "aura/itemList/itemListRenderer.js": [("aura", "runtime", "render", "renderer", 2)],
+        "aura/otherList/otherListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "aura/otherList/otherListRenderer.js": [("aura", "runtime", "afterRender", "renderer", 2)],
+        "aura/plainList/plainListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "aura/managedList/managedListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "static/notABundle.js": [],
+    }

@@ -18,6 +18,11 @@ that parameter is a call of the helper file's top-level function ``load`` (the c
 becomes :data:`HELPER`, imported from ``./<Name>Helper``), so a server action's caller in the helper
 reaches the controller's action handler.
 
+Every top-level function of a controller (an action: markup's ``{!c.doInit}``, an event handler) or
+renderer (``render``, ``afterRender``...) is run by the framework: an
+:class:`~indexer.model.EntryRegistration` of kind ``runtime``, framework ``aura``, named ``action`` or
+``renderer``; a helper's functions are not (only the bundle's code calls them).
+
 Not linked: ``v.attr`` (attribute values) and ``e.x`` / ``c:x`` (events, child components: other
 value providers); a string built at run time; any JavaScript file outside a bundle's naming.
 """
@@ -28,7 +33,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from indexer.model import CallSite, FileExtraction, Import
+from indexer.model import CallSite, EntryRegistration, FileExtraction, Import
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -47,6 +52,7 @@ HELPER = "aura$helper"
 """The receiver of a call of the bundle's helper, bound to the helper file's module."""
 _ROLES = ("Controller", "Helper", "Renderer")
 _HELPER_PARAMETER = {"Controller": 2, "Renderer": 1}
+_RUN_BY_FRAMEWORK = {"Controller": "action", "Renderer": "renderer"}
 """Where the framework hands a function of the controller / renderer the bundle's helper: ``(component, event, helper)``, ``(component, helper)``."""
 _ACTION = re.compile(r"c\.([A-Za-z_]\w*)")
 
@@ -89,6 +95,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         out.imports.append(Import(RECEIVER, AURA_SPECIFIER + folder, None, line=min(c.line for c in found)))
         out.calls.extend(sorted(found, key=lambda c: (c.line, c.col)))
     _helper_calls(folder, out)
+    role = _role(folder, out.path)
+    if role in _RUN_BY_FRAMEWORK:
+        for d in out.definitions:
+            if d.parent is None and d.kind == "function":
+                out.entries.append(EntryRegistration("aura", "runtime", d.qualname, d.name_line, d.name_col,
+                                                     name=_RUN_BY_FRAMEWORK[role]))
+
+
+def _role(folder: str, path: str) -> str:
+    """``Controller``, ``Helper`` or ``Renderer``: what a bundle file of ``folder`` at ``path`` is."""
+    return posixpath.basename(path)[len(posixpath.basename(folder)):-len(".js")]
 
 
 def _helper_calls(folder: str, out: FileExtraction) -> None:
@@ -96,8 +113,7 @@ def _helper_calls(folder: str, out: FileExtraction) -> None:
     hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
     binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
     bundle = posixpath.basename(folder)
-    role = posixpath.basename(out.path)[len(bundle):-len(".js")]
-    at = _HELPER_PARAMETER.get(role)
+    at = _HELPER_PARAMETER.get(_role(folder, out.path))
     if at is None:
         return
     handed = {d.qualname: d.params[at].name for d in out.definitions
