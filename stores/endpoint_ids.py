@@ -102,14 +102,17 @@ def endpoint_id(http_method: str, path: str) -> str:
     return f"endpoint:{method} {normalise_path(path)}"
 
 
-BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce")
+BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce",
+           "eventuate")
 """The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
 subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
 ``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name;
 ``inprocess`` a message type dispatched inside one process (MediatR requests and notifications);
 ``salesforce`` a Salesforce platform event on the org's event bus (``EventBus.publish`` to the triggers
 on it, named as the event: ``order_shipped__e``) or a record event of an sObject (DML to the triggers
-on it: ``account.update``)."""
+on it: ``account.update``); ``eventuate`` an Eventuate Tram channel's messages of one kind (a command
+type on a channel, ``kitchenService/CreateTicket``; an aggregate's domain events, named as the
+aggregate's class), whatever transport carries the channel."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:

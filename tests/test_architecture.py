@@ -293,7 +293,7 @@ def test_every_language_folder_is_in_the_language_contracts() -> None:
     assert folders == {"indexer.languages.python", "indexer.languages.java", "indexer.languages.ecmascript",
                        "indexer.languages.graphql", "indexer.languages.proto", "indexer.languages.kotlin",
                        "indexer.languages.go", "indexer.languages.csharp", "indexer.languages.apex",
-                       "indexer.languages.sql"}
+                       "indexer.languages.aura", "indexer.languages.sql"}
     assert set(independence["modules"]) == folders
     assert set(core["forbidden_modules"]) == folders
 

@@ -30,6 +30,7 @@ LANGUAGE_MODULES: dict[str, str] = {
     "go": "indexer.languages.go",  # Go (.go) and go.mod
     "csharp": "indexer.languages.csharp",
     "apex": "indexer.languages.apex",  # Salesforce Apex (.cls, .trigger)
+    "aura": "indexer.languages.aura",  # Salesforce Aura component markup (.cmp, .app): see its docstring
     "content": "indexer.content",  # docs, configuration and SQL, claimed by path: see its docstring
     "kotlin": "indexer.languages.kotlin",  # shares Java's package namespace (indexer.resolve.language.JvmModuleSystem)
     "sql": "indexer.languages.sql",  # database schemas (.sql scripts, .prisma): see its docstring

@@ -219,7 +219,7 @@ def test_search_language_is_checked_against_the_registry(workspace: Path, indexe
     db = str(workspace / ".ripple" / "index.db")
     result = CliRunner().invoke(main, ["search", "rename", "--language", "cobol", "--db", db])
     assert result.exit_code == 2
-    assert ("Invalid value for '--language': 'cobol' is not one of apex, asciidoc, csharp, dotenv, go, gomod, graphql, "
+    assert ("Invalid value for '--language': 'cobol' is not one of apex, asciidoc, aura, csharp, dotenv, go, gomod, graphql, "
             "java, javascript, kotlin, liquibase, markdown, prisma, properties, proto, python, restructuredtext, sql, typescript, "
             "vue, yaml") in result.output
     result = CliRunner().invoke(main, ["search", "rename", "--language", "python", "--db", db, "--json"])
@@ -306,7 +306,7 @@ def test_a_tree_without_source_says_which_languages_are_read(tmp_path: Path) -> 
     assert result.exit_code == 0, result.output
     text = " ".join(result.output.split())  # rich wraps long lines
     assert f"warning: no source file of a supported language found under {tmp_path}" in text
-    assert "(supported: apex, asciidoc, csharp," in text and "python," in text
+    assert "(supported: apex, asciidoc, aura, csharp," in text and "python," in text
 
 
 def test_index_summary_folds_a_long_path_instead_of_cutting_it(tmp_path: Path) -> None:

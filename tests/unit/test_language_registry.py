@@ -28,7 +28,7 @@ def missing_members(obj: object) -> list[str]:
 
 def test_registry_lists_one_package_per_folder() -> None:
     folders = sorted(p.name for p in LANGUAGES_DIR.iterdir() if (p / "__init__.py").exists())
-    assert folders == ["apex", "csharp", "ecmascript", "go", "graphql", "java", "kotlin", "proto", "python", "sql"]
+    assert folders == ["apex", "aura", "csharp", "ecmascript", "go", "graphql", "java", "kotlin", "proto", "python", "sql"]
     # Docs and configuration plug in from indexer.content (claimed by path, not a language folder).
     assert LANGUAGE_MODULES == {**{f: f"indexer.languages.{f}" for f in folders}, "content": "indexer.content"}
 
@@ -36,7 +36,7 @@ def test_registry_lists_one_package_per_folder() -> None:
 def test_every_extracted_language_has_its_module_system() -> None:
     languages = {ex.language for ex in extractors().values()}
     assert languages == {"python", "java", "typescript", "javascript", "graphql", "proto", "apex", "kotlin", "vue",
-                         "sql", "prisma", "go", "gomod", "csharp"}
+                         "sql", "prisma", "go", "gomod", "csharp", "aura"}
     content = {"markdown", "restructuredtext", "asciidoc", "yaml", "properties", "dotenv"}
     systems = module_systems()
     assert set(systems) == languages | content | {"liquibase"}  # change logs: claimed by path
@@ -46,7 +46,7 @@ def test_every_extracted_language_has_its_module_system() -> None:
         "python": "python", "java": "java", "typescript": "ecmascript", "javascript": "ecmascript",
         "graphql": "graphql", "proto": "proto", "apex": "apex", "kotlin": "java", "vue": "ecmascript",
         "sql": "sql", "prisma": "sql", "liquibase": "sql", "go": "go", "gomod": "go", "csharp": "csharp",
-        **{lang: "content" for lang in content}}
+        "aura": "aura", **{lang: "content" for lang in content}}
     assert extractor_for_path("src/main/resources/config/liquibase/master.xml").language == "liquibase"
     assert extractor_for_path("db/changelog/db.changelog-master.yaml").language == "liquibase"
     assert extractor_for_path("src/main/resources/db.changelog.json").language == "liquibase"
@@ -61,6 +61,7 @@ def test_every_extracted_language_has_its_module_system() -> None:
     assert extractor_for_path("src/App.vue").language == "vue"
     assert extractor_for_path("a/b.go").language == "go"
     assert extractor_for_path("a/b.rs") is None
+    assert extractor_for_path("aura/list/list.cmp").language == extractor_for_path("aura/app/app.app").language == "aura"
 
 
 def test_module_systems_implement_the_protocol() -> None:

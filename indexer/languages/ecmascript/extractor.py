@@ -331,7 +331,7 @@ class _FileRun:
                 fn = fn.child_by_field_name("right") or fn
             owner = caps.get("owner")
             parent_qualname = self._owner_qualname(self.text(owner[0]), parent_index) if owner else None
-        elif node.type in ("pair", "method_definition") and "exports" in caps:  # `module.exports = { f() {} }`
+        elif node.type in ("pair", "method_definition") and ("exports" in caps or "_bundle" in caps):  # `module.exports = { f() {} }`, `({ f() {} })`
             fn = (node.child_by_field_name("value") if node.type == "pair" else node) or node
             parent_qualname = None
         elif "_default_object" in caps:  # `export default { get() {} }`: default.get, of the object `default`

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
+from indexer.languages.ecmascript.frameworks.aura import AURA_SPECIFIER
 from indexer.languages.ecmascript.refs import box_value, query_read
 from indexer.languages.ecmascript.returned_objects import RETURNED
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
@@ -109,6 +110,9 @@ APEX_SPECIFIER = "@salesforce/apex/"
 """The module specifier prefix under which the Lightning Web Components compiler serves Apex methods."""
 APEX_NAMESPACE, APEX_ORG_KEY = "apex", "org"
 """Where the Apex module system (``indexer.languages.apex.modules``) keeps the org's classes."""
+AURA_NAMESPACE, SERVER_ACTIONS = "aura", "c"
+"""Where the Aura markup module system (``indexer.languages.aura.modules``) answers a bundle's server
+actions provider ``c`` (the bundle folder is the module key)."""
 
 
 def apex_method(r: Lookup, specifier: str) -> Value:
@@ -198,9 +202,13 @@ class EcmaScriptModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
     def resolve_import(self, r: Lookup, fc: FileCtx, imp: Import) -> Value:
         """A relative specifier's module (namespace import) or member; a package is external. A
         Lightning Web Component's ``@salesforce/apex/Class.method`` (:func:`apex_method`) is that
-        Apex method when the repository declares it."""
+        Apex method when the repository declares it; an Aura bundle's ``c`` (:data:`AURA_SPECIFIER`,
+        :mod:`indexer.languages.ecmascript.frameworks.aura`) is the Apex controller class the bundle's
+        markup names (the ``aura`` namespace's member ``c`` of the bundle folder), external when none does."""
         if imp.module.startswith(APEX_SPECIFIER):
             return apex_method(r, imp.module)
+        if imp.module.startswith(AURA_SPECIFIER):  # an Aura bundle's server actions: its Apex controller
+            return r.module_member(AURA_NAMESPACE, imp.module[len(AURA_SPECIFIER):], SERVER_ACTIONS) or EXTERNAL
         key = resolve_specifier(r, fc, imp.module)
         if key is None:
             return EXTERNAL

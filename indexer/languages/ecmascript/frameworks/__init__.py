@@ -36,6 +36,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "schedulers",
     "nest_commander",
     "lwc",
+    "aura",
     "lwc_records",
     "angular_templates",
     "openapi_clients",

@@ -172,6 +172,21 @@
   (#eq? @_module "module")
   (#eq? @exports "exports"))
 
+;   A top-level statement that is an object literal alone, `({ doInit: function (cmp) {}, refresh(cmp) {} });`
+;   (the file format of Salesforce Aura bundles' controllers, helpers and renderers: the framework
+;   evaluates the file as that object; no other code writes one) -> top-level functions `doInit`,
+;   `refresh` (@_bundle), not exported, as those of `module.exports = {...}` are.
+(program
+  (expression_statement
+    (parenthesized_expression
+      (object
+        [
+          (pair
+            key: (property_identifier) @name
+            value: [(arrow_function) (function_expression) (generator_function)])
+          (method_definition name: (property_identifier) @name)
+        ] @function @_bundle))))
+
 ; A named function expression anywhere else (`return function inner() {}`, `run(function onDone() {})`):
 ; a function of its own under the definition around it (@_named_expression). The extractor drops it
 ; at module level (its name is no top-level name), when a pattern above already made that function a

@@ -29,6 +29,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_jms",
     "spring_cloud_stream",
     "spring_sqs",
+    "eventuate",
     "grpc_java",
     "spring_graphql",
     "dgs",

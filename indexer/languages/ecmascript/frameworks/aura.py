@@ -1,0 +1,127 @@
+"""Aura components (Salesforce): the server actions a bundle's JavaScript runs on its Apex controller.
+
+In a bundle's client-side controller, helper or renderer (``aura/<Name>/<Name>Controller.js``,
+``<Name>Helper.js``, ``<Name>Renderer.js``: the file name is the bundle folder's name plus the
+role, as the Aura framework requires), ``x.get("c.getItems")`` (``component.get``, ``cmp.get``:
+any receiver, one string literal argument ``c.<name>``) makes the server action of the Apex
+controller's ``@AuraEnabled`` method ``getItems``, which ``$A.enqueueAction(action)`` then runs: a
+call site of ``getItems`` from the function holding the ``get`` (the same caller the extractor gives
+the ``get`` call), at the string literal, with receiver :data:`RECEIVER`. That receiver is bound by
+one :class:`~indexer.model.Import` of the module :data:`AURA_SPECIFIER` + the bundle folder, which
+the ECMAScript module system resolves through the bundle's markup (the ``controller`` attribute of
+its ``.cmp`` / ``.app``: :mod:`indexer.languages.aura`), so an edit of the markup re-binds the calls.
+The arguments (``action.setParams({...})``) are not counted: arity unknown.
+
+The framework hands each function of the controller its bundle's helper object (``function
+(component, event, helper)``; a renderer's: ``(component, helper)``): a call ``helper.load(...)`` on
+that parameter is a call of the helper file's top-level function ``load`` (the call site's receiver
+becomes :data:`HELPER`, imported from ``./<Name>Helper``), so a server action's caller in the helper
+reaches the controller's action handler.
+
+Every top-level function of a controller (an action: markup's ``{!c.doInit}``, an event handler) or
+renderer (``render``, ``afterRender``...) is run by the framework: an
+:class:`~indexer.model.EntryRegistration` of kind ``runtime``, framework ``aura``, named ``action`` or
+``renderer``; a helper's functions are not (only the bundle's code calls them).
+
+Not linked: ``v.attr`` (attribute values) and ``e.x`` / ``c:x`` (events, child components: other
+value providers); a string built at run time; any JavaScript file outside a bundle's naming.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import TYPE_CHECKING
+
+from indexer.model import CallSite, EntryRegistration, FileExtraction, Import
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
+
+LANGUAGES = ("javascript",)
+AURA_SPECIFIER = "aura-bundle:"
+"""The module specifier of a bundle's markup (a prefix no package or relative path has), its folder after it."""
+RECEIVER = "aura$c"
+"""The receiver of a server action's call site, bound to the bundle's Apex controller: a name no code
+writes (the component parameter is often ``c`` itself)."""
+HELPER = "aura$helper"
+"""The receiver of a call of the bundle's helper, bound to the helper file's module."""
+_ROLES = ("Controller", "Helper", "Renderer")
+_HELPER_PARAMETER = {"Controller": 2, "Renderer": 1}
+_RUN_BY_FRAMEWORK = {"Controller": "action", "Renderer": "renderer"}
+"""Where the framework hands a function of the controller / renderer the bundle's helper: ``(component, event, helper)``, ``(component, helper)``."""
+_ACTION = re.compile(r"c\.([A-Za-z_]\w*)")
+
+
+def bundle_folder(path: str) -> str | None:
+    """The bundle folder of ``path`` (repository-relative) when it is a bundle's controller, helper
+    or renderer (``a/aura/list/listHelper.js`` -> ``a/aura/list``), else ``None``."""
+    folder, name = posixpath.split(path)
+    bundle = posixpath.basename(folder)
+    return folder if bundle and name in {f"{bundle}{role}.js" for role in _ROLES} else None
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the server-action call sites of an Aura bundle's JavaScript file and the one import
+    binding their receiver (module docstring)."""
+    folder = bundle_folder(out.path)
+    if folder is None:
+        return
+    getters = {(c.line, c.col): c.caller for c in out.calls if c.name == "get" and c.receiver is not None}
+    found: list[CallSite] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "call_expression":
+            continue
+        fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+        prop = fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else None
+        if prop is None or args is None or src.text(prop) != "get" or len(args.named_children) != 1:
+            continue
+        literal = args.named_children[0]
+        if literal.type != "string":
+            continue
+        action = _ACTION.fullmatch(src.text(literal)[1:-1])
+        at = (src.line(prop), src.col(prop))
+        if action is None or at not in getters:
+            continue
+        found.append(CallSite(getters[at], action.group(1), RECEIVER, -1, src.line(literal), src.col(literal)))
+    if found:
+        out.imports.append(Import(RECEIVER, AURA_SPECIFIER + folder, None, line=min(c.line for c in found)))
+        out.calls.extend(sorted(found, key=lambda c: (c.line, c.col)))
+    _helper_calls(folder, out)
+    role = _role(folder, out.path)
+    if role in _RUN_BY_FRAMEWORK:
+        for d in out.definitions:
+            if d.parent is None and d.kind == "function":
+                out.entries.append(EntryRegistration("aura", "runtime", d.qualname, d.name_line, d.name_col,
+                                                     name=_RUN_BY_FRAMEWORK[role]))
+
+
+def _role(folder: str, path: str) -> str:
+    """``Controller``, ``Helper`` or ``Renderer``: what a bundle file of ``folder`` at ``path`` is."""
+    return posixpath.basename(path)[len(posixpath.basename(folder)):-len(".js")]
+
+
+def _helper_calls(folder: str, out: FileExtraction) -> None:
+    """In a controller or renderer, make ``helper.f(...)`` (``helper`` the parameter the framework
+    hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
+    binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
+    bundle = posixpath.basename(folder)
+    at = _HELPER_PARAMETER.get(_role(folder, out.path))
+    if at is None:
+        return
+    handed = {d.qualname: d.params[at].name for d in out.definitions
+              if d.parent is None and d.kind == "function" and len(d.params) > at}
+    line = 0
+    for cs in out.calls:
+        if cs.caller in handed and cs.receiver == handed[cs.caller]:
+            cs.receiver = HELPER
+            line = line or cs.line
+    if line:
+        out.imports.append(Import(HELPER, f"./{bundle}Helper", None, line=line))

@@ -1,0 +1,190 @@
+"""Aura components (Salesforce): ``component.get("c.name")`` in a bundle's controller, helper or
+renderer is a call of the ``@AuraEnabled`` method ``name`` of the Apex controller the bundle's markup
+names (``<aura:component controller="...">``); markup is read by :mod:`indexer.languages.aura`, the
+JavaScript by :mod:`indexer.languages.ecmascript.frameworks.aura`."""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from indexer.languages.aura.extractor import controller_of
+from indexer.languages.ecmascript.frameworks.aura import bundle_folder
+from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from tests.resolution_harness import REPO, check, edges, extract_fixture
+
+BUNDLES = """
+// --- path: aura/itemList/itemList.cmp ---
+<!-- <aura:component controller="OtherController"> -->
+<aura:component controller="ItemController"
+                implements="flexipage:availableForAllPageTypes">
+    <aura:attribute name="items" type="Object[]"/>
+    <aura:handler name="init" value="{!this}" action="{!c.doInit}"/>
+</aura:component>
+// --- path: aura/itemList/itemListController.js ---
+({
+    doInit: function (component, event, helper) {
+        var action = component.get("c.getItems");
+        action.setParams({ max: 10 });
+        $A.enqueueAction(action);
+        var label = component.get("v.getItems");
+        component.get("c.noSuchMethod");
+        component.get("c." + label);
+        helper.refresh(component);
+        helper.missing(component);
+        event.refresh();
+    },
+    onSave: function (c, e, h) {
+        var save = c.get("c.countItems");
+        h.refresh(c);
+    }
+});
+// --- path: aura/itemList/itemListHelper.js ---
+({
+    refresh(cmp) {
+        const action = cmp.get('c.countItems');
+        $A.enqueueAction(action);
+        cmp.get("e.countItems");
+    }
+});
+// --- path: aura/itemList/itemListRenderer.js ---
+({
+    render: function (component, helper) {
+        helper.refresh(component);
+        return this.superRender();
+    }
+});
+// --- path: aura/otherList/otherList.cmp ---
+<aura:component controller='ns.OtherController'>
+</aura:component>
+// --- path: aura/otherList/otherListController.js ---
+({
+    doInit: (component, event, helper) => {
+        $A.enqueueAction(component.get("c.getItems"));
+        helper.refresh(component);
+    }
+});
+// --- path: aura/otherList/otherListRenderer.js ---
+({
+    afterRender: function (component, helper) {
+        this.superAfterRender();
+        helper.refresh(component);
+    }
+});
+// --- path: aura/plainList/plainList.cmp ---
+<aura:component>
+</aura:component>
+// --- path: aura/plainList/plainListController.js ---
+({
+    doInit: function (component) {
+        component.get("c.getItems");
+    }
+});
+// --- path: aura/managedList/managedList.cmp ---
+<aura:component controller="PackagedController">
+</aura:component>
+// --- path: aura/managedList/managedListController.js ---
+({
+    doInit: function (component) {
+        component.get("c.getItems");
+    }
+});
+// --- path: static/notABundle.js ---
+export function load(component) {
+    component.get("c.getItems");
+}
+// --- path: classes/ItemController.cls ---
+public with sharing class ItemController {
+    @AuraEnabled
+    public static List<String> getItems(Integer max) { return null; }
+    @AuraEnabled
+    public static Integer countItems() { return 0; }
+}
+// --- path: classes/OtherController.cls ---
+public with sharing class OtherController {
+    @AuraEnabled(cacheable=true)
+    public static List<String> getItems() { return null; }
+}
+"""
+
+
+def test_server_actions_call_the_bundle_controllers_apex_methods() -> None:
+    check(BUNDLES, [
+        "aura/itemList/itemListController.doInit(3) -> classes/ItemController.ItemController.getItems(1) [exact]",
+        "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        # the component parameter named `c` as the server-action provider is: both still link
+        "aura/itemList/itemListController.onSave(3) -> classes/ItemController.ItemController.countItems(0) [exact]",
+        "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        "aura/itemList/itemListHelper.refresh(1) -> classes/ItemController.ItemController.countItems(0) [exact]",
+        "aura/itemList/itemListRenderer.render(2) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        # its own bundle's controller, not the other bundle's (same method name)
+        "aura/otherList/otherListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
+    ])
+    # not linked: `v.` attribute values and `e.` events, a method the controller lacks, a built name,
+    # a bundle without controller or with one the org lacks (a managed package's), a file outside a
+    # bundle, a helper function the helper lacks, a call on the event parameter; otherList has no
+    # helper file, so its controller's and renderer's `helper.refresh` are not itemList's
+
+
+def test_markup_controller_attribute() -> None:
+    assert controller_of('<aura:component controller="A">') == ("A", 1)
+    assert controller_of("<aura:application\n  access='global'\n  controller='ns.B'>") == ("B", 3)
+    assert controller_of('<!-- <aura:component controller="X"> -->\n<aura:component>') is None
+    assert controller_of('<aura:component extends="c:base" description="x > y" controller="C">') == ("C", 1)
+    assert controller_of('<aura:component controller="{!v.x}">') is None
+    assert controller_of('<aura:component mycontroller="D">') is None
+    assert controller_of("<div controller='E'></div>") is None
+    assert controller_of("") is None
+    ex = extractor_for_path("aura/x/x.cmp").extract("aura/x/x.cmp", b'\xff<aura:component controller="F">')
+    assert ex.language == "aura" and [(i.local, i.module, i.line) for i in ex.imports] == [("c", "F", 1)]
+    assert ex.errors == [] and ex.definitions == [] and ex.calls == []
+
+
+def test_bundle_files_by_name() -> None:
+    assert bundle_folder("a/aura/list/listController.js") == "a/aura/list"
+    assert bundle_folder("a/aura/list/listHelper.js") == "a/aura/list"
+    assert bundle_folder("a/aura/list/listRenderer.js") == "a/aura/list"
+    assert bundle_folder("a/aura/list/otherController.js") is None
+    assert bundle_folder("a/aura/list/list.js") is None
+    assert bundle_folder("listController.js") is None
+
+
+def test_editing_the_markup_rebinds_the_bundles_calls() -> None:
+    live = RepositoryResolver(REPO)
+    live.update(extract_fixture(BUNDLES))
+    paths = sorted(live.files)
+    before = edges(live.resolve(paths))
+    edited = BUNDLES.replace('<aura:component controller="ItemController"', '<aura:component controller="OtherController"')
+    changes = live.update([x for x in extract_fixture(edited) if x[0].path == "aura/itemList/itemList.cmp"])
+    # the bundle's JavaScript depends on its markup; the other bundles' do not
+    assert sorted(p for p in live.dependents(changes) if p.endswith(".js")) == [
+        "aura/itemList/itemListController.js", "aura/itemList/itemListHelper.js"]  # the renderer calls no server action
+    after = edges(live.resolve(paths))
+    assert after == edges(resolve_repository(REPO, extract_fixture(edited))) != before
+    assert [e for e in after if e.startswith("aura/itemList/")] == [  # OtherController has no countItems
+        "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        "aura/itemList/itemListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
+        "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
+        "aura/itemList/itemListRenderer.render(2) -> aura/itemList/itemListHelper.refresh(1) [exact]"]
+
+
+def test_hostile_markup_is_read_once() -> None:
+    # many unclosed comments, root tags without `>`, an unclosed quote: each read once, nothing found
+    # (a regular expression retried at each `<!--` / `<aura:component` took the square of the text)
+    for text in ("<!--" * 50_000, '<aura:component a="' * 12_000, "<aura:component " * 12_000,
+                 "<aura:component" + " x='1'" * 40_000 + ' controller="Late">'):
+        assert controller_of(text) is None
+    assert controller_of("<!-- a -->\n<!-- b\n-->" * 3 + '\n<aura:component controller="Z">') == ("Z", 8)
+
+
+def test_controller_actions_and_renderer_hooks_are_run_by_the_framework() -> None:
+    found = {e.path: [(r.framework, r.kind, r.owner, r.name, r.line) for r in e.entries]
+             for e, _, _ in extract_fixture(BUNDLES) if e.path.endswith(".js")}
+    assert found == {
+        "aura/itemList/itemListController.js": [("aura", "runtime", "doInit", "action", 2), ("aura", "runtime", "onSave", "action", 13)],
+        "aura/itemList/itemListHelper.js": [],  # only the bundle's code calls a helper
+        "aura/itemList/itemListRenderer.js": [("aura", "runtime", "render", "renderer", 2)],
+        "aura/otherList/otherListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "aura/otherList/otherListRenderer.js": [("aura", "runtime", "afterRender", "renderer", 2)],
+        "aura/plainList/plainListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "aura/managedList/managedListController.js": [("aura", "runtime", "doInit", "action", 2)],
+        "static/notABundle.js": [],
+    }
