@@ -45,7 +45,7 @@ from stores.blas_threads import use_one_blas_thread
 from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_stores, emit_json, err, loaded_config, log_handler, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
-from lsp_server.watch_support import update_printer, wait_while_watching
+from lsp_server.watch_support import end_watches, start_watch, update_printer, wait_while_watching
 from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
@@ -554,10 +554,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
                               on_update=lambda r, p=printer, d=db_path, n=name, root=path: (record_run(d, n, root), p(r)))
             budget = budget or budget_for(config)  # the first PATH's configuration sets it
             budget.add(watcher)
-            thread = threading.Thread(target=_watch_thread, args=(watcher, stop, failures), daemon=True,
-                                      name=f"ripple-watch-{name}")
-            runs.append((thread, stores))
-            thread.start()
+            runs.append((start_watch(watcher, stop, failures, name), stores))
         if not as_json:
             err.print(f"[dim]watching {escape(', '.join(str(p) for p in paths))} (Ctrl-C stops)[/dim]")
         wait_while_watching((t for t, _ in runs), lambda: bool(failures))
@@ -566,25 +563,9 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
     except StoreError as exc:
         failures.append(str(exc))
     finally:
-        stop.set()
-        if budget is not None:
-            budget.stop()
-        for t, stores in runs:
-            t.join()
-            stores.close()
+        end_watches(stop, budget, runs)
     if failures:
         raise click.ClickException("; ".join(failures))
-
-
-def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
-    try:
-        watcher.run(stop)
-    except OSError as exc:  # the state folder beside the index: disk full, read-only
-        failures.append(f"{watcher.index.root}: {os_error_message(exc)}")
-    except Exception as exc:  # the first sync failed: say why and stop every watch
-        failures.append(f"{watcher.index.root}: {exc}")
-    finally:
-        watcher.index.close()
 
 
 API_KEY_ENV = "RIPPLE_API_KEY"
