@@ -155,27 +155,12 @@ def _edge_key(e: Edge) -> tuple[Any, ...]:
 
 
 def _boundary(method: Callable[..., _T]) -> Callable[..., _T]:
-    """Make sure the schema is in place, then map driver exceptions onto the store error tree."""
+    """Make sure the schema is in place, then map driver exceptions onto the store error tree
+    (:meth:`MemgraphGraphStore._guarded`)."""
 
     @functools.wraps(method)
     def wrapper(self: MemgraphGraphStore, *args: Any, **kwargs: Any) -> _T:
-        try:
-            self._ensure_ready()
-            return method(self, *args, **kwargs)
-        except StoreError:
-            raise
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            error = self._map_error(exc)
-            if isinstance(error, StoreUnavailable):
-                # The server may come back empty (a Memgraph without persistence, a new ArcadeDB root):
-                # the next call creates the indexes and the unique constraint again (idempotent).
-                self._ready = False
-            raise error from exc
-        except (UnicodeError, OverflowError) as exc:  # the driver could not encode a value
-            raise QueryFailed(
-                f"graph store {self.uri}: a value cannot be sent over Bolt ({type(exc).__name__}: {exc});"
-                " strings must be valid Unicode (no lone surrogates), integers must fit in 64 bits"
-            ) from exc
+        return self._guarded(lambda: method(self, *args, **kwargs))
 
     return wrapper
 
@@ -330,6 +315,30 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
             default_access_mode=neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS,
             fetch_size=-1,  # the whole result in one round trip
         )
+
+    def _guarded(self, work: Callable[[], _T]) -> _T:
+        """``work()`` with the store's schema in place and driver exceptions mapped onto the store error
+        tree: what every public method of the Bolt store runs in (its registry's too,
+        :mod:`stores.bolt_registry`). A driver or socket error becomes the store's mapped
+        :class:`~stores.errors.StoreError` (after a :class:`~stores.errors.StoreUnavailable` the next call
+        sets the schema up again); a value the driver cannot encode, :class:`~stores.errors.QueryFailed`."""
+        try:
+            self._ensure_ready()
+            return work()
+        except StoreError:
+            raise
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            error = self._map_error(exc)
+            if isinstance(error, StoreUnavailable):
+                # The server may come back empty (a Memgraph without persistence, a new ArcadeDB root):
+                # the next call creates the indexes and the unique constraint again (idempotent).
+                self._ready = False
+            raise error from exc
+        except (UnicodeError, OverflowError) as exc:  # the driver could not encode a value
+            raise QueryFailed(
+                f"graph store {self.uri}: a value cannot be sent over Bolt ({type(exc).__name__}: {exc});"
+                " strings must be valid Unicode (no lone surrogates), integers must fit in 64 bits"
+            ) from exc
 
     def _map_error(self, exc: BaseException) -> StoreError:
         """Translate a driver exception into the store error tree, saying how to fix it."""
