@@ -474,7 +474,8 @@ class AgentQueries:
     def symbol(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """The definition ``target`` names (each overload): signature, location, source, direct
         callers (call sites) and callees, endpoints it serves; ``also_named``: other symbols a bare name
-        matched. Raises :class:`TargetError`."""
+        matched. Raises :class:`TargetError` when ``target`` names nothing, :class:`ValueError` for a bad
+        budget (a ``max_tokens`` outside :data:`MIN_MAX_TOKENS` to :data:`MAX_MAX_TOKENS`)."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
@@ -509,7 +510,8 @@ class AgentQueries:
                 repo: str | None = None) -> Answer:
         """Direct call sites of ``target`` (a class: of its constructors too), sorted by location, each
         with the calling symbol and how the call was bound; ``resolution`` keeps only calls bound
-        those ways (``exact``, ``inferred``, ``name``). Raises :class:`TargetError`."""
+        those ways (``exact``, ``inferred``, ``name``). Raises :class:`TargetError` when ``target`` names
+        nothing, :class:`ValueError` for another ``resolution`` or a bad budget (a ``max_tokens`` outside :data:`MIN_MAX_TOKENS` to :data:`MAX_MAX_TOKENS`)."""
         budget = self._budget(max_tokens)
         wanted = list(resolution) if resolution else None
         if wanted and not set(wanted) <= {"exact", "inferred", "name"}:
@@ -525,7 +527,8 @@ class AgentQueries:
 
     def callees(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
-        sorted by first call site. Raises :class:`TargetError`."""
+        sorted by first call site. Raises :class:`TargetError` when ``target`` names nothing,
+        :class:`ValueError` for a bad budget (a ``max_tokens`` outside :data:`MIN_MAX_TOKENS` to :data:`MAX_MAX_TOKENS`)."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph
@@ -541,7 +544,8 @@ class AgentQueries:
                    repo: str | None = None) -> Answer:
         """Every reference to ``target``: call sites, type uses, injections, subclasses and
         implementations, overrides (``kind`` says which), sorted by location; with
-        ``include_declaration`` the definitions first. Raises :class:`TargetError`."""
+        ``include_declaration`` the definitions first. Raises :class:`TargetError` when ``target`` names
+        nothing, :class:`ValueError` for a bad budget (a ``max_tokens`` outside :data:`MIN_MAX_TOKENS` to :data:`MAX_MAX_TOKENS`)."""
         budget = self._budget(max_tokens)
         steps = self._start()
         graph = steps.graph

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,19 +22,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from analysis.tables import TableTargetError, is_table_target
-from analysis.endpoints import declared_names
-from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius,
-                             query_nodes)
-from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
-from analysis.testcode import is_test_path
+from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, SymbolQuery, blast_radius)
+from analysis.targets import position_miss, quoted_target, target_query
 from analysis.impact_report import DEFAULT_PER_HOP, render_markdown, report_json
-from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, gateway_miss, inherited_note, location_text, lookup,
-                                 references, symbol_label)
+from analysis.navigation import dotted_name, lookup
 from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
 from lsp_server.cli_endpoints import endpoints
+from lsp_server.cli_navigation import also_named, callers_cmd, no_match, note_repos, references_cmd
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.languages import language_names
@@ -46,11 +42,11 @@ from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embe
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
 from stores.blas_threads import use_one_blas_thread
-from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_store, cli_stores, emit_json, err, loaded_config, log_handler, out,
+from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_stores, emit_json, err, loaded_config, log_handler, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
-from lsp_server.watch_support import update_printer, wait_while_watching
-from stores.contracts import GraphStore, Node, SearchFilters
+from lsp_server.watch_support import end_watches, start_watch, update_printer, wait_while_watching
+from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, open_stores,
@@ -263,187 +259,6 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
                   f"(supported: {', '.join(language_names())})[/yellow]")
 
 
-def _ref_json(r: Reference) -> dict[str, object]:
-    return {
-        "target": r.target, "kind": r.kind, "repo": r.repo, "path": r.file, "line": r.line, "col": r.col + 1,
-        "from": r.source.id, "from_name": dotted_name(r.source),
-        "resolution": r.resolution,
-    }
-
-
-def _no_match(store: Any, symbol: str, repo: str | None) -> str:
-    """The error for a target matching nothing: with ``--repo R`` naming no indexed repository, the
-    indexed ones (a misspelt ``R`` shows at once); else the closest names the index holds
-    (:func:`analysis.targets.closest_symbols`) and the forms a target takes."""
-    if repo is not None:
-        names = sorted(store.repos())
-        known = ", ".join(names[:20]) + (f" and {len(names) - 20} more" if len(names) > 20 else "")
-        if repo not in names:
-            return f"no repository {repo!r} is indexed here (indexed: {known or 'none'})"
-    routed = gateway_miss(store, symbol)
-    if routed is not None:  # an API gateway takes the path to a service that does not serve it
-        return f"no endpoint matches {quoted_target(symbol)}: {routed}"
-    endpoints = closest_endpoints(store, symbol, 5)
-    if endpoints is not None:  # a METHOD /path target: the endpoints whose path ends like it
-        listed = "; closest: " + ", ".join(n.name for n in endpoints) if endpoints else ""
-        return f"no endpoint matches {quoted_target(symbol)}{listed}; `ripple endpoints --unserved` lists them all"
-    near = closest_symbols(store, symbol, repo, 5)
-    hint = "; closest names: " + ", ".join(symbol_label(n) for n in near) if near else ""
-    where = f" in repository {repo!r}" if repo is not None else ""
-    return (f"no symbol matches {quoted_target(symbol)}{where}{hint}; try a qualified name such as Class.method or "
-            "package.module.function, a node id or PATH:LINE")
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
-
-
-def _also_named(symbol: str, others: list[Node]) -> str:
-    """The note naming what a bare ``symbol`` also matched (rich markup escaped)."""
-    names = ", ".join(symbol_label(n) for n in others[:5]) + (" …" if len(others) > 5 else "")
-    return escape(f"also named {symbol!r}, not shown: {names} (qualify the name to choose)")
-
-
-def _count_line(refs: list[Reference], noun: str) -> str:
-    """``6 call sites from 3 callers (2 in test code)``: the sites, the distinct callers (what ``ripple
-    search`` counts as a hit's callers) and how many of those are test code (what ``ripple impact``
-    lists apart from its direct callers, :func:`analysis.testcode.is_test_path`)."""
-    sources = {r.source.id: r.file for r in refs}
-    line = _plural(len(refs), noun)
-    if sources:
-        line += f" from {_plural(len(sources), 'caller' if noun == 'call site' else 'referrer')}"
-        tests = sum(is_test_path(f) for f in sources.values())
-        line += f" ({tests} in test code)" if tests else ""
-    return line
-
-
-def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], noun: str,
-                shown: dict[str, str]) -> None:
-    if not targets:
-        raise click.ClickException(
-            f"no symbol matches {quoted_target(symbol)}; try a qualified name such as Class.method or package.module.function, "
-            "or a node id as printed by ripple callers/references"
-        )
-    multi_repo = len({r.repo for r in refs}) > 1
-    for t in targets:
-        if t.id in shown:  # an Endpoint: its route as declared (GET /user/<username>), then its key; no location
-            out.print(f"[bold]{escape(shown[t.id])}[/bold]  ({t.label.lower()} {escape(t.id)})")
-            continue
-        where = f", {escape(t.file)}:{t.start_line}" if t.file else ""  # a node without a place (a Topic)
-        out.print(f"[bold]{escape(t.id)}[/bold]  ({t.label.lower()}{where})")
-    inherited = inherited_note(symbol, targets)
-    if inherited:  # Class.member the class inherits: its base's definition and all its callers
-        out.print(f"[dim]{escape(inherited)}[/dim]")
-    if others:
-        out.print(f"[dim]{_also_named(symbol, others)}[/dim]")
-    out.print(_count_line(refs, noun), markup=False)
-    names = _target_names(targets)
-    for r in refs:
-        where = location_text(r.repo, r.file, r.line, r.col + 1, multi_repo)
-        tag = f"  [{r.resolution}]" if r.resolution else ""
-        kind = "" if r.kind == "CALLS" else f"  {r.kind}"
-        src = r.source.qualname if r.source.label != "File" else "(top-level code)"  # the location is the call site
-        into = f"  -> {names.get(r.target, r.target)}" if len(targets) > 1 else ""
-        out.print(f"{where}  {src}{kind}{tag}{into}", markup=False)
-
-
-def _target_names(targets: list[Node]) -> dict[str, str]:
-    """Each target's name as a reference line ends with it: its qualname, with its parameter list
-    (the node id's ``(...)`` tail, ``Owner.getPet(Integer)``) when overloads share the qualname."""
-    counts = Counter(t.qualname for t in targets)
-    out = {}
-    for t in targets:
-        params = t.id[t.id.rfind("("):] if t.id.endswith(")") and "(" in t.id else ""
-        out[t.id] = t.qualname + params if counts[t.qualname] > 1 else t.qualname
-    return out
-
-
-def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
-                 as_json: bool, repo: str | None, unmatched: str | None = None,
-                 shown: dict[str, str] | None = None) -> None:
-    """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
-    a note on stderr when the targets lie in several repositories (``--repo`` chooses). ``unmatched``:
-    the error when ``--repo`` matched nothing (:func:`_no_match`); ``shown``: the endpoints' names as
-    their routes declare them (:func:`analysis.endpoints.declared_names`)."""
-    repos = sorted({t.repo for t in targets})
-    if as_json:
-        emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
-        if not targets:
-            sys.exit(1)
-        return
-    if not targets and unmatched is not None:
-        raise click.ClickException(terminal_text(unmatched))
-    _note_repos(symbol, repos)
-    _print_refs(symbol, targets, others, refs, "call site" if key == "callers" else "reference", shown or {})
-
-
-def _note_repos(symbol: str, repos: list[str]) -> None:
-    """Say that ``symbol`` named definitions in several repositories, merged in one answer (an
-    Endpoint's empty repository, shared by every repository, not counted)."""
-    repos = [r for r in repos if r]
-    if len(repos) > 1:
-        err.print(f"[yellow]{escape(repr(symbol))} is defined in {len(repos)} repositories ({escape(', '.join(repos))}); "
-                  "the answer covers them all: --repo NAME chooses one[/yellow]", soft_wrap=True)
-
-
-_REPO_HELP = "Only SYMBOL's definitions in this repository (a name defined in several)."
-
-
-def _lookup_target(store: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:
-    """What ``symbol`` names, as ``ripple impact`` reads it (:func:`analysis.targets.target_query`):
-    ``PATH:LINE[:COL]`` (1-based) is the symbol written there (with a column) or the innermost
-    definition around the line; anything else goes to :func:`analysis.navigation.lookup` (only
-    ``repo``'s definitions when given)."""
-    try:
-        query = target_query(store, symbol, repo)
-    except ValueError as exc:
-        raise click.ClickException(str(exc)) from exc
-    if isinstance(query, PositionQuery):
-        found = query_nodes(store, query)
-        if not found:
-            raise click.ClickException(terminal_text(position_miss(store, query)))
-        return found, []
-    return lookup(store, symbol, repo)
-
-
-@main.command(name="callers")
-@click.argument("symbol")
-@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
-@click.option("--resolution", "resolutions", multiple=True, type=click.Choice(["exact", "inferred", "name"]), help="Keep only calls bound this way (repeatable).")
-@click.option("--repo", help=_REPO_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@branch_option
-def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo: str | None, as_json: bool,
-                branch: str | None) -> None:
-    """Direct callers of SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL])."""
-    with cli_store(db, branch, freshness=True) as store:
-        targets, others = _lookup_target(store, symbol, repo)
-        refs = callers(store, targets, list(resolutions) or None)
-        unmatched = _no_match(store, symbol, repo) if not targets else None
-        shown = declared_names(store, targets)
-    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched, shown)
-
-
-@main.command(name="references")
-@click.argument("symbol")
-@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
-@click.option("--include-declaration", is_flag=True, help="List the declarations too.")
-@click.option("--repo", help=_REPO_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
-@branch_option
-def references_cmd(symbol: str, db: str | None, include_declaration: bool, repo: str | None, as_json: bool,
-                   branch: str | None) -> None:
-    """Every reference to SYMBOL (Class.method, module.function, a node id, or PATH:LINE[:COL]): call
-    sites, type uses, injections, subclasses, overrides."""
-    with cli_store(db, branch) as store:
-        targets, others = _lookup_target(store, symbol, repo)
-        refs = references(store, targets, include_declaration)
-        unmatched = _no_match(store, symbol, repo) if not targets else None
-        shown = declared_names(store, targets)
-    _render_refs(symbol, targets, others, refs, "references", as_json, repo, unmatched, shown)
-
-
-
 @main.command(name="impact")
 @click.argument("target")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
@@ -482,7 +297,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         if isinstance(query, SymbolQuery) and not is_table_target(query.text):
             chosen, others = lookup(store, query.text, repo)  # with --repo, the repository's definitions only
             if repo is not None and not chosen:
-                raise click.ClickException(_no_match(store, target, repo))
+                raise click.ClickException(no_match(store, target, repo))
             if chosen:
                 query = NodesQuery(tuple(chosen))
         # BM25 and exact names only: a name nothing matches is searched without loading a model.
@@ -496,7 +311,7 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         elif isinstance(query, PositionQuery):  # the file is indexed, the position names nothing
             miss = position_miss(store, query)
         else:
-            miss = _no_match(store, target, repo)
+            miss = no_match(store, target, repo)
     if as_json:
         emit_json({**report_json(report, per_hop), "also_named": [n.id for n in others]})
         if not report.targets:
@@ -506,9 +321,9 @@ def impact_cmd(target: str, db: str | None, depth: int, services: tuple[str, ...
         if is_table_target(target):
             raise click.ClickException(f"nothing in the index reads or writes {target.strip()}")
         raise click.ClickException(terminal_text(miss or f"no symbol matches {quoted_target(target)}"))
-    _note_repos(target, sorted({t.node.repo for t in report.targets}))
+    note_repos(target, sorted({t.node.repo for t in report.targets}))
     if others:
-        err.print(f"[dim]{_also_named(target, others)}[/dim]", soft_wrap=True)
+        err.print(f"[dim]{also_named(target, others)}[/dim]", soft_wrap=True)
     out.print(render_markdown(report, per_hop=per_hop), markup=False, end="")
 
 
@@ -739,10 +554,7 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
                               on_update=lambda r, p=printer, d=db_path, n=name, root=path: (record_run(d, n, root), p(r)))
             budget = budget or budget_for(config)  # the first PATH's configuration sets it
             budget.add(watcher)
-            thread = threading.Thread(target=_watch_thread, args=(watcher, stop, failures), daemon=True,
-                                      name=f"ripple-watch-{name}")
-            runs.append((thread, stores))
-            thread.start()
+            runs.append((start_watch(watcher, stop, failures, name), stores))
         if not as_json:
             err.print(f"[dim]watching {escape(', '.join(str(p) for p in paths))} (Ctrl-C stops)[/dim]")
         wait_while_watching((t for t, _ in runs), lambda: bool(failures))
@@ -751,25 +563,9 @@ def watch(paths: tuple[Path, ...], manifest: Path | None, jobs: int | None, memo
     except StoreError as exc:
         failures.append(str(exc))
     finally:
-        stop.set()
-        if budget is not None:
-            budget.stop()
-        for t, stores in runs:
-            t.join()
-            stores.close()
+        end_watches(stop, budget, runs)
     if failures:
         raise click.ClickException("; ".join(failures))
-
-
-def _watch_thread(watcher: Any, stop: Any, failures: list[str]) -> None:
-    try:
-        watcher.run(stop)
-    except OSError as exc:  # the state folder beside the index: disk full, read-only
-        failures.append(f"{watcher.index.root}: {os_error_message(exc)}")
-    except Exception as exc:  # the first sync failed: say why and stop every watch
-        failures.append(f"{watcher.index.root}: {exc}")
-    finally:
-        watcher.index.close()
 
 
 API_KEY_ENV = "RIPPLE_API_KEY"
@@ -967,6 +763,8 @@ main.add_command(embed)
 main.add_command(models_group)
 main.add_command(similar)
 main.add_command(endpoints)
+main.add_command(callers_cmd)
+main.add_command(references_cmd)
 
 if __name__ == "__main__":  # pragma: no cover
     main(prog_name=os.path.basename(sys.argv[0]))

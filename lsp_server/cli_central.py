@@ -47,7 +47,7 @@ from lsp_server.central_pool import WRITE_WAIT_SECONDS, RepoJob, RepoOutcome, ru
 from lsp_server.cli_models import embed_extra_models, warn_model
 from lsp_server.cli_support import RichProgress, emit_json, err, loaded_config, out
 from lsp_server.ensemble_support import ExtraModels
-from lsp_server.watch_support import UpdateEmbedding, update_printer, wait_while_watching
+from lsp_server.watch_support import UpdateEmbedding, end_watches, start_watch, update_printer, wait_while_watching
 from stores.embedder import EmbedderError
 from stores.errors import StoreError
 from stores.factory import (claim_repository, default_db_path, open_embedder, open_stores, state_dir,
@@ -250,10 +250,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
                               on_update=update_printer(o.key, stores.search, embed, index_model, as_json,
                                                        embedding=embedding))
             budget.add(watcher)
-            thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True,
-                                      name=f"ripple-watch-{o.key}")
-            runs.append((thread, stores))
-            thread.start()
+            runs.append((start_watch(watcher, stop, failures, o.key), stores))  # a failure stops that one only
         if not as_json:
             err.print(f"[dim]watching {len(runs)} repositories (Ctrl-C stops)[/dim]")
         wait_while_watching((t for t, _ in runs), stop.is_set)
@@ -262,19 +259,7 @@ def watch_all(manifest: Path, db: str | None, jobs: int | None, memory_budget: i
     except StoreError as exc:
         failures.append(str(exc))
     finally:
-        stop.set()
-        budget.stop()
-        for t, stores in runs:
-            t.join()
-            stores.close()
+        end_watches(stop, budget, runs)
     if failures:
         raise click.ClickException("; ".join(failures))
 
-
-def _watch(watcher: Any, stop: threading.Event, failures: list[str]) -> None:
-    try:
-        watcher.run(stop)
-    except Exception as exc:  # one repository's watcher failing stops that one only
-        failures.append(f"{watcher.index.root}: {exc}")
-    finally:
-        watcher.index.close()

@@ -54,6 +54,7 @@ from lsp_server.convert import Converter, FileText, LineMap, parse_ripple_uri, r
 from lsp_server.protocol import RippleProtocol, read_frames, strict_converter
 from lsp_server.state_support import budget_for, rebuild_progress
 from lsp_server.team import StoreSession
+from lsp_server.work_progress import WorkDoneProgress
 from stores.contracts import GraphStore, Node, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.errors import StoreError, StoreReadOnly, StoreUnavailable
@@ -118,70 +119,6 @@ class Cursor:
     conv: Converter
     graph: GraphStore
     symbols: list[Node]
-
-
-class _WorkDoneProgress:
-    """The indexer's :class:`indexer.run.ProgressSink` as ``window/workDoneProgress``; called
-    from the indexing thread, it hands every message to the server's event loop."""
-
-    def __init__(self, server: RippleServer, folder: Folder) -> None:
-        self.server, self.folder = server, folder
-        self.token = f"ripple-index-{folder.repo}-{id(self)}"
-        self.total: int | None = None
-        self.count = 0
-        self.last = -1
-        self.begun = False
-        self.ended: str | None = None
-
-    def open(self) -> None:
-        """Create the token; ``begin`` follows the client's answer (reports before it are dropped)."""
-        def begun(*_: Any) -> None:
-            self.begun = True
-            self.server.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
-                title=f"ripple: indexing {self.folder.repo}", cancellable=False, percentage=0))
-            if self.ended is not None:
-                self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=self.ended))
-
-        def send() -> None:
-            if self.server.progress_supported:
-                self.server.work_done_progress.create(self.token, begun)
-        self.begun, self.ended = False, None
-        self.server.call_soon(send)
-
-    def start(self, phase: str, total: int | None) -> None:
-        """A pipeline phase begins."""
-        self.folder.phase, self.total, self.count, self.last = phase, total, 0, -1
-        self._report(f"{phase}…")
-
-    def advance(self, n: int = 1) -> None:
-        """Progress within the phase (reported at most once per percent)."""
-        self.count += n
-        if self.total:
-            pct = min(100, 100 * self.count // self.total)
-            if pct != self.last:
-                self.last = pct
-                self._report(f"{self.folder.phase} {self.count}/{self.total}", pct)
-
-    def done(self, phase: str) -> None:
-        """A pipeline phase is over."""
-
-    def close(self, message: str) -> None:
-        """Send ``end`` (after ``begin``, whenever the client answers); the folder's phase becomes
-        ``done`` on the event loop, after the message, so ``ripple/indexStatus`` never runs ahead."""
-        def send() -> None:
-            if self.begun:
-                self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))
-            else:
-                self.ended = message
-            self.folder.phase = "done"
-        self.server.call_soon(send)
-
-    def _report(self, message: str, pct: int | None = None) -> None:
-        def send() -> None:
-            if self.begun and self.ended is None:
-                self.server.work_done_progress.report(
-                    self.token, types.WorkDoneProgressReport(message=message, percentage=pct))
-        self.server.call_soon(send)
 
 
 DISK_TEXT_CAP = 64_000_000
@@ -521,7 +458,7 @@ class RippleServer(LanguageServer):
         if folder.watcher is not None and folder.thread is not None and folder.thread.is_alive():
             # Progress like the first run's, so editors show the reindex running and ending.
             # (folder.state stays "ready": the index keeps answering while it is brought up to date.)
-            sink = _WorkDoneProgress(self, folder)
+            sink = WorkDoneProgress(self, folder)
             sink.open()
 
             def done(report: IndexReport | None) -> None:
@@ -537,12 +474,12 @@ class RippleServer(LanguageServer):
     def _start(self, folder: Folder) -> None:
         folder.state, folder.error = "indexing", None
         folder.stop = threading.Event()
-        sink = _WorkDoneProgress(self, folder)
+        sink = WorkDoneProgress(self, folder)
         folder.thread = threading.Thread(target=self._watch, args=(folder, sink), daemon=True,
                                          name=f"ripple-watch-{folder.repo}")
         folder.thread.start()
 
-    def _watch(self, folder: Folder, sink: _WorkDoneProgress) -> None:
+    def _watch(self, folder: Folder, sink: WorkDoneProgress) -> None:
         """The folder's thread: sync its index, then keep it current until the folder goes (its
         ``stop`` event is set: closed, removed, or its index file reopened by a new thread)."""
         stop = folder.stop
@@ -569,7 +506,7 @@ class RippleServer(LanguageServer):
                 self._updated(folder, sink, report)
 
         folder.watcher = watcher = Watcher(index, lock=locked, on_update=updated)
-        watcher.rebuild_progress = rebuild_progress(lambda: _WorkDoneProgress(self, folder))
+        watcher.rebuild_progress = rebuild_progress(lambda: WorkDoneProgress(self, folder))
         budget = self.state_budget = self.state_budget or budget_for(self.session.config)
         budget.add(watcher)  # idle folders give their resolver state back above the budget
         try:
@@ -582,7 +519,7 @@ class RippleServer(LanguageServer):
             index.close()
             writers.close()
 
-    def _failed(self, folder: Folder, sink: _WorkDoneProgress, exc: Exception) -> None:
+    def _failed(self, folder: Folder, sink: WorkDoneProgress, exc: Exception) -> None:
         if self.session is not None and self.session.retry_later(folder, exc):  # a store is down: again later
             sink.close("waiting for the stores")
             return
@@ -591,7 +528,7 @@ class RippleServer(LanguageServer):
         sink.close("failed")
         self.call_soon(lambda: self.report(f"ripple: {folder.error}"))
 
-    def _updated(self, folder: Folder, sink: _WorkDoneProgress, report: IndexReport) -> None:
+    def _updated(self, folder: Folder, sink: WorkDoneProgress, report: IndexReport) -> None:
         """After the first sync and after each update that wrote something (watcher thread)."""
         if folder.state == "indexing":
             folder.state = "ready"
@@ -608,7 +545,7 @@ class RippleServer(LanguageServer):
         if self.session is not None:
             self.session.indexed(folder)  # the commit now indexed, for freshness (after the lenses' refresh)
 
-    def _embed_loop(self, folder: Folder, sink: _WorkDoneProgress, message: str) -> None:
+    def _embed_loop(self, folder: Folder, sink: WorkDoneProgress, message: str) -> None:
         """Give the folder's chunks their vectors after the graph answers (search uses BM25 for the
         rest meanwhile), then the chunks of every update. A model that cannot load costs semantic
         search, never the server."""
@@ -629,7 +566,7 @@ class RippleServer(LanguageServer):
         closed = False
         lock = embed_lock(folder.db)
 
-        def turn(progress: _WorkDoneProgress | None = None) -> None:
+        def turn(progress: WorkDoneProgress | None = None) -> None:
             try:
                 lock.acquire(timeout=0)
             except filelock.Timeout:  # another process embeds this index (`ripple index --embed=background`)

@@ -31,12 +31,47 @@ from indexer.run import IndexReport
 from lsp_server.cli_support import err, out
 from lsp_server.ensemble_support import ExtraModels
 from stores.embedder import EmbedderError
+from stores.errors import os_error_message
 from stores.factory import open_embedder
 
-__all__ = ["UpdateEmbedding", "update_printer", "wait_while_watching"]
+__all__ = ["UpdateEmbedding", "end_watches", "start_watch", "update_printer", "wait_while_watching"]
 
 WAIT_STEP_S = 0.2
 """How often (seconds) :func:`wait_while_watching` looks at the watch threads."""
+
+
+def start_watch(watcher: Any, stop: threading.Event, failures: list[str], name: str) -> threading.Thread:
+    """Run ``watcher`` (an :class:`indexer.watch.Watcher`) until ``stop`` is set, in a daemon thread
+    named ``ripple-watch-<name>``, started. A failure (the first sync's, an ``OSError`` of the state
+    folder beside the index: disk full, read-only) ends that watcher only and is appended to
+    ``failures`` as ``<root>: <why>``; its index is closed either way. Whether one failure stops the
+    other watches is the caller's (``ripple watch PATH...``: yes; ``ripple watch --all``: no)."""
+    thread = threading.Thread(target=_watch, args=(watcher, stop, failures), daemon=True, name=f"ripple-watch-{name}")
+    thread.start()
+    return thread
+
+
+def _watch(watcher: Any, stop: threading.Event, failures: list[str]) -> None:
+    try:
+        watcher.run(stop)
+    except OSError as exc:  # the state folder beside the index: disk full, read-only
+        failures.append(f"{watcher.index.root}: {os_error_message(exc)}")
+    except Exception as exc:  # the first sync failed: say why
+        failures.append(f"{watcher.index.root}: {exc}")
+    finally:
+        watcher.index.close()
+
+
+def end_watches(stop: threading.Event, budget: Any, runs: Iterable[tuple[threading.Thread, Any]]) -> None:
+    """Stop the watches of :func:`start_watch`: set ``stop``, stop ``budget`` (the process's
+    :class:`indexer.state_budget.StateBudget`, ``None`` when none was made), then join each thread
+    (an update under way finishes) and close its stores."""
+    stop.set()
+    if budget is not None:
+        budget.stop()
+    for thread, stores in runs:
+        thread.join()
+        stores.close()
 
 
 def wait_while_watching(threads: Iterable[threading.Thread], done: Callable[[], bool]) -> None:

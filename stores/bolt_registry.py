@@ -18,10 +18,8 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from neo4j import exceptions as neo4j_errors
 
 from stores.contracts import REPOSITORY_COUNTS, RepositoryRecord
-from stores.errors import StoreError, StoreUnavailable
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.memgraph import MemgraphGraphStore
@@ -59,17 +57,9 @@ class BoltRegistry:
     docstring); they use the host's session, transaction and error plumbing."""
 
     def _registry(self: MemgraphGraphStore, work: Callable[[], _T]) -> _T:
-        """Run ``work`` with the schema in place and driver errors mapped, as every method is."""
-        try:
-            self._ensure_ready()
-            return work()
-        except StoreError:
-            raise
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            error = self._map_error(exc)
-            if isinstance(error, StoreUnavailable):
-                self._ready = False
-            raise error from exc
+        """Run ``work`` with the schema in place and driver errors mapped, as every method is
+        (the host's ``_guarded``)."""
+        return self._guarded(work)
 
     def upsert_repository(self: MemgraphGraphStore, record: RepositoryRecord) -> None:
         """Create or replace the ``Repository`` node ``record.key`` (one transaction)."""

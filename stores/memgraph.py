@@ -75,10 +75,10 @@ from neo4j import GraphDatabase, NotificationMinimumSeverity
 from neo4j import exceptions as neo4j_errors
 
 from stores.bolt_registry import BoltRegistry
+from stores.bolt_writes import BATCH_BYTES, BATCH_ROWS, BoltTx, WritePlan, batches, file_key, remove_old  # BATCH_*: re-exported
 from stores.bolt_uri import parse_bolt_uri  # re-exported
 from stores.contracts import (
     EDGE_KINDS,
-    SHARED_LABELS,
     Edge,
     GraphStore,
     IndexedFile,
@@ -86,20 +86,11 @@ from stores.contracts import (
     UnresolvedCall,
     query_parts,
     best_symbol_names,
-    symbol_parts,
 )
 from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreUnavailable
 from stores.qualified_symbols import with_qualified
 
 __all__ = ["MemgraphGraphStore", "BATCH_ROWS", "BATCH_BYTES", "DDL", "DIALECTS", "SCHEMA_VERSION", "parse_bolt_uri"]
-
-BATCH_ROWS = 5_000
-"""Most rows one ``UNWIND`` statement carries (writes and id lists of reads)."""
-
-BATCH_BYTES = 4 << 20
-"""About the most bytes of parameters one statement carries: a batch is cut before it grows past this
-(a single bigger row still goes alone). ArcadeDB refuses Bolt messages over 16 MiB, and then never
-answers (the driver waits for ever); 250 files' texts can exceed that."""
 
 SCHEMA_VERSION = 1
 """Version of the graph layout above; a graph of another version raises StoreOutdated."""
@@ -139,7 +130,7 @@ DDL: dict[str, tuple[str, ...]] = {
 }
 
 _UNIQUE_RETRIES = 8  # attempts after a unique-key race before the error goes to the caller
-_NO_SYMBOL_LABELS = ("File", "Repository", *SHARED_LABELS)  # not code symbols
+
 
 _NODE_RETURN = (
     "n.id, n.label, n.name, n.qualname, n.repo, n.file, n.start_line, n.start_col, n.end_line,"
@@ -148,99 +139,7 @@ _NODE_RETURN = (
 _EDGE_RETURN = "type(e), s.id, d.id, e.repo, e.file, e.line, e.col, e.resolution, e.props"
 _UNRESOLVED_RETURN = "u.caller, u.name, u.arity, u.receiver, u.repo, u.file, u.line, u.col"
 
-# ----------------------------------------------------------------------------------- write queries
-_Q_OLD_NODES = "UNWIND $keys AS k MATCH (n:Node {fk: k}) RETURN n.id"
-_Q_OLD_SRCS = "UNWIND $keys AS k MATCH (f:IndexedFile {fk: k}) RETURN f.fk, f.srcs"
-_Q_LOOSE_NEIGHBOURS = "UNWIND $ids AS i MATCH (n:Node {id: i})--(m:Node) WHERE m.fk IS NULL RETURN DISTINCT m.id"
-_Q_DETACH = "UNWIND $ids AS i MATCH (n:Node {id: i}) DETACH DELETE n"
-_Q_DELETE_OWNED_EDGES = (
-    "UNWIND $rows AS p MATCH (s:Node {id: p.src})-[e]->(d:Node) WHERE e.fk = p.fk"
-    " WITH e, d, d.fk IS NULL AS loose DELETE e WITH d, loose WHERE loose RETURN DISTINCT d.id"
-)
-_Q_DELETE_UNRESOLVED = "UNWIND $keys AS k MATCH (u:UnresolvedCall {fk: k}) DELETE u"
-_Q_DELETE_FILES = "UNWIND $keys AS k MATCH (f:IndexedFile {fk: k}) DELETE f"
-_Q_UPSERT_FILES = (
-    "UNWIND $rows AS r MERGE (f:IndexedFile {fk: r.fk})"
-    " SET f.repo = r.repo, f.path = r.path, f.language = r.language, f.checksum = r.checksum,"
-    " f.size = r.size, f.text = r.text, f.srcs = r.srcs"
-)
-_Q_UPSERT_NODES = (
-    "UNWIND $rows AS r MERGE (n:Node {id: r.id})"
-    " SET n.label = r.label, n.name = r.name, n.qualname = r.qualname, n.repo = r.repo, n.file = r.file,"
-    " n.fk = r.fk, n.start_line = r.start_line, n.start_col = r.start_col, n.end_line = r.end_line,"
-    " n.end_col = r.end_col, n.props = r.props, n.sym = r.sym"
-)
-# The relationship type cannot be a parameter: {kind} is one of EDGE_KINDS, checked before use.
-_Q_CREATE_EDGES = (
-    "UNWIND $rows AS r MERGE (s:Node {{id: r.src}}) MERGE (d:Node {{id: r.dst}})"
-    " CREATE (s)-[:{kind} {{fk: r.fk, repo: r.repo, file: r.file, line: r.line, col: r.col,"
-    " resolution: r.resolution, props: r.props}}]->(d)"
-)
-_Q_CREATE_UNRESOLVED = (
-    "UNWIND $rows AS r CREATE (:UnresolvedCall {fk: r.fk, caller: r.caller, name: r.name, arity: r.arity,"
-    " receiver: r.receiver, repo: r.repo, file: r.file, line: r.line, col: r.col})"
-)
-_Q_COLLECT_LOOSE = (
-    "UNWIND $ids AS i MATCH (n:Node {id: i}) WHERE n.fk IS NULL"
-    " OPTIONAL MATCH (n)-[e]-() WITH n, count(e) AS degree WHERE degree = 0 DELETE n"
-)
-
 _T = TypeVar("_T")
-
-
-def _fk(repo: str, path: str) -> str:
-    """The owning-file key stored on nodes, edges and unresolved calls."""
-    return json.dumps([repo, path], ensure_ascii=False, separators=(",", ":"))
-
-
-def _dumps(value: dict[str, Any], what: str) -> str | None:
-    if not value:
-        return None
-    try:
-        return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise QueryFailed(f"{what} props must be JSON-serialisable: {exc}") from exc
-
-
-def _sym(label: str, name: str) -> str | None:
-    if label in _NO_SYMBOL_LABELS:
-        return None
-    parts = symbol_parts(name)
-    return parts[0].lower()[0] if parts else None
-
-
-def _batches(rows: Sequence[_T], size: int = BATCH_ROWS, max_bytes: int = BATCH_BYTES) -> list[Sequence[_T]]:
-    """``rows`` cut into batches of at most ``size`` rows and about ``max_bytes`` (see _size)."""
-    out: list[Sequence[_T]] = []
-    start, total = 0, 0
-    for i, row in enumerate(rows):
-        n = _size(row)
-        if i > start and (i - start >= size or total + n > max_bytes):
-            out.append(rows[start:i])
-            start, total = i, 0
-        total += n
-    if start < len(rows):
-        out.append(rows[start:])
-    return out
-
-
-def _size(value: Any) -> int:
-    """Roughly the bytes ``value`` (a row: a string or a flat dict of scalars and lists of strings)
-    takes in a Bolt message: strings by length (UTF-8 length when long and not ASCII), 9 per other
-    value and per key."""
-    if isinstance(value, str):
-        return len(value) if len(value) < 256 or value.isascii() else len(value.encode("utf-8", "surrogatepass"))
-    if isinstance(value, dict):
-        total = 0
-        for v in value.values():
-            if isinstance(v, str):
-                total += _size(v) + 9
-            elif isinstance(v, list):
-                total += sum(_size(x) + 9 for x in v) + 9
-            else:
-                total += 18
-        return total
-    return 9
 
 
 def _node(row: Sequence[Any]) -> Node:
@@ -256,49 +155,14 @@ def _edge_key(e: Edge) -> tuple[Any, ...]:
 
 
 def _boundary(method: Callable[..., _T]) -> Callable[..., _T]:
-    """Make sure the schema is in place, then map driver exceptions onto the store error tree."""
+    """Make sure the schema is in place, then map driver exceptions onto the store error tree
+    (:meth:`MemgraphGraphStore._guarded`)."""
 
     @functools.wraps(method)
     def wrapper(self: MemgraphGraphStore, *args: Any, **kwargs: Any) -> _T:
-        try:
-            self._ensure_ready()
-            return method(self, *args, **kwargs)
-        except StoreError:
-            raise
-        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
-            error = self._map_error(exc)
-            if isinstance(error, StoreUnavailable):
-                # The server may come back empty (a Memgraph without persistence, a new ArcadeDB root):
-                # the next call creates the indexes and the unique constraint again (idempotent).
-                self._ready = False
-            raise error from exc
-        except (UnicodeError, OverflowError) as exc:  # the driver could not encode a value
-            raise QueryFailed(
-                f"graph store {self.uri}: a value cannot be sent over Bolt ({type(exc).__name__}: {exc});"
-                " strings must be valid Unicode (no lone surrogates), integers must fit in 64 bits"
-            ) from exc
+        return self._guarded(lambda: method(self, *args, **kwargs))
 
     return wrapper
-
-
-class _Tx:
-    """A transaction (or session) that counts its round trips and returns plain value rows."""
-
-    def __init__(self, store: MemgraphGraphStore, tx: Any) -> None:
-        self._store = store
-        self._tx = tx
-
-    def rows(self, query: str, **params: Any) -> list[list[Any]]:
-        self._store._count_trip()
-        return self._tx.run(query, params).values()
-
-    def run_batched(self, query: str, name: str, rows: Sequence[Any], **params: Any) -> list[list[Any]]:
-        """Run ``query`` once per batch of ``rows`` (bound to ``$name``; at most BATCH_ROWS rows and
-        about BATCH_BYTES)."""
-        out: list[list[Any]] = []
-        for chunk in _batches(list(rows)):
-            out.extend(self.rows(query, **{name: list(chunk)}, **params))
-        return out
 
 
 class MemgraphGraphStore(BoltRegistry, GraphStore):
@@ -438,7 +302,8 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         pool.opener = opener_with_read_timeout
         return True
 
-    def _count_trip(self) -> None:
+    def count_trip(self) -> None:
+        """Count one round trip to the server (:attr:`round_trips`; :class:`stores.bolt_writes.BoltTx` calls it)."""
         with self._trip_lock:
             self.round_trips += 1
 
@@ -450,6 +315,30 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
             default_access_mode=neo4j.WRITE_ACCESS if write else neo4j.READ_ACCESS,
             fetch_size=-1,  # the whole result in one round trip
         )
+
+    def _guarded(self, work: Callable[[], _T]) -> _T:
+        """``work()`` with the store's schema in place and driver exceptions mapped onto the store error
+        tree: what every public method of the Bolt store runs in (its registry's too,
+        :mod:`stores.bolt_registry`). A driver or socket error becomes the store's mapped
+        :class:`~stores.errors.StoreError` (after a :class:`~stores.errors.StoreUnavailable` the next call
+        sets the schema up again); a value the driver cannot encode, :class:`~stores.errors.QueryFailed`."""
+        try:
+            self._ensure_ready()
+            return work()
+        except StoreError:
+            raise
+        except (neo4j_errors.Neo4jError, neo4j_errors.DriverError, OSError) as exc:
+            error = self._map_error(exc)
+            if isinstance(error, StoreUnavailable):
+                # The server may come back empty (a Memgraph without persistence, a new ArcadeDB root):
+                # the next call creates the indexes and the unique constraint again (idempotent).
+                self._ready = False
+            raise error from exc
+        except (UnicodeError, OverflowError) as exc:  # the driver could not encode a value
+            raise QueryFailed(
+                f"graph store {self.uri}: a value cannot be sent over Bolt ({type(exc).__name__}: {exc});"
+                " strings must be valid Unicode (no lone surrogates), integers must fit in 64 bits"
+            ) from exc
 
     def _map_error(self, exc: BaseException) -> StoreError:
         """Translate a driver exception into the store error tree, saying how to fix it."""
@@ -498,7 +387,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
                 self.dialect = self._detect_dialect()
             with self._slots, self._session(write=True) as session:
                 for statement in DDL[self.dialect]:
-                    self._count_trip()
+                    self.count_trip()
                     try:
                         session.run(statement).consume()
                     except neo4j_errors.ClientError as exc:
@@ -515,10 +404,10 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
                             " in the configuration if the server is "
                             + ("Neo4j or ArcadeDB" if other == "neo4j" else "Memgraph")
                         ) from exc
-                self._count_trip()
+                self.count_trip()
                 rows = session.run("MATCH (m:RippleMeta {key: 'schema'}) RETURN m.version").values()
                 if not rows:
-                    self._count_trip()
+                    self.count_trip()
                     session.run(
                         "CREATE (:RippleMeta {key: 'schema', version: $v})", {"v": SCHEMA_VERSION}
                     ).consume()
@@ -534,7 +423,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         """The server's ``ServerInfo`` (agent, protocol) from the summary of ``RETURN 1`` (the driver's
         ``get_server_info(database=...)`` is a preview feature that warns)."""
         with self._slots, self._session(write=False) as session:
-            self._count_trip()
+            self.count_trip()
             result = session.run("RETURN 1 AS one")
             one = result.single()
             summary = result.consume()
@@ -580,7 +469,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         """Memgraph-only: ``SHOW VERSION`` (its agent string carries no version)."""
         try:
             with self._slots, self._session(write=False) as session:
-                self._count_trip()
+                self.count_trip()
                 rows = session.run("SHOW VERSION").values()
             return str(rows[0][0]) if rows else None
         except neo4j_errors.Neo4jError:
@@ -605,12 +494,12 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
     def _read(self, query: str, **params: Any) -> list[list[Any]]:
         """One read query in its own managed transaction (retried by the driver when transient)."""
         with self._slots, self._session(write=False) as session:
-            return session.execute_read(lambda tx: _Tx(self, tx).rows(query, **params))
+            return session.execute_read(lambda tx: BoltTx(self, tx).rows(query, **params))
 
     def _read_batched(self, query: str, name: str, values: Sequence[Any], **params: Any) -> list[list[Any]]:
         """``query`` over ``values`` bound to ``$name`` in batches of BATCH_ROWS, run concurrently
         (bounded by the semaphore); rows of every batch, in batch order."""
-        chunks = _batches(list(values))
+        chunks = batches(list(values))
         if len(chunks) <= 1:
             return self._read(query, **{name: list(values)}, **params) if values else []
         results = self._executor().map(lambda c: self._read(query, **{name: list(c)}, **params), chunks)
@@ -627,7 +516,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
                 self._pool = ThreadPoolExecutor(self.max_concurrency, thread_name_prefix="ripple-bolt")
             return self._pool
 
-    def _write(self, work: Callable[[_Tx], _T]) -> _T:
+    def _write(self, work: Callable[[BoltTx], _T]) -> _T:
         """Run ``work`` in one explicit write transaction, retried as a whole on transient errors (by
         the driver) and on unique-key violations: every key this backend creates is MERGEd, so a
         violation means a concurrent transaction created the same key first (ArcadeDB reports that
@@ -636,7 +525,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         while True:
             try:
                 with self._slots, self._session(write=True) as session:
-                    return session.execute_write(lambda tx: work(_Tx(self, tx)))
+                    return session.execute_write(lambda tx: work(BoltTx(self, tx)))
             except neo4j_errors.ClientError as exc:
                 if not _unique_violation(exc):
                     raise
@@ -663,26 +552,26 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
             by_key[(f.file.repo, f.file.path)] = f
         if not by_key:
             return
-        plan = _Plan(list(by_key.values()))
+        plan = WritePlan(list(by_key.values()))
         self._write(plan.replace)
 
     @_boundary
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
         """Remove the files, their nodes (with every edge touching them), their owned edges and
         unresolved calls, in one transaction."""
-        keys = [_fk(repo, p) for p in dict.fromkeys(paths)]
+        keys = [file_key(repo, p) for p in dict.fromkeys(paths)]
         if keys:
-            self._write(lambda tx: _remove_old(tx, keys, set(), delete_records=True))
+            self._write(lambda tx: remove_old(tx, keys, set(), delete_records=True))
 
-    def _remove_file_keys(self, tx: _Tx, keys: list[str]) -> None:  # delete_files' body, for stores.bolt_registry
-        _remove_old(tx, keys, set(), delete_records=True)
+    def _remove_file_keys(self, tx: BoltTx, keys: list[str]) -> None:  # delete_files' body, for stores.bolt_registry
+        remove_old(tx, keys, set(), delete_records=True)
 
     # ------------------------------------------------------------------------------------- reading
 
     @_boundary
     def file_text(self, repo: str, path: str) -> str | None:
         """The file's source as indexed, or ``None``."""
-        rows = self._read("MATCH (f:IndexedFile {fk: $k}) RETURN f.text", k=_fk(repo, path))
+        rows = self._read("MATCH (f:IndexedFile {fk: $k}) RETURN f.text", k=file_key(repo, path))
         return rows[0][0] if rows else None
 
     @_boundary
@@ -723,7 +612,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
     @_boundary
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:
         """Every node of the file: the File node first, then by start line, start col, id."""
-        rows = self._read(f"MATCH (n:Node {{fk: $k}}) RETURN {_NODE_RETURN}", k=_fk(repo, path))
+        rows = self._read(f"MATCH (n:Node {{fk: $k}}) RETURN {_NODE_RETURN}", k=file_key(repo, path))
         nodes = [_node(r) for r in rows]
         nodes.sort(key=lambda n: (n.label != "File", n.start_line, n.start_col, n.id))
         return nodes
@@ -886,93 +775,3 @@ def _product_version(agent: str) -> tuple[str | None, str | None]:
     if m:
         return m.group(1), m.group(2)
     return None, None
-
-
-def _remove_old(tx: _Tx, keys: list[str], keep: set[str], *, delete_records: bool) -> set[str]:
-    """Delete what the files ``keys`` own: nodes not in ``keep`` (with every edge touching them),
-    owned edges, unresolved calls (and the file records when ``delete_records``). Collects shared
-    nodes and stubs left without edges. Returns the ids of shared nodes / stubs to check."""
-    loose: set[str] = set()
-    old_nodes = {r[0] for r in tx.run_batched(_Q_OLD_NODES, "keys", keys)}
-    removed = sorted(old_nodes - keep)
-    if removed:
-        loose.update(r[0] for r in tx.run_batched(_Q_LOOSE_NEIGHBOURS, "ids", removed))
-        tx.run_batched(_Q_DETACH, "ids", removed)
-    pairs = [
-        {"fk": fk, "src": src}
-        for fk, srcs in tx.run_batched(_Q_OLD_SRCS, "keys", keys)
-        for src in (srcs or ())
-    ]
-    if pairs:
-        loose.update(r[0] for r in tx.run_batched(_Q_DELETE_OWNED_EDGES, "rows", pairs))
-        loose.update(p["src"] for p in pairs if p["src"] not in old_nodes)
-    tx.run_batched(_Q_DELETE_UNRESOLVED, "keys", keys)
-    if delete_records:
-        tx.run_batched(_Q_DELETE_FILES, "keys", keys)
-        _collect_loose(tx, loose)
-    return loose
-
-
-def _collect_loose(tx: _Tx, ids: Iterable[str]) -> None:
-    """Delete the shared nodes and stubs among ``ids`` that no edge touches."""
-    candidates = sorted(set(ids))
-    if candidates:
-        tx.run_batched(_Q_COLLECT_LOOSE, "ids", candidates)
-
-
-class _Plan:
-    """The rows one :meth:`MemgraphGraphStore.replace_files` call writes, built before the
-    transaction (so a retried transaction re-sends the same rows)."""
-
-    def __init__(self, batch: list[IndexedFile]) -> None:
-        self.keys = [_fk(f.file.repo, f.file.path) for f in batch]
-        nodes: dict[str, dict[str, Any]] = {}
-        self.shared: set[str] = set()
-        self.edges: dict[str, list[dict[str, Any]]] = {}
-        self.unresolved: list[dict[str, Any]] = []
-        srcs: dict[str, dict[str, None]] = {}
-        for f in batch:
-            for n in f.nodes:
-                shared = n.label in SHARED_LABELS
-                if shared:
-                    self.shared.add(n.id)
-                repo, path = ("", "") if shared else (n.repo, n.file)  # whatever the record says
-                nodes[n.id] = {
-                    "id": n.id, "label": n.label, "name": n.name, "qualname": n.qualname, "repo": repo,
-                    "file": path, "fk": None if shared else _fk(repo, path),
-                    "start_line": n.start_line, "start_col": n.start_col, "end_line": n.end_line,
-                    "end_col": n.end_col, "props": _dumps(n.props, f"node {n.id}"), "sym": _sym(n.label, n.name),
-                }
-            for e in dict.fromkeys(f.edges):
-                if e.kind not in EDGE_KINDS:
-                    raise QueryFailed(f"edge kind {e.kind!r} ({e.src} -> {e.dst}) is not one of {', '.join(EDGE_KINDS)}")
-                fk = _fk(e.repo, e.file)
-                srcs.setdefault(fk, {})[e.src] = None
-                self.edges.setdefault(e.kind, []).append({
-                    "src": e.src, "dst": e.dst, "fk": fk, "repo": e.repo, "file": e.file, "line": e.line,
-                    "col": e.col, "resolution": e.resolution, "props": _dumps(e.props, f"edge {e.src} -> {e.dst}"),
-                })
-            for u in f.unresolved:
-                self.unresolved.append({
-                    "fk": _fk(u.repo, u.file), "caller": u.caller, "name": u.name, "arity": u.arity,
-                    "receiver": u.receiver, "repo": u.repo, "file": u.file, "line": u.line, "col": u.col,
-                })
-        self.nodes = list(nodes.values())
-        self.files = [
-            {
-                "fk": key, "repo": f.file.repo, "path": f.file.path, "language": f.file.language,
-                "checksum": f.file.checksum, "size": f.file.size, "text": f.text, "srcs": list(srcs.get(key, {})),
-            }
-            for key, f in zip(self.keys, batch)
-        ]
-
-    def replace(self, tx: _Tx) -> None:
-        """The transaction body: remove the old state, write the new, collect loose nodes."""
-        keep = {n["id"] for n in self.nodes}
-        loose = _remove_old(tx, self.keys, keep, delete_records=False)
-        tx.run_batched(_Q_UPSERT_FILES, "rows", self.files)
-        tx.run_batched(_Q_UPSERT_NODES, "rows", self.nodes)
-        for kind, rows in self.edges.items():
-            tx.run_batched(_Q_CREATE_EDGES.format(kind=kind), "rows", rows)
-        tx.run_batched(_Q_CREATE_UNRESOLVED, "rows", self.unresolved)
-        _collect_loose(tx, loose | self.shared)

@@ -2,7 +2,7 @@
 Spring configuration (repository-wide and per module), its service boundaries
 (:mod:`indexer.frameworks.services`) and the service map that says which service a client URL
 addresses. Read once per run (and again when a configuration, build, Docker or compose file
-changes: :func:`indexer.incremental.is_config_path`)."""
+changes: :func:`indexer.rescan.is_config_path`)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ import yaml
 from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
-__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "is_compose_file", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
+__all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "interpolate_compose", "is_compose_file", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
            "read_config", "walk_folders"]
 
 log = logging.getLogger(__name__)
@@ -98,12 +98,12 @@ A default holds no ``$``, ``{`` nor ``}``: the innermost of nested ones (``${A:-
 first, and a match tried at each ``$`` of a text stops at the next one, so a text of ``n`` unclosed
 ``${A:-`` costs ``O(n)``, not the ``O(n^2)`` of a default running to the text's end (80 KB took 27 s)."""
 MAX_INTERPOLATED = 4096
-"""Longest text :func:`_interpolate` reads or makes (a Dockerfile path: Linux's ``PATH_MAX``)."""
+"""Longest text :func:`interpolate_compose` reads or makes (a Dockerfile path: Linux's ``PATH_MAX``)."""
 MAX_NESTING = 8
-"""Rounds of :func:`_interpolate` for nested variables (``${A:-${B:-${C}}}`` takes three)."""
+"""Rounds of :func:`interpolate_compose` for nested variables (``${A:-${B:-${C}}}`` takes three)."""
 
 
-def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
+def interpolate_compose(text: str, env: Mapping[str, str]) -> str | None:
     """``text`` of a compose file with its variables replaced from ``env`` (the ``.env`` beside the
     compose file, which docker compose reads; the indexing machine's own environment never), a
     default taking an unset (``-``) or unset-or-empty (``:-``) variable's place, a default that is a
@@ -142,7 +142,7 @@ def _interpolate(text: str, env: Mapping[str, str]) -> str | None:
 
 def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]:
     """The variables a compose service's ``environment`` (a mapping, or a list of ``KEY=value``) sets,
-    each value interpolated from ``env`` (the ``.env`` beside the compose file, :func:`_interpolate`);
+    each value interpolated from ``env`` (the ``.env`` beside the compose file, :func:`interpolate_compose`);
     a variable without a value (``- KEY``, ``KEY:``) or whose value cannot be interpolated is left out.
 
     >>> compose_environment(["A=1", "B=${X:-x}", "C"], {})
@@ -160,7 +160,7 @@ def compose_environment(value: object, env: Mapping[str, str]) -> dict[str, str]
         if not isinstance(key, str) or raw is None or isinstance(raw, (dict, list)):
             continue
         text = str(raw).lower() if isinstance(raw, bool) else str(raw)
-        got = _interpolate(text, env) if "$" in text else text
+        got = interpolate_compose(text, env) if "$" in text else text
         if got is not None:
             out[key.strip()] = got
     return out
@@ -202,7 +202,7 @@ def _dockerfile_folder(real: str, context: str, build: Mapping[str, object],
     name = build.get("dockerfile")
     if not isinstance(name, str):
         return context, build
-    written = _interpolate(name, env) if "$" in name else name
+    written = interpolate_compose(name, env) if "$" in name else name
     path = _inside(context, written) if written else None
     if path is None or "/" not in "/" + path:
         return context, build

@@ -279,7 +279,8 @@ class RepositoryResolver:
         whose records :meth:`restore` then supplies, or a one-shot run that never asks) skips what
         only :meth:`dependents` needs: the names and tokens each change touched (and the per-name
         digests of the files added). With :attr:`park` set, the extractions given are parked
-        there first (in place)."""
+        there first (in place). Raises ``RuntimeError`` after :meth:`release` (the released files'
+        extractions are gone: a new resolver is built instead)."""
         if self._released:
             raise RuntimeError("this resolver released its files' extractions: it cannot update")
         if self.park is not None:
@@ -545,7 +546,8 @@ class RepositoryResolver:
 
         With ``spill`` (a whole-tree run), the lookup tables are built, the files bound and linked
         with the cyclic GC's first threshold at :data:`indexer.heap.BIND_GC_THRESHOLD0` (the copy
-        inherits it): that work makes many lasting containers and hardly any cyclic garbage."""
+        inherits it): that work makes many lasting containers and hardly any cyclic garbage. Raises
+        ``RuntimeError`` after :meth:`release`."""
         if self._released:
             raise RuntimeError("this resolver released its files' extractions: it cannot resolve")
         with fewer_collections(BIND_GC_THRESHOLD0) if spill is not None else contextlib.nullcontext():

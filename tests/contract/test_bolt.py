@@ -19,15 +19,13 @@ import pytest
 from stores.contracts import EDGE_KINDS, Edge, FileRecord, IndexedFile, Node, endpoint_id
 from stores.embedded import EmbeddedStore
 from stores.errors import QueryFailed, StoreOutdated, StoreUnavailable
+from stores.bolt_writes import BoltTx, WritePlan, batches, row_size
 from stores.memgraph import (
     BATCH_BYTES,
     BATCH_ROWS,
     DDL,
     MemgraphGraphStore,
-    _batches,
-    _Plan,
     _product_version,
-    _size,
     parse_bolt_uri,
 )
 from tests.contract import conftest
@@ -163,9 +161,7 @@ class RecordingTx:
         return []
 
     def run_batched(self, query: str, name: str, rows: Any, **params: Any) -> list[list[Any]]:
-        from stores.memgraph import _Tx
-
-        return _Tx.run_batched(self, query, name, rows, **params)  # type: ignore[arg-type]
+        return BoltTx.run_batched(self, query, name, rows, **params)  # type: ignore[arg-type]
 
 
 def big_files(n: int, per_file: int = 200, repo: str = "r") -> list[IndexedFile]:
@@ -192,7 +188,7 @@ def fn_id(repo: str, i: int, per_file: int) -> str:
 
 def test_writes_go_in_unwind_batches_of_at_most_5000_rows():
     tx = RecordingTx()
-    _Plan(big_files(12_001)).replace(tx)  # type: ignore[arg-type]
+    WritePlan(big_files(12_001)).replace(tx)  # type: ignore[arg-type]
     assert BATCH_ROWS == 5_000
     assert max(size for _, size in tx.calls) == 5_000
     writes = [(q.split(" MERGE ")[1].split(" ")[0] if " MERGE " in q else q[:30], size) for q, size in tx.calls
@@ -203,13 +199,13 @@ def test_writes_go_in_unwind_batches_of_at_most_5000_rows():
 
 
 def test_batches_are_cut_by_rows_and_by_bytes():
-    assert [len(b) for b in _batches(list(range(12)), size=5)] == [5, 5, 2]
-    assert [len(b) for b in _batches(["a" * 1000] * 5, max_bytes=2500)] == [2, 2, 1]
-    assert [len(b) for b in _batches(["a" * 5000, "b"], max_bytes=2500)] == [1, 1]  # a big row goes alone
-    assert _size("é" * 300) == 600 and _size({"a": "xy", "b": 1, "c": ["p", "q"]}) == 2 + 9 + 18 + (10 + 10 + 9)
+    assert [len(b) for b in batches(list(range(12)), size=5)] == [5, 5, 2]
+    assert [len(b) for b in batches(["a" * 1000] * 5, max_bytes=2500)] == [2, 2, 1]
+    assert [len(b) for b in batches(["a" * 5000, "b"], max_bytes=2500)] == [1, 1]  # a big row goes alone
+    assert row_size("é" * 300) == 600 and row_size({"a": "xy", "b": 1, "c": ["p", "q"]}) == 2 + 9 + 18 + (10 + 10 + 9)
     tx = RecordingTx()
     texts = [IndexedFile(FileRecord("r", f"f{i}.py", "python", "a" * 64, 3 << 20), text="x" * (3 << 20)) for i in range(4)]
-    _Plan(texts).replace(tx)  # type: ignore[arg-type]
+    WritePlan(texts).replace(tx)  # type: ignore[arg-type]
     assert [size for q, size in tx.calls if "MERGE (f:IndexedFile" in q] == [1, 1, 1, 1]  # 3 MiB each, 4 MiB budget
     assert BATCH_BYTES == 4 << 20
 
@@ -218,11 +214,11 @@ def test_unknown_edge_kind_and_unserialisable_props_are_refused_before_writing()
     [f] = big_files(1)
     f.edges.append(Edge("CALLS; MATCH (n) DETACH DELETE n", "a", "b", "r", "m0.py"))
     with pytest.raises(QueryFailed, match="is not one of"):
-        _Plan([f])
+        WritePlan([f])
     [g] = big_files(1)
     g.edges.append(Edge("EXPOSES", "a", "b", "r", "m0.py", props={"framework": object()}))
     with pytest.raises(QueryFailed, match="JSON-serialisable"):
-        _Plan([g])
+        WritePlan([g])
     assert "CALLS" in EDGE_KINDS
 
 

@@ -124,7 +124,11 @@ def test_an_endpoint_or_topic_target_is_called_by_its_clients_or_producers(store
     endpoint = blast_radius(store, SymbolQuery("GET /api/owners/{}"))
     assert _direct(endpoint) == [("loadOwner", "src/api.ts", 8, "endpoint:GET /api/owners/{}"),
                                  ("owner_name", "visits/owners_client.py", 7, "endpoint:GET /api/owners/{}")]
-    assert render_markdown(endpoint).splitlines()[2].startswith("**2 direct callers · ")
+    # the endpoint itself, and the visits endpoint whose handler calls it through owner_name
+    assert _endpoints(endpoint) == [("GET", "/api/owners/{}", "owners-service", 0),
+                                    ("GET", "/api/visits/{}", "visits-service", 2)]
+    assert render_markdown(endpoint).splitlines()[2] == (
+        "**2 direct callers · 2 endpoints** · 3 services · 5 nodes reached within 5 hops")
     topic = blast_radius(store, SymbolQuery("topic:owner-events"))
     assert _direct(topic) == [("OwnerEventPublisher.ownerChanged", f"{JAVA}/OwnerEventPublisher.java", 15,
                                "topic:owner-events")]

@@ -46,6 +46,7 @@ from indexer.incremental import is_config_path
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 import indexer.incremental as incremental
+import indexer.whole_tree as whole_tree
 from indexer.forked import can_fork
 from lsp_server.cli import main
 from stores.embedded import EmbeddedStore
@@ -448,9 +449,9 @@ class TestChangedWhileIndexed:
         if request.param == "forked":
             if not can_fork():
                 pytest.skip("no fork here")
-            real = incremental.bind_in_child
+            real = whole_tree.bind_in_child
             monkeypatch.setattr(incremental, "forks", lambda n: True)
-            monkeypatch.setattr(incremental, "bind_in_child",
+            monkeypatch.setattr(whole_tree, "bind_in_child",
                                 lambda work, pinned: real(lambda: (edit(), work())[1], pinned))
         else:
             monkeypatch.setattr(incremental, "forks", lambda n: False)

@@ -349,30 +349,30 @@ class TestNextJsAttacked:
 
 class TestComposeInterpolationAttacked:
     def test_values_defaults_and_nesting(self) -> None:
-        from indexer.frameworks.services import _interpolate
+        from indexer.frameworks.services import interpolate_compose
 
         env = {"B": "./b/Dockerfile", "E": ""}
-        assert _interpolate("${A:-${B}}", env) == "./b/Dockerfile"
-        assert _interpolate("${A:-${C:-./c/Dockerfile}}", env) == "./c/Dockerfile"
-        assert _interpolate("$$B/${B}", env) == "$B/./b/Dockerfile"
-        assert _interpolate("${E:-x}", env) == "x"
-        assert _interpolate("${E-x}", env) == ""
+        assert interpolate_compose("${A:-${B}}", env) == "./b/Dockerfile"
+        assert interpolate_compose("${A:-${C:-./c/Dockerfile}}", env) == "./c/Dockerfile"
+        assert interpolate_compose("$$B/${B}", env) == "$B/./b/Dockerfile"
+        assert interpolate_compose("${E:-x}", env) == "x"
+        assert interpolate_compose("${E-x}", env) == ""
         # an unset variable, a required one, a name made of a name, nesting past the bound, an unclosed one
-        assert _interpolate("${A}", env) is None
-        assert _interpolate("${A:?need A}", env) is None
-        assert _interpolate("${${B}}", env) is None
-        assert _interpolate("${A:-" * 9 + "x" + "}" * 9, env) is None
-        assert _interpolate("${A:-x", env) is None
+        assert interpolate_compose("${A}", env) is None
+        assert interpolate_compose("${A:?need A}", env) is None
+        assert interpolate_compose("${${B}}", env) is None
+        assert interpolate_compose("${A:-" * 9 + "x" + "}" * 9, env) is None
+        assert interpolate_compose("${A:-x", env) is None
 
     def test_a_hostile_dockerfile_field_is_linear(self, tmp_path) -> None:
         import time
 
-        from indexer.frameworks.services import _interpolate, service_map
+        from indexer.frameworks.services import interpolate_compose, service_map
         from tests.resolution_harness import write_tree
 
         t = time.process_time()
-        assert _interpolate("${A:-" * 4000, {}) is None  # inside the length bound: one pass, no backtracking
-        assert _interpolate("${A:-" * 200_000, {}) is None
+        assert interpolate_compose("${A:-" * 4000, {}) is None  # inside the length bound: one pass, no backtracking
+        assert interpolate_compose("${A:-" * 200_000, {}) is None
         compose = ("services:\n  cart:\n    build:\n      context: ./\n      dockerfile: \"" + "${A:-" * 150_000
                    + "\"\n  checkout:\n    build:\n      context: ./\n      dockerfile: ${D:-./src/checkout/Dockerfile}\n")
         root = write_tree(tmp_path / "repo", {

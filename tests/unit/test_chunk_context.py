@@ -169,12 +169,15 @@ def test_vectors_of_the_bare_text_are_all_dropped_and_computed_again(tmp_path: P
     n = store.chunk_count()["chunks"]
     # an index embedded before the headers: the bare model id recorded, every chunk with a vector
     store.set_embedding_model(_Recorder.model_id)
-    store.set_embeddings({c.id: [0.0, 1.0] + [0.0] * 382 for c in store.pending_chunks(1000)})
-    assert store.chunk_count() == {"chunks": n, "embedded": n}
+    chunks = store.pending_chunks(1000)
+    store.set_embeddings({c.id: [0.0, 1.0] + [0.0] * 382 for c in chunks})
+    assert store.chunk_count() == {"chunks": n, "embedded": n} and len(chunks) == n
     embedder = _Recorder()
     report = embed_pending(store, embedder)
     assert (report.reembedded, report.embedded) == (True, n)
-    assert all(t.startswith("shop/orders.py\n") for t in embedder.seen)
+    # every chunk once, with its header (never the bare text the old vectors were made of)
+    assert sorted(embedder.seen) == sorted(embedding_text(c) for c in chunks)
+    assert not set(embedder.seen) & {c.text for c in chunks}
     assert any(t.startswith("shop/orders.py\nRepo.find\n    def find(self, order_id):") for t in embedder.seen)
     shown = store.get_chunks(["r:shop/orders.Repo.find(1)"])["r:shop/orders.Repo.find(1)"]
     assert shown.text.startswith("    def find(self, order_id):") and shown.embedding[0] == pytest.approx(1.0)

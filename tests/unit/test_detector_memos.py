@@ -8,7 +8,7 @@ from __future__ import annotations
 from indexer.languages import extractor_for_path
 from indexer.languages.base import parser
 from indexer.languages.python.frameworks.common import ImportTable
-from indexer.languages.python.frameworks.orm_results import _returns_of
+from indexer.languages.python.frameworks.orm_results import returns_of
 from indexer.model import FileExtraction, Import
 
 
@@ -45,10 +45,10 @@ def outer(x):
 def test_a_function_s_own_returns_and_none_of_its_nested_definitions() -> None:
     tree = parser("python").parse(RETURNS)
     outer = tree.root_node.named_children[0]
-    lines = [r.start_point[0] + 1 for r in _returns_of(outer)]
+    lines = [r.start_point[0] + 1 for r in returns_of(outer)]
     assert lines == [3, 11, 12]  # not inner's (5) nor Local.m's (8)
     inner = outer.child_by_field_name("body").named_children[1]
-    assert [r.start_point[0] + 1 for r in _returns_of(inner)] == [5]
+    assert [r.start_point[0] + 1 for r in returns_of(inner)] == [5]
 
 
 CLIENTS = b"""\

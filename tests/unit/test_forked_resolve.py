@@ -91,7 +91,7 @@ class _Spy:
             self.results.append(got is not None)
             return got
 
-        monkeypatch.setattr("indexer.incremental.bind_in_child", spy)
+        monkeypatch.setattr("indexer.whole_tree.bind_in_child", spy)
 
 
 @pytest.fixture
@@ -429,7 +429,7 @@ def test_a_kept_extraction_lost_for_good_leaves_the_parent_binding_in_process(
     monkeypatch.setattr(ExtractionCache, "get", lost_in_parent)
     monkeypatch.setattr(ExtractStage, "extracted_again", changed_since_read)
     monkeypatch.setattr(RepositoryResolver, "resolve", where)
-    with caplog.at_level(logging.WARNING, logger="indexer.incremental"):
+    with caplog.at_level(logging.WARNING, logger="indexer.whole_tree"):
         report = _index(src, tmp_path / "second.db", tmp_path / "state")
     assert forking.results == [True, True]  # the child bound...
     pids = [int(line) for line in log_path.read_text(encoding="ascii").split()]

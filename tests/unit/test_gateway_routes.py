@@ -233,7 +233,7 @@ def test_the_cli_answers_callers_through_the_gateway(shop_db):
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "GET /owners/{ownerId}  (endpoint endpoint:GET /owners/{})"
-    assert lines[2].startswith("gateway/src/main/resources/static/app.js:1:") and lines[2].endswith("owner  CALLS_HTTP")
+    assert lines[2] == "gateway/src/main/resources/static/app.js:1:36  owner  CALLS_HTTP"  # the fetch call
     assert len(lines) == 3
 
 

@@ -69,25 +69,24 @@ from tree_sitter import Node, Query
 
 from indexer.frameworks import run_detectors
 from indexer.languages.ecmascript.arguments import handed_arguments
+from indexer.languages.ecmascript.bindings import binding_records, type_use_records
 from indexer.languages.ecmascript.frameworks import detectors_for
 from indexer.languages.ecmascript.containers import container_calls
+from indexer.languages.ecmascript.imports import export_records, import_records
 from indexer.languages.ecmascript.objects import object_properties
 from indexer.languages.ecmascript.prototypes import prototypes
 from indexer.languages.ecmascript.reads import member_reads
-from indexer.languages.ecmascript.refs import boxed_call_type
 from indexer.languages.ecmascript.returned_objects import (GENERATORS, RETURNED, destructured, destructured_names,
                                                             exported_results, returned_objects)
 from indexer.languages.ecmascript.returns import factories, returned_refs
-from indexer.languages.ecmascript.assignments import BranchJoin, function_of, own_target
+from indexer.languages.ecmascript.assignments import function_of
 from indexer.languages.ecmascript.elements import element_bindings
-from indexer.languages.ecmascript.operands import either_bindings
 from indexer.languages.ecmascript.syntax import (
     arity,
     awaited,
     bindable,
     decorator_name,
     decorators_of,
-    inside,
     is_exported,
     leading_decorators,
     literal_data,
@@ -96,7 +95,6 @@ from indexer.languages.ecmascript.syntax import (
     plain_name,
     single_declarator,
     statement_of,
-    unquote,
 )
 from indexer.languages.ecmascript.frameworks.common import unwrap
 from indexer.languages.ecmascript.scope_index import Scope, ScopeIndex
@@ -110,10 +108,8 @@ from indexer.model import (
     Definition,
     Export,
     FileExtraction,
-    Import,
     Injection,
     Param,
-    TypeUse,
     base_type,
 )
 
@@ -224,7 +220,7 @@ class _FileRun:
         matches: dict[str, list[dict[str, list[Node]]]] = {name: [] for name in self.ex.query_names}
         for pattern, caps in base.run_query(q, self.root):
             matches[sections[pattern]].append(caps)
-        self._imports(matches["imports"])  # before definitions: an imported name may be a handed function
+        import_records(self, matches["imports"])  # before definitions: an imported name may be a handed function
         self.factories = factories(self, matches["returns"])  # `const g = f(h)` of these: no value definition
         self._definitions(matches["definitions"], matches["values"])  # everything else is placed in them
         self._calls(matches["calls"])
@@ -232,15 +228,15 @@ class _FileRun:
         member_reads(self, matches["value_reads"], self._own_this,  # getters run (ecmascript/reads.py)
                      destructured_names(self, matches["objects"]))
         returned_refs(self, matches["returns"], self.fn_defs)  # functions returned uncalled (returns.py)
-        self._exports(matches["exports"])
-        self._bindings(matches["bindings"])
+        export_records(self, matches["exports"])
+        binding_records(self, matches["bindings"])
         prototypes(self, matches["prototypes"])  # what constructor functions' instances inherit
         object_properties(self, matches["objects"])  # `const o = { b: foo }`: o.b() calls foo
         returned_objects(self, matches["returns"])  # `return { a, b: foo }` (returned_objects.py)
         exported_results(self, matches["exports"])  # `export default F()`: F's returned object
         destructured(self, matches["objects"])  # `const { a } = f()`: a is f().a
         if self.ex.typed:
-            self._type_uses(matches["type_uses"])
+            type_use_records(self, matches["type_uses"])
             if self.type_params:
                 self.out.bindings = [
                     b for b in self.out.bindings if b.how != "declared" or b.type not in self.type_params
@@ -854,130 +850,3 @@ class _FileRun:
                     return f"new {_WS.sub('', self.text(ctor))}()" + "".join(reversed(parts))
             return _WS.sub("", self.text(node)) + "".join(reversed(parts))
         return LONG_RECEIVER
-
-    # -- imports / exports ------------------------------------------------------------------------
-
-    def _imports(self, matches: list[dict[str, list[Node]]]) -> None:
-        imports = self.out.imports
-        for caps in matches:
-            module = self.text(caps["module"][0])
-            if "default" in caps:
-                local = caps["default"][0]
-                imports.append(Import(self.text(local), module, "default", line=self.src.line(local)))
-            elif "namespace" in caps or "module_local" in caps:
-                local = (caps.get("namespace") or caps["module_local"])[0]
-                imports.append(Import(self.text(local), module, None, line=self.src.line(local)))
-            elif "name" in caps:
-                name = caps["name"][0]
-                local = (caps.get("alias") or caps["name"])[0]
-                imports.append(Import(unquote(self.text(local)), module, unquote(self.text(name)),
-                                      line=self.src.line(local)))  # fmt: skip
-
-    def _exports(self, matches: list[dict[str, list[Node]]]) -> None:
-        exports = self.out.exports
-        for caps in matches:
-            if "star" in caps:
-                exports.append(Export("*", module=self.text(caps["module"][0])))
-            elif "default_local" in caps:
-                exports.append(Export("default", local=self.text(caps["default_local"][0])))
-            elif "default_factory" in caps:  # `export default F()`: returned_objects.exported_results
-                continue
-            elif "wrapped_local" in caps:  # `export default trace(opts)(f)`: `f`, a function or class of this file
-                if any(d.parent is None and d.name == (local := self.text(caps["wrapped_local"][0])) and d.kind in ("function", "class") for d in self.out.definitions):
-                    exports.append(Export("default", local=local))
-            elif "var" in caps:
-                var = caps["var"][0]
-                # A declarator the definitions query matched is exported as a definition. A value made a
-                # definition keeps its Export record: an importer resolves the name as before, through
-                # its declared type first (`export const ZodString: $constructor<ZodString> = ...`).
-                parent = var.parent
-                if parent is not None and (parent.id not in self.def_ids or parent.id in self.value_ids):
-                    exports.append(Export(self.text(var), local=self.text(var)))
-            elif "module" in caps:  # re-export
-                name = caps.get("name")
-                exported = (caps.get("exported") or caps["name"])[0]
-                exports.append(
-                    Export(
-                        unquote(self.text(exported)),
-                        module=self.text(caps["module"][0]),
-                        name=unquote(self.text(name[0])) if name else None,
-                    )
-                )
-            else:
-                exported = (caps.get("exported") or caps["local"])[0]
-                local = (caps.get("local") or caps["exported"])[0]
-                exports.append(Export(unquote(self.text(exported)), local=self.text(local)))
-        # One record per export: `exports.m = function () {}` written twice (in `if` / `else`) is one.
-        exports[:] = list({(e.exported, e.local, e.module, e.name): e for e in exports}.values())
-
-    # -- bindings and type uses -------------------------------------------------------------------
-
-    def _bindings(self, matches: list[dict[str, list[Node]]]) -> None:
-        bindings = self.out.bindings
-        joins = BranchJoin()
-        for caps in matches:
-            name = caps["name"][0]
-            line = self.src.line(name)
-            if name.type == "member_expression":  # this.x = new Foo(): bound in the class
-                scope = self.scope_of(name)
-                owner = (scope.class_qualname or scope.code_scope) if scope else None
-                ctor = self.receiver(caps["constructed"][0])
-                bindings.append(Binding(owner, self.receiver(name), ctor, "constructed", line))
-                continue
-            scope_name, local = self.code_scope(name), self.text(name)
-            assign = name.parent if name.parent is not None and name.parent.type == "assignment_expression" else None
-            if assign is not None and not joins.declared_here(name):  # `x = ...` of a name not its function's
-                continue
-            start = len(bindings)
-            if "declared" in caps:
-                bound = bindable(self.flat(caps["declared"][0]))
-                if bound:
-                    bindings.append(Binding(scope_name, local, bound, "declared", line))
-            elif "either" in caps:  # `const s = cached ?? new Service()`: either operand
-                bindings.extend(either_bindings(scope_name, local, caps["either"][0], line, self.receiver))
-            elif "constructed" in caps:
-                built = caps["constructed"][0]
-                if built.parent is not None and built.parent.type == "call_expression" and name.parent is not None \
-                        and name.parent.id in self.def_ids:
-                    continue  # `const X = call(f)` made a definition (values.scm): X is that, not the call's result
-                ctor = self.receiver(built)
-                args = built.parent.child_by_field_name("type_arguments") if built.parent is not None else None
-                boxed = bindable(boxed_call_type(ctor, self.text(args))) if args is not None else None
-                if boxed:  # `const form = ref<Form>()`: a ref of a Form (refs.py); else what the call returns
-                    bindings.append(Binding(scope_name, local, boxed, "declared", line))
-                bindings.append(Binding(scope_name, local, ctor, "constructed", line))
-            else:
-                target = self.receiver(caps["alias"][0])
-                if "(" not in target and "[" not in target:  # `a.b().c` / `a[0]` are not aliases
-                    bindings.append(Binding(scope_name, local, target, "alias", line))
-            if assign is not None:  # `node = node.parent` says nothing new; `if ... h = f; else h = g`: joined
-                bindings[start:] = [b for b in bindings[start:] if not own_target(local, b.type)]
-                joins.add(assign, bindings[start:])
-        bindings.extend(joins.joined(bindings))
-
-    def _type_uses(self, matches: list[dict[str, list[Node]]]) -> None:
-        uses: list[Node] = []
-        skips: list[tuple[int, int]] = []
-        type_params = self.type_params
-        for caps in matches:
-            if "type" in caps:
-                uses.append(caps["type"][0])
-            elif "skip" in caps:
-                n = caps["skip"][0]
-                skips.append((n.start_byte, n.end_byte))
-            else:
-                n = caps["type_param"][0]
-                type_params.add(self.text(n))
-                skips.append((n.start_byte, n.end_byte))
-        skips.sort()
-        out = self.out.type_uses
-        for n in uses:
-            if n.parent is not None and n.parent.type == "nested_type_identifier":
-                continue  # reported as part of the qualified name
-            text = self.text(n)
-            if text in type_params or inside(skips, n.start_byte):
-                continue
-            scope = self.scope_of(n)
-            owner = scope.qualname if scope else None
-            out.append(TypeUse(owner, _WS.sub("", text), self.src.line(n), self.src.col(n)))
-        out.sort(key=lambda u: (u.line, u.col))

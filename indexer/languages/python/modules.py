@@ -172,6 +172,18 @@ returns (``return db.session.get(User, int(id))``: a ``User``), Flask-JWT-Extend
 ``@jwt.user_lookup_loader`` (4.x) or ``@jwt.user_loader_callback_loader`` (3.x) returns."""
 
 
+def _star_member(r: Lookup, fc: FileCtx, name: str) -> Value:
+    """What ``fc``'s ``from m import *`` statements bring under ``name`` (the first whose module holds
+    it, in statement order), else ``None``."""
+    for imp in fc.star_imports:
+        target = absolute_module(fc, imp)
+        if target and r.has_package("python", target):
+            v = r.module_member("python", target, name)
+            if v is not None:
+                return v
+    return None
+
+
 def proxied(r: Lookup, fc: FileCtx, decorators: tuple[str, ...]) -> Value:
     """What a proxy of :data:`LOADER_PROXIES` stands for in ``fc``: the result of calling the
     function registered with one of ``decorators`` (the nearest to ``fc`` when several services of
@@ -664,24 +676,18 @@ class PythonModuleSystem:
             return ModuleV("python", sub)
         for fc in files:
             r.use(("name", fc.path, "*"))
-            for imp in fc.star_imports:
-                target = absolute_module(fc, imp)
-                if target and r.has_package("python", target):
-                    v = r.module_member("python", target, name)
-                    if v is not None:
-                        return v
+            v = _star_member(r, fc, name)
+            if v is not None:
+                return v
         return None
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
         """What the file's ``import *`` statements bring under ``name``; else, for a
         builtin class (:data:`_BUILTIN_TYPES`, :data:`_BUILTIN_BASES`: :data:`BUILTIN`, whose
         methods are no repository's), ``None`` for anything else."""
-        for imp in fc.star_imports:
-            target = absolute_module(fc, imp)
-            if target and r.has_package("python", target):
-                v = r.module_member("python", target, name)
-                if v is not None:
-                    return v
+        v = _star_member(r, fc, name)
+        if v is not None:
+            return v
         return BUILTIN if name in _BUILTIN_TYPES or name in _BUILTIN_BASES else None
 
     def qualified_name(self, r: Lookup, fc: FileCtx, dotted: str) -> Value:

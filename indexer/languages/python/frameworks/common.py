@@ -201,14 +201,17 @@ def ref_text(src: SourceText, node: Node) -> str:
 # ---------------------------------------------------------------------------------------- strings
 
 
-def _string_parts(node: Node) -> tuple[Node, Node] | None:
-    """The ``string_start`` / ``string_end`` tokens of a complete string literal, else ``None``."""
+def _string_parts(src: SourceText, node: Node) -> tuple[Node, Node, str, str] | None:
+    """``(string_start, string_end, prefix, opening quote)`` of a complete string literal (the prefix
+    in lower case: ``""``, ``f``, ``rb``...; the quote ``"``, ``'''``...), else ``None``."""
     if node.child_count < 2:
         return None
     start, end = node.children[0], node.children[-1]
     if start.type != "string_start" or end.type != "string_end":
         return None
-    return start, end
+    opening = src.text(start)
+    quote_at = min(i for i in (opening.find('"'), opening.find("'"), len(opening)) if i >= 0)
+    return start, end, opening[:quote_at].lower(), opening[quote_at:]
 
 
 def _decode(prefix: str, open_quote: str, close_quote: str, body: str) -> str:
@@ -238,17 +241,14 @@ def string_value(src: SourceText, node: Node | None) -> str | None:
         return None if any(v is None for v in values) else "".join(values)  # type: ignore[arg-type]
     if node.type != "string":
         return None
-    ends = _string_parts(node)
-    if ends is None:
+    parts = _string_parts(src, node)
+    if parts is None:
         return None
-    start, end = ends
-    opening = src.text(start)
-    quote_at = min(i for i in (opening.find('"'), opening.find("'"), len(opening)) if i >= 0)
-    prefix = opening[:quote_at].lower()
+    start, end, prefix, quote = parts
     if "f" in prefix or "b" in prefix:
         return None
     body = src.data[start.end_byte : end.start_byte].decode("utf-8", "replace")
-    return _decode(prefix.replace("u", ""), opening[quote_at:], src.text(end), body)
+    return _decode(prefix.replace("u", ""), quote, src.text(end), body)
 
 
 def string_list(src: SourceText, node: Node | None) -> list[str] | None:
@@ -382,17 +382,14 @@ def _fstring_parts(src: SourceText, node: Node) -> list[tuple[str, str]] | None:
     """Parts of an f-string: literal runs between interpolations, a ``ref`` per plain / dotted name
     interpolated as it is, a ``hole`` per other expression or converted / formatted one (``{x!r}``,
     ``{n:>3}``); ``None`` for bytes or a broken literal."""
-    ends = _string_parts(node)
-    if ends is None:
+    parts = _string_parts(src, node)
+    if parts is None:
         return None
-    start, end = ends
-    opening = src.text(start)
-    quote_at = min(i for i in (opening.find('"'), opening.find("'"), len(opening)) if i >= 0)
-    prefix = opening[:quote_at].lower()
+    start, end, prefix, quote = parts
     if "f" not in prefix or "b" in prefix:
         return None
     prefix = prefix.replace("f", "")
-    quote, closing = opening[quote_at:], src.text(end)
+    closing = src.text(end)
     data = src.data
     out: list[tuple[str, str]] = []
 

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "QUERY_STEPS", "ONE_ROW", "detect", "lookup_model"]
+__all__ = ["LANGUAGES", "QUERY_STEPS", "ONE_ROW", "detect", "lookup_model", "returns_of"]
 
 LANGUAGES = ("python",)
 
@@ -197,7 +197,7 @@ _ROOTS = frozenset({"objects", "_default_manager", "query", "session", "db"})
 """A part of the receiver text of every call in a lookup chain (``User.query.filter_by()``)."""
 
 
-def _returns_of(fn: Node) -> list[Node]:
+def returns_of(fn: Node) -> list[Node]:
     """The ``return`` statements of function ``fn``'s own body (not of functions nested in it), in
     source order. One query over ``fn``'s node (``queries/orm_returns.scm``: its returns and nested
     definitions, matched in source order by the tree-sitter walk) instead of a Python walk of the
@@ -376,7 +376,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         for b in by_scope.get(scope, ()):
             one = b.how == "constructed" and (b.scope, b.name, b.line) in added and (b.scope, b.name) not in loops
             local[b.name] = b.type if one and local.get(b.name, b.type) == b.type else None
-        returns = _returns_of(fn)
+        returns = returns_of(fn)
         models = {_returned_model(src, r, local) for r in returns} - {""}
         if len(models) != 1 or None in models:
             continue  # rebinding a name only makes more returns unknown (None): no model either way

@@ -481,14 +481,8 @@ class _Detector:
         name = string_value(src, args.get(0, "name"))
         if name is None:
             return
-        cols: list[tuple[str, str | None]] = []
-        for arg in args.positional[1:]:
-            if arg.type == "call" and compact(src, arg.child_by_field_name("function")).rsplit(".", 1)[-1] == "Column":
-                cargs = Args.of(src, arg.child_by_field_name("arguments"))
-                cname = string_value(src, cargs.get(0, "name"))
-                if cname is not None:
-                    ctype = cargs.positional[1] if len(cargs.positional) > 1 else None
-                    cols.append((cname, compact(src, ctype).split("(", 1)[0] if ctype is not None else None))
+        cols = [(cname, compact(src, ctype).split("(", 1)[0] if ctype is not None else None)
+                for cname, ctype in self._column_calls(args.positional[1:])]
         schema = string_value(src, args.keywords.get("schema"))
         self.out.tables.append(TableDef("sqlalchemy", name, schema, cols, src.line(left), src.col(left),
                                         entity=src.text(left)))
@@ -620,6 +614,20 @@ class _Detector:
             return name in self.sa_names
         return receiver.type == "identifier" and self.src.text(receiver) in self.sa_modules
 
+    def _column_calls(self, nodes: list[Node]) -> list[tuple[str, Node | None]]:
+        """``(name, type argument)`` of each ``Column("c", T, ...)`` / ``sa.Column(...)`` call among
+        ``nodes`` (a ``Table(...)`` or ``op.create_table(...)`` call's arguments) whose name is a string
+        literal; the type ``None`` when not given."""
+        src = self.src
+        out: list[tuple[str, Node | None]] = []
+        for arg in nodes:
+            if arg.type == "call" and compact(src, arg.child_by_field_name("function")).rsplit(".", 1)[-1] == "Column":
+                cargs = Args.of(src, arg.child_by_field_name("arguments"))
+                cname = string_value(src, cargs.get(0, "name"))
+                if cname is not None:
+                    out.append((cname, cargs.positional[1] if len(cargs.positional) > 1 else None))
+        return out
+
     def _alembic_op(self, node: Node, op: str, args: Args) -> None:
         """Alembic ``op.create_table("t", sa.Column("c", T), ..., schema=...)`` and
         ``op.add_column("t", sa.Column("c", T))``."""
@@ -627,14 +635,8 @@ class _Detector:
         name = string_value(src, args.get(0, "table_name"))
         if name is None:
             return
-        cols: list[tuple[str, str | None]] = []
-        for arg in args.positional[1:]:
-            if arg.type == "call" and compact(src, arg.child_by_field_name("function")).rsplit(".", 1)[-1] == "Column":
-                cargs = Args.of(src, arg.child_by_field_name("arguments"))
-                cname = string_value(src, cargs.get(0, "name"))
-                ctype = cargs.positional[1] if len(cargs.positional) > 1 else None
-                if cname is not None:
-                    cols.append((cname, compact(src, ctype).split("(", 1)[0].rsplit(".", 1)[-1] if ctype is not None else None))
+        cols = [(cname, compact(src, ctype).split("(", 1)[0].rsplit(".", 1)[-1] if ctype is not None else None)
+                for cname, ctype in self._column_calls(args.positional[1:])]
         schema = string_value(src, args.keywords.get("schema"))
         self.out.tables.append(TableDef("alembic", name, schema, cols, src.line(node), src.col(node),
                                         alter=op == "add_column"))
