@@ -6,7 +6,7 @@ journal, ``synchronous=NORMAL``):
 
 * the graph: file records, nodes, edges (indexed on ``(dst, kind)``, ``(src, kind)``, their file;
   ``props`` as JSON), unresolved calls (indexed on ``name``), with every id, ``(repo, file)`` and
-  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6: the tables are
+  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6 to 8: the tables are
   ``*_rows``; views named ``files``, ``nodes``, ``edges``, ``unresolved`` and ``chunks`` show them
   with their strings, as schema 5 stored them). File texts are zlib-compressed. Shared nodes
   (:data:`~stores.contracts.SHARED_LABELS`: Endpoint, Topic) are stored with ``repo = file = ''``,
