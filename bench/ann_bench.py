@@ -43,6 +43,7 @@ import numpy as np
 
 from stores.bm25_blocks import WRITER_KEY
 from stores.embedded import EmbeddedStore
+from stores.embedded_schema import id_hash
 from stores.vector_index import AnnParams, embedded_keys
 
 DIM = 384
@@ -210,7 +211,8 @@ def write_rows(db: Path, n: int, data, queries: np.ndarray, first: int = 0) -> d
         stop = start + len(part)
         if start < first:
             continue
-        con.executemany("INSERT INTO ids (nid, id) VALUES (?, ?)", ((i + 1, chunk_id(i)) for i in range(start, stop)))
+        con.executemany("INSERT INTO ids (nid, h, id) VALUES (?, ?, ?)",
+                        ((i + 1, id_hash(chunk_id(i)), chunk_id(i)) for i in range(start, stop)))
         con.executemany("INSERT OR IGNORE INTO paths (fid, repo, path) VALUES (?, 'r', ?)",
                         ((i // 50 + 1, f"f{i // 50}.py") for i in range(start, stop, 50)))
         rows = []

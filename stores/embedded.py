@@ -6,7 +6,7 @@ journal, ``synchronous=NORMAL``):
 
 * the graph: file records, nodes, edges (indexed on ``(dst, kind)``, ``(src, kind)``, their file;
   ``props`` as JSON), unresolved calls (indexed on ``name``), with every id, ``(repo, file)`` and
-  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6: the tables are
+  label / kind as an integer key (:mod:`stores.embedded_schema`, schema 6 to 8: the tables are
   ``*_rows``; views named ``files``, ``nodes``, ``edges``, ``unresolved`` and ``chunks`` show them
   with their strings, as schema 5 stored them). File texts are zlib-compressed. Shared nodes
   (:data:`~stores.contracts.SHARED_LABELS`: Endpoint, Topic) are stored with ``repo = file = ''``,
@@ -88,7 +88,9 @@ from stores.read_cache import StampedCache
 from stores.embedded_migrate import ensure_current
 from stores.embedded_symbols import symbol_keys
 from stores.qualified_symbols import with_qualified
-from stores.embedded_schema import MIGRATABLE_VERSIONS, SCHEMA_VERSION, add_vector_keys_index, decompress_text, read_chunks, schema_statements
+from stores.embedded_schema import (MIGRATABLE_VERSIONS, NIDS_OF, NODE_SELECT, SCHEMA_VERSION, add_vector_keys_index,
+                                    decompress_text, graph_layout_current, id_hash, id_keys, node_row, qualname_sql,
+                                    read_chunks, schema_statements)
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
@@ -105,8 +107,10 @@ FILE_TEXT_CACHE_BYTES = 16 * 1024 * 1024
 """Bounds of the decompressed file texts a store keeps for cutting chunk texts (``get_chunks``)."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"  # one bound parameter for any number of keys
 
-_NODE_COLS = "id, label, name, qualname, repo, file, start_line, start_col, end_line, end_col, props"
-_EDGE_COLS = "kind, src, dst, repo, file, line, col, resolution, props"
+_EDGE_SELECT = ("SELECT k.term, s.id, d.id, p.repo, p.path, e.line, e.col, r.term, e.props FROM edge_rows e"
+                " JOIN terms k ON k.tid = e.kind JOIN ids s ON s.nid = e.src JOIN ids d ON d.nid = e.dst"
+                " JOIN paths p ON p.fid = e.fid LEFT JOIN terms r ON r.tid = e.resolution")
+"""The ``edges`` view's columns (kind, src, dst, repo, file, line, col, resolution, props) over the rows."""
 _UNRESOLVED_COLS = "caller, name, arity, receiver, repo, file, line, col"
 _REPOS = ("SELECT r.repo FROM (SELECT DISTINCT repo FROM paths) r WHERE EXISTS (SELECT 1 FROM paths p"
           " WHERE p.repo = r.repo AND ((p.repo <> '' AND EXISTS (SELECT 1 FROM node_rows n WHERE n.fid = p.fid))"
@@ -117,7 +121,7 @@ Asked per repository (the ``(repo, path)`` index), each stops at its first live 
 test, on its index, comes before the file rows, whose table pages hold the file texts: every path
 tested against ``file_rows`` first read most of a 4.5 GiB index's pages (45 s, and a full page cache
 per connection, at 500 repositories)."""
-_EDGE_ORDER = "ORDER BY repo, file, line, col, src, dst, kind"
+_EDGE_ORDER = "ORDER BY p.repo, p.path, e.line, e.col, s.id, d.id, k.term"
 
 _T = TypeVar("_T")
 
@@ -274,7 +278,8 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         if meta.get("application") != _APPLICATION:
             raise not_an_index(self.path, "a SQLite database of another application")
         version = meta.get("schema_version")
-        if version != str(SCHEMA_VERSION) and version not in {str(v) for v in MIGRATABLE_VERSIONS}:
+        if version != str(SCHEMA_VERSION) and (version not in {str(v) for v in MIGRATABLE_VERSIONS}
+                                               or not graph_layout_current(conn)):
             raise StoreOutdated(
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
                 f"needs {SCHEMA_VERSION}; run `ripple index` again to rebuild it"
@@ -410,16 +415,16 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         other chunk with the same text that has none yet."""
         if not vectors:
             return
-        rows = [(normalised_blob(v), chunk_id) for chunk_id, v in vectors.items()]
+        rows = [(normalised_blob(v), id_hash(chunk_id), chunk_id) for chunk_id, v in vectors.items()]
+        nid = "(SELECT nid FROM ids WHERE h = ?2 AND id = ?3)"
 
         def body(conn: sqlite3.Connection) -> None:
             conn.executemany(
                 "INSERT OR REPLACE INTO embedding_cache (checksum, embedding)"
-                " SELECT checksum, ? FROM chunks WHERE id = ?", rows)
+                f" SELECT checksum, ?1 FROM chunk_rows WHERE nid = {nid}", rows)
             conn.executemany(
-                "UPDATE chunk_rows SET embedding = ? WHERE nid = (SELECT nid FROM ids WHERE id = ?)"
-                " OR (embedding IS NULL AND checksum = (SELECT checksum FROM chunks WHERE id = ?))",
-                [(blob, cid, cid) for blob, cid in rows])
+                f"UPDATE chunk_rows SET embedding = ?1 WHERE nid = {nid}"
+                f" OR (embedding IS NULL AND checksum = (SELECT checksum FROM chunk_rows WHERE nid = {nid}))", rows)
 
         self._write(body)
 
@@ -458,7 +463,8 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
 
     @staticmethod
     def _node(row: tuple[Any, ...]) -> Node:
-        return Node(*row[:10], props=json.loads(row[10]) if row[10] else {})
+        fields, props = node_row(row)
+        return Node(*fields, props=props)
 
     @_guarded
     def file_text(self, repo: str, path: str) -> str | None:
@@ -486,7 +492,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         if not ids:
             return {}
         rows = self._db.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE id IN ({_IDS_PARAM})", (json.dumps(list(ids)),)
+            f"{NODE_SELECT} WHERE n.nid IN ({NIDS_OF})", (id_keys(ids),)
         ).fetchall()
         return {r[0]: self._node(r) for r in rows}
 
@@ -497,12 +503,12 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         result: dict[str, list[Node]] = {n: [] for n in names}
         if not result or (labels is not None and not labels):
             return result
-        sql = f"SELECT {_NODE_COLS} FROM nodes WHERE name IN ({_IDS_PARAM})"
+        sql = f"{NODE_SELECT} WHERE n.name IN ({_IDS_PARAM})"
         params: list[Any] = [json.dumps(list(result))]
         if labels is not None:
-            sql += f" AND label IN ({_IDS_PARAM})"
+            sql += f" AND l.term IN ({_IDS_PARAM})"
             params.append(json.dumps(list(labels)))
-        for row in self._db.execute(sql + " ORDER BY id", params):
+        for row in self._db.execute(sql + " ORDER BY i.id", params):
             result[row[2]].append(self._node(row))
         return result
 
@@ -513,7 +519,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         result: dict[str, list[SymbolRef]] = {n: [] for n in names}
         if not result or (labels is not None and not labels):
             return result
-        sql = ("SELECT i.id, p.repo, p.path, n.qualname, n.name FROM node_rows n JOIN ids i ON i.nid = n.nid"
+        sql = (f"SELECT i.id, p.repo, p.path, {qualname_sql()}, n.name FROM node_rows n JOIN ids i ON i.nid = n.nid"
                f" JOIN paths p ON p.fid = n.fid WHERE n.name IN ({_IDS_PARAM})")
         params: list[Any] = [json.dumps(list(result))]
         if labels is not None:
@@ -553,8 +559,8 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
     def nodes_in_file(self, repo: str, path: str) -> list[Node]:
         """Every node of the file: the File node first, then by start line, start col, id."""
         rows = self._db.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE repo = ? AND file = ?"
-            " ORDER BY label <> 'File', start_line, start_col, id",
+            f"{NODE_SELECT} WHERE p.repo = ? AND p.path = ?"
+            " ORDER BY l.term <> 'File', n.start_line, n.start_col, i.id",
             (repo, path),
         ).fetchall()
         return [self._node(r) for r in rows]
@@ -566,7 +572,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         if not labels or (limit is not None and limit <= 0):
             return []
         rows = self._db.execute(
-            f"SELECT {_NODE_COLS} FROM nodes WHERE label IN ({_IDS_PARAM}) ORDER BY label, name, id LIMIT ?",
+            f"{NODE_SELECT} WHERE l.term IN ({_IDS_PARAM}) ORDER BY l.term, n.name, i.id LIMIT ?",
             (json.dumps(list(dict.fromkeys(labels))), -1 if limit is None else limit),
         ).fetchall()
         return [self._node(r) for r in rows]
@@ -577,10 +583,10 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         result: dict[str, list[Edge]] = {i: [] for i in ids}
         if not result or not kinds:
             return result
-        sql = f"SELECT {_EDGE_COLS} FROM edges WHERE {end} IN ({_IDS_PARAM}) AND kind IN ({_IDS_PARAM})"
-        params: list[Any] = [json.dumps(list(result)), json.dumps(list(dict.fromkeys(kinds)))]
+        sql = f"{_EDGE_SELECT} WHERE e.{end} IN ({NIDS_OF}) AND k.term IN ({_IDS_PARAM})"
+        params: list[Any] = [id_keys(result), json.dumps(list(dict.fromkeys(kinds)))]
         if resolutions is not None:
-            sql += f" AND (kind <> 'CALLS' OR resolution IN ({_IDS_PARAM}))"
+            sql += f" AND (k.term <> 'CALLS' OR r.term IN ({_IDS_PARAM}))"
             params.append(json.dumps(list(resolutions)))
         key = 1 if end == "src" else 2
         for row in self._db.execute(sql + " " + _EDGE_ORDER, params):
@@ -613,11 +619,11 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
             return result
         value = "json_extract(e.props, ?)" if prop is not None else "NULL"
         params: list[Any] = (['$.' + json.dumps(prop)] if prop is not None else []) + [
-            json.dumps(list(result)), json.dumps(list(dict.fromkeys(kinds)))]
+            id_keys(result), json.dumps(list(dict.fromkeys(kinds)))]
         rows = self._db.execute(
             f"SELECT DISTINCT d.id, k.term, p.repo, {value} FROM ids d JOIN edge_rows e ON e.dst = d.nid"
             " JOIN terms k ON k.tid = e.kind JOIN paths p ON p.fid = e.fid"
-            f" WHERE d.id IN ({_IDS_PARAM}) AND k.term IN ({_IDS_PARAM})", params)
+            f" WHERE d.nid IN ({NIDS_OF}) AND k.term IN ({_IDS_PARAM})", params)
         for dst, kind, repo, val in rows:
             result[dst].add((kind, repo, "" if val is None else str(val)))
         return result
@@ -626,12 +632,13 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
     def incoming_counts(self, groups: Mapping[str, Sequence[str]], kinds: Sequence[str]) -> dict[str, int]:
         """:meth:`GraphStore.incoming_counts` counted by SQLite on the edge rows (no edge is read out)."""
         result = dict.fromkeys(groups, 0)
-        pairs = [[key, i] for key, ids in groups.items() for i in ids]
+        pairs = [[key, i, id_hash(i)] for key, ids in groups.items() for i in ids]
         if not pairs or not kinds:
             return result
         rows = self._db.execute(
             "SELECT g.key, count(*) FROM (SELECT DISTINCT json_extract(j.value, '$[0]') AS key, e.kind, e.src"
-            " FROM json_each(?) j JOIN ids i ON i.id = json_extract(j.value, '$[1]') JOIN edge_rows e ON e.dst = i.nid"
+            " FROM json_each(?) j JOIN ids i ON i.h = json_extract(j.value, '$[2]') AND i.id = json_extract(j.value, '$[1]')"
+            " JOIN edge_rows e ON e.dst = i.nid"
             f" WHERE e.kind IN (SELECT tid FROM terms WHERE term IN ({_IDS_PARAM}))) g GROUP BY g.key",
             (json.dumps(pairs), json.dumps(list(dict.fromkeys(kinds)))),
         ).fetchall()
@@ -809,8 +816,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         or ``None``."""
         if not ids:
             return {}
-        rows = read_chunks(self._db, f"c.nid IN (SELECT nid FROM ids WHERE id IN ({_IDS_PARAM}))",
-                           (json.dumps(list(ids)),), self._read_cache(self._file_texts))
+        rows = read_chunks(self._db, f"c.nid IN ({NIDS_OF})", (id_keys(ids),), self._read_cache(self._file_texts))
         result = {}
         for r in rows:
             emb = tuple(np.frombuffer(r[13], dtype=np.float32).tolist()) if r[13] is not None else None

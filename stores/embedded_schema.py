@@ -1,16 +1,25 @@
-"""The embedded store's tables (schema version 7): every string once, the source text once.
+"""The embedded store's tables (schema version 8): every string once, the source text once.
 
 The graph and chunk rows refer to three small dictionaries by integer instead of repeating strings
 (schema 5 kept 29 MB of repeated string ids in Django's 204k edges and 53 MB more in their three
 indexes):
 
-* ``ids (nid, id)``: node ids, edge ends, chunk ids and unresolved callers, each string once;
+* ``ids (nid, h, id)``: node ids, edge ends, chunk ids and unresolved callers, each string once, found
+  by ``h``, a 32-bit hash of the text (:func:`id_hash`; its index holds 4 bytes an id where a unique
+  index on the text held the text again: 7.2 of Django's 13.7 MB of ids), collisions told apart by
+  comparing the text (:data:`NIDS_OF`, :meth:`Interner.nids`);
 * ``paths (fid, repo, path)``: the ``(repo, file)`` every file record, node, edge, unresolved call and
   chunk belongs to (shared nodes: ``('', '')``);
 * ``terms (tid, term)``: node labels, edge kinds and CALLS resolutions (a small vocabulary, never pruned).
 
 ``ids`` and ``paths`` rows are removed by :func:`prune` once nothing refers to them, in the write
 that dropped the last reference.
+
+A node row keeps its qualified name as a range of its id when the id holds it (:func:`encode_qualname`:
+an integer, ``start << 16 | length``; the text otherwise: 69,435 of Django's 69,507), and the most
+common properties in typed columns of their own (:data:`PROMOTED_PROPS`: ``language`` as a term,
+``module``, ``name_line``, ...), not as keys and values of the JSON text ``props``, which keeps the
+rest (:func:`split_props`, :func:`join_props`): 9.98 MB of props JSON in Django, 4.2 MB of it key names.
 
 File texts are stored zlib-compressed (``file_rows.ztext``, :func:`compress_text`). A chunk's text
 is not stored when the file text holds it: ``chunk_rows`` keeps ``head`` (text before the part found
@@ -23,10 +32,13 @@ file's chunks, after deleting their FTS rows with the old text.
 
 Readers keep the tables of schema 5 as views (``files``, ``nodes``, ``edges``, ``unresolved``,
 ``chunks``, same columns, strings resolved), so queries, tools and :mod:`stores.vector_index` read
-as before; writes go to the ``*_rows`` tables. Two columns differ: ``files`` has no ``text`` (read
-it with ``EmbeddedStore.file_text``) and ``chunks.text`` is ``NULL`` for a text stored as a range
-(read it with ``EmbeddedStore.get_chunks``). ``UPDATE files`` (not its repo or path) and ``INSERT
-INTO chunks`` (without FTS rows, as before) still work, through triggers.
+as before; writes go to the ``*_rows`` tables. Some columns differ: ``files`` has no ``text`` (read
+it with ``EmbeddedStore.file_text``), ``chunks.text`` is ``NULL`` for a text stored as a range
+(read it with ``EmbeddedStore.get_chunks``), and ``nodes.props`` is the same JSON object with its
+promoted keys after the others (``json_patch``; the store's readers return every props dict sorted by
+key, as written). A view's ``id`` column is not indexed: raw SQL selecting by id scans (the store's
+readers look ids up by hash). ``UPDATE files`` (not its repo or path) still works, through a trigger;
+``INSERT INTO chunks`` (schema 6 and 7) is gone, as an id cannot be hashed in SQL.
 """
 
 from __future__ import annotations
@@ -35,7 +47,8 @@ import json
 import logging
 import sqlite3
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from stores.analyzer import FTS_TOKENCHARS
 from stores.bm25_blocks import CREATE_TABLE as BM25_BLOCKS_TABLE
@@ -45,16 +58,20 @@ log = logging.getLogger(__name__)
 
 __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
-           "add_vector_keys_index"]
+           "add_vector_keys_index", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
+           "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
-rebuilt, except 6, which :mod:`stores.embedded_migrate` brings to 7 at a writable open (and which is
-read as it is, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
+rebuilt, except 6 in the layout of 8 (:func:`graph_layout_current`: a test's index without the block
+maxima), which :mod:`stores.embedded_migrate` brings to 8 at a writable open (and which is read as it
+is, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
 4: edges.props and shared nodes, 5: contentless FTS, 6: ids, paths and terms as integers, chunk text
-as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`)."""
+as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`), 8: ids found by hash,
+qualified names as ranges of the ids, promoted node properties."""
 MIGRATABLE_VERSIONS = (6,)
-"""Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable)."""
+"""Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable), in the
+graph layout of :data:`SCHEMA_VERSION` only (:func:`graph_layout_current`)."""
 
 _JSON = "SELECT value FROM json_each(?)"
 
@@ -67,18 +84,133 @@ rowid and checksum) and the count of embedded rows read it alone. Part of :data:
 created before it gets it from :func:`add_vector_keys_index` (same schema version: nothing else
 changes)."""
 
+def qualname_sql(node: str = "n", ids: str = "i") -> str:
+    """The SQL of a node row's qualified name (:func:`encode_qualname` undone), for ``node_rows``
+    aliased ``node`` joined to its ``ids`` row aliased ``ids``."""
+    q = f"{node}.qualname"
+    return f"CASE WHEN typeof({q}) = 'integer' THEN substr({ids}.id, {q} >> 16, {q} & 65535) ELSE {q} END"
+
+
+_QUALNAME = qualname_sql()
+
+PROMOTED_PROPS = ("language", "module", "name_line", "name_col", "arity", "min_arity", "max_arity", "signature")
+"""Node properties stored in ``node_rows`` columns of the same names (in this order, after ``props``)
+when their value is of the column's type: ``language`` a string (stored as a ``terms`` key),
+``module`` and ``signature`` strings, the others integers. The keys most nodes of every language
+have (Django: ``language`` 59,605 of 69,507 nodes, ``name_line`` 56,096, ``signature`` 30,415);
+any other value of these keys (a ``null`` ``max_arity``: varargs) stays in the JSON."""
+_INT_PROPS = frozenset(("name_line", "name_col", "arity", "min_arity", "max_arity"))
+
+
+def _storable(key: str, value: object) -> bool:
+    if key in _INT_PROPS:
+        return type(value) is int and -(1 << 63) <= value < (1 << 63)  # type: ignore[operator]
+    if type(value) is not str or any(c in _ESCAPED for c in value):
+        return False
+    try:
+        value.encode("utf-8")  # a lone surrogate: SQLite text cannot hold it, the JSON escapes it
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_ESCAPED = frozenset('"\\' + "".join(map(chr, range(32))))
+"""Characters JSON escapes: a string holding one stays in the JSON, so that the ``nodes`` view can
+write the JSON of the promoted strings by concatenation (a view may not call SQLite's JSON functions
+with ``trusted_schema`` off, as the store opens indexes)."""
+_PROPS_JSON = ("nullif('{' || substr(" + " || ".join(
+    f"""coalesce(',"{k}":' || {'g.term' if k == 'language' else 'n.' + k}, '')""" if k in _INT_PROPS else
+    f"""coalesce(',"{k}":"' || {'g.term' if k == 'language' else 'n.' + k} || '"', '')""" for k in PROMOTED_PROPS)
+    + " || coalesce(',' || substr(n.props, 2, length(n.props) - 2), ''), 2) || '}', '{}')")
+"""The ``nodes`` view's ``props``: the JSON object of the promoted columns and the other properties."""
+
+
+def split_props(props: dict[str, object]) -> tuple[dict[str, object], list[object]]:
+    """``(rest, promoted)``: the values of :data:`PROMOTED_PROPS` that their columns can hold (``None``
+    where absent or not), in that order, and the other properties (the JSON ``props`` column)."""
+    rest = dict(props)
+    promoted: list[object] = []
+    for key in PROMOTED_PROPS:
+        if key in rest and _storable(key, rest[key]):
+            promoted.append(rest.pop(key))
+        else:
+            promoted.append(None)
+    return rest, promoted
+
+
+def join_props(rest: str | None, promoted: Sequence[object]) -> dict[str, object]:
+    """The properties :func:`split_props` split, from the JSON ``rest`` and the ``promoted`` column
+    values (``language`` as its term), sorted by key as they were written."""
+    props = json.loads(rest) if rest else {}
+    if any(v is not None for v in promoted):
+        props.update((k, v) for k, v in zip(PROMOTED_PROPS, promoted) if v is not None)
+        props = dict(sorted(props.items()))
+    return props
+
+
+def encode_qualname(node_id: str, qualname: str) -> str | int:
+    """A node row's stored qualified name: ``(start << 16) | length`` of the last place ``node_id``
+    holds it (``start`` 1-based, in characters, as SQLite's ``substr`` counts them), or the text
+    itself when the id does not hold it (or holds a NUL)."""
+    if qualname and len(qualname) < (1 << 16) and "\0" not in node_id:
+        at = node_id.rfind(qualname)
+        if 0 <= at < (1 << 30):
+            return ((at + 1) << 16) | len(qualname)
+    return qualname
+
+
+NODE_SELECT = (f"SELECT i.id, l.term, n.name, {_QUALNAME}, p.repo, p.path, n.start_line, n.start_col, n.end_line,"
+               " n.end_col, n.props, g.term, n.module, n.name_line, n.name_col, n.arity, n.min_arity, n.max_arity,"
+               " n.signature FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label"
+               " JOIN paths p ON p.fid = n.fid LEFT JOIN terms g ON g.tid = n.language")
+"""The columns :func:`node_row` reads, of ``node_rows`` ``n`` with ``ids`` ``i``, ``terms`` ``l``
+(the label) and ``g`` (the language), ``paths`` ``p``: add a ``WHERE`` and an ``ORDER BY``."""
+
+
+def node_row(row: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, object]]:
+    """A :data:`NODE_SELECT` row as ``(the ten fields of a Node before props, props)``."""
+    return tuple(row[:10]), join_props(row[10], row[11:19])
+
+
+def id_hash(text: str) -> int:
+    """``ids.h`` of an id: its UTF-8 CRC-32 (:func:`zlib.crc32`, lone surrogates kept) as a signed
+    32-bit integer (4 bytes in a record). Not unique: a lookup compares the text too."""
+    h = zlib.crc32(text.encode("utf-8", "surrogatepass"))
+    return h - (1 << 32) if h >= (1 << 31) else h
+
+
+def id_keys(ids: Iterable[str]) -> str:
+    """The JSON parameter of :data:`NIDS_OF`: ``[[hash, id], ...]``."""
+    return json.dumps([[id_hash(i), i] for i in ids])
+
+
+NIDS_OF = ("SELECT i.nid FROM json_each(?) k JOIN ids i ON i.h = json_extract(k.value, '$[0]')"
+           " AND i.id = json_extract(k.value, '$[1]')")
+"""The nids of the ids in one JSON parameter (:func:`id_keys`), each found on the hash index (an id
+holding a NUL, where SQLite's JSON text ends, is not found, as before)."""
+
+
+def graph_layout_current(conn: sqlite3.Connection) -> bool:
+    """Whether the graph tables on ``conn`` have the layout of :data:`SCHEMA_VERSION` (``ids.h``)."""
+    return any(r[1] == "h" for r in conn.execute("PRAGMA table_info(ids)"))
+
+
 SCHEMA = f"""
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE ids (nid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE);
+CREATE TABLE ids (nid INTEGER PRIMARY KEY, h INTEGER NOT NULL, id TEXT NOT NULL);
+CREATE INDEX ids_hash ON ids (h);
 CREATE TABLE paths (fid INTEGER PRIMARY KEY, repo TEXT NOT NULL, path TEXT NOT NULL, UNIQUE (repo, path));
 CREATE TABLE terms (tid INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
 CREATE TABLE file_rows (
     fid INTEGER PRIMARY KEY, language TEXT NOT NULL, checksum TEXT NOT NULL, size INTEGER NOT NULL, ztext BLOB
 );
+-- qualname: no type (no affinity), so an integer (a range of the id, encode_qualname) stays one and a
+-- text stays text. props: the JSON of the properties not in the typed columns after it (PROMOTED_PROPS).
 CREATE TABLE node_rows (
-    nid INTEGER PRIMARY KEY, label INTEGER NOT NULL, name TEXT NOT NULL, qualname TEXT NOT NULL,
+    nid INTEGER PRIMARY KEY, label INTEGER NOT NULL, name TEXT NOT NULL, qualname NOT NULL,
     fid INTEGER NOT NULL, start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL,
-    end_col INTEGER NOT NULL, props TEXT
+    end_col INTEGER NOT NULL, props TEXT, language INTEGER, module TEXT, name_line INTEGER, name_col INTEGER,
+    arity INTEGER, min_arity INTEGER, max_arity INTEGER, signature TEXT
 );
 CREATE INDEX node_rows_name ON node_rows (name);
 CREATE INDEX node_rows_file ON node_rows (fid);
@@ -117,10 +249,11 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5 (
 {BM25_BLOCKS_TABLE};
 CREATE VIEW files AS SELECT p.repo AS repo, p.path AS path, f.language AS language, f.checksum AS checksum,
     f.size AS size FROM file_rows f JOIN paths p ON p.fid = f.fid;
-CREATE VIEW nodes AS SELECT i.id AS id, l.term AS label, n.name AS name, n.qualname AS qualname, p.repo AS repo,
+CREATE VIEW nodes AS SELECT i.id AS id, l.term AS label, n.name AS name, {_QUALNAME} AS qualname, p.repo AS repo,
     p.path AS file, n.start_line AS start_line, n.start_col AS start_col, n.end_line AS end_line,
-    n.end_col AS end_col, n.props AS props
-    FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label JOIN paths p ON p.fid = n.fid;
+    n.end_col AS end_col, {_PROPS_JSON} AS props
+    FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label JOIN paths p ON p.fid = n.fid
+    LEFT JOIN terms g ON g.tid = n.language;
 CREATE VIEW edges AS SELECT k.term AS kind, s.id AS src, d.id AS dst, p.repo AS repo, p.path AS file,
     e.line AS line, e.col AS col, r.term AS resolution, e.props AS props
     FROM edge_rows e JOIN terms k ON k.tid = e.kind JOIN ids s ON s.nid = e.src JOIN ids d ON d.nid = e.dst
@@ -133,22 +266,12 @@ CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, c.pro
     c.start_line AS start_line, c.end_line AS end_line, CASE WHEN c.boff IS NULL THEN c.tail END AS text,
     c.checksum AS checksum, c.embedding AS embedding
     FROM chunk_rows c JOIN ids i ON i.nid = c.nid JOIN paths p ON p.fid = c.fid;
--- Raw SQL written against schema 5 (tests, benchmarks): a file record's fields, and chunks inserted
--- without FTS rows (their text kept whole), as before.
+-- Raw SQL written against schema 5 (tests, benchmarks): a file record's fields, as before.
 CREATE TRIGGER files_update INSTEAD OF UPDATE ON files BEGIN
     SELECT RAISE(ABORT, 'files: repo and path cannot be updated') WHERE NEW.repo IS NOT OLD.repo
         OR NEW.path IS NOT OLD.path;
     UPDATE file_rows SET language = NEW.language, checksum = NEW.checksum, size = NEW.size
         WHERE fid = (SELECT fid FROM paths WHERE repo = OLD.repo AND path = OLD.path);
-END;
-CREATE TRIGGER chunks_insert INSTEAD OF INSERT ON chunks BEGIN
-    INSERT OR IGNORE INTO ids (id) VALUES (NEW.id);
-    INSERT OR IGNORE INTO paths (repo, path) VALUES (NEW.repo, NEW.file);
-    INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line, size,
-        tail, checksum, embedding) VALUES (NEW.rowid, (SELECT nid FROM ids WHERE id = NEW.id),
-        (SELECT fid FROM paths WHERE repo = NEW.repo AND path = NEW.file), NEW.product, NEW.language, NEW.kind,
-        NEW.name, nullif(NEW.fqn, NEW.id), NEW.parent, NEW.start_line, NEW.end_line, length(NEW.text), NEW.text,
-        NEW.checksum, NEW.embedding);
 END;
 """
 
@@ -200,16 +323,20 @@ class Interner:
         self._terms: dict[str, int] = {}
 
     def nids(self, ids: Iterable[str]) -> dict[str, int]:
-        """``{id: nid}`` for every id (inserted into ``ids`` when missing)."""
+        """``{id: nid}`` for every id (inserted into ``ids`` when missing, with the next free nids)."""
         want = [i for i in dict.fromkeys(ids) if i not in self._ids]
         if want:
-            self.conn.executemany("INSERT OR IGNORE INTO ids (id) VALUES (?)", [(i,) for i in want])
+            hashes = {i: id_hash(i) for i in want}
             for part in _chunks(want):
-                self._ids.update((s, n) for n, s in self.conn.execute(
-                    f"SELECT nid, id FROM ids WHERE id IN ({_JSON})", (json.dumps(part),)))
-            for i in want:  # an id holding a NUL: SQLite's JSON text ends there, a bound parameter does not
-                if i not in self._ids:
-                    self._ids[i] = self.conn.execute("SELECT nid FROM ids WHERE id = ?", (i,)).fetchone()[0]
+                found = self.conn.execute(f"SELECT nid, id FROM ids WHERE h IN ({_JSON})",
+                                          (json.dumps(sorted({hashes[i] for i in part})),)).fetchall()
+                self._ids.update((s, n) for n, s in found if s in hashes)
+            missing = [i for i in want if i not in self._ids]
+            if missing:
+                start = self.conn.execute("SELECT coalesce(max(nid), 0) + 1 FROM ids").fetchone()[0]
+                rows = [(start + k, hashes[i], i) for k, i in enumerate(missing)]
+                self.conn.executemany("INSERT INTO ids (nid, h, id) VALUES (?, ?, ?)", rows)
+                self._ids.update((i, n) for n, _, i in rows)
         return self._ids
 
     def fids(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], int]:

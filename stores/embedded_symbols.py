@@ -17,27 +17,30 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from stores.contracts import SymbolKey
+from stores.embedded_schema import qualname_sql
 
 __all__ = ["symbol_keys"]
 
-_COLUMNS = "i.id, l.term, n.name, n.qualname, p.repo, p.path, json_extract(n.props, '$.module')"
-_AGREES = ("(?2 = '' OR n.qualname = ?2 OR substr(?2, -length(n.qualname) - 1) = '.' || n.qualname"
-           " OR substr(n.qualname, -length(?2) - 1) = '.' || ?2)")
+_Q = qualname_sql()
+_MODULE = "coalesce(n.module, json_extract(n.props, '$.module'))"
+_COLUMNS = f"i.id, l.term, n.name, {_Q}, p.repo, p.path, {_MODULE}"
+_AGREES = (f"(?2 = '' OR {_Q} = ?2 OR substr(?2, -length({_Q}) - 1) = '.' || {_Q}"
+           f" OR substr({_Q}, -length(?2) - 1) = '.' || ?2)")
 _LABELS = "(?3 IS NULL OR n.label IN (SELECT tid FROM terms WHERE term IN (SELECT value FROM json_each(?3))))"
 _ONE = (f"SELECT {_COLUMNS} FROM node_rows n JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label"
         f" JOIN paths p ON p.fid = n.fid WHERE n.name = ?1 AND {_AGREES} AND {_LABELS}")
 _SET = (
     "WITH k(kn, name, tail) AS MATERIALIZED (SELECT key, json_extract(value, '$[0]'), json_extract(value, '$[1]')"
     " FROM json_each(?1)),"
-    " hit AS (SELECT k.kn AS kn, i.id AS id, l.term AS term, n.name AS name, n.qualname AS qualname, p.repo AS repo,"
-    " p.path AS path, n.props AS props,"
+    f" hit AS (SELECT k.kn AS kn, i.id AS id, l.term AS term, n.name AS name, {_Q} AS qualname, p.repo AS repo,"
+    f" p.path AS path, {_MODULE} AS module,"
     " row_number() OVER (PARTITION BY k.kn, p.repo = ?4 ORDER BY i.id) AS rn"
     " FROM k JOIN node_rows n ON n.name = k.name JOIN ids i ON i.nid = n.nid JOIN terms l ON l.tid = n.label"
     " JOIN paths p ON p.fid = n.fid"
-    " WHERE (k.tail = '' OR n.qualname = k.tail OR substr(k.tail, -length(n.qualname) - 1) = '.' || n.qualname"
-    " OR substr(n.qualname, -length(k.tail) - 1) = '.' || k.tail)"
+    f" WHERE (k.tail = '' OR {_Q} = k.tail OR substr(k.tail, -length({_Q}) - 1) = '.' || {_Q}"
+    f" OR substr({_Q}, -length(k.tail) - 1) = '.' || k.tail)"
     f" AND {_LABELS.replace('?3', '?2')})"
-    " SELECT kn, id, term, name, qualname, repo, path, json_extract(props, '$.module') FROM hit WHERE rn <= ?3 OR repo = ?4"
+    " SELECT kn, id, term, name, qualname, repo, path, module FROM hit WHERE rn <= ?3 OR repo = ?4"
 )
 """Every key of a JSON array ``?1`` at once (``kn``: its index), labels ``?2``, limit ``?3``, ``skip_repo`` ``?4``."""
 _SET_ALL = (_SET.replace(" row_number() OVER (PARTITION BY k.kn, p.repo = ?4 ORDER BY i.id) AS rn", " 0 AS rn")

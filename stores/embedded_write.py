@@ -24,7 +24,8 @@ from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import FileText, Interner, chunk_texts, compress_text, encode_chunk_text, prune
+from stores.embedded_schema import (FileText, Interner, chunk_texts, compress_text, encode_chunk_text, encode_qualname,
+                                    prune, split_props)
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -148,8 +149,10 @@ class EmbeddedWriter:
         fid = it.fids(owners)
         nid = it.nids([n.id for f in batch for n in f.nodes] + [x for f in batch for e in f.edges for x in (e.src, e.dst)]
                       + [u.caller for f in batch for u in f.unresolved])
+        split = [(n, *split_props(n.props)) for f in batch for n in f.nodes]
         tid = it.tids([n.label for f in batch for n in f.nodes] + [e.kind for f in batch for e in f.edges]
-                      + [e.resolution for f in batch for e in f.edges if e.resolution is not None])
+                      + [e.resolution for f in batch for e in f.edges if e.resolution is not None]
+                      + [promoted[0] for _, _, promoted in split if promoted[0] is not None])
         node_nids = [nid[n.id] for f in batch for n in f.nodes]
         for part in range(0, len(node_nids), 20_000):  # a node moving here from another file leaves that file
             gone.fids.update(r[0] for r in conn.execute(
@@ -157,11 +160,13 @@ class EmbeddedWriter:
         dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
         conn.executemany(
             "INSERT OR REPLACE INTO node_rows (nid, label, name, qualname, fid, start_line, start_col, end_line,"
-            " end_col, props) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(nid[n.id], tid[n.label], n.name, n.qualname,
+            " end_col, props, language, module, name_line, name_col, arity, min_arity, max_arity, signature)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(nid[n.id], tid[n.label], n.name, encode_qualname(n.id, n.qualname),
               fid[("", "") if n.label in SHARED_LABELS else (n.repo, n.file)],
-              n.start_line, n.start_col, n.end_line, n.end_col, dumps(n.props) if n.props else None)
-             for f in batch for n in f.nodes])
+              n.start_line, n.start_col, n.end_line, n.end_col, dumps(rest) if rest else None,
+              None if promoted[0] is None else tid[promoted[0]], *promoted[1:])  # type: ignore[index]
+             for n, rest, promoted in split])
         conn.executemany(
             "INSERT INTO edge_rows (kind, src, dst, fid, line, col, resolution, props) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(tid[e.kind], nid[e.src], nid[e.dst], fid[(e.repo, e.file)], e.line, e.col,

@@ -21,7 +21,6 @@ approximate search (:mod:`stores.vector_index`) covers the index's own model onl
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from stores.contracts import CODE_UNIT_KINDS, Chunk, ScoredChunk, SearchFilters
+from stores.embedded_schema import NIDS_OF, id_keys
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -75,8 +75,8 @@ class EmbeddedModelVectors:
 
         def body(conn: sqlite3.Connection) -> None:
             conn.execute(MODEL_VECTORS_TABLE)
-            sums = dict(conn.execute("SELECT id, checksum FROM chunks WHERE id IN (SELECT value FROM json_each(?))",
-                                     (json.dumps(ids),)))
+            sums = dict(conn.execute("SELECT i.id, c.checksum FROM chunk_rows c JOIN ids i ON i.nid = c.nid"
+                                     f" WHERE c.nid IN ({NIDS_OF})", (id_keys(ids),)))
             conn.executemany(
                 "INSERT OR REPLACE INTO model_embeddings (model, checksum, embedding) VALUES (?, ?, ?)",
                 [(model, sums[i], _unit(vectors[i]).tobytes()) for i in ids if i in sums])

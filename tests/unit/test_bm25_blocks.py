@@ -20,7 +20,7 @@ from stores.bm25_blocks import (BLOCK_SHIFT, CREATE_TABLE, REFERENCE_KEY, TABLE,
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import chunk_texts
+from stores.embedded_schema import SCHEMA_VERSION, chunk_texts
 from tests.bm25_spies import plain_bm25
 from tests.hostile.test_hostile_stores_cli import read_only
 from tests.unit.test_bm25_exact import as_schema_6
@@ -336,7 +336,7 @@ def test_a_schema_6_index_is_migrated_at_a_writable_open_and_read_as_is_read_onl
             assert [(h.chunk_id, h.score) for h in store.bm25(q, 10)] == want
     with EmbeddedStore(db) as store:
         conn = store._db
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "7"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
         rows, tokens = fts_averages(conn.execute("SELECT block FROM chunks_fts_data WHERE id = 1").fetchone()[0])
         reference = float(conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()[0])
         assert (rows, reference) == (299, tokens / rows)  # the migration's reference: the mean at that time

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import stores.embedded_migrate as embedded_migrate
+from stores.embedded_schema import SCHEMA_VERSION
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import TABLE, read_bounds
 from stores.embedded import EmbeddedStore
@@ -69,7 +70,7 @@ def test_an_index_another_process_is_migrating_opens_and_answers(tmp_path, monke
         assert _answers(store) == answers
         # the other side migrates now (after this instance opened), then this instance writes
         assert embedded_migrate.migrate(other, "6") is True
-        assert _version(db) == "7"
+        assert _version(db) == str(SCHEMA_VERSION)
         assert other.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chunk_rows'"
                              ).fetchall() == [("bm25_blocks_guard",)]  # the migration adds the guard
         store.replace_files(_corpus(40, salt=5))
@@ -108,7 +109,7 @@ def test_a_write_to_an_index_left_at_6_keeps_it_exact_and_a_later_open_migrates(
         for q in _QUERIES:
             assert after[q] == [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, q, 10)]
     with EmbeddedStore(db) as store:
-        assert _version(db) == "7"
+        assert _version(db) == str(SCHEMA_VERSION)
         assert _answers(store) == after
         for q in _QUERIES:
             for limit in (1, 3, 500):
@@ -160,7 +161,7 @@ def test_a_process_killed_mid_migration_leaves_the_index_at_6_answering_the_same
         conn.close()
     assert _version(db) == "6"
     with EmbeddedStore(db) as store:
-        assert _version(db) == "7"
+        assert _version(db) == str(SCHEMA_VERSION)
         assert json.dumps(_answers(store)) == json.dumps(answers)
         assert read_bounds(store._db, ["alpha"]) is not None
 
@@ -186,7 +187,7 @@ def test_a_disk_full_mid_migration_leaves_the_index_at_6_open_and_answering(tmp_
         assert _answers(store) == answers
     monkeypatch.setattr(embedded_migrate, "record_rows", real)
     with EmbeddedStore(db) as store:
-        assert _version(db) == "7"
+        assert _version(db) == str(SCHEMA_VERSION)
         assert _answers(store) == answers
 
 

@@ -41,11 +41,13 @@ def _tables(db: Path) -> dict[str, list[tuple]]:
             if name == "repositories":
                 continue
             try:
-                rows = conn.execute(f"SELECT rowid, * FROM '{name}' ORDER BY rowid").fetchall()
+                cur = conn.execute(f"SELECT rowid, * FROM '{name}' ORDER BY rowid")
             except sqlite3.OperationalError:  # WITHOUT ROWID
-                rows = conn.execute(f"SELECT * FROM '{name}' ORDER BY 1, 2").fetchall()
+                cur = conn.execute(f"SELECT * FROM '{name}' ORDER BY 1, 2")
+            rows = cur.fetchall()
             if name == "node_rows":
-                rows = [r[:-1] + (_props(r[-1]),) for r in rows]
+                at = [d[0] for d in cur.description].index("props")
+                rows = [r[:at] + (_props(r[at]),) + r[at + 1:] for r in rows]
             if name == "meta":
                 rows = [r for r in rows if "instance" not in r]
             out[name] = rows
