@@ -102,14 +102,15 @@ def endpoint_id(http_method: str, path: str) -> str:
     return f"endpoint:{method} {normalise_path(path)}"
 
 
-BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce")
+BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce", "nest")
 """The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
 subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
 ``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name;
 ``inprocess`` a message type dispatched inside one process (MediatR requests and notifications);
 ``salesforce`` a Salesforce platform event on the org's event bus (``EventBus.publish`` to the triggers
 on it, named as the event: ``order_shipped__e``) or a record event of an sObject (DML to the triggers
-on it: ``account.update``)."""
+on it: ``account.update``); ``nest`` a NestJS microservice message or event pattern, whatever transport
+carries it (``ClientProxy.send`` / ``emit`` to ``@MessagePattern`` / ``@EventPattern`` handlers)."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:
