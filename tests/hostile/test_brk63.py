@@ -6,6 +6,10 @@ found, with exact expectations and what must not be linked or kept. Every input 
   cannot parse (``MAILER_FROM="Test mail" <someusername@denrox.com>``); every ``ripple index`` printed
   ``WARNING python-dotenv could not parse statement starting at line 21`` naming no file, and a
   newcomer could not tell which of the repository's files it meant.
+- :class:`TestGeneratedStubsRankAfterTheImplementation`: microservices-demo keeps ``protoc``'s Go stubs
+  in each service (``src/*/genproto/demo_grpc.pb.go``) and Python stubs in two: ``ripple search
+  PlaceOrder`` listed 17 generated definitions before ``checkoutService.PlaceOrder``, the one service
+  implementing it (#18), and ``server.GetQuote`` was not in the first 12.
 """
 
 from __future__ import annotations
@@ -14,7 +18,11 @@ import logging
 
 import pytest
 
+from analysis import ranking
+from analysis.retrieval import QueryEngine
 from indexer.frameworks.env_config import env_values, load_env_files
+from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
+from stores.embedded import EmbeddedStore
 
 # -- a .env line python-dotenv cannot parse --------------------------------------------------------------
 
@@ -35,3 +43,79 @@ class TestDotenvWarning:
         caplog.set_level(logging.WARNING)
         assert load_env_files(tmp_path) == {"": {"API": "http://api.local", "BASE": "/v1"}}
         assert caplog.records == []
+
+
+# -- protoc's stubs ranked before the implementation ---------------------------------------------------
+
+
+def _def(path: str, qualname: str, language: str, arity: int = 2, **props: object) -> Node:
+    module = path.rsplit(".", 1)[0]
+    return Node(f"r:{module}.{qualname}({arity})", "Method", qualname.rsplit(".", 1)[-1], qualname, "r", path, 1, 0, 2,
+                0, {"language": language, **props})
+
+
+GEN_SERVER = _def("src/checkout/genproto/demo_grpc.pb.go", "CheckoutServiceServer.PlaceOrder", "go", exported=True)
+GEN_CLIENT = _def("src/frontend/genproto/demo_grpc.pb.go", "CheckoutServiceClient.PlaceOrder", "go", exported=True)
+GEN_PY = _def("src/email/demo_pb2_grpc.py", "CheckoutServiceServicer.PlaceOrder", "python", 3)
+IMPL = _def("src/checkout/main.go", "checkoutService.PlaceOrder", "go", exported=True)
+PROTO = _def("protos/demo.proto", "CheckoutService.PlaceOrder", "proto", 1)
+MOCK = _def("src/checkout/main_test.go", "mockCheckout.PlaceOrder", "go", exported=True)
+HANDLER = _def("src/frontend/handlers.go", "frontendServer.placeOrderHandler", "go", 2)
+BASE_RUN = _def("src/lib/runner.go", "Runner.Run", "go", 0, exported=True)
+IMPL_RUN = _def("src/lib/fast.go", "fastRunner.Run", "go", 0, exported=True)
+
+
+@pytest.fixture
+def stub_store(tmp_path):
+    s = EmbeddedStore(tmp_path / "index.db")
+    edges = {IMPL.file: [Edge("OVERRIDES", IMPL.id, GEN_SERVER.id, "r", IMPL.file, 3, 1, None)],
+             HANDLER.file: [Edge("CALLS", HANDLER.id, GEN_CLIENT.id, "r", HANDLER.file, 5, 1, "exact"),
+                            Edge("CALLS", HANDLER.id, IMPL.id, "r", HANDLER.file, 6, 1, "inferred")],
+             IMPL_RUN.file: [Edge("OVERRIDES", IMPL_RUN.id, BASE_RUN.id, "r", IMPL_RUN.file, 3, 1, None),
+                             Edge("CALLS", IMPL_RUN.id, IMPL_RUN.id, "r", IMPL_RUN.file, 4, 1, "exact")]}
+    files = []
+    for n in (GEN_SERVER, GEN_CLIENT, GEN_PY, IMPL, PROTO, MOCK, HANDLER, BASE_RUN, IMPL_RUN):
+        language = str(n.props["language"])
+        f = IndexedFile(FileRecord("r", n.file, language, "0" * 64, 10))
+        f.nodes = [n]
+        kind = "method"
+        f.chunks = [Chunk(n.id, "r", "r", n.file, language, kind, n.name, n.id, None, 1, 2, f"func {n.name}()", n.id)]
+        f.edges = edges.get(n.file, [])
+        files.append(f)
+    s.replace_files(files)
+    yield s
+    s.close()
+
+
+class TestGeneratedStubsRankAfterTheImplementation:
+    def test_the_implementation_then_the_proto_then_tests_and_stubs(self, stub_store: EmbeddedStore) -> None:
+        ranked = ranking.named_definitions(stub_store, stub_store, "PlaceOrder", None)
+        assert [(n.id, s) for n, s in ranked] == [
+            (IMPL.id, (4 + 2 + 1 + 1 / 2) / 8),  # overrides only a generated interface: a base of its own
+            (PROTO.id, (4 + 2 + 1) / 8),
+            (GEN_SERVER.id, (2 + 1 + 1 / 2) / 8),  # generated: ranked as test code is (fan-in: IMPL overrides it)
+            (GEN_CLIENT.id, (2 + 1 + 1 / 2) / 8),  # (fan-in: the handler calls it)
+            (MOCK.id, (2 + 1) / 8),
+            (GEN_PY.id, (2 + 1) / 8),
+        ]
+
+    def test_tests_wanted_put_the_test_first_and_the_stubs_with_the_implementation_after_it(
+            self, stub_store: EmbeddedStore) -> None:
+        ranked = ranking.named_definitions(stub_store, stub_store, "PlaceOrder", None, wants_tests=True)
+        # the test first; the rest by public, base, fan-in, then id (IMPL, GEN_SERVER and GEN_CLIENT tie)
+        assert [n.id for n, _ in ranked] == [MOCK.id, GEN_SERVER.id, IMPL.id, GEN_CLIENT.id, PROTO.id, GEN_PY.id]
+
+    def test_an_override_of_hand_written_code_still_follows_its_base(self, stub_store: EmbeddedStore) -> None:
+        ranked = ranking.named_definitions(stub_store, stub_store, "Run", None)
+        assert [(n.id, s) for n, s in ranked] == [(BASE_RUN.id, (4 + 2 + 1 + 1 / 2) / 8),
+                                                  (IMPL_RUN.id, (4 + 2 + 0 + 1 / 2) / 8)]
+
+    def test_the_search_answers_the_implementation_first_and_a_stub_takes_the_test_prior(
+            self, stub_store: EmbeddedStore) -> None:
+        result = QueryEngine(stub_store, stub_store).search("PlaceOrder", limit=3)
+        assert [h.node.id for h in result.hits] == [IMPL.id, PROTO.id, GEN_SERVER.id]
+        chunk = stub_store.get_chunks([GEN_PY.id])[GEN_PY.id]
+        assert ranking.prior_factor(chunk, GEN_PY, ranking.DEFAULT_PRIORS, False) == pytest.approx(0.5 * 0.8)
+        assert ranking.prior_factor(chunk, GEN_PY, ranking.DEFAULT_PRIORS, True) == pytest.approx(0.5 * 0.8)
+        impl = stub_store.get_chunks([IMPL.id])[IMPL.id]
+        assert ranking.prior_factor(impl, IMPL, ranking.DEFAULT_PRIORS, False) == pytest.approx(0.8)
