@@ -10,6 +10,13 @@ found, with exact expectations and what must not be linked or kept. Every input 
   in each service (``src/*/genproto/demo_grpc.pb.go``) and Python stubs in two: ``ripple search
   PlaceOrder`` listed 17 generated definitions before ``checkoutService.PlaceOrder``, the one service
   implementing it (#18), and ``server.GetQuote`` was not in the first 12.
+- :class:`TestNginxTemplateGrowth`: an nginx template filled from a Dockerfile ``ENV`` is read whole
+  after ``envsubst``; the cap on the file's size held before filling only, so 2,000 ``$X`` of a 250 KB
+  value (a 12 KB template) made a 500 MB string in the index run.
+- :class:`TestNginxStopPrefixes`: each ``location ^~`` was compared with every ordinary prefix of its
+  server: one 470 KB file of 10,000 of each took 7.3 s of CPU (500 files are read), and a ``^~``
+  prefix that hundreds of longer prefixes start had them all in its pattern, each its own
+  alternative even when one starts another.
 """
 
 from __future__ import annotations
@@ -20,9 +27,14 @@ import pytest
 
 from analysis import ranking
 from analysis.retrieval import QueryEngine
+from indexer.frameworks.clients import gateway_url
 from indexer.frameworks.env_config import env_values, load_env_files
+from indexer.frameworks.nginx_config import MAX_FILE_BYTES, MAX_LOOKAHEAD, load_nginx_routes
+from indexer.frameworks.services import service_map
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
+from stores.gateway import GatewayRoute
+from tests.resolution_harness import write_tree
 
 # -- a .env line python-dotenv cannot parse --------------------------------------------------------------
 
@@ -119,3 +131,62 @@ class TestGeneratedStubsRankAfterTheImplementation:
         assert ranking.prior_factor(chunk, GEN_PY, ranking.DEFAULT_PRIORS, True) == pytest.approx(0.5 * 0.8)
         impl = stub_store.get_chunks([IMPL.id])[IMPL.id]
         assert ranking.prior_factor(impl, IMPL, ranking.DEFAULT_PRIORS, False) == pytest.approx(0.8)
+
+
+# -- nginx: a template that grows past the cap when filled --------------------------------------------
+
+
+class TestNginxTemplateGrowth:
+    def _tree(self, tmp_path, value: str, uses: int):
+        return write_tree(tmp_path / "r", {
+            "compose.yaml": "services:\n  proxy:\n    build: proxy\n  api:\n    build: api\n",
+            "api/Dockerfile": "FROM python:3.12\n",
+            "proxy/Dockerfile": f"FROM nginx\nENV API_HOST=api\nENV PAD={value}\n",
+            "proxy/default.conf.template": (
+                "server { location /api/ { proxy_pass http://${API_HOST}:8080/; } }\n" + "# $PAD\n" * uses),
+        })
+
+    def test_a_template_that_would_pass_the_cap_once_filled_is_skipped_as_too_large(self, tmp_path) -> None:
+        root = self._tree(tmp_path, "x" * (MAX_FILE_BYTES // 20), 21)  # 21 x 25 KB: past 500 KB once filled
+        loaded = load_nginx_routes(str(root), service_map(root), {})
+        assert loaded.routes == ()
+        assert loaded.skipped == (("proxy/default.conf.template", "too_large"),)
+
+    def test_one_that_stays_under_it_is_filled_and_read(self, tmp_path) -> None:
+        root = self._tree(tmp_path, "x" * (MAX_FILE_BYTES // 20), 19)
+        loaded = load_nginx_routes(str(root), service_map(root), {})
+        assert loaded.skipped == ()
+        assert loaded.routes == (GatewayRoute("api", ("~(?:^/api/)",), (), (("ReplacePrefix", "/api/", "/"),)),)
+
+
+# -- nginx: ^~ prefixes against the longer ordinary ones ----------------------------------------------
+
+
+class TestNginxStopPrefixes:
+    def test_only_the_shortest_longer_prefixes_are_left_out_of_the_pattern(self, tmp_path) -> None:
+        root = write_tree(tmp_path / "r", {"nginx.conf": (
+            "server {\n location ^~ /s/ { proxy_pass http://svc/; }\n"
+            " location /s/a/ { proxy_pass http://a/; }\n location /s/a/b/ { proxy_pass http://b/; }\n"
+            " location /s/c { proxy_pass http://c/; }\n location /t/ { proxy_pass http://t/; }\n}\n")})
+        routes = load_nginx_routes(str(root), service_map(root), {h: h for h in ("svc", "a", "b", "c", "t")}).routes
+        assert [(r.service, r.paths) for r in routes] == [
+            ("svc", ("~(?:^/s/(?!a/|c))",)),  # not /s/a/b/: /s/a/ excludes it
+            ("b", ("~(?:^/s/a/b/)",)), ("a", ("~(?:^/s/a/)",)), ("c", ("~(?:^/s/c)",)), ("t", ("~(?:^/t/)",))]
+        assert gateway_url(routes, "GET", "/s/x") == ("svc", "/x")
+        assert gateway_url(routes, "GET", "/s/a/b/x") == ("b", "/x")
+        assert gateway_url(routes, "GET", "/s/cart") == ("c", "/art")  # nginx's prefix match is textual
+
+    def test_a_stop_prefix_that_too_many_longer_prefixes_start_forwards_nothing(self, tmp_path) -> None:
+        n = MAX_LOOKAHEAD + 1
+        locations = "".join(f" location /s/p{i:04d}/ {{ proxy_pass http://a/; }}\n" for i in range(n))
+        root = write_tree(tmp_path / "r", {"nginx.conf": (
+            "server {\n location ^~ /s/ { proxy_pass http://svc/; }\n" + locations +
+            " location ^~ /u/ { proxy_pass http://svc/; }\n location /u/p0/ { proxy_pass http://a/; }\n}\n")})
+        routes = load_nginx_routes(str(root), service_map(root), {"svc": "svc", "a": "a"}).routes
+        assert len(routes) == n + 3
+        assert (routes[0].service, routes[0].paths, routes[0].filters) == ("", ("~(?:^/s/)",), ())
+        assert (routes[1].service, routes[1].paths) == ("svc", ("~(?:^/u/(?!p0/))",))  # the other ^~ kept
+        assert gateway_url(routes, "GET", "/s/x") is None  # no service rather than a wrong one
+        assert gateway_url(routes, "GET", "/s/p0007/x") is None
+        assert gateway_url(routes, "GET", "/u/x") == ("svc", "/x")
+        assert gateway_url(routes, "GET", "/u/p0/x") == ("a", "/x")
