@@ -17,15 +17,29 @@ found, with exact expectations and what must not be linked or kept. Every input 
   server: one 470 KB file of 10,000 of each took 7.3 s of CPU (500 files are read), and a ``^~``
   prefix that hundreds of longer prefixes start had them all in its pattern, each its own
   alternative even when one starts another.
+- :class:`TestFullCacheFolder`: with the user's cache folder full (a 2 MB tmpfs as ``XDG_CACHE_HOME``),
+  ``ripple index`` of 699 files (three packages of the generated monorepo) ended with ``Error: disk
+  full ... write the index to another disk (--db / RIPPLE_DB)``, the index being on another disk: the
+  forked child's spill file (pinned: it may not move) refused a write, and the parent raised the
+  child's ``OSError`` instead of binding in process, where a spill file moves to memory. The same run
+  printed one ``extraction cache write failed`` warning per file (716).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 
+import indexer.forked_resolve as forked_resolve
+import indexer.spill as spill_module
 from analysis import ranking
+from indexer.extract_cache import ExtractionCache
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from indexer.spill import PinnedWriteRefused, SpillFile
+from tests.index_dump import dump
 from analysis.retrieval import QueryEngine
 from indexer.frameworks.clients import gateway_url
 from indexer.frameworks.env_config import env_values, load_env_files
@@ -190,3 +204,89 @@ class TestNginxStopPrefixes:
         assert gateway_url(routes, "GET", "/s/p0007/x") is None
         assert gateway_url(routes, "GET", "/u/x") == ("svc", "/x")
         assert gateway_url(routes, "GET", "/u/p0/x") == ("a", "/x")
+
+
+# -- a full cache folder: the forked child's pinned spill refused a write ------------------------------
+
+SOURCES = {
+    "app/repo.py": "class Repo:\n    def save(self, x):\n        return x\n",
+    "app/service.py": "from app.repo import Repo\n\n\ndef process(x):\n    return Repo().save(x)\n",
+    "app/main.py": "from app.service import process\n\n\ndef main():\n    return process(1)\n",
+}
+
+
+def _index_tree(src, db, state) -> None:
+    store = EmbeddedStore(db)
+    try:
+        index_repository(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(state)))
+    finally:
+        store.close()
+
+
+class TestFullCacheFolder:
+    def test_a_pinned_spill_file_refuses_with_its_own_error(self, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+        spill = SpillFile(str(tmp_path))
+        spill.pinned = True
+
+        def full(fh, data):  # type: ignore[no-untyped-def]
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr("indexer.spill._write_all", full)
+        with pytest.raises(PinnedWriteRefused) as refused:
+            spill.put(b"x")
+        assert (refused.value.errno, refused.value.strerror) == (28, "No space left on device")
+        assert spill.size == 0 and not spill.moved
+
+    def test_the_parent_binds_in_process_when_the_childs_spill_write_is_refused(
+            self, tmp_path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+        src = write_tree(tmp_path / "src", SOURCES)
+        _index_tree(src, tmp_path / "here.db", tmp_path / "here-state")  # no fork: 3 files
+        expected = dump(tmp_path / "here.db")
+        monkeypatch.setattr(forked_resolve, "FORK_MIN_FILES", 0)
+        parent = os.getpid()
+        real = spill_module._write_all
+
+        def full_in_child(fh, data):  # type: ignore[no-untyped-def]
+            if os.getpid() != parent:
+                raise OSError(28, "No space left on device")
+            real(fh, data)
+
+        monkeypatch.setattr("indexer.spill._write_all", full_in_child)
+        with caplog.at_level(logging.WARNING, logger="indexer.forked_resolve"):
+            _index_tree(src, tmp_path / "x.db", tmp_path / "state")
+        assert [r.getMessage() for r in caplog.records if r.name == "indexer.forked_resolve"] == [
+            "the forked child could not write its spill files ([Errno 28] No space left on device): "
+            "binding in this process"]
+        assert dump(tmp_path / "x.db") == expected
+
+    def test_another_error_of_the_child_is_still_raised_as_itself(self, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+        src = write_tree(tmp_path / "src", SOURCES)
+        monkeypatch.setattr(forked_resolve, "FORK_MIN_FILES", 0)
+        parent = os.getpid()
+        from indexer.resolve.repository import RepositoryResolver
+
+        def fails(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise OSError(5, f"I/O error in {'the parent' if os.getpid() == parent else 'a child'}")
+
+        monkeypatch.setattr(RepositoryResolver, "resolve", fails)
+        with pytest.raises(OSError, match="I/O error in a child") as raised:
+            _index_tree(src, tmp_path / "x.db", tmp_path / "state")
+        assert type(raised.value) is OSError
+
+    def test_the_extraction_cache_warns_once_then_logs_at_info(self, tmp_path, monkeypatch: pytest.MonkeyPatch,
+                                                               caplog: pytest.LogCaptureFixture) -> None:
+        cache = ExtractionCache(tmp_path / "cache")
+
+        def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(cache._cache, "set", refuse)
+        caplog.set_level(logging.INFO, logger="indexer.extract_cache")
+        for i in range(3):
+            cache.put_blob(f"f{i}.py", "0" * 64, b"blob")
+        assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+            ("WARNING", "extraction cache write failed for f0.py: [Errno 28] No space left on device (files it "
+                        "cannot keep are parsed again by the next run; further failures are logged with -v)"),
+            ("INFO", "extraction cache write failed for f1.py: [Errno 28] No space left on device"),
+            ("INFO", "extraction cache write failed for f2.py: [Errno 28] No space left on device")]
+        cache.close()
