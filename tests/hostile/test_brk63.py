@@ -22,7 +22,10 @@ found, with exact expectations and what must not be linked or kept. Every input 
   full ... write the index to another disk (--db / RIPPLE_DB)``, the index being on another disk: the
   forked child's spill file (pinned: it may not move) refused a write, and the parent raised the
   child's ``OSError`` instead of binding in process, where a spill file moves to memory. The same run
-  printed one ``extraction cache write failed`` warning per file (716).
+  printed one ``extraction cache write failed`` warning per file (716). With the cache folder on a
+  read-only file system the run is refused (the folder registry lives there), but the message
+  (``cannot create ...: [Errno 30] Read-only file system: ...``) said neither what the folder is nor
+  how to choose another.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from indexer.extract_cache import ExtractionCache
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from indexer.spill import PinnedWriteRefused, SpillFile
+from stores.errors import StoreUnavailable
+from stores.factory import claim_repository, state_dir
 from tests.index_dump import dump
 from analysis.retrieval import QueryEngine
 from indexer.frameworks.clients import gateway_url
@@ -290,3 +295,22 @@ class TestFullCacheFolder:
             ("INFO", "extraction cache write failed for f1.py: [Errno 28] No space left on device"),
             ("INFO", "extraction cache write failed for f2.py: [Errno 28] No space left on device")]
         cache.close()
+
+
+class TestUnwritableCacheFolder:
+    def test_the_message_names_the_folder_and_how_to_choose_another(self, tmp_path, monkeypatch) -> None:
+        blocked = tmp_path / "cache-is-a-file"
+        blocked.write_text("")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+        db = tmp_path / "x.db"
+        store = EmbeddedStore(db)
+        try:
+            with pytest.raises(StoreUnavailable) as refused:
+                claim_repository(store, db, "r", tmp_path)
+        finally:
+            store.close()
+        state = state_dir(db)
+        assert str(refused.value) == (
+            f"cannot create {state}: Not a directory: {state}; the state folder of an index (its folder "
+            "registry, journal and caches) is under $XDG_CACHE_HOME/ripple/state, else ~/.cache/ripple/state: set "
+            "XDG_CACHE_HOME to a folder you can write")
