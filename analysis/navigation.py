@@ -457,7 +457,8 @@ def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference
 
 def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[str] | None = None) -> list[Reference]:
     """Direct call sites of ``targets`` (for a class: calls to it and to its constructors; for an
-    Endpoint: the ``CALLS_HTTP`` requests of it, whatever ``resolutions`` says), those in
+    Endpoint: the ``CALLS_HTTP`` requests of it, for a Topic the ``PRODUCES`` uses of it, whatever
+    ``resolutions`` says), those in
     production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
     A call from generated RPC glue (a file named as ``protoc`` plug-ins name theirs,
     :data:`analysis.generated.GENERATED_NAMES`: one store call more, only when there is one) to a target
@@ -465,11 +466,14 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
     ``PlaceOrder``) has that rpc's Endpoint node as its ``source`` (``GRPC oteldemo.CheckoutService/PlaceOrder``),
     at the glue's call site.
     """
-    code = [n.id for n in targets if n.label != "Endpoint"]
+    code = [n.id for n in targets if n.label not in ("Endpoint", "Topic")]
     by_target = graph.incoming(code, ["CALLS"], resolutions)
     endpoints = [n.id for n in targets if n.label == "Endpoint"]
     if endpoints:  # an endpoint's callers are the HTTP clients requesting it
         by_target.update(graph.incoming(endpoints, ["CALLS_HTTP"]))
+    topics = [n.id for n in targets if n.label == "Topic"]
+    if topics:  # a topic's are its producers, as its blast radius counts them (analysis.impact)
+        by_target.update(graph.incoming(topics, ["PRODUCES"]))
     for class_id, ctor_ids in _constructors(graph, targets).items():
         calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
         by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]

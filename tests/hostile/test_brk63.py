@@ -26,6 +26,9 @@ found, with exact expectations and what must not be linked or kept. Every input 
   read-only file system the run is refused (the folder registry lives there), but the message
   (``cannot create ...: [Errno 30] Read-only file system: ...``) said neither what the folder is nor
   how to choose another.
+- :class:`TestTopicCallers`: ``ripple impact "topic:nest:user_get_by_id"`` counted 2 direct callers (its
+  producers, brk62's rule for endpoint and topic targets) while ``ripple callers`` of the same topic
+  said ``0 call sites``: an endpoint's callers were its HTTP clients, a topic's were nothing.
 """
 
 from __future__ import annotations
@@ -42,7 +45,9 @@ from indexer.extract_cache import ExtractionCache
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from indexer.spill import PinnedWriteRefused, SpillFile
+from analysis.navigation import callers
 from stores.errors import StoreUnavailable
+from tests.index_harness import index_files
 from stores.factory import claim_repository, state_dir
 from tests.index_dump import dump
 from analysis.retrieval import QueryEngine
@@ -314,3 +319,37 @@ class TestUnwritableCacheFolder:
             f"cannot create {state}: Not a directory: {state}; the state folder of an index (its folder "
             "registry, journal and caches) is under $XDG_CACHE_HOME/ripple/state, else ~/.cache/ripple/state: set "
             "XDG_CACHE_HOME to a folder you can write")
+
+
+# -- a topic's callers are its producers ---------------------------------------------------------------
+
+
+class TestTopicCallers:
+    FILES = {
+        "gw/users.controller.ts": (
+            "import { Controller, Get, Inject } from '@nestjs/common';\n"
+            "import { ClientProxy } from '@nestjs/microservices';\n\n"
+            "@Controller('users')\nexport class UsersController {\n"
+            "  constructor(@Inject('USER') private readonly users: ClientProxy) {}\n\n"
+            "  @Get()\n  list() {\n    return this.users.send('user_list', {});\n  }\n\n"
+            "  count() {\n    return this.users.send('user_count', {});\n  }\n}\n"),
+        "user/user.controller.ts": (
+            "import { Controller } from '@nestjs/common';\n"
+            "import { MessagePattern } from '@nestjs/microservices';\n\n"
+            "@Controller()\nexport class UserController {\n"
+            "  @MessagePattern('user_list')\n  list() {\n    return [];\n  }\n}\n"),
+    }
+
+    def test_callers_of_a_topic_are_its_producers_and_of_its_consumer_the_code_calling_it(self, tmp_path) -> None:
+        store = index_files(tmp_path / "r", self.FILES, "r")
+        try:
+            topics = store.get_nodes(["topic:nest:user_list", "topic:nest:user_count"])
+            refs = callers(store, [topics["topic:nest:user_list"]])
+            assert [(r.kind, r.source.id, r.file, r.line, r.col) for r in refs] == [
+                ("PRODUCES", "r:gw/users.controller.UsersController.list(0)", "gw/users.controller.ts", 10, 11)]
+            refs = callers(store, [topics["topic:nest:user_count"]])
+            assert [r.source.id for r in refs] == ["r:gw/users.controller.UsersController.count(0)"]
+            consumer = store.get_nodes(["r:user/user.controller.UserController.list(0)"])
+            assert callers(store, list(consumer.values())) == []  # consuming is no call of the handler
+        finally:
+            store.close()
