@@ -29,6 +29,9 @@ found, with exact expectations and what must not be linked or kept. Every input 
 - :class:`TestTopicCallers`: ``ripple impact "topic:nest:user_get_by_id"`` counted 2 direct callers (its
   producers, brk62's rule for endpoint and topic targets) while ``ripple callers`` of the same topic
   said ``0 call sites``: an endpoint's callers were its HTTP clients, a topic's were nothing.
+- :class:`TestLocustClients`: microservices-demo's load generator (locust) requests every page of the
+  frontend (``l.client.get("/product/" + random.choice(products))``); no locust request was read, so
+  ``ripple callers "GET /product/{id}"`` listed nothing.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from indexer.spill import PinnedWriteRefused, SpillFile
 from analysis.navigation import callers
 from stores.errors import StoreUnavailable
 from tests.index_harness import index_files
+from tests.resolution_harness import extract_fixture
 from stores.factory import claim_repository, state_dir
 from tests.index_dump import dump
 from analysis.retrieval import QueryEngine
@@ -351,5 +355,70 @@ class TestTopicCallers:
             assert [r.source.id for r in refs] == ["r:gw/users.controller.UsersController.count(0)"]
             consumer = store.get_nodes(["r:user/user.controller.UserController.list(0)"])
             assert callers(store, list(consumer.values())) == []  # consuming is no call of the handler
+        finally:
+            store.close()
+
+
+# -- locust load tests request the host under load ----------------------------------------------------
+
+LOCUST = """
+# --- path: loadgen/locustfile.py ---
+import random
+from locust import FastHttpUser, TaskSet, between, task
+
+products = ['0PUK6V6EV0', '1YMWWN1N4O']
+
+def index(l):
+    l.client.get("/")
+
+def browse(l):
+    l.client.get("/product/" + random.choice(products))
+
+def checkout(l):
+    l.client.post("/cart/checkout", {"email": "a@b.c"})
+    l.client.request("DELETE", "/cart")
+    l.client.cookies.get("session")
+
+class UserBehavior(TaskSet):
+    tasks = {index: 1, browse: 10, checkout: 1}
+
+class WebsiteUser(FastHttpUser):
+    wait_time = between(1, 10)
+
+    @task
+    def logout(self):
+        self.client.get('/logout', name="logout")
+        self.environment.client.get("/not-a-user-client")
+# --- path: other/jobs.py ---
+class Jobs:
+    def run(self, l):
+        self.client.get("/cart")
+        l.client.get("/cart")
+"""
+
+
+class TestLocustClients:
+    def test_user_and_task_function_requests_are_http_calls(self) -> None:
+        found = sorted((ex.path, c.framework, c.method, c.url.parts, c.caller, c.line)
+                       for ex, _, _ in extract_fixture(LOCUST) for c in ex.http_calls)
+        lf = "loadgen/locustfile.py"
+        assert found == [
+            (lf, "locust", "DELETE", (("lit", "/cart"),), "checkout", 14),
+            (lf, "locust", "GET", (("lit", "/"),), "index", 7),
+            (lf, "locust", "GET", (("lit", "/logout"),), "WebsiteUser.logout", 25),
+            (lf, "locust", "GET", (("lit", "/product/"), ("hole", "random.choice(products)")), "browse", 10),
+            (lf, "locust", "POST", (("lit", "/cart/checkout"),), "checkout", 13),
+        ]  # not: cookies.get (no client), self.environment.client (no user's client), other/ (no locust import)
+
+    def test_they_link_to_the_endpoints_of_the_host_under_load(self, tmp_path) -> None:
+        files = {"loadgen/locustfile.py": LOCUST.split("# --- path: loadgen/locustfile.py ---\n")[1].split("# ---")[0],
+                 "web/app.py": ("from flask import Flask\napp = Flask(__name__)\n\n@app.get('/product/<pid>')\n"
+                                "def product(pid):\n    return pid\n\n@app.post('/cart')\ndef add():\n    return ''\n")}
+        store = index_files(tmp_path / "r", files, "r")
+        try:
+            endpoints = store.get_nodes(["endpoint:GET /product/{}", "endpoint:POST /cart", "endpoint:DELETE /cart"])
+            assert [r.source.id for r in callers(store, [endpoints["endpoint:GET /product/{}"]])] == [
+                "r:loadgen/locustfile.browse(1)"]
+            assert callers(store, [endpoints["endpoint:POST /cart"]]) == []  # the load test deletes it, not posts
         finally:
             store.close()
