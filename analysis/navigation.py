@@ -38,6 +38,7 @@ __all__ = [
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
     "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints", "gateway_route", "gateway_miss",
+    "entries_served",
 ]
 
 def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
@@ -485,6 +486,19 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
         return refs
     served = graph.get_nodes(sorted(set(folded.values())))
     return [replace(r, source=served[folded[id(r)]]) if folded.get(id(r)) in served else r for r in refs]
+
+
+def entries_served(graph: GraphStore, targets: Sequence[Node]) -> list[str]:
+    """The Endpoint and Topic ids the code ``targets`` serve (``EXPOSES``) or consume (``CONSUMES``),
+    sorted: what other services reach them through, whose callers (HTTP and gRPC clients, producers)
+    :func:`callers` lists when asked for the endpoint or topic itself, not for the code (a gRPC
+    handler no generated glue calls has no call site: ``callers`` of grpc-js's ``convert`` said 0).
+    One store call; none without a code target."""
+    code = [t.id for t in targets if t.label not in ("Endpoint", "Topic")]
+    if not code:
+        return []
+    out = graph.outgoing(code, ["EXPOSES", "CONSUMES"])
+    return sorted({e.dst for es in out.values() for e in es if e.kind in ("EXPOSES", "CONSUMES")})
 
 
 def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[str]]:

@@ -28,7 +28,9 @@ found, with exact expectations and what must not be linked or kept. Every input 
   how to choose another.
 - :class:`TestTopicCallers`: ``ripple impact "topic:nest:user_get_by_id"`` counted 2 direct callers (its
   producers, brk62's rule for endpoint and topic targets) while ``ripple callers`` of the same topic
-  said ``0 call sites``: an endpoint's callers were its HTTP clients, a topic's were nothing.
+  said ``0 call sites``: an endpoint's callers were its HTTP clients, a topic's were nothing. And
+  ``ripple callers convert`` (microservices-demo's grpc-js handler, 3 gRPC clients) said ``0 call
+  sites`` with no word of the endpoint its clients reach it through.
 - :class:`TestLocustClients`: microservices-demo's load generator (locust) requests every page of the
   frontend (``l.client.get("/product/" + random.choice(products))``); no locust request was read, so
   ``ripple callers "GET /product/{id}"`` listed nothing.
@@ -50,6 +52,9 @@ from indexer.run import IndexOptions
 from indexer.spill import PinnedWriteRefused, SpillFile
 from analysis.navigation import callers
 from stores.errors import StoreUnavailable
+from click.testing import CliRunner
+
+from lsp_server.cli import main as cli_main
 from tests.index_harness import index_files
 from tests.resolution_harness import extract_fixture
 from stores.factory import claim_repository, state_dir
@@ -357,6 +362,23 @@ class TestTopicCallers:
             assert callers(store, list(consumer.values())) == []  # consuming is no call of the handler
         finally:
             store.close()
+
+    def test_callers_of_a_handler_name_the_endpoint_or_topic_others_reach_it_through(self, tmp_path) -> None:
+        index_files(tmp_path / "r", self.FILES, "r").close()
+        db = str(tmp_path / "i.db")
+        run = CliRunner().invoke(cli_main, ["callers", "UserController.list", "--db", db], catch_exceptions=False)
+        assert run.exit_code == 0
+        assert run.output.splitlines() == [
+            "r:user/user.controller.UserController.list(0)  (method, user/user.controller.ts:6)", "0 call sites",
+            "also reached through topic:nest:user_list: ripple callers 'topic:nest:user_list' lists its producers"]
+        run = CliRunner().invoke(cli_main, ["callers", "UsersController.list", "--db", db], catch_exceptions=False)
+        assert run.output.splitlines()[-1] == (
+            "also reached through GET /users: ripple callers 'GET /users' lists its clients")
+        run = CliRunner().invoke(cli_main, ["callers", "UsersController.count", "--db", db], catch_exceptions=False)
+        assert "also reached" not in run.output  # it serves nothing: a producer only
+        run = CliRunner().invoke(cli_main, ["callers", "UserController.list", "--db", db, "--json"],
+                                 catch_exceptions=False)
+        assert "also reached" not in run.output  # the JSON document is unchanged
 
 
 # -- locust load tests request the host under load ----------------------------------------------------
