@@ -37,7 +37,8 @@ export class UsersController {
   }
 
   public sum(a: number, b: number, key: string) {
-    this.userServiceClient.send({ role: 'math', cmd: 'sum' }, [a, b]);
+    const pattern = { role: 'math', cmd: 'sum' };
+    this.userServiceClient.send<number>(pattern, [a, b]);
     this.userServiceClient.send({ cmd: key, ...rest }, [a, b]);
     return this.userServiceClient.send({ n: 1, ok: true }, []);
   }

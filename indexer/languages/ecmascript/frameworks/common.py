@@ -667,6 +667,12 @@ class JsFile:
         self._choices += 1
         return self._choice is not None
 
+    def local_value(self, ident: Node) -> Node | None:
+        """The initialiser of the local variable the identifier ``ident`` names (:meth:`_local_value`:
+        not reassigned, declared before the use in a block around it), whatever its kind (an object
+        literal too); ``None`` for a module-level name, a parameter or a local changed after."""
+        return self._local_value(ident) if ident.type == "identifier" else None
+
     def _local_value(self, ident: Node) -> Node | None:
         """The initialiser of the local variable an identifier names inside a function (``const url =
         base + "/x"; fetch(url)``): the last declarator of that name in an enclosing block, written

@@ -111,9 +111,13 @@ def pattern_route(jf: JsFile, node: Node) -> Template | None:
     """A pattern expression as the route Nest matches it by (see the module docstring): a string,
     number, template or constant as its template; an object literal as ``{"key":value,...}`` with its
     keys sorted (string and other values as :meth:`JsFile.template`, quoted unless a number or boolean
-    literal; a nested object likewise). ``None`` for an empty template, an object with a computed or
-    spread member, or one of more than :data:`_MAX_KEYS` keys."""
+    literal; a nested object likewise); a local variable holding an object literal
+    (:meth:`JsFile.local_value`) is that object. ``None`` for an empty template, an object with a
+    computed or spread member, or one of more than :data:`_MAX_KEYS` keys."""
     node = unwrap(node) or node
+    held = jf.local_value(node)  # `const pattern = { cmd: 'sum' }; client.send(pattern, data)` (Nest's docs)
+    if held is not None and (unwrap(held) or held).type == "object":
+        node = unwrap(held) or held
     if node.type != "object":
         found = jf.template(node)
         return found if found.parts and not any(k == "hole" for k, _ in found.parts) else None
