@@ -132,3 +132,30 @@ def test_each_send_reaches_the_handler_of_its_pattern_only() -> None:
         f"{USER}.getUserById(1) -> topic:nest:user_get_by_id",
         f'{USER}.sum(1) -> topic:nest:{{"cmd":"sum","role":"math"}}',
     ]  # NotNest.handle consumes nothing
+
+
+CLIENT_FIELD = """
+// --- path: app/app.controller.ts ---
+import { Controller, Get } from '@nestjs/common';
+import { Client, ClientProxy, Transport } from '@nestjs/microservices';
+
+@Controller()
+export class AppController {
+  @Client({ transport: Transport.TCP })
+  client: ClientProxy;
+
+  @Get()
+  call() {
+    let pattern = { cmd: 'sum' };
+    pattern = { cmd: 'other' };
+    this.client.send(pattern, [1, 2]);
+    return this.client.send<number>('x', [1, 2]);
+  }
+}
+"""
+
+
+def test_a_client_field_sends_and_a_reassigned_local_pattern_names_nothing() -> None:
+    result = resolve_fixture(CLIENT_FIELD)
+    assert edges(result, "PRODUCES") == ["app/app.controller.AppController.call(0) -> topic:nest:x"]
+    assert result.link_outcomes == {"exposes": 1, "produces_nest": 1, "unlinked_topic": 1}  # the reassigned `pattern`
