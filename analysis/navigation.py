@@ -38,6 +38,7 @@ __all__ = [
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
     "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
     "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints", "gateway_route", "gateway_miss",
+    "entries_served",
 ]
 
 def location_text(repo: str, path: str, line: int, col: int | None = None, several: bool = False) -> str:
@@ -457,7 +458,8 @@ def _hits(graph: GraphStore, by_target: dict[str, list[Edge]]) -> list[Reference
 
 def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[str] | None = None) -> list[Reference]:
     """Direct call sites of ``targets`` (for a class: calls to it and to its constructors; for an
-    Endpoint: the ``CALLS_HTTP`` requests of it, whatever ``resolutions`` says), those in
+    Endpoint: the ``CALLS_HTTP`` requests of it, for a Topic the ``PRODUCES`` uses of it, whatever
+    ``resolutions`` says), those in
     production code first, then those in test code, each sorted by location. ``resolutions`` keeps only CALLS edges bound that way (``exact``, ``inferred``, ``name``).
     A call from generated RPC glue (a file named as ``protoc`` plug-ins name theirs,
     :data:`analysis.generated.GENERATED_NAMES`: one store call more, only when there is one) to a target
@@ -465,11 +467,14 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
     ``PlaceOrder``) has that rpc's Endpoint node as its ``source`` (``GRPC oteldemo.CheckoutService/PlaceOrder``),
     at the glue's call site.
     """
-    code = [n.id for n in targets if n.label != "Endpoint"]
+    code = [n.id for n in targets if n.label not in ("Endpoint", "Topic")]
     by_target = graph.incoming(code, ["CALLS"], resolutions)
     endpoints = [n.id for n in targets if n.label == "Endpoint"]
     if endpoints:  # an endpoint's callers are the HTTP clients requesting it
         by_target.update(graph.incoming(endpoints, ["CALLS_HTTP"]))
+    topics = [n.id for n in targets if n.label == "Topic"]
+    if topics:  # a topic's are its producers, as its blast radius counts them (analysis.impact)
+        by_target.update(graph.incoming(topics, ["PRODUCES"]))
     for class_id, ctor_ids in _constructors(graph, targets).items():
         calls = graph.incoming(ctor_ids, ["CALLS"], resolutions)
         by_target[class_id] = by_target.get(class_id, []) + [e for c in ctor_ids for e in calls.get(c, [])]
@@ -481,6 +486,19 @@ def callers(graph: GraphStore, targets: Sequence[Node], resolutions: Sequence[st
         return refs
     served = graph.get_nodes(sorted(set(folded.values())))
     return [replace(r, source=served[folded[id(r)]]) if folded.get(id(r)) in served else r for r in refs]
+
+
+def entries_served(graph: GraphStore, targets: Sequence[Node]) -> list[str]:
+    """The Endpoint and Topic ids the code ``targets`` serve (``EXPOSES``) or consume (``CONSUMES``),
+    sorted: what other services reach them through, whose callers (HTTP and gRPC clients, producers)
+    :func:`callers` lists when asked for the endpoint or topic itself, not for the code (a gRPC
+    handler no generated glue calls has no call site: ``callers`` of grpc-js's ``convert`` said 0).
+    One store call; none without a code target."""
+    code = [t.id for t in targets if t.label not in ("Endpoint", "Topic")]
+    if not code:
+        return []
+    out = graph.outgoing(code, ["EXPOSES", "CONSUMES"])
+    return sorted({e.dst for es in out.values() for e in es if e.kind in ("EXPOSES", "CONSUMES")})
 
 
 def _constructors(graph: GraphStore, targets: Sequence[Node]) -> dict[str, list[str]]:

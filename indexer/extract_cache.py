@@ -66,6 +66,8 @@ class ExtractionCache:
     def __init__(self, directory: str | Path, size_limit: int = SIZE_LIMIT) -> None:
         self.directory = Path(directory)
         self.version = extractor_version()
+        self._write_failed = False
+        """Whether a write failed already (the next ones are logged at INFO, not once per file)."""
         try:
             self._cache: diskcache.Cache | None = diskcache.Cache(
                 str(self.directory), size_limit=size_limit, eviction_policy="least-recently-stored", timeout=30
@@ -107,13 +109,20 @@ class ExtractionCache:
 
     def put_blob(self, path: str, checksum: str, blob: bytes) -> None:
         """Remember an extraction already pickled (without its ``id_path``, as :meth:`put` stores it):
-        a worker pickles each extraction once, for this cache and for its trip to the main process."""
+        a worker pickles each extraction once, for this cache and for its trip to the main process.
+        A failed write costs speed, not the run: the first is a warning, the next ones of this
+        instance are logged at INFO (a full disk refused every file: 716 warnings for 699 files)."""
         if self._cache is None:
             return
         try:
             self._cache.set(self._key(path, checksum), blob)
         except Exception as exc:
-            log.warning("extraction cache write failed for %s: %s", path, exc)
+            if self._write_failed:
+                log.info("extraction cache write failed for %s: %s", path, exc)
+            else:
+                self._write_failed = True
+                log.warning("extraction cache write failed for %s: %s (files it cannot keep are parsed again by "
+                            "the next run; further failures are logged with -v)", path, exc)
 
     def prune(self, keep: set[tuple[str, str]]) -> int:
         """Remove every entry but this extractor version's extractions of the ``(path, checksum)``

@@ -30,7 +30,8 @@ parent's sink through a second pipe (:class:`PipeProgress`, :func:`relay_progres
 
 An exception the child raised is raised again in the parent (same type and message: what the user
 saw when the run was in process); a child that gave no result (killed, out of memory, a fork the
-system refused, :class:`NeedsStore`, or a kept extraction lost: :class:`ExtractionLost`) is logged
+system refused, :class:`NeedsStore`, a spill file's write the disk refused:
+:class:`indexer.spill.PinnedWriteRefused`, or a kept extraction lost: :class:`ExtractionLost`) is logged
 and the parent extracts and binds in process
 instead, from the hashed files it still holds (:func:`bind_in_child` returns ``None``). POSIX only,
 and not where :func:`indexer.forked.can_fork` says no (macOS, Windows): those run in process.
@@ -61,7 +62,7 @@ from indexer.model import FileExtraction
 from indexer.resolve.released import HandedFiles, ReleasedFiles
 from indexer.resolve.repository import ResolvedRepository
 from indexer.run import IndexReport, ProgressSink
-from indexer.spill import HandedOutputs, SpilledOutputs, SpillFile, Summarise, spill_file
+from indexer.spill import HandedOutputs, PinnedWriteRefused, SpilledOutputs, SpillFile, Summarise, spill_file
 
 __all__ = ["Bound", "FORK_MIN_FILES", "ExtractionLost", "Hashed", "NeedsStore", "ParkedFiles", "PipeProgress", "TextPlaces",
            "bind_in_child", "forks",
@@ -384,7 +385,8 @@ def bind_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile]) -> Bou
     Raises again the exception ``work``
     raised (unpickled: same type, same arguments), and ``KeyboardInterrupt`` on Ctrl-C (the child is
     killed). ``None``, with a warning logged, when no child could be made or it gave no result
-    (killed by a signal, out of memory, an exception that does not pickle, a result that cannot be
+    (killed by a signal, out of memory, an exception that does not pickle, a spill file write the disk
+    refused (:class:`indexer.spill.PinnedWriteRefused`), a result that cannot be
     written or read back): the caller binds in process. The parent's objects are frozen
     (``gc.freeze``) from just before the fork until the child is done, in both processes."""
     try:
@@ -424,6 +426,9 @@ def _bound_in_child(work: Callable[[], Bound], pinned: Sequence[SpillFile], resu
     if not ok:
         if isinstance(value, NeedsStore):
             log.info("the forked child needed the store (%s): binding in this process", value)
+            return None
+        if isinstance(value, PinnedWriteRefused):  # in process, the spill files may move (to memory at worst)
+            log.warning("the forked child could not write its spill files (%s): binding in this process", value)
             return None
         raise value
     try:

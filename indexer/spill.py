@@ -25,7 +25,7 @@ from typing import IO, overload
 
 from stores.contracts import Edge, IndexedFile, Node
 
-__all__ = ["HandedOutputs", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "packed_ref", "spill_file",
+__all__ = ["HandedOutputs", "PinnedWriteRefused", "SpillFile", "SpillRef", "SpilledOutputs", "Summarise", "packed_ref", "spill_file",
            "unpacked_ref"]
 
 SpillRef = tuple[int, int]
@@ -48,6 +48,17 @@ def packed_ref(ref: SpillRef) -> int:
 def unpacked_ref(packed: int) -> SpillRef:
     """The :data:`SpillRef` :func:`packed_ref` packed into ``packed``."""
     return packed >> _LENGTH_BITS, packed & ((1 << _LENGTH_BITS) - 1)
+
+
+class PinnedWriteRefused(OSError):
+    """A write the disk refused (full, quota) to a :attr:`SpillFile.pinned` file, which may not move:
+    the forked copy of the process writing it gives up, and the process that forked it does the work
+    itself, where the file may move (:func:`indexer.forked_resolve.bind_in_child`). Same ``errno`` and
+    text as the refused write's ``OSError``."""
+
+
+def _refused(exc: OSError) -> PinnedWriteRefused:
+    return PinnedWriteRefused(exc.errno, exc.strerror or str(exc))
 
 
 Summarise = Callable[[IndexedFile], tuple[object, bytes | None]]
@@ -91,7 +102,8 @@ class SpillFile:
     def put(self, data: bytes) -> SpillRef:
         """Append ``data``; returns where it went (for :meth:`get`). A write the disk refuses (full,
         quota) moves what was written to the system's temporary folder, then to memory, and goes on:
-        a full cache folder must not stop an index run (unless :attr:`pinned`: then ``OSError``)."""
+        a full cache folder must not stop an index run (unless :attr:`pinned`: then
+        :class:`PinnedWriteRefused`)."""
         with self._lock:
             offset = self._end
             while True:
@@ -99,8 +111,10 @@ class SpillFile:
                     self._fh.seek(offset)
                     _write_all(self._fh, data)
                     break
-                except OSError:
-                    if self._where == "memory" or self.pinned:
+                except OSError as exc:
+                    if self.pinned:
+                        raise _refused(exc) from exc
+                    if self._where == "memory":
                         raise
                     self._move()
             self._end += len(data)
@@ -110,7 +124,8 @@ class SpillFile:
         """Append ``value`` pickled (highest protocol) as the pickler makes it: its output goes to the
         file a frame (about 64 KiB) at a time, never held whole; returns where it went
         (``pickle.loads`` of :meth:`get` gives it back). Raises what pickling raises. A write the disk
-        refuses moves the file as :meth:`put` does and pickles again (unless :attr:`pinned`: ``OSError``)."""
+        refuses moves the file as :meth:`put` does and pickles again (unless :attr:`pinned`:
+        :class:`PinnedWriteRefused`)."""
         with self._lock:
             offset = self._end
             while True:
@@ -119,8 +134,10 @@ class SpillFile:
                     appender = _Appender(self._fh)
                     pickle.Pickler(appender, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
                     break
-                except OSError:
-                    if self._where == "memory" or self.pinned:
+                except OSError as exc:
+                    if self.pinned:
+                        raise _refused(exc) from exc
+                    if self._where == "memory":
                         raise
                     self._move()
             self._end += appender.written

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from analysis.endpoints import declared_names
 from analysis.impact import PositionQuery, query_nodes
-from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, gateway_miss, inherited_note,
+from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, entries_served, gateway_miss, inherited_note,
                                  location_text, lookup, references, symbol_label)
 from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
 from analysis.testcode import is_test_path
@@ -183,7 +183,14 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = no_match(store, symbol, repo) if not targets else None
         shown = declared_names(store, targets)
+        entries = entries_served(store, targets)
     _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched, shown)
+    for entry in entries[:3] if not as_json else ():  # reached from other services: their callers are the entry's
+        name = entry.removeprefix("endpoint:")
+        whose = "producers" if entry.startswith("topic:") else "clients"
+        out.print(f"[dim]{escape(f'also reached through {name}: ripple callers {quoted_target(name)} lists its {whose}')}[/dim]")
+    if len(entries) > 3 and not as_json:
+        out.print(f"[dim]and through {len(entries) - 3} more endpoints or topics (ripple impact follows them all)[/dim]")
 
 
 @click.command(name="references")

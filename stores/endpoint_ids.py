@@ -103,7 +103,7 @@ def endpoint_id(http_method: str, path: str) -> str:
 
 
 BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce",
-           "eventuate")
+           "eventuate", "nest")
 """The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
 subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
 ``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name;
@@ -112,7 +112,9 @@ subject or task of one broker is a different node from the same name on another 
 on it, named as the event: ``order_shipped__e``) or a record event of an sObject (DML to the triggers
 on it: ``account.update``); ``eventuate`` an Eventuate Tram channel's messages of one kind (a command
 type on a channel, ``kitchenService/CreateTicket``; an aggregate's domain events, named as the
-aggregate's class), whatever transport carries the channel."""
+aggregate's class), whatever transport carries the channel; ``nest`` a NestJS microservice message or
+event pattern, whatever transport carries it (``ClientProxy.send`` / ``emit`` to ``@MessagePattern`` /
+``@EventPattern`` handlers)."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:

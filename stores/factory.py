@@ -32,7 +32,7 @@ from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import MODEL_ENV, Embedder
 from stores.sqlite_file import not_an_index
-from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable
+from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, os_error_message
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "embed_lock", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock",
@@ -223,7 +223,9 @@ def claim_repository(store: GraphStore, db: Path, repo: str, root: Path) -> None
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreUnavailable(f"cannot create {state}: {exc}") from exc
+        raise StoreUnavailable(f"cannot create {state}: {os_error_message(exc, state)}; the state folder of an index "
+                               "(its folder registry, journal and caches) is under $XDG_CACHE_HOME/ripple/state, else "
+                               "~/.cache/ripple/state: set XDG_CACHE_HOME to a folder you can write") from exc
     lock = state / (REGISTRY + ".lock")
     try:
         lock_held = filelock.FileLock(str(lock))

@@ -8,7 +8,7 @@ source: :func:`load_env_files` reads them once per run, per *package folder*: a 
 around the file that names it (:func:`env_for`), and only there: an ``.env`` of a parent folder, of
 another package or outside the repository is never read. Files are read in :data:`ENV_FILES` order
 and the first that sets a variable wins (a development value before the example's), which is the
-value a developer's build sees. Parsing is python-dotenv's (``dotenv_values``), without
+value a developer's build sees. Parsing is python-dotenv's (its parser, as ``dotenv_values`` uses it), without
 ``${VAR}`` interpolation, which would read the indexing machine's own environment. Only URL bases and
 paths are kept, without credentials or query strings (:func:`url_base`): every other value (a token,
 a key) is never read into the index.
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
@@ -95,7 +95,7 @@ def _read(path: Path, root: str) -> dict[str, str]:
     except SkipFile as exc:
         log.warning("%s ignored: %s", path, exc)
         return {}
-    parsed = env_values(data.decode("utf-8", errors="replace"))
+    parsed = env_values(data.decode("utf-8", errors="replace"), str(path))
     if parsed is None:
         log.warning("%s ignored: python-dotenv cannot parse it", path)
         return {}
@@ -107,16 +107,29 @@ def _read(path: Path, root: str) -> dict[str, str]:
     return out
 
 
-def env_values(text: str) -> dict[str, str] | None:
-    """The variables an ``.env`` file's ``text`` sets, ``{NAME: value}``, parsed by python-dotenv
-    (``dotenv_values``) without ``${VAR}`` interpolation (which would read the indexing machine's own
-    environment); a variable with no value (``API_URL`` alone) is left out. ``None`` when python-dotenv
-    cannot parse the text: a malformed file costs its values, never the run."""
+def env_values(text: str, where: str | None = None) -> dict[str, str] | None:
+    """The variables an ``.env`` file's ``text`` sets, ``{NAME: value}``, parsed by python-dotenv's
+    parser (``dotenv.parser.parse_stream``, what ``dotenv_values`` reads with) without ``${VAR}``
+    interpolation (which would read the indexing machine's own environment); a variable with no value
+    (``API_URL`` alone) is left out, and so is a statement the parser cannot read: the file's other
+    variables stay, and the statement is logged at INFO (``ripple -v``) as ``<where> line N ignored``
+    (``where`` names the file; python-dotenv's own warning named no file and was printed on every
+    run). ``None`` when the parser fails on the text as a whole: a malformed file costs its values,
+    never the run."""
+    out: dict[str, str] = {}
     try:
-        parsed = dotenv_values(stream=io.StringIO(text), interpolate=False)
+        for binding in parse_stream(io.StringIO(text)):
+            if binding.error:
+                log.info("%s line %d ignored: python-dotenv cannot parse it", where or ".env text",
+                         binding.original.line)
+            elif binding.key is not None:
+                if binding.value is None:
+                    out.pop(binding.key, None)  # a later `NAME` alone unsets it, as dotenv_values reads it
+                else:
+                    out[binding.key] = binding.value
     except Exception:  # noqa: BLE001 - see above
         return None
-    return {k: v for k, v in parsed.items() if v is not None}
+    return out
 
 
 def url_base(value: str) -> str | None:

@@ -38,6 +38,7 @@ application's nginx does not take another's relative URLs.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import logging
 import os
@@ -65,6 +66,9 @@ MAX_ROUTES = 2_000
 """Routes kept for a repository, in the order read."""
 MAX_FILES = 500
 """Configuration files parsed at most."""
+MAX_LOOKAHEAD = 256
+"""Most longer ordinary prefixes one ``^~`` location's pattern leaves out; a ``^~`` location that more
+start with forwards nothing (its paths then link to no service rather than to the wrong one)."""
 
 _ENVSUBST = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _FROM = re.compile(r"^[ \t]*FROM[ \t]", re.I | re.M)
@@ -158,7 +162,8 @@ def _join(folder: str, name: str) -> str:
 def _parse(real: str, rel: str, env: Mapping[str, str] | None) -> list[dict[str, object]] | str:
     """The directives of the file (crossplane's ``config[0]["parsed"]``), or the reason it is skipped;
     ``env``: a template's variables, each ``${NAME}`` / ``$NAME`` of them replaced before parsing (as
-    ``envsubst`` given the names of the defined variables does; others, nginx's ``$uri``, are left as written)."""
+    ``envsubst`` given the names of the defined variables does; others, nginx's ``$uri``, are left as written);
+    a template whose filled text would be longer than :data:`MAX_FILE_BYTES` characters is ``too_large``."""
     try:
         data = read_regular(os.path.join(real, rel), MAX_FILE_BYTES, real)
     except SkipFile as exc:
@@ -166,7 +171,12 @@ def _parse(real: str, rel: str, env: Mapping[str, str] | None) -> list[dict[str,
     if b"\x00" in data:
         return "binary"
     if env:
-        text = _ENVSUBST.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), data.decode("utf-8", "replace"))
+        text = data.decode("utf-8", "replace")
+        grown = sum(len(env[name]) - len(m.group(0)) for m in _ENVSUBST.finditer(text)
+                    if (name := m.group(1) or m.group(2)) in env)
+        if len(text) + grown > MAX_FILE_BYTES:
+            return "too_large"  # filled, it would pass the cap: 1,000 `$X` of a 500 KB value are 500 MB
+        text = _ENVSUBST.sub(lambda m: env.get(m.group(1) or m.group(2), m.group(0)), text)
         data = text.encode("utf-8")
     with tempfile.TemporaryDirectory(prefix="ripple-nginx-") as tmp:
         path = os.path.join(tmp, "nginx.conf")
@@ -263,13 +273,33 @@ def _server_routes(block: Sequence[Mapping[str, object]], upstreams: Mapping[str
             prefixes.append((uri, route))
     # a ^~ prefix stops the search only when it is the longest prefix matching: the longer ordinary
     # prefixes it starts are left out of its pattern (a negative lookahead), so they come to the expressions
+    ordinary = sorted(q for q, _ in prefixes)
     stops = []
     for uri, route in sorted(stop, key=lambda x: -len(x[0])):
-        longer = sorted({re.escape(q[len(uri):]) for q, _ in prefixes if len(q) > len(uri) and q.startswith(uri)})
-        if longer:
-            route = dataclasses.replace(route, paths=("~(?:^" + re.escape(uri) + "(?!" + "|".join(longer) + "))",))
+        longer = _longer_prefixes(ordinary, uri)
+        if len(longer) > MAX_LOOKAHEAD:
+            log.info("nginx location ^~ %s forwards nothing here: %d longer prefixes start with it", uri, len(longer))
+            route = dataclasses.replace(route, service="", filters=())
+        elif longer:
+            tails = sorted(re.escape(q[len(uri):]) for q in longer)
+            route = dataclasses.replace(route, paths=("~(?:^" + re.escape(uri) + "(?!" + "|".join(tails) + "))",))
         stops.append(route)
     return exact + stops + regexes + [r for _, r in sorted(prefixes, key=lambda x: -len(x[0]))]
+
+
+def _longer_prefixes(ordinary: Sequence[str], uri: str) -> list[str]:
+    """The shortest of the sorted prefixes ``ordinary`` longer than ``uri`` and starting with it (one
+    starting with another of them is left out: ``(?!a|ab)`` excludes what ``(?!a)`` does). The
+    prefixes starting with ``uri`` are one run of the sorted list, found by bisection: comparing
+    every ``^~`` location with every other location took 7.9 s of CPU for one 470 KB file of 10,000
+    of each."""
+    lo = bisect.bisect_right(ordinary, uri)
+    hi = bisect.bisect_left(ordinary, uri + "\U0010ffff", lo)
+    out: list[str] = []
+    for q in ordinary[lo:hi]:
+        if not out or not q.startswith(out[-1]):
+            out.append(q)
+    return out
 
 
 def _forwarding(block: Sequence[Mapping[str, object]], modifier: str, uri: str, upstreams: Mapping[str, str | None],

@@ -189,7 +189,7 @@ def _dotenv(real: str, rel: str) -> Mapping[str, str]:
     when there is none or it cannot be read. Read to interpolate a compose ``dockerfile`` and a service's
     ``environment`` (:attr:`ServiceMap.environments`); no other value is kept."""
     text = _read(real, rel) if os.path.isfile(os.path.join(real, rel)) else None
-    return (env_values(text) or {}) if text else {}
+    return (env_values(text, rel) or {}) if text else {}
 
 
 def _dockerfile_folder(real: str, context: str, build: Mapping[str, object],

@@ -22,6 +22,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "nextjs",
     "nest",
     "nest_cqrs",
+    "nest_microservices",
     "js_http_clients",
     "http_wrappers",
     "base_urls",

@@ -41,7 +41,7 @@ __all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFil
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
-            "test_callbacks", "express_errors", "nest_cqrs")
+            "test_callbacks", "express_errors", "nest_cqrs", "nest_microservices")
 """The query files of the ECMAScript detectors, one per detector module."""
 _QUERY_FILES = (*SECTIONS, "local_names")  # and the names declared and written, for ScopeTables
 
@@ -666,6 +666,12 @@ class JsFile:
         counts the choice point met, so that a template meeting none is kept (:meth:`template`)."""
         self._choices += 1
         return self._choice is not None
+
+    def local_value(self, ident: Node) -> Node | None:
+        """The initialiser of the local variable the identifier ``ident`` names (:meth:`_local_value`:
+        not reassigned, declared before the use in a block around it), whatever its kind (an object
+        literal too); ``None`` for a module-level name, a parameter or a local changed after."""
+        return self._local_value(ident) if ident.type == "identifier" else None
 
     def _local_value(self, ident: Node) -> Node | None:
         """The initialiser of the local variable an identifier names inside a function (``const url =

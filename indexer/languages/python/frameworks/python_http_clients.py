@@ -12,6 +12,11 @@ Found (rules in ``indexer/languages/python/queries/http_clients.scm``), only in 
   module variable, ``with ... as c``, an annotated parameter, ``self.x = ...`` in a method or a class
   attribute (``self.x`` seen from the class's methods).
 
+Locust load tests (a file importing ``locust``): ``self.client.get("/cart")`` in a user or task set
+and ``l.client.post("/cart", ...)`` in a task function given the user (``def index(l):``), any
+``<name>.client.<verb>(url)``: the client is an ``HttpSession`` (a ``requests.Session``) or
+``FastHttpSession`` of the host under load, so the URL is relative to it (framework ``locust``).
+
 Each yields an :class:`~indexer.model.HttpCall`: framework ``requests`` / ``httpx``, the HTTP method
 upper-case (``"*"`` when ``request()``'s method is not a literal), the URL as a template (see
 :func:`indexer.languages.python.frameworks.common.template`), ``caller`` the enclosing function's qualname. A client
@@ -34,9 +39,9 @@ __all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
 LANGUAGES = ("python",)
 
 _LIBRARIES = ("requests", "httpx")
-_TEST_LIBRARIES = ("fastapi", "starlette", "django")
-"""Libraries whose test clients send a request to the application in process (no library call of
-the module itself is a request)."""
+_TEST_LIBRARIES = ("fastapi", "starlette", "django", "locust")
+"""Libraries whose test clients send a request to the application in process, or (locust) to the
+host under load (no library call of the module itself is a request)."""
 _VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
 _CLIENTS = {
     ("requests", "Session"): "requests",
@@ -52,10 +57,11 @@ _CLIENTS = {
 _ABSOLUTE = ("http://", "https://", "//")
 
 
-_NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES} | {"TestCase"}))
+_NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES}
+                      | {"TestCase", "locust"}))
 """Words one of which every call found here is named with: a name qualified into a library of
 :data:`_LIBRARIES` starts with it, any other client of :data:`_CLIENTS` ends with its class name, a
-test case's ``self.client`` is in a class of a ``...TestCase`` lineage."""
+test case's ``self.client`` is in a class of a ``...TestCase`` lineage, a locust client's file imports ``locust``."""
 _ASCII_WS = bytes([9, 10, 11, 12, 13, 28, 29, 30, 31, 32])
 """The ASCII characters ``\\s`` matches (:func:`~indexer.languages.python.frameworks.common.compact`
 drops them; ``translate`` drops them from an ASCII file faster than the expression does)."""
@@ -182,7 +188,13 @@ def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str
             return library, bases.get((binding.line, binding.name), Template())
     if text in _TEST_CASE_CLIENTS and lineages.test_case(_enclosing_class(call)):
         return "django-test", Template()
+    if _LOCUST_CLIENT.fullmatch(text) and ctx.imports.uses("locust"):
+        return "locust", Template()
     return None
+
+
+_LOCUST_CLIENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.client")
+"""A locust user's client: ``self.client``, or ``l.client`` of the user a task function is given."""
 
 
 _TEST_CASE_CLIENTS = frozenset({"self.client", "self.async_client"})
