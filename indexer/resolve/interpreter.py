@@ -62,7 +62,8 @@ from indexer.resolve.scope_lookup import ScopeLookup
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import (BUILTIN, EXTERNAL, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
-                                    QueryV, Token, TupleV, Value, element, element_of, nested, CLASSES)
+                                    QueryV, Token, TupleV, Value, element, element_of, module_name_token, nested,
+                                    CLASSES)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class Resolver(ScopeLookup, ReturnInference):
             self.tables.add(fc)
         self.whole_files = False
         """While set (the framework linker runs), files looked up by module key count as read whole."""
-        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_files)
+        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_holders)
         self.calls = CallBinder(self)
         self.classes.reset(self.files)
 
@@ -168,6 +169,22 @@ class Resolver(ScopeLookup, ReturnInference):
             for fc in files:
                 self.use(("file", fc.path, ""))
         return files
+
+    def module_holders(self, lang: str, key: str, name: str, members: bool = False) -> Sequence[FileCtx]:
+        """The files of module ``key`` of ``lang``'s namespace that define ``name`` at top level
+        (``members``: as a member), in path order (:meth:`indexer.resolve.tables.ModuleTables.holders`:
+        a superset of those whose lookup finds it). Recorded as the module key and
+        :func:`~indexer.resolve.values.module_name_token`: a file of the module gaining or losing the
+        name changes the answer; read each file's definitions with a ``("name", path, name)`` use.
+        While the framework linker runs (:attr:`whole_files`) every file of the module counts as
+        read whole, as :meth:`module_files` records."""
+        ns = self._namespaces.get(lang, lang)
+        self.use(("m", ns, key))
+        self.use(module_name_token(ns, key, name))
+        if self.whole_files:
+            for fc in self._modules[ns].get(key, ()):
+                self.use(("file", fc.path, ""))
+        return self.tables.holders(ns, key, name, members)
 
     def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
         """``compute()`` once per ``key`` (a tuple whose first element is ``id(fc)`` of the file the
