@@ -6,8 +6,8 @@ the service it reaches (``GET /add/{}`` of ``cart``).
 Files read (:func:`is_nginx_config`), in the folders :func:`indexer.frameworks.services.walk_folders`
 walks: by name, ``nginx.conf`` and ``*.conf``, also with a template suffix (``nginx.conf.template``,
 ``default.conf.tmpl``, ``*.conf.tpl``); by location, a file without a suffix, with a template suffix
-or ``.nginx`` in a folder named as nginx's own are (``nginx/``, ``conf.d/``, ``sites-available/``,
-``sites-enabled/``, ``snippets/``, ...: ``sites-available/app``), read only when its first
+or ``.nginx`` directly in a folder named as nginx's own are (``nginx/``, ``conf.d/``,
+``sites-available/``, ``sites-enabled/``, ``snippets/``, ...: ``sites-available/app``), read only when its first
 :data:`SNIFF_BYTES` open a ``server``, ``location``, ``upstream`` or ``http`` block (so a Dockerfile
 or a script there is not parsed). Each regular, inside the root and at most :data:`MAX_FILE_BYTES`
 (:func:`indexer.fsguard.read_regular`), without NUL bytes, parsed by nginx's own configuration parser
@@ -121,14 +121,15 @@ def is_nginx_config(path: str) -> bool:
     """Whether the file at ``path`` (repository-relative POSIX, or a bare name) may be nginx
     configuration (module docstring): by name ``nginx.conf``, ``*.conf``, either with a
     :data:`TEMPLATE_SUFFIXES` suffix (``nginx.conf.template``, ``default.conf.tmpl``); by location a
-    file with no suffix, a template suffix or ``.nginx`` / ``.vhost`` in a :data:`NGINX_FOLDERS` folder
-    (``sites-available/app``, ``nginx/default``), whose content :func:`sniffed` must then show."""
+    file with no suffix, a template suffix or ``.nginx`` / ``.vhost`` directly in a :data:`NGINX_FOLDERS`
+    folder (``sites-available/app``, ``nginx/default``; not ``nginx/contrib/README``), whose content
+    :func:`sniffed` must then show."""
     folders, _, name = path.rpartition("/")
     stem = _untemplated(name)
     if stem.endswith(".conf"):
         return True
-    if not folders or not NGINX_FOLDERS.intersection(folders.split("/")):
-        return False
+    if folders.rpartition("/")[2] not in NGINX_FOLDERS:
+        return False  # its own folder only: not every file below an `nginx/` folder (a vendored nginx's sources)
     return "." not in stem.lstrip(".") or stem.endswith(_NGINX_SUFFIXES) or stem != name
 
 

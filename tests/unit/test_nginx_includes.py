@@ -61,7 +61,8 @@ def test_which_files_may_be_nginx_configuration():
         "nginx.conf", "a/site.conf", "nginx.conf.template", "x/default.conf.tmpl", "y/app.conf.tpl",
         "sites-available/app", "deploy/nginx/default", "conf.d/api.nginx", "nginx/templates/default.template",
         "nginx/Dockerfile"]  # a candidate by location: its content decides
-    assert [p for p in ("docs/notes", "app", "nginx/app.py", "conf.d/readme.md", "src/server.js", "settings.template")
+    assert [p for p in ("docs/notes", "app", "nginx/app.py", "conf.d/readme.md", "src/server.js", "settings.template",
+                        "nginx/contrib/README", "vendor/nginx/auto/cc/gcc")
             if is_nginx_config(p)] == []
     assert is_config_path("nginx/sites-available/app") and is_config_path("deploy/default.conf.tmpl")
     assert not is_config_path("docs/notes")
