@@ -69,7 +69,11 @@ from stores.contracts import IndexedFile
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["MAX_RETURNED_VALUES", "Resolver"]
+__all__ = ["INDEXED_MODULE_FILES", "MAX_RETURNED_VALUES", "Resolver"]
+
+INDEXED_MODULE_FILES = 16
+"""Files a module needs for :meth:`Resolver.module_holders` to answer from its name index (smaller
+ones are read file by file: a few reads per lookup, no index held)."""
 
 _NEW = re.compile(r"new ([\w$.]+)\(\)")
 """A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
@@ -177,8 +181,12 @@ class Resolver(ScopeLookup, ReturnInference):
         :func:`~indexer.resolve.values.module_name_token`: a file of the module gaining or losing the
         name changes the answer; read each file's definitions with a ``("name", path, name)`` use.
         While the framework linker runs (:attr:`whole_files`) every file of the module counts as
-        read whole, as :meth:`module_files` records."""
+        read whole, as :meth:`module_files` records. A module of fewer than :data:`INDEXED_MODULE_FILES`
+        files is not indexed: all its files are answered (:meth:`module_files`), which the caller reads
+        one by one as before (the index's memory goes to the namespaces whose scans cost)."""
         ns = self._namespaces.get(lang, lang)
+        if len(self._modules[ns].get(key, ())) < INDEXED_MODULE_FILES:
+            return self.module_files(lang, key)
         self.use(("m", ns, key))
         self.use(module_name_token(ns, key, name))
         if self.whole_files:

@@ -7,7 +7,9 @@ an open type's namespace for each member name (C# partial classes, Go methods): 
 files, N reads per lookup, and every file's record of reads grew with them. Now a per-module index
 (:meth:`indexer.resolve.tables.ModuleTables.holders`) answers which files define a name, and the read
 is recorded as one token (:func:`indexer.resolve.values.module_name_token`) that a file of the module
-gaining, losing or changing that name invalidates. The edges are identical (jellyfin's 2,151 C#
+gaining, losing or changing that name invalidates (a namespace of at least
+:data:`~indexer.resolve.interpreter.INDEXED_MODULE_FILES` files; a smaller one is read file by file as
+before). The edges are identical (jellyfin's 2,151 C#
 files, docs/benchmarks.md session 63); here, the answers, the reads, and incremental updates that
 must bind the callers again.
 """
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from indexer.languages import module_systems
 from indexer.languages.csharp.modules import MODULE_SYSTEM as CSHARP, NAMESPACE
-from indexer.resolve.interpreter import Resolver
+from indexer.resolve.interpreter import INDEXED_MODULE_FILES, Resolver
 from indexer.resolve.repository import RepositoryResolver
 from indexer.resolve.values import ClassV, module_name_token
 from tests.index_dump import calls
@@ -112,6 +114,9 @@ def test_a_partial_class_member_in_another_file_binds():
     assert edges(resolve_fixture(fixture)) == ["Shop/Order.Order.Pay(0) -> Shop/Order.Ship.Order.Ship(0) [exact]"]
 
 
+FILLERS = {f"Shop/F{i}.cs": f"namespace Shop {{\n    public class F{i} {{ }}\n}}\n" for i in range(INDEXED_MODULE_FILES)}
+"""Enough files for the namespace to be indexed (:data:`~indexer.resolve.interpreter.INDEXED_MODULE_FILES`)."""
+
 CLIENT = ("namespace Shop {\n    using Lib;\n    public class Client {\n"
           "        public void Go() { Helper.Run(); }\n    }\n}\n")
 LIB = "namespace Lib {\n    public static class Helper { public static void Run() {} }\n}\n"
@@ -123,7 +128,7 @@ OTHER_WITH_HELPER = ("namespace Shop {\n    public class Other { }\n"
 def test_a_type_gained_by_another_file_of_the_namespace_rebinds_its_users(tmp_path: Path):
     """Shop.Helper, once another file of Shop declares it, wins over the using'd Lib.Helper: the
     client, which read neither that file nor its names, is bound again (the module-name token)."""
-    w = Workspace(tmp_path, {"Shop/Client.cs": CLIENT, "Lib/Helper.cs": LIB, "Shop/Other.cs": OTHER})
+    w = Workspace(tmp_path, {"Shop/Client.cs": CLIENT, "Lib/Helper.cs": LIB, "Shop/Other.cs": OTHER, **FILLERS})
     try:
         assert calls(w.db) == ["Shop/Client.Client.Go(0) -> Lib/Helper.Helper.Run(0) [exact]"]
         w.edit({"Shop/Other.cs": OTHER_WITH_HELPER})
@@ -139,7 +144,8 @@ def test_a_java_class_gained_by_another_file_of_the_package_rebinds_its_users(tm
     lib = "package lib;\n\npublic class Helper {\n    public static void run() {}\n}\n"
     other = "package shop;\n\npublic class Other {}\n"
     other_with = other + "\nclass Helper {\n    static void run() {}\n}\n"
-    w = Workspace(tmp_path, {"shop/Client.java": client, "lib/Helper.java": lib, "shop/Other.java": other})
+    fillers = {f"shop/F{i}.java": f"package shop;\n\nclass F{i} {{}}\n" for i in range(INDEXED_MODULE_FILES)}
+    w = Workspace(tmp_path, {"shop/Client.java": client, "lib/Helper.java": lib, "shop/Other.java": other, **fillers})
     try:
         assert calls(w.db) == ["shop/Client.Client.go() -> lib/Helper.Helper.run() [exact]"]
         w.edit({"shop/Other.java": other_with})
@@ -153,7 +159,7 @@ def test_a_java_class_gained_by_another_file_of_the_package_rebinds_its_users(tm
 def test_a_partial_member_gained_by_another_file_rebinds_its_callers(tmp_path: Path):
     order = "namespace Shop {\n    public partial class Order {\n        public void Pay() { Ship(); }\n    }\n}\n"
     part = "namespace Shop {\n    public partial class Order {\n        public void Pack() {}\n    }\n}\n"
-    w = Workspace(tmp_path, {"Shop/Order.cs": order, "Shop/Order.Part.cs": part})
+    w = Workspace(tmp_path, {"Shop/Order.cs": order, "Shop/Order.Part.cs": part, **FILLERS})
     try:
         assert calls(w.db) == []
         w.edit({"Shop/Order.Part.cs": part.replace("Pack", "Ship")})
