@@ -94,6 +94,9 @@ SEARCH_CANDIDATES = 10
 _CODE_LABELS = (*TYPE_LABELS, *CALLABLE_LABELS, "Field")
 _SERVICE_KINDS = ("EXPOSES", "WRAPS", "CONSUMES", "CALLS_HTTP", "PRODUCES", "ENTRY")
 _UP_KINDS = ("CALLS", "CALLS_HTTP", "PRODUCES")
+_ENDPOINT = "endpoint:"
+"""The prefix of an Endpoint node's id; a WRAPS edge to anything else goes to the handler of a route
+whose path is unknown (:mod:`indexer.frameworks.route_links`): an entry point, no endpoint."""
 _ANY_METHOD = "endpoint:* "
 _CLIENT_KINDS = ("CALLS_HTTP", "PRODUCES")
 _SERVICE_PREFIXES = ("endpoint:", "topic:")
@@ -384,6 +387,10 @@ class _Walk:
                             self.exposed_by[alias] = self.exposed_by[e.dst]
                             self.exposed_as[alias] = self.exposed_as.setdefault(e.dst, set())
                             cross.append(alias)
+        handlers = [d for d in cross if not d.startswith(_SERVICE_PREFIXES)]
+        if handlers:  # wrapped handlers of routes of unknown path: their ENTRY edges say what they are
+            entries = self.graph.outgoing(handlers, ("ENTRY",))
+            self.service_edges.extend(e for d in handlers for e in entries.get(d, []))
         cross += sorted(grown - set(cross))
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
@@ -701,6 +708,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             kind = str(e.props.get("kind") or "wrapper")
             kinds.setdefault(e.src, []).append(kind)
             wrapped.setdefault(e.src, []).append(e)
+            if not e.dst.startswith(_ENDPOINT):
+                continue  # the handler of a route whose path is unknown: an entry point reached, no endpoint
             repo = src.repo or e.repo
             exposing = sorted((x.src, x.line, x.col) for x in handlers.get(e.dst, ()) if x.repo == repo and x.src in nodes)
             exposes = next((x for x in handlers.get(e.dst, ()) if exposing and (x.src, x.line, x.col) == exposing[0]), None)
@@ -761,7 +770,8 @@ def _assemble(walk: _Walk, nodes: dict[str, Node], targets: list[Target], handle
             n, str(es[0].props.get("kind") or "wrapper"), str(es[0].props.get("framework") or ""),
             tuple(sorted({str(e.props.get("scope") or "") for e in es})),
             tuple(sorted({str(e.props["path"]) for e in es if e.props.get("path")})),
-            hop[i], tuple(sorted({e.dst for e in es})), service or n.repo, CERTAINTIES[walk.weak.get(i, 0)], chain(i)))
+            hop[i], tuple(sorted({e.dst for e in es if e.dst.startswith(_ENDPOINT)})), service or n.repo,
+            CERTAINTIES[walk.weak.get(i, 0)], chain(i)))
     wrappers.sort(key=lambda w: (w.hops, w.node.repo, w.node.file, w.node.start_line, w.node.id))
     return tuple(callers), tuple(endpoints), tuple(topics), tuple(entries), tuple(services), tuple(wrappers)
 

@@ -29,7 +29,7 @@ from stores.contracts import (
 )
 from stores.errors import QueryFailed
 from stores.gateway import GATEWAY_ROUTES_PROP, routes_from_json
-from stores.qualified_symbols import DEFAULT_EXPORT, written_qualname
+from stores.qualified_symbols import DEFAULT_EXPORT, WRITTEN, written_qualname
 
 _T = TypeVar("_T")
 
@@ -101,7 +101,7 @@ def dotted_name(node: Node) -> str:
     if module:
         return f"{module}.{node.qualname}"
     if node.qualname.startswith(DEFAULT_EXPORT + "."):  # `default.setToken` of src/agent.js: agent.setToken
-        return written_qualname(node.qualname, node.file)
+        return written_qualname(node.qualname, node.file, node.props.get(WRITTEN))
     return node.qualname
 
 
@@ -138,7 +138,7 @@ _DOTTED_NAME_PARTS = 3
 
 def _matches(node: Node, text: str) -> bool:
     forms = [dotted_name(node), f"{_path_module(node.file)}.{node.qualname}"]
-    written = written_qualname(node.qualname, node.file)
+    written = written_qualname(node.qualname, node.file, node.props.get(WRITTEN))
     if written != node.qualname:  # a factory's member as its call sites write it: `CartGateway.getCart`
         forms += [written, f"{_path_module(node.file)}.{written}"]
     if node.file.endswith(".go"):  # a Go package is its folder: `models.GetTags` of models/tag.go
@@ -343,7 +343,8 @@ def best_targets(symbol: str, candidates: Sequence[Node]) -> list[Node]:
     (:func:`stores.qualified_symbols.written_qualname`: ``CartGateway.return.getCart`` is written
     ``CartGateway.getCart``), is the text itself, else all of them."""
     text = symbol.strip().split("(", 1)[0].strip().strip(".")
-    return [n for n in candidates if text in (n.qualname, written_qualname(n.qualname, n.file))] or list(candidates)
+    return [n for n in candidates if text in (n.qualname, written_qualname(n.qualname, n.file, n.props.get(WRITTEN)))] \
+        or list(candidates)
 
 
 def lookup(graph: GraphStore, symbol: str, repo: str | None = None) -> tuple[list[Node], list[Node]]:

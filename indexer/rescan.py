@@ -33,6 +33,6 @@ def is_config_path(rel: str) -> bool:
     or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
-            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(name)):
+            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(rel)):
         return True
     return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))

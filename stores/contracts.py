@@ -184,7 +184,8 @@ class Edge:
     (the host or service name the URL addresses, ``None`` for a relative URL). Every one of those four
     kinds has the method as ``src`` and the shared Endpoint / Topic node as ``dst``. ``WRAPS`` goes
     from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:
-    the function or method that runs) to an Endpoint it runs for; props ``framework``, ``kind`` (one of
+    the function or method that runs) to an Endpoint it runs for, or to the handler of a route whose
+    path is unknown values (no Endpoint; the handler is an ``http`` ENTRY node); props ``framework``, ``kind`` (one of
     ``indexer.model.WRAPPER_KINDS``), ``scope`` (``route`` | ``router`` | ``app``), ``path`` (the path
     limit, when any), ``service`` and, when the code cannot tell which of several functions runs (a
     factory returning one of them), ``match: "inferred"``; ``file`` / ``line`` are those of the

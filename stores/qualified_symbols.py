@@ -23,12 +23,21 @@ from collections.abc import Sequence
 
 from stores.contracts import SHARED_LABELS, GraphStore, Node, query_parts
 
-__all__ = ["FACTORY_RESULT", "DEFAULT_EXPORT", "module_name", "written_qualname", "qualified_query", "qualifier_agrees", "qualified_symbols",
+__all__ = ["FACTORY_RESULT", "WRITTEN", "DEFAULT_EXPORT", "module_name", "written_qualname", "qualified_query", "qualifier_agrees", "qualified_symbols",
            "with_qualified"]
 
 FACTORY_RESULT = "return"
 """The qualname segment of the object a factory function returns (``CartGateway.return``): never a
-source name (``return`` is a reserved word in every language indexed), so it cannot clash."""
+variable's name (``return`` is a reserved word in every language indexed), but a member may bear it
+(an iterator's ``return()``): such a segment is kept, the node's :data:`WRITTEN` form says so."""
+
+WRITTEN = "written"
+"""The node property holding a definition's qualname as call sites write it when the plain rule of
+:func:`written_qualname` would drop a segment that is no factory's result: a real member named
+``return`` (an iterator's ``return()``, ``class X { return() {} }``) under which definitions nest
+(``Cursor.return.cleanup`` is written so, not ``Cursor.cleanup``; ``X.return.return.get``, what
+``X.return()`` returns, is ``X.return.get``). Set at extraction (:mod:`indexer.resolve.output`), which
+knows which segments are definitions; absent on every other node."""
 
 DEFAULT_EXPORT = "default"
 """The qualname head of the object a JavaScript / TypeScript module default-exports (``export default
@@ -55,13 +64,20 @@ def module_name(path: str) -> str:
     return stem
 
 
-def written_qualname(qualname: str, path: str | None = None) -> str:
+def written_qualname(qualname: str, path: str | None = None, written: object = None) -> str:
     """``qualname`` as a call site writes it: every inner :data:`FACTORY_RESULT` segment dropped
     (``CartGateway.return.getCart`` -> ``CartGateway.getCart``, ``a.return.b.return.c`` -> ``a.b.c``); the
-    first and last segments are kept (``return`` alone is left as it is). With the node's file
+    first and last segments are kept (``return`` alone is left as it is). ``written``: the node's
+    :data:`WRITTEN` property, when it has one, is that form instead (a real member named ``return``
+    keeps its segment). With the node's file
     ``path`` (a JavaScript / TypeScript one), a :data:`DEFAULT_EXPORT` head is the :func:`module_name`
     (``default.setToken`` of ``src/agent.js`` -> ``agent.setToken``; ``default`` alone is kept)."""
-    parts = qualname.split(".")
+    parts = (written if isinstance(written, str) and written else qualname).split(".")
+    if isinstance(written, str) and written:
+        if path is not None and len(parts) > 1 and parts[0] == DEFAULT_EXPORT and path.endswith(_DEFAULT_EXPORTING) \
+                and module_name(path):
+            parts[0] = module_name(path)
+        return ".".join(parts)
     if (path is not None and len(parts) > 1 and parts[0] == DEFAULT_EXPORT and path.endswith(_DEFAULT_EXPORTING)
             and module_name(path)):
         parts[0] = module_name(path)
@@ -80,11 +96,11 @@ def qualified_query(query: str) -> tuple[list[str], str] | None:
     return m.group(1).split("."), m.group(2)
 
 
-def qualifier_agrees(qualname: str, heads: Sequence[str], path: str | None = None) -> bool:
+def qualifier_agrees(qualname: str, heads: Sequence[str], path: str | None = None, written: object = None) -> bool:
     """Whether the parents of ``qualname`` as written (:func:`written_qualname` in the file ``path``,
-    its last segment dropped) end with ``heads``, each compared lowercased without separators
-    (:func:`stores.contracts.query_parts`); no heads: ``True``."""
-    own = written_qualname(qualname, path).split(".")[:-1]
+    the node's :data:`WRITTEN` property ``written``, its last segment dropped) end with ``heads``, each
+    compared lowercased without separators (:func:`stores.contracts.query_parts`); no heads: ``True``."""
+    own = written_qualname(qualname, path, written).split(".")[:-1]
     if len(own) < len(heads):
         return False
     norm = ["".join(query_parts(p)) for p in own[len(own) - len(heads):]]
@@ -100,7 +116,7 @@ def qualified_symbols(graph: GraphStore, query: str, limit: int) -> list[Node]:
         return []
     heads, name = q
     found = [n for n in graph.find_symbols([name]).get(name, [])
-             if n.label not in _NOT_SYMBOLS and qualifier_agrees(n.qualname, heads, n.file)]
+             if n.label not in _NOT_SYMBOLS and qualifier_agrees(n.qualname, heads, n.file, n.props.get(WRITTEN))]
     found.sort(key=lambda n: (len(n.qualname), n.id))
     return found[:limit]
 

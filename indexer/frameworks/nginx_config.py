@@ -3,12 +3,28 @@
 nginx forwards (``location /api/cart/ { proxy_pass http://cart:8080/; }``) links to the handler of
 the service it reaches (``GET /add/{}`` of ``cart``).
 
-Files read: ``nginx.conf``, ``*.conf`` and ``*.conf.template`` in the folders
-:func:`indexer.frameworks.services.walk_folders` walks, each regular, inside the root and at most
-:data:`MAX_FILE_BYTES` (:func:`indexer.fsguard.read_regular`), without NUL bytes, parsed by nginx's own
-configuration parser for Python, ``crossplane`` (nginxinc, Apache-2.0), without following ``include``.
-A file skipped is logged with its reason (``too_large``, ``not_regular``, ``symlink_outside``,
-``binary``, ``unparsed``). At most :data:`MAX_ROUTES` routes are kept.
+Files read (:func:`is_nginx_config`), in the folders :func:`indexer.frameworks.services.walk_folders`
+walks: by name, ``nginx.conf`` and ``*.conf``, also with a template suffix (``nginx.conf.template``,
+``default.conf.tmpl``, ``*.conf.tpl``); by location, a file without a suffix, with a template suffix
+or ``.nginx`` directly in a folder named as nginx's own are (``nginx/``, ``conf.d/``,
+``sites-available/``, ``sites-enabled/``, ``snippets/``, ...: ``sites-available/app``), read only when its first
+:data:`SNIFF_BYTES` open a ``server``, ``location``, ``upstream`` or ``http`` block (so a Dockerfile
+or a script there is not parsed). Each regular, inside the root and at most :data:`MAX_FILE_BYTES`
+(:func:`indexer.fsguard.read_regular`), without NUL bytes, parsed by nginx's own configuration parser
+for Python, ``crossplane`` (nginxinc, Apache-2.0), one file at a time.
+
+``include`` directives are followed here, not by crossplane (whose ``single=False`` opens what an
+absolute include names on the machine running the index, ``/etc/nginx/mime.types``, and whatever a
+glob or symbolic link reaches): an include's pattern is looked for in the repository, relative to the
+including file's folder, then to the folder of the file the reading started from (nginx's prefix,
+where its ``nginx.conf`` is); an absolute one (``/etc/nginx/conf.d/*.conf``, which a Dockerfile
+copies the repository's folder to) by its trailing components, the longest that names files there
+(``conf.d/*.conf``). Globs match one path component each (``*.conf``, ``sites-enabled/*``). The
+directives of the files included replace the ``include`` in its block, at most :data:`MAX_INCLUDE_DEPTH`
+deep, a file never inside itself; a file another one includes is read through it only (its routes
+belong to the ``server`` it is included in, once). A file skipped is logged with its reason
+(``too_large``, ``not_regular``, ``symlink_outside``, ``binary``, ``unparsed``). At most
+:data:`MAX_ROUTES` routes are kept.
 
 What a ``location`` becomes (nginx's ``ngx_http_core_module`` and ``ngx_http_proxy_module``
 references): exact (``=``), prefix (none, ``^~``) and regular-expression (``~``, ``~*``) matches, as
@@ -40,6 +56,8 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import fnmatch
+import glob
 import logging
 import os
 import re
@@ -55,8 +73,9 @@ from indexer.frameworks.services import ServiceMap, is_compose_file, walk_folder
 from indexer.fsguard import SkipFile, read_regular
 from stores.gateway import GatewayRoute
 
-__all__ = ["MAX_FILE_BYTES", "MAX_ROUTES", "NginxRoutes", "dockerfile_env", "is_nginx_config", "load_nginx_routes",
-           "routes_of_config"]
+__all__ = ["MAX_FILE_BYTES", "MAX_INCLUDE_DEPTH", "MAX_INCLUDED", "MAX_ROUTES", "NGINX_FOLDERS", "SNIFF_BYTES",
+           "TEMPLATE_SUFFIXES", "NginxRoutes", "by_name", "dockerfile_env", "is_nginx_config", "load_nginx_routes",
+           "routes_of_config", "sniffed"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +88,22 @@ MAX_FILES = 500
 MAX_LOOKAHEAD = 256
 """Most longer ordinary prefixes one ``^~`` location's pattern leaves out; a ``^~`` location that more
 start with forwards nothing (its paths then link to no service rather than to the wrong one)."""
+SNIFF_BYTES = 64_000
+"""How much of a file found by location only (:func:`is_nginx_config`) is searched for a block."""
+MAX_INCLUDE_DEPTH = 8
+"""``include`` levels followed (nginx itself has no limit; a deeper one is left as it is written)."""
+MAX_INCLUDED = 200
+"""Files one ``include`` pattern may bring in."""
+
+NGINX_FOLDERS = frozenset({"nginx", "conf.d", "sites-available", "sites-enabled", "snippets", "nginx-conf",
+                           "nginx.d", "vhosts", "vhost.d", "servers", "http.d", "stream.d", "templates"})
+"""Folder names of nginx's own layout (``/etc/nginx/conf.d``, Debian's ``sites-available``, the image's
+``/etc/nginx/templates``): a file without a suffix there may be a configuration (its content decides)."""
+TEMPLATE_SUFFIXES = (".template", ".tmpl", ".tpl")
+"""Suffixes a configuration is filled from (``envsubst``: the nginx image's ``.template``, other tools'
+``.tmpl`` / ``.tpl``); its ``${VAR}`` are read from the container's environment."""
+_NGINX_SUFFIXES = (".conf", ".nginx", ".vhost")
+_SNIFF = re.compile(rb"(?:^|[;{}\n])[ \t]*(?:server|location|upstream|http)\b[^;{}\n]*\{")
 
 _ENVSUBST = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _FROM = re.compile(r"^[ \t]*FROM[ \t]", re.I | re.M)
@@ -86,10 +121,43 @@ class NginxRoutes:
     skipped: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-def is_nginx_config(name: str) -> bool:
-    """Whether a file of this name is read as nginx configuration (``nginx.conf``, ``*.conf``,
-    ``*.conf.template``)."""
-    return name.endswith((".conf", ".conf.template"))
+def is_nginx_config(path: str) -> bool:
+    """Whether the file at ``path`` (repository-relative POSIX, or a bare name) may be nginx
+    configuration (module docstring): by name ``nginx.conf``, ``*.conf``, either with a
+    :data:`TEMPLATE_SUFFIXES` suffix (``nginx.conf.template``, ``default.conf.tmpl``); by location a
+    file with no suffix, a template suffix or ``.nginx`` / ``.vhost`` directly in a :data:`NGINX_FOLDERS`
+    folder (``sites-available/app``, ``nginx/default``; not ``nginx/contrib/README``), whose content
+    :func:`sniffed` must then show."""
+    folders, _, name = path.rpartition("/")
+    stem = _untemplated(name)
+    if stem.endswith(".conf"):
+        return True
+    if folders.rpartition("/")[2] not in NGINX_FOLDERS:
+        return False  # its own folder only: not every file below an `nginx/` folder (a vendored nginx's sources)
+    return "." not in stem.lstrip(".") or stem.endswith(_NGINX_SUFFIXES) or stem != name
+
+
+def by_name(path: str) -> bool:
+    """Whether ``path`` is read as nginx configuration for its name alone (``*.conf``, also as a
+    template), with no look at its content."""
+    return _untemplated(path.rpartition("/")[2]).endswith(".conf")
+
+
+def sniffed(data: bytes) -> bool:
+    """Whether the first :data:`SNIFF_BYTES` of ``data`` open a ``server``, ``location``,
+    ``upstream`` or ``http`` block at the start of a line or after another directive.
+
+    >>> sniffed(b"server {\\n  listen 80;\\n}"), sniffed(b"# a script\\necho server {"), sniffed(b"FROM nginx")
+    (True, False, False)
+    """
+    return _SNIFF.search(data[:SNIFF_BYTES]) is not None
+
+
+def _untemplated(name: str) -> str:
+    for suffix in TEMPLATE_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 def dockerfile_env(text: str) -> dict[str, str]:
@@ -121,55 +189,168 @@ def dockerfile_env(text: str) -> dict[str, str]:
 
 def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str]) -> NginxRoutes:
     """The gateway routes of every nginx configuration file of the repository at ``root`` (module
-    docstring), files in walking order. ``found``: the repository's service units (their names are
-    services, their compose environments fill templates); ``services``: further host -> service names
-    (aliases, the user's map). Never raises on a file."""
+    docstring), files in walking order, each with the files it includes. ``found``: the repository's
+    service units (their names are services, their compose environments fill templates); ``services``:
+    further host -> service names (aliases, the user's map). Never raises on a file."""
     real = os.path.realpath(root)
     names = {u.name for u in found.units.values() if u.name} | set(found.hosts.values())
     hosts = {**{n: n for n in names}, **found.hosts, **services}
-    routes: list[GatewayRoute] = []
-    skipped: list[tuple[str, str]] = []
-    seen = 0
+    reader = _Reader(real, found)
     projects: list[str] = []  # folders holding a compose file, outer ones first (the walk is top-down)
+    candidates: list[tuple[str, str]] = []  # (path, scope)
     for folder, files in walk_folders(real):
+        reader.listing[folder] = files
         if any(is_compose_file(n) for n in files):
             projects.append(folder)
         scope = max((p for p in projects if not p or folder == p or folder.startswith(p + "/")), key=len, default="")
-        for name in files:
-            if not is_nginx_config(name) or len(routes) >= MAX_ROUTES:
+        candidates.extend((_join(folder, n), scope) for n in files if is_nginx_config(_join(folder, n)))
+    parsed: dict[str, list[dict[str, object]]] = {}
+    for rel, _ in candidates:
+        one = reader.parse(rel, sniff=not by_name(rel))
+        if one is not None:
+            parsed[rel] = one
+    included: set[str] = set()
+    for rel, one in parsed.items():  # which files another one includes: read through it only
+        included.update(p for p in reader.reached(one, rel, rel, (rel,)) if p != rel)
+    routes: list[GatewayRoute] = []
+    for rel, scope in candidates:
+        if rel not in parsed or rel in included or len(routes) >= MAX_ROUTES:
+            continue
+        tree = reader.expanded(parsed[rel], rel, rel, (rel,))
+        routes.extend(dataclasses.replace(r, scope=scope)
+                      for r in routes_of_config(tree, hosts)[: MAX_ROUTES - len(routes)])
+    return NginxRoutes(tuple(routes), tuple(reader.skipped))
+
+
+class _Reader:
+    """Reads, parses (once each) and expands the nginx configuration files of one repository."""
+
+    def __init__(self, real: str, found: ServiceMap) -> None:
+        self.real = real
+        self.found = found
+        self.listing: dict[str, list[str]] = {}  # folder -> file names, as walk_folders gave them
+        self.skipped: list[tuple[str, str]] = []
+        self._parsed: dict[str, list[dict[str, object]] | None] = {}
+        self._patterns: dict[tuple[str, str, str], list[str]] = {}
+
+    def parse(self, rel: str, sniff: bool = False) -> list[dict[str, object]] | None:
+        """The directives of the file at ``rel`` (filled when it is a template), ``None`` when skipped
+        (the reason recorded) or, with ``sniff``, when its content shows no block (not recorded)."""
+        if rel in self._parsed:
+            return self._parsed[rel]
+        if len(self._parsed) >= MAX_FILES:
+            self.skipped.append((rel, "too_many"))
+            return None
+        folder, _, name = rel.rpartition("/")
+        env = self.found.filled.get(rel) if rel in self.found.filled else (
+            _environment(self.real, folder, self.found) if name.endswith(TEMPLATE_SUFFIXES) else None)
+        out = _parse(self.real, rel, env, sniff)
+        if out == "not_nginx":
+            return None  # not kept: an include naming it reads it all the same (a snippet of directives)
+        if isinstance(out, str):
+            self.skipped.append((rel, out))
+            log.info("nginx configuration %s skipped: %s", rel, out)
+            out = None
+        self._parsed[rel] = out
+        return out
+
+    def reached(self, tree: Sequence[Mapping[str, object]], rel: str, start: str, stack: tuple[str, ...]) -> set[str]:
+        """The repository files the ``include`` directives of ``tree`` (the file ``rel``, read from
+        ``start``) name, at any depth of blocks, and those they include in turn, as :meth:`expanded`
+        reaches them (``stack``: the files being followed)."""
+        out: set[str] = set()
+        for d in tree:
+            if d.get("directive") == "include" and d.get("args") and len(stack) <= MAX_INCLUDE_DEPTH:
+                for path in self.resolve(str(d["args"][0]), rel, start):  # type: ignore[index]
+                    out.add(path)
+                    inner = self.parse(path) if path not in stack else None
+                    if inner is not None:
+                        out |= self.reached(inner, path, start, (*stack, path))
+            elif isinstance(d.get("block"), list):
+                out |= self.reached(d["block"], rel, start, stack)  # type: ignore[arg-type]
+        return out
+
+    def resolve(self, pattern: str, rel: str, start: str) -> list[str]:
+        """The repository files ``include pattern`` of the file ``rel`` names (module docstring):
+        relative to ``rel``'s folder, then to ``start``'s (nginx's prefix); an absolute pattern by its
+        longest trailing components naming files there. Sorted, at most :data:`MAX_INCLUDED`."""
+        key = (pattern, rel.rpartition("/")[0], start.rpartition("/")[0])
+        hit = self._patterns.get(key)
+        if hit is not None:
+            return hit
+        parts = [p for p in pattern.split("/") if p not in ("", ".")]
+        tails = [parts[i:] for i in range(len(parts))] if pattern.startswith("/") else [parts]
+        out: list[str] = []
+        for tail in tails:
+            for base in dict.fromkeys((key[1], key[2])):
+                out = self._match(base.split("/") if base else [], tail)
+                if out:
+                    break
+            if out:
+                break
+        self._patterns[key] = out = out[:MAX_INCLUDED]
+        return out
+
+    def _match(self, base: list[str], tail: list[str]) -> list[str]:
+        """Files under the folder ``base`` whose path below it matches ``tail`` component by
+        component (``..`` goes up, never above the root), sorted."""
+        here = list(base)
+        for i, part in enumerate(tail[:-1]):
+            if part == "..":
+                if not here:
+                    return []
+                here.pop()
                 continue
-            seen += 1
-            if seen > MAX_FILES:
-                skipped.append((_join(folder, name), "too_many"))
-                continue
-            rel = _join(folder, name)
-            env = found.filled.get(rel) if rel in found.filled else (
-                _environment(real, folder, found) if name.endswith(".template") else None)
-            parsed = _parse(real, rel, env)
-            if isinstance(parsed, str):
-                skipped.append((rel, parsed))
-                log.info("nginx configuration %s skipped: %s", rel, parsed)
-                continue
-            routes.extend(dataclasses.replace(r, scope=scope)
-                          for r in routes_of_config(parsed, hosts)[: MAX_ROUTES - len(routes)])
-    return NginxRoutes(tuple(routes), tuple(skipped))
+            if glob.has_magic(part):
+                folder = "/".join(here)
+                subs = sorted({f[len(folder) + 1 if folder else 0:].split("/", 1)[0] for f in self.listing
+                               if f.startswith(folder + "/" if folder else "") and f != folder})
+                return sorted(p for sub in subs if fnmatch.fnmatchcase(sub, part)
+                              for p in self._match([*here, sub], tail[i + 1:]))
+            here.append(part)
+        folder = "/".join(here)
+        files = self.listing.get(folder, [])
+        last = tail[-1] if tail else ""
+        return sorted(_join(folder, n) for n in files if fnmatch.fnmatchcase(n, last)) if glob.has_magic(last) else \
+            ([_join(folder, last)] if last in files else [])
+
+    def expanded(self, tree: Sequence[Mapping[str, object]], rel: str, start: str,
+                 stack: tuple[str, ...]) -> list[dict[str, object]]:
+        """``tree`` (the file ``rel``, read from ``start``) with each ``include`` replaced by the
+        directives of the files it names, themselves expanded; ``stack``: the files being expanded
+        (a file is never expanded inside itself), at most :data:`MAX_INCLUDE_DEPTH` deep."""
+        out: list[dict[str, object]] = []
+        for d in tree:
+            if d.get("directive") == "include" and d.get("args") and len(stack) <= MAX_INCLUDE_DEPTH:
+                for path in self.resolve(str(d["args"][0]), rel, start):  # type: ignore[index]
+                    inner = self.parse(path) if path not in stack else None
+                    if inner is not None:
+                        out.extend(self.expanded(inner, path, start, (*stack, path)))
+            elif isinstance(d.get("block"), list):
+                out.append({**d, "block": self.expanded(d["block"], rel, start, stack)})  # type: ignore[arg-type]
+            else:
+                out.append(dict(d))
+        return out
 
 
 def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
-def _parse(real: str, rel: str, env: Mapping[str, str] | None) -> list[dict[str, object]] | str:
-    """The directives of the file (crossplane's ``config[0]["parsed"]``), or the reason it is skipped;
-    ``env``: a template's variables, each ``${NAME}`` / ``$NAME`` of them replaced before parsing (as
-    ``envsubst`` given the names of the defined variables does; others, nginx's ``$uri``, are left as written);
-    a template whose filled text would be longer than :data:`MAX_FILE_BYTES` characters is ``too_large``."""
+def _parse(real: str, rel: str, env: Mapping[str, str] | None, sniff: bool = False) -> list[dict[str, object]] | str:
+    """The directives of the file (crossplane's ``config[0]["parsed"]``), or the reason it is skipped
+    (``not_nginx``: ``sniff`` asked for and :func:`sniffed` false); ``env``: a template's variables,
+    each ``${NAME}`` / ``$NAME`` of them replaced before parsing (as ``envsubst`` given the names of the
+    defined variables does; others, nginx's ``$uri``, are left as written); a template whose filled text
+    would be longer than :data:`MAX_FILE_BYTES` characters is ``too_large``."""
     try:
         data = read_regular(os.path.join(real, rel), MAX_FILE_BYTES, real)
     except SkipFile as exc:
         return exc.reason
     if b"\x00" in data:
         return "binary"
+    if sniff and not sniffed(data):
+        return "not_nginx"
     if env:
         text = data.decode("utf-8", "replace")
         grown = sum(len(env[name]) - len(m.group(0)) for m in _ENVSUBST.finditer(text)

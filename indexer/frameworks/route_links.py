@@ -43,7 +43,9 @@ _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
 @dataclass(slots=True)
 class LinkedRoute:
     """A route as linked: its file, its router's key (``None``: an absolute route), the service
-    exposing it, and its endpoints as ``(endpoint id, method, full path)``."""
+    exposing it, and its endpoints as ``(endpoint id, method, full path)``; ``entries``: its handlers
+    as ``(node id, method)`` when its whole path is unknown values (no endpoint: the middleware that
+    wraps it wraps the handler, :meth:`indexer.frameworks.wrapper_links.WrapperLinks._wraps`)."""
 
     fc: FileCtx
     router: tuple[str, str] | None
@@ -52,6 +54,7 @@ class LinkedRoute:
     framework: str = ""
     view: Def | None = None  # a DRF view class or @api_view function (indexer.frameworks.drf_defaults)
     at: tuple[str, int, int, int] = ("", 0, 0, 0)  # where the route is registered (indexer.frameworks.wrap_order)
+    entries: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _application_base(props: Mapping[str, str], framework: str) -> str:
@@ -113,7 +116,7 @@ class RouteLinks:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
                 full = join_paths(join_paths(base, own), tail[0] if tail else "").replace(HOLE, "{}")
                 if HOLE in raw and unknown_only(full):
-                    self._unknown_path(fc, route, handler, methods)
+                    self._unknown_path(fc, route, handler, methods, linked)
                     continue
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
@@ -147,14 +150,18 @@ class RouteLinks:
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
 
-    def _unknown_path(self, fc: FileCtx, route: Route, handler: str, methods: tuple[str, ...] | list[str]) -> None:
+    def _unknown_path(self, fc: FileCtx, route: Route, handler: str, methods: tuple[str, ...] | list[str],
+                      linked: LinkedRoute) -> None:
         """A route whose whole path is unknown values (an unresolved constant: Ktor's ``get<T> {}`` of an
         unannotated class, ``@GetMapping(Paths.X)`` of a library, ``app.get(PATH, h)`` of an import) names
         no endpoint, as a client's URL of unknown values only does not
         (:func:`~indexer.frameworks.clients.unknown_only`): ``GET /{}`` would serve any one-segment path
         and link every such request. Its handler stays an ``http`` entry point: an ENTRY self-edge
-        (counted ``unknown_route_path``)."""
+        (counted ``unknown_route_path``), and one of ``linked``'s ``entries``, which the middleware
+        wrapping the route wraps (a WRAPS edge to the handler itself)."""
         for method in methods:
+            if (handler, method) not in linked.entries:
+                linked.entries.append((handler, method))
             self.result.edges[fc.path].append(Edge(
                 "ENTRY", handler, handler, fc.repo, fc.path, route.line, route.col, None,
                 {"kind": "http", "framework": route.framework, "name": f"{method} (unknown path)"}))

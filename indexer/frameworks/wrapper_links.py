@@ -194,9 +194,23 @@ class WrapperLinks:
         controller's routes) beside 823 other edges; the JWT fixture, 30 for 6 endpoints (a filter
         registered twice, an interceptor of two methods, two exception handlers); 200 generated Spring
         controllers of 5 routes with 3 filter beans, 3,000 for 1,000 endpoints (the whole index in
-        1.7 s; the blast radius of a method the three filters call, 0.18 s)."""
+        1.7 s; the blast radius of a method the three filters call, 0.18 s).
+
+        A route whose whole path is unknown values has no endpoint, only handlers (its ``entries``,
+        ``http`` entry points): each of ``srcs`` wraps such a handler itself (a WRAPS edge to the
+        handler's node) when no prefix limits the registration or one of them is the root (the route's
+        path, unknown, may be anything under the root; under a known prefix it may not be)."""
         seen = self._wrapped[fc.path]
+        anywhere = not prefixes or any(not p.strip("/") for p in prefixes)
         for rt in routes:
+            for handler, method in rt.entries if anywhere else ():
+                if methods and method not in (*methods, "*"):
+                    continue
+                for src in srcs:
+                    if src != handler and (src, handler, line, col) not in seen:
+                        seen.add((src, handler, line, col))
+                        self._edge(fc, "WRAPS", src, handler, line, col, **props, service=rt.service)
+                        self.result.outcomes["wraps"] += 1
             for eid, method, full in rt.endpoints:
                 under = next((p for p in prefixes if path_under(full, p)), None)
                 if prefixes and under is None or methods and method not in (*methods, "*"):

@@ -642,8 +642,8 @@ def _unnamed_result(r: Resolver, fc: FileCtx, cs: CallSite, rd: Def, closed: str
     ``handle.cleanup()`` bound to the test's factory (outline). The reads are recorded."""
     parent = rd.parent or ""
     owner, dot, tail = parent.rpartition(".")
-    if not dot or tail != closed or rd.file is fc:
-        return False
+    if not dot or tail != closed or rd.file is fc or parent not in rd.file.owners:
+        return False  # (a parent that is a definition is a real member of that name: `Cursor.return`)
     factory = owner.rpartition(".")[2]
     if cs.receiver and re.split(r"[.(\[]", cs.receiver)[-1] == factory:
         return False

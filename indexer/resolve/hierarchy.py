@@ -49,10 +49,12 @@ class ClassHierarchy:
     lookup and overriders. ``resolve_type(fc, scope, text)`` evaluates a base's type text."""
 
     def __init__(self, track: DependencyTracker, resolve_type: Callable[[FileCtx, str | None, str | None], Value],
-                 module_files: Callable[[str, str], list[FileCtx]] | None = None) -> None:
+                 module_holders: Callable[[str, str, str, bool], Sequence[FileCtx]] | None = None) -> None:
         self.track = track
-        self.module_files = module_files
-        """``(language, module key) -> files`` (recorded): where an open type's other members live."""
+        self.module_holders = module_holders
+        """``(language, module key, name, members) -> files`` (recorded,
+        :meth:`indexer.resolve.interpreter.Resolver.module_holders`): where an open type's other members
+        of a name live."""
         # Bound once: these run on every lookup.
         self.use = track.use
         self.use_all = track.use_all
@@ -338,11 +340,11 @@ class ClassHierarchy:
     def open_members(self, c: Def, name: str) -> list[Def]:
         """Members ``name`` of an open type ``c`` declared in the other files of its module (Go
         methods in another file of the package), each read recorded."""
-        if self.module_files is None:
+        if self.module_holders is None:
             return []
         out: list[Def] = []
         qualname = f"{c.qualname}.{name}"
-        for fc in self.module_files(c.file.lang, c.file.module_key):
+        for fc in self.module_holders(c.file.lang, c.file.module_key, name, True):  # those defining a member `name`
             if fc is not c.file:
                 self.use(("name", fc.path, name))
                 out.extend(namesakes(entries(fc.by_qualname, qualname)))

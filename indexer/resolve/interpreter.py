@@ -62,13 +62,18 @@ from indexer.resolve.scope_lookup import ScopeLookup
 from indexer.resolve.tables import ModuleTables
 from indexer.resolve.tracking import DependencyTracker, MemoKey
 from indexer.resolve.values import (BUILTIN, EXTERNAL, MAX_NESTING, ClassV, Def, FuncV, InstV, ModuleV, ObjV,
-                                    QueryV, Token, TupleV, Value, element, element_of, nested, CLASSES)
+                                    QueryV, Token, TupleV, Value, element, element_of, module_name_token, nested,
+                                    CLASSES)
 from stores.contracts import IndexedFile
 
 if TYPE_CHECKING:
     from indexer.resolve.language import ModuleSystem
 
-__all__ = ["MAX_RETURNED_VALUES", "Resolver"]
+__all__ = ["INDEXED_MODULE_FILES", "MAX_RETURNED_VALUES", "Resolver"]
+
+INDEXED_MODULE_FILES = 16
+"""Files a module needs for :meth:`Resolver.module_holders` to answer from its name index (smaller
+ones are read file by file: a few reads per lookup, no index held)."""
 
 _NEW = re.compile(r"new ([\w$.]+)\(\)")
 """A receiver written for a ``new`` expression (``new Foo()``, ``new a.b.Foo()``): its type text."""
@@ -108,7 +113,7 @@ class Resolver(ScopeLookup, ReturnInference):
             self.tables.add(fc)
         self.whole_files = False
         """While set (the framework linker runs), files looked up by module key count as read whole."""
-        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_files)
+        self.classes = ClassHierarchy(self.track, self.resolve_type, self.module_holders)
         self.calls = CallBinder(self)
         self.classes.reset(self.files)
 
@@ -168,6 +173,26 @@ class Resolver(ScopeLookup, ReturnInference):
             for fc in files:
                 self.use(("file", fc.path, ""))
         return files
+
+    def module_holders(self, lang: str, key: str, name: str, members: bool = False) -> Sequence[FileCtx]:
+        """The files of module ``key`` of ``lang``'s namespace that define ``name`` at top level
+        (``members``: as a member), in path order (:meth:`indexer.resolve.tables.ModuleTables.holders`:
+        a superset of those whose lookup finds it). Recorded as the module key and
+        :func:`~indexer.resolve.values.module_name_token`: a file of the module gaining or losing the
+        name changes the answer; read each file's definitions with a ``("name", path, name)`` use.
+        While the framework linker runs (:attr:`whole_files`) every file of the module counts as
+        read whole, as :meth:`module_files` records. A module of fewer than :data:`INDEXED_MODULE_FILES`
+        files is not indexed: all its files are answered (:meth:`module_files`), which the caller reads
+        one by one as before (the index's memory goes to the namespaces whose scans cost)."""
+        ns = self._namespaces.get(lang, lang)
+        if len(self._modules[ns].get(key, ())) < INDEXED_MODULE_FILES:
+            return self.module_files(lang, key)
+        self.use(("m", ns, key))
+        self.use(module_name_token(ns, key, name))
+        if self.whole_files:
+            for fc in self._modules[ns].get(key, ()):
+                self.use(("file", fc.path, ""))
+        return self.tables.holders(ns, key, name, members)
 
     def memoised(self, key: MemoKey, compute: Callable[[], Value]) -> Value:
         """``compute()`` once per ``key`` (a tuple whose first element is ``id(fc)`` of the file the

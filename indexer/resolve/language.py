@@ -67,6 +67,11 @@ class Lookup(Protocol):
         """Whether some file holds module ``key`` of namespace ``ns``."""
         ...
 
+    def module_holders(self, lang: str, key: str, name: str, members: bool = False) -> Sequence[FileCtx]:
+        """The files of module ``key`` of ``lang``'s namespace defining ``name`` at top level
+        (``members``: as a member), in path order; a superset of those a lookup finds it in."""
+        ...
+
     def has_package(self, ns: str, key: str) -> bool:
         """Whether ``key`` is a package (a dotted prefix of some module key) of namespace ``ns``."""
         ...
@@ -415,8 +420,7 @@ class JvmModuleSystem(ModuleSystemDefaults):
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
         """A top-level declaration of the package (a type; a Kotlin function or property), else the
         Kotlin facade class ``key.name`` (its top-level declarations), else the subpackage."""
-        files = r.module_files(JVM_NAMESPACE, key)
-        for fc in files:
+        for fc in r.module_holders(JVM_NAMESPACE, key, name):  # not every file of the package (session 63)
             r.use(("name", fc.path, name))
             for rd in entries(fc.top, name):
                 return r.def_value(rd)

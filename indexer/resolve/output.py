@@ -14,6 +14,7 @@ from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
 from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+from stores.qualified_symbols import WRITTEN, written_qualname
 
 if TYPE_CHECKING:
     from indexer.resolve.calls import CallBinder
@@ -46,10 +47,15 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                             resolution)
 
     held_pairs: set[tuple[str, str]] = set()  # (caller, method) pairs held_calls gave a row (see there)
+    closed = getattr(fc.rules, "closed_objects", None)  # JS: a factory's returned object, `F.return`
     classes = r.classes
     for rd in fc.defs:
         d = rd.d
         props = node_props(fc.lang, d)
+        if closed and f".{closed}." in d.qualname:
+            written = _written(d.qualname, closed, fc)
+            if written != written_qualname(d.qualname):
+                props[WRITTEN] = written
         if fc.module_key and fc.rules.dotted_packages:
             props["module"] = fc.module_key
         node_id = rd.id
@@ -143,6 +149,17 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             add("USES_TYPE", owner.id if owner else fid, t.c.id, use.line, use.col)
     record = FileRecord(repo, path, fc.lang, fc.checksum, fc.size)
     return IndexedFile(record, nodes, list(edges.values()), unresolved)
+
+
+def _written(qualname: str, closed: str, fc: FileCtx) -> str:
+    """``qualname`` without its inner ``closed`` segments that stand for a factory's returned object
+    (``F.return``: no definition of ``fc`` has that qualname), keeping those that are a real member of
+    that name (``Cursor.return``, an iterator's ``return()`` method): the node's
+    :data:`stores.qualified_symbols.WRITTEN` form."""
+    parts = qualname.split(".")
+    keep = [p for i, p in enumerate(parts)
+            if not (0 < i < len(parts) - 1 and p == closed and ".".join(parts[:i + 1]) not in fc.by_qualname)]
+    return ".".join(keep)
 
 
 def node_props(lang: str, d: Definition) -> dict[str, object]:

@@ -39,7 +39,7 @@ from indexer.resolve.released import ReleasedFiles
 from indexer.resolve.structural import reach_state, reach_token
 from indexer.resolve.tables import decorator_names
 from indexer.resolve.tracking import Record, pack_deps, record_tokens, strip_cut
-from indexer.resolve.values import Def, Deps, Token
+from indexer.resolve.values import Def, Deps, Token, module_name_token
 from indexer.spill import SpilledOutputs, SpillFile, Summarise, packed_ref, unpacked_ref
 from stores.gateway import GatewayRoute
 from indexer.symbols import dotted_stems, module_path
@@ -459,6 +459,8 @@ class RepositoryResolver:
                 if fc is None:
                     continue
                 ns = fc.rules.namespace
+                for key in fc.rules.module_keys(fc):  # which files of its modules define each name
+                    tokens.update(module_name_token(ns, key, n) for n in changed)
                 tokens.update(("n", ns, n) for n in changed & callables)
                 tokens.update(("n", ns, "=" + n) for n in changed & constants)
                 tokens.update(("n", ns, n) for n in changed if n.startswith("=."))  # a class's string attribute

@@ -5,7 +5,7 @@ which classes give others a reverse attribute. Patched file by file on increment
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.resolve.bindings import REGISTERS
@@ -60,9 +60,29 @@ class ModuleTables:
         """Files per (namespace, module-level string constant name) (Django's ``AUTH_USER_MODEL``), in path order;
         per (namespace, ``"." + attribute``) the files of the classes setting that attribute to a string
         (``vendor = "mysql"``: ``.vendor``), which a ``getattr`` name pattern reads (:mod:`indexer.resolve.name_patterns`)."""
+        self._holders: dict[tuple[str, str, bool], dict[str, list[FileCtx]]] = {}
+        """Per (namespace, module key, members) looked up, the module's files per name (:meth:`holders`)."""
         self.reverse_members: NameTable[tuple[Def, str]] = NameTable()
         """Per (namespace, attribute name), the classes whose ``reverse`` bindings give instances of
         another class that attribute (:attr:`indexer.model.Binding.how`), with the binding's type text."""
+
+    def holders(self, ns: str, key: str, name: str, members: bool = False) -> Sequence[FileCtx]:
+        """The files of module ``key`` of namespace ``ns`` defining ``name`` at top level (``members``:
+        as a member of some definition), in path order: a superset of those whose lookups find it
+        (a replaced or shadowed definition counts too; read each with
+        :func:`~indexer.resolve.multimap.entries`). The module's index, name -> files, is made on its
+        first lookup and dropped when a file of that key comes or goes (:meth:`add`, :meth:`remove`),
+        so a lookup of a name in a namespace of N files reads the files holding it, not N (C# and Java
+        types looked up in every file of a namespace or package, and C# / Go members in every file
+        of an open type's: jellyfin's resolve, docs/benchmarks.md, session 63)."""
+        index = self._holders.get((ns, key, members))
+        if index is None:
+            index = {}
+            for fc in self.modules[ns].get(key, ()):
+                for n in dict.fromkeys(rd.name for rd in fc.defs if (rd.parent is not None) is members):
+                    index.setdefault(n, []).append(fc)
+            self._holders[(ns, key, members)] = index
+        return index.get(name, ())
 
     def namespace(self, lang: str) -> str:
         """The module namespace of a language (``typescript`` -> ``ecmascript``); a namespace is its own."""
@@ -72,6 +92,8 @@ class ModuleTables:
         """Enter ``fc`` under its module keys, packages and callables."""
         ns = fc.rules.namespace
         for key in fc.rules.module_keys(fc):
+            self._holders.pop((ns, key, False), None)
+            self._holders.pop((ns, key, True), None)
             files = self.modules[ns][key]
             files.append(fc)
             if len(files) > 1:
@@ -135,6 +157,8 @@ class ModuleTables:
             raise RuntimeError("the files under each package are not counted: call count_packages first")
         ns = fc.rules.namespace
         for key in fc.rules.module_keys(fc):
+            self._holders.pop((ns, key, False), None)
+            self._holders.pop((ns, key, True), None)
             files = self.modules[ns][key]
             files[:] = [f for f in files if f is not fc]
             if not files:

@@ -24,15 +24,23 @@ from indexer.resolve.multimap import MultiMap
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "CLASSES", "MAP", "MAX_NESTING", "PAIRS", "Value", "Token", "Deps", "container_call", "element", "element_of",
+__all__ = ["EXTERNAL", "External", "BUILTIN", "Builtin", "Def", "Shape", "shape_of", "ModuleV", "ClassV", "InstV", "FuncV", "ObjV", "QueryV", "TupleV", "CLASSES", "MAP", "MAX_NESTING", "PAIRS", "Value", "Token", "Deps", "module_name_token", "container_call", "element", "element_of",
            "nested"]
 
 Token = tuple[str, str, str]
 """What a computation read: ``("name", path, n)`` (name ``n`` of a file), ``("file", path, "")`` (a
 whole file), ``("m", namespace, key)`` (a module key), ``("n", namespace, short name)`` (a name
-matched by name)."""
+matched by name), ``("mn", namespace, key + "\\n" + short name)`` (which files of a module define a
+name: :func:`module_name_token`)."""
 Deps = tuple[Token, ...]
 """Everything one computation read (see :class:`indexer.resolve.tracking.DependencyTracker`)."""
+
+
+def module_name_token(ns: str, key: str, name: str) -> Token:
+    """The token of a read of which files of module ``key`` (namespace ``ns``) define ``name``, at
+    top level or as a member (:meth:`indexer.resolve.interpreter.Resolver.module_holders`): changed
+    whenever a file of that module gains, loses or changes a definition of that short name."""
+    return ("mn", ns, f"{key}\n{name}")
 
 
 class External:

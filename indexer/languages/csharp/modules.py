@@ -115,7 +115,7 @@ class CSharpModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
 
     def module_member(self, r: Lookup, key: str, name: str) -> Value:
         """A top-level type of namespace ``key``, else its child namespace ``key.name``."""
-        for fc in r.module_files(NAMESPACE, key):
+        for fc in r.module_holders(NAMESPACE, key, name):  # not every file of the namespace (session 63)
             r.use(("name", fc.path, name))
             for rd in entries(fc.top, name):
                 return ClassV(rd)
