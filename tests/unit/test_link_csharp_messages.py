@@ -2,7 +2,8 @@
 CONSUMES edges the linker keeps (``TopicUse.handed_as``: only when the callee declares a parameter of
 the bus's message base type), with the calls that must not produce."""
 
-from tests.resolution_harness import edges, resolve_fixture, short
+from indexer.resolve.repository import resolve_repository
+from tests.resolution_harness import REPO, edges, extract_fixture, resolve_fixture, short
 
 FIXTURE = """
 // --- path: Ordering/IntegrationEventService.cs ---
@@ -217,3 +218,42 @@ def test_nested_request_types_of_two_features_are_two_topics():
         "Features/Articles/Published.Notify.Handle(2)#2 -> topic:inprocess:ExternalEvent",
         "Features/Users/Create.Create.Handler.Handle(2) -> topic:inprocess:Conduit.Features.Users.Create.Command",
     ]
+
+
+CYCLIC_LOCALS = """
+// --- path: Payments/PaymentPublisher.cs ---
+namespace Shop.Payments;
+public class PaymentPublisher(IEventBus eventBus)
+{
+    public Task Paid(int id)
+    {
+        IntegrationEvent evt = new OrderPaidIntegrationEvent(id);
+        return eventBus.PublishAsync(evt);
+    }
+    public Task Retry(bool again)
+    {
+        IntegrationEvent evt = new OrderPaidIntegrationEvent(1);
+        evt = again ? evt : new OrderPaidIntegrationEvent(2);
+        return eventBus.PublishAsync(evt);
+    }
+    public Task Swap(bool flag)
+    {
+        IntegrationEvent a = new OrderPaidIntegrationEvent(1);
+        IntegrationEvent b = flag ? a : new OrderRefundedIntegrationEvent(2);
+        a = flag ? b : a;
+        return eventBus.PublishAsync(a);
+    }
+}
+"""
+
+
+def test_a_local_whose_values_come_back_to_itself_ends_instead_of_recursing():
+    """jellyfin's EncodingHelper.cs and three more files: ``x = c ? x : new B()`` made the detector recurse
+    until RecursionError, and the file lost every fact of the detector. The cycle is an unknown value
+    now (no topic from it), and the file's other sends are kept."""
+    extractions = extract_fixture(CYCLIC_LOCALS)
+    assert [e for ex, _, _ in extractions for e in ex.errors] == []
+    result = resolve_repository(REPO, extractions)
+    assert edges(result, "PRODUCES") == [
+        "Payments/PaymentPublisher.PaymentPublisher.Paid(1) -> topic:rabbitmq:OrderPaidIntegrationEvent",
+    ]  # Retry and Swap: a value read from the local itself is not known, so neither links

@@ -291,26 +291,32 @@ def _created_types(cf: CsFile, type_node: Node | None, include_type_args: bool) 
     return out
 
 
-def _message_types(cf: CsFile, node: Node, include_type_args: bool = False) -> list[str]:
+def _message_types(cf: CsFile, node: Node, include_type_args: bool = False,
+                   expanding: frozenset[str] = frozenset()) -> list[str]:
     """Class names of the messages an argument holds: ``new E(...)`` (also cast to a base type),
     either side of ``c ? new A() : new B()``, every value a local is given when each is one of those, or a parameter's declared
     type (unless a type parameter of the code around it); ``[]`` when any is not known (a call's
-    result, a member)."""
+    result, a member, or a local whose values come back to itself: ``x = c ? x : new A()``, ``expanding``
+    holding the locals being read, so a cycle ends instead of recursing without bound)."""
     if node.type == "object_creation_expression":
         return _created_types(cf, node.child_by_field_name("type"), include_type_args)
     if node.type == "conditional_expression":
-        sides = [_message_types(cf, node.child_by_field_name(f), include_type_args)
+        sides = [_message_types(cf, node.child_by_field_name(f), include_type_args, expanding)
                  for f in ("consequence", "alternative")]
         return sides[0] + sides[1] if all(sides) else []
     if node.type == "parenthesized_expression" and node.named_children:
-        return _message_types(cf, node.named_children[0], include_type_args)
+        return _message_types(cf, node.named_children[0], include_type_args, expanding)
     if node.type == "cast_expression" and node.child_by_field_name("value") is not None:  # (Base)new E()
-        return _message_types(cf, node.child_by_field_name("value"), include_type_args)
+        return _message_types(cf, node.child_by_field_name("value"), include_type_args, expanding)
     if node.type == "identifier":
+        name = cf.text(node)
+        if name in expanding:
+            return []
         values = cf.local_values(node)
         if values is None:
             return _parameter_type(cf, node)
-        found = [_message_types(cf, v, include_type_args) for v in values if v.type != "identifier"]
+        inner = expanding | {name}
+        found = [_message_types(cf, v, include_type_args, inner) for v in values if v.type != "identifier"]
         return sorted({m for f in found for m in f}) if found and all(found) else []
     return []
 
