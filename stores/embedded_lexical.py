@@ -260,7 +260,7 @@ class EmbeddedLexical:
         document count unknown, the probes and fallback probes find fewer than ``limit`` rows, or
         every matching row may reach the top).
 
-        With block maxima (:mod:`stores.bm25_blocks`, schema 7) the first probe is the OR probe (or the
+        With block maxima (:mod:`stores.bm25_blocks`, schema 8) the first probe is the OR probe (or the
         query) scored in the ``_PROBE_BLOCKS`` blocks whose maxima are highest, where the best rows
         mostly are (its scores are lower bounds of real rows' full scores, so its ``limit``-th best is a
         valid ``theta``); the final query scores only the blocks whose maxima reach ``theta``, and of

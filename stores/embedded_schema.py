@@ -1,4 +1,4 @@
-"""The embedded store's tables (schema version 7): every string once, the source text once.
+"""The embedded store's tables (schema version 8): every string once, the source text once.
 
 The graph and chunk rows refer to three small dictionaries by integer instead of repeating strings
 (schema 5 kept 29 MB of repeated string ids in Django's 204k edges and 53 MB more in their three
@@ -47,13 +47,14 @@ __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileT
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index"]
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
-rebuilt, except 6, which :mod:`stores.embedded_migrate` brings to 7 at a writable open (and which is
-read as it is, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
+rebuilt, except 6 and 7, which :mod:`stores.embedded_migrate` brings to 8 at a writable open (and which
+are read as they are, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
 4: edges.props and shared nodes, 5: contentless FTS, 6: ids, paths and terms as integers, chunk text
-as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`)."""
-MIGRATABLE_VERSIONS = (6,)
+as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`), 8: the block maxima
+keyed by a hash of the term, their blocks as varint differences (``bm25_maxima``, a third of 7's size)."""
+MIGRATABLE_VERSIONS = (6, 7)
 """Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable)."""
 
 _JSON = "SELECT value FROM json_each(?)"
@@ -113,7 +114,7 @@ CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
     name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
 );
--- Per FTS term, per block of 64 rowids, a bound of the term's BM25 factor (stores.bm25_blocks).
+-- Per FTS term (by a hash), per block of 64 rowids, a bound of the term's BM25 factor (stores.bm25_blocks).
 {BM25_BLOCKS_TABLE};
 CREATE VIEW files AS SELECT p.repo AS repo, p.path AS path, f.language AS language, f.checksum AS checksum,
     f.size AS size FROM file_rows f JOIN paths p ON p.fid = f.fid;

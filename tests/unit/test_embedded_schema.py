@@ -138,5 +138,5 @@ def test_schema_5_index_says_to_rebuild(tmp_path):
     conn.close()
     with pytest.raises(StoreOutdated) as info:
         EmbeddedStore(db)
-    assert str(info.value) == (f"index {db} has schema version '5', this ripplegraph needs 7; run `ripple index` "
+    assert str(info.value) == (f"index {db} has schema version '5', this ripplegraph needs 8; run `ripple index` "
                                "again to rebuild it")
