@@ -26,7 +26,7 @@ from stores.analyzer import analyze_joined
 from stores.bm25_blocks import (CREATE_TABLE, GUARD, GUARD_NAME, LEGACY_GUARD, LEGACY_TABLE, REFERENCE_KEY, STALE_KEY, TABLE,
                                 fts_averages, record_rows)
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import SCHEMA_VERSION, chunk_texts
+from stores.embedded_schema import SCHEMA_VERSION, add_parent_cut, chunk_texts
 
 log = logging.getLogger(__name__)
 
@@ -43,8 +43,9 @@ fails the open as read-only, which then opens it ``mode=ro``, as before.)"""
 def migrate(conn: sqlite3.Connection, version: str) -> bool:
     """Bring the index on ``conn`` (outside a transaction) from schema ``version`` to
     :data:`~stores.embedded_schema.SCHEMA_VERSION` when a migration exists (``"6"``, ``"7"``): drop
-    schema 7's ``bm25_blocks`` and its guard, create ``bm25_maxima`` and fill it from every chunk row,
-    with the FTS table's mean row length as the reference. Returns whether it migrated now: ``False``
+    schema 7's ``bm25_blocks`` and its guard, add ``chunk_rows.pcut``
+    (:func:`~stores.embedded_schema.add_parent_cut`: the rows keep their parents whole), create
+    ``bm25_maxima`` and fill it from every chunk row, with the FTS table's mean row length as the reference. Returns whether it migrated now: ``False``
     when another connection did first, or held the write lock past the busy timeout, or the disk filled
     or an I/O error occurred (the index stays at its version for now, see the module docstring; logged). Raises other ``sqlite3.Error`` (the
     transaction rolled back: a damaged index) and ``ValueError`` for a version without a migration."""
@@ -112,6 +113,7 @@ def _migrate(conn: sqlite3.Connection, version: str) -> bool:
         conn.execute(f"DROP TRIGGER IF EXISTS {LEGACY_GUARD}")
         conn.execute(f"DROP TABLE IF EXISTS {LEGACY_TABLE}")
         conn.execute("DELETE FROM meta WHERE key IN (?, ?)", (REFERENCE_KEY, STALE_KEY))
+        add_parent_cut(conn)
         conn.execute(CREATE_TABLE)
         conn.execute(GUARD)
         _fill(conn)
