@@ -45,7 +45,7 @@ from stores.read_cache import StampedCache
 log = logging.getLogger(__name__)
 
 __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
-           "encode_parent", "add_parent_cut", "has_parent_cut",
+           "encode_parent", "add_parent_cut", "has_parent_cut", "product_may_be_null",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index"]
 
@@ -56,7 +56,8 @@ are read as they are, without the block maxima, when opened read-only). 2: embed
 4: edges.props and shared nodes, 5: contentless FTS, 6: ids, paths and terms as integers, chunk text
 as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`), 8: the block maxima
 keyed by a hash of the term, their blocks as varint differences (``bm25_maxima``, a third of 7's size),
-a chunk's parent as a cut of its id (``chunk_rows.pcut``, :func:`encode_parent`)."""
+a chunk's parent as a cut of its id (``chunk_rows.pcut``, :func:`encode_parent`), ``NULL`` for a
+chunk's product that is its repository (:func:`product_may_be_null`)."""
 MIGRATABLE_VERSIONS = (6, 7)
 """Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable)."""
 
@@ -101,7 +102,7 @@ CREATE INDEX unresolved_rows_name ON unresolved_rows (name);
 CREATE INDEX unresolved_rows_file ON unresolved_rows (fid);
 CREATE INDEX unresolved_rows_caller ON unresolved_rows (caller);
 CREATE TABLE chunk_rows (
-    rowid INTEGER PRIMARY KEY, nid INTEGER NOT NULL UNIQUE, fid INTEGER NOT NULL, product TEXT NOT NULL,
+    rowid INTEGER PRIMARY KEY, nid INTEGER NOT NULL UNIQUE, fid INTEGER NOT NULL, product TEXT,
     language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, fqn TEXT, parent TEXT,
     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, size INTEGER NOT NULL,
     head TEXT, boff INTEGER, blen INTEGER, tail TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB, pcut INTEGER
@@ -132,7 +133,8 @@ CREATE VIEW edges AS SELECT k.term AS kind, s.id AS src, d.id AS dst, p.repo AS 
 CREATE VIEW unresolved AS SELECT i.id AS caller, u.name AS name, u.arity AS arity, u.receiver AS receiver,
     p.repo AS repo, p.path AS file, u.line AS line, u.col AS col
     FROM unresolved_rows u JOIN ids i ON i.nid = u.caller JOIN paths p ON p.fid = u.fid;
-CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, c.product AS product, p.path AS file,
+CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, coalesce(c.product, p.repo) AS product,
+    p.path AS file,
     c.language AS language, c.kind AS kind, c.name AS name, coalesce(c.fqn, i.id) AS fqn,
     CASE WHEN c.pcut IS NULL THEN c.parent ELSE substr(i.id, 1, c.pcut) || c.parent END AS parent,
     c.start_line AS start_line, c.end_line AS end_line, CASE WHEN c.boff IS NULL THEN c.tail END AS text,
@@ -179,7 +181,19 @@ def add_vector_keys_index(conn: sqlite3.Connection) -> bool:
 def has_parent_cut(conn: sqlite3.Connection) -> bool:
     """Whether ``chunk_rows`` on ``conn`` has the ``pcut`` column (schema 8; not a 6 or 7 index another
     process has not migrated yet), so a write may store parents as cuts of the id."""
-    return "pcut" in {r[1] for r in conn.execute("PRAGMA table_info(chunk_rows)")}
+    return "pcut" in _chunk_columns(conn)
+
+
+def product_may_be_null(conn: sqlite3.Connection) -> bool:
+    """Whether ``chunk_rows.product`` on ``conn`` takes ``NULL`` for "the chunk's repository" (an index
+    created at schema 8; one migrated from 6 or 7 keeps the column ``NOT NULL`` and every product whole).
+    Readers take either: the ``chunks`` view and :func:`read_chunks` read ``coalesce(product, repo)``."""
+    return _chunk_columns(conn).get("product") == 0
+
+
+def _chunk_columns(conn: sqlite3.Connection) -> dict[str, int]:
+    """``chunk_rows``' columns on ``conn`` and their ``NOT NULL`` flags."""
+    return {r[1]: r[3] for r in conn.execute("PRAGMA table_info(chunk_rows)")}
 
 
 def add_parent_cut(conn: sqlite3.Connection) -> None:
@@ -437,7 +451,8 @@ def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], 
 
 
 _CHUNK_FIELDS = (
-    "(SELECT id FROM ids WHERE nid = c.nid), (SELECT repo FROM paths WHERE fid = c.fid), c.product,"
+    "(SELECT id FROM ids WHERE nid = c.nid), (SELECT repo FROM paths WHERE fid = c.fid),"
+    " coalesce(c.product, (SELECT repo FROM paths WHERE fid = c.fid)),"
     " (SELECT path FROM paths WHERE fid = c.fid), c.language, c.kind, c.name,"
     " coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid)), (SELECT v.parent FROM chunks v WHERE v.rowid = c.rowid),"
     " c.start_line, c.end_line, c.checksum, c.embedding"

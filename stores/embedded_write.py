@@ -25,7 +25,7 @@ from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import (FileText, Interner, chunk_texts, compress_text, encode_chunk_text, encode_parent,
-                                    has_parent_cut, prune)
+                                    has_parent_cut, product_may_be_null, prune)
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -273,6 +273,7 @@ class EmbeddedWriter:
             blobs[key] = row[0] if row else None
         rows = []
         cut = has_parent_cut(conn)  # not in a 6 or 7 index another process has not migrated yet: parents whole
+        same = product_may_be_null(conn)  # NULL for a product that is the chunk's repository (created at 8)
         for i, c in enumerate(chunks):
             f = fid[(c.repo, c.file)]
             ready = prep.texts.get((c.repo, c.file)) if prep is not None and prep.encoded else None
@@ -283,7 +284,8 @@ class EmbeddedWriter:
                     texts[f] = FileText(blob=blobs[f]) if blobs[f] is not None else None
                 head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
             parent, pcut = encode_parent(c.id, c.parent) if cut else (c.parent, None)
-            rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
+            product = None if same and c.product == c.repo else c.product
+            rows.append((start + i, nid[c.id], f, product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
                          parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
                          normalised_blob(c.embedding) if c.embedding is not None else None, pcut))
         # This write records its rows' block maxima: the guard trigger (stores.bm25_blocks.GUARD) lets them by.

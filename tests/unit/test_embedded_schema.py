@@ -9,9 +9,9 @@ import sqlite3
 
 import pytest
 
-from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
+from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
-from stores.embedded_schema import FileText, encode_chunk_text, encode_parent
+from stores.embedded_schema import FileText, encode_chunk_text, encode_parent, product_may_be_null
 from stores.errors import StoreOutdated
 
 SRC = (
@@ -208,3 +208,23 @@ def test_an_index_without_the_cut_column_is_read_and_written_with_whole_parents(
         store.replace_files([_parent_file()])
         assert store._db.execute("SELECT count(pcut) FROM chunk_rows").fetchone() == (3,)  # noqa: SLF001
         assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+
+
+def test_a_product_that_is_the_repository_is_stored_as_null_and_read_back(tmp_path):
+    f = _file(SRC, [("r:cafe.Cafe.brew(1)", 4, 5, BREW), ("r:cafe.grind(1)", 7, 8, GRIND)])
+    f.chunks = [dataclasses.replace(f.chunks[0], product="r"), f.chunks[1]]  # the repository's name; "p"
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files([f])
+        assert store._db.execute("SELECT product FROM chunk_rows ORDER BY rowid").fetchall() == [(None,), ("p",)]  # noqa: SLF001
+        assert {c.id: c.product for c in store.get_chunks(["r:cafe.Cafe.brew(1)", "r:cafe.grind(1)"]).values()} == {
+            "r:cafe.Cafe.brew(1)": "r", "r:cafe.grind(1)": "p"}
+        assert store._db.execute("SELECT id, product FROM chunks ORDER BY rowid").fetchall() == [  # noqa: SLF001
+            ("r:cafe.Cafe.brew(1)", "r"), ("r:cafe.grind(1)", "p")]
+        for product, want in (("r", ["r:cafe.Cafe.brew(1)"]), ("p", ["r:cafe.grind(1)"]), ("q", [])):
+            hits = store.bm25("espresso grind beans cups", 10, SearchFilters(product=product))
+            assert [h.chunk_id for h in hits] == want
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE chunk_rows (rowid INTEGER PRIMARY KEY, product TEXT NOT NULL)")  # as created at 6 or 7
+    assert not product_may_be_null(conn)
+    with EmbeddedStore(tmp_path / "j.db") as store:
+        assert product_may_be_null(store._db)  # noqa: SLF001
