@@ -20,7 +20,7 @@ from stores.bm25_pending import PendingMaxima
 from stores.errors import StoreReadOnly, StoreUnavailable
 from stores.sqlite_file import map_sqlite_error
 
-__all__ = ["EmbeddedTransactions", "WRITE_CACHE_KIB", "MERGE_MIN_CHUNKS"]
+__all__ = ["EmbeddedTransactions", "WRITE_CACHE_KIB"]
 
 WRITE_CACHE_KIB = 4 << 10
 """SQLite's page cache (KiB) on the connection while a :meth:`EmbeddedTransactions.transaction` runs
@@ -28,11 +28,6 @@ WRITE_CACHE_KIB = 4 << 10
 full cache is only pages SQLite can read again (from the operating system's file cache, or spill to
 the write-ahead log), while its size adds to the run's peak memory. 4 MiB, not 16: the 45-package
 monorepo's write peak about 12 MiB lower for the same CPU (docs/benchmarks.md, session 55, mem55a)."""
-
-
-MERGE_MIN_CHUNKS = 1_000
-"""Fewest chunk rows a :meth:`EmbeddedTransactions.transaction` must insert (besides half the chunk rows
-there are at its end) to merge the FTS index's segments into one before it commits."""
 
 
 class EmbeddedTransactions:
@@ -47,22 +42,8 @@ class EmbeddedTransactions:
     """The BM25 block maxima the open :meth:`transaction`'s chunk writes recorded and have not folded
     into their table yet (:class:`stores.bm25_pending.PendingMaxima`): folded before it commits and
     before a read of the table through this instance (:meth:`flush_block_maxima`); ``None`` outside one."""
-    _tx_chunks: int = 0
-    """Chunk rows the open :meth:`transaction` inserted (the write path counts them)."""
     read_only: str | None
     path: object
-
-    def _merge_fts_after_bulk(self, conn: sqlite3.Connection) -> None:
-        """Merge the FTS index's segments into one (FTS5's ``'optimize'``) when the open transaction
-        inserted at least half the chunk rows there are and :data:`MERGE_MIN_CHUNKS` (a cold run, or one
-        that rewrote most of the index): each segment a batch of the run left repeats the terms and
-        page headers the others hold (Django's cold run: 18.5 -> 18.0 MB, 0.2 s of CPU; docs/benchmarks.md,
-        session 63). Smaller writes leave the merging to FTS5's automerge, as before: the answers are
-        the same either way."""
-        if self._tx_chunks < MERGE_MIN_CHUNKS:
-            return
-        if 2 * self._tx_chunks >= conn.execute("SELECT count(*) FROM chunk_rows").fetchone()[0]:
-            conn.execute("INSERT INTO chunks_fts (chunks_fts) VALUES ('optimize')")
 
     def flush_block_maxima(self) -> None:
         """Fold the block maxima the open :meth:`transaction` holds into their table (nothing outside one)."""
@@ -102,12 +83,10 @@ class EmbeddedTransactions:
             except sqlite3.Error as exc:
                 raise map_sqlite_error(exc, self.path) from exc
             self._tx_depth = 1
-            self._tx_chunks = 0
             self._pending_maxima = PendingMaxima()
             try:
                 yield
                 self.flush_block_maxima()
-                self._merge_fts_after_bulk(conn)
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
@@ -117,7 +96,6 @@ class EmbeddedTransactions:
                 raise
             finally:
                 self._tx_depth = 0
-                self._tx_chunks = 0
                 self._pending_maxima = None  # folded, or rolled back with the rows they were of
                 self._generation += 1
                 with contextlib.suppress(sqlite3.Error):

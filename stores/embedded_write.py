@@ -301,7 +301,6 @@ class EmbeddedWriter:
             analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
-        self._tx_chunks += len(analysed)  # a bulk transaction merges the FTS segments (stores.embedded_tx)
         # The block maxima of BM25's cut (stores.bm25_blocks); inside transaction() they wait to be folded into
         # their table with the next batches' (stores.bm25_pending: a common term's row written once, not per batch).
         pending = self._pending_maxima

@@ -247,32 +247,3 @@ def test_a_fold_reads_stored_rows_back_only_when_the_table_holds_any() -> None:
     for rows in BATCHES[:2]:
         record_rows(now, rows, BM25_WEIGHTS)
     assert _table(conn) == _table(now)
-
-
-def _segments(store: EmbeddedStore) -> int:
-    return store._db.execute("SELECT count(DISTINCT segid) FROM chunks_fts_idx").fetchone()[0]
-
-
-def test_a_bulk_transaction_merges_the_fts_segments_and_a_small_one_does_not(tmp_path: Path, files, monkeypatch) -> None:
-    """A transaction inserting at least half the chunk rows (and MERGE_MIN_CHUNKS, 100 here) leaves one FTS
-    segment; a later one inserting fewer leaves FTS5's segments as they come; the answers are those of a
-    store written without any merge."""
-    import stores.embedded_tx as embedded_tx
-    monkeypatch.setattr(embedded_tx, "MERGE_MIN_CHUNKS", 100)
-    with EmbeddedStore(tmp_path / "a.db") as merged, EmbeddedStore(tmp_path / "b.db") as plain:
-        with merged.transaction():
-            for k in range(0, 600, 100):
-                merged.replace_files(files[k:k + 100])
-        for k in range(0, 600, 100):
-            plain.replace_files(files[k:k + 100])  # each call its own write, outside transaction(): never merged
-        rows = merged._db.execute("SELECT count(*) FROM chunk_rows").fetchone()[0]
-        assert rows >= 600 and _segments(merged) == 1 and _segments(plain) > 1
-        seen: list[str] = []
-        merged._db.set_trace_callback(seen.append)
-        with merged.transaction():
-            merged.replace_files(files[600:640])  # 40 files: not a bulk write
-        merged._db.set_trace_callback(None)
-        assert not any("optimize" in s for s in seen) and _segments(merged) == 2
-        plain.replace_files(files[600:640])
-        for q in ("parser", "socket parser value", "self", "k0007"):
-            assert [(c.chunk_id, c.score) for c in merged.bm25(q, 20)] == [(c.chunk_id, c.score) for c in plain.bm25(q, 20)]
