@@ -366,7 +366,8 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
     table or no reference (nothing written since it was made), when they are stale
     (:data:`STALE_KEY`), and when a term is :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches
     its first that many bytes, so it also matches rows of other tokens that the rows of this table,
-    keyed by the whole token, do not cover. Raises ``ValueError`` for a damaged row (:func:`decode_blocks`)."""
+    keyed by the whole token, do not cover. Raises ``ValueError`` for a damaged row (:func:`decode_blocks`, or
+    not as many maxima as blocks)."""
     if any(len(t.encode("utf-8", "surrogatepass")) >= FTS5_MAX_TOKEN_BYTES for t in terms):
         return None
     try:
@@ -384,6 +385,8 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
         if rows:
             found[t] = (np.concatenate([decode_blocks(b, k & _PART_MASK) for k, b, _ in rows]),
                         np.frombuffer(b"".join(m for _, _, m in rows), dtype=np.uint8))
+            if len(found[t][0]) != len(found[t][1]):
+                raise ValueError(f"damaged BM25 block maxima of {t!r} (as many blocks as maxima expected)")
     return float(ref), found
 
 

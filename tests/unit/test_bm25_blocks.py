@@ -384,3 +384,22 @@ def test_block_offsets_are_varint_differences_and_a_damaged_list_raises() -> Non
             decode_blocks(bad, 0)
     assert term_key("foo") == term_key("foo") != term_key("fop") and 0 <= term_key("\ud800x") < 1 << 41
     assert row_key("foo", 0) >> 22 == term_key("foo") and row_key("foo", 7) == row_key("foo", 0) | 7
+
+
+@pytest.mark.parametrize("damage", ["truncated", "fewer maxima"])
+def test_a_damaged_row_is_not_used_and_the_answer_stays_exact(tmp_path: Path, monkeypatch, caplog, damage) -> None:
+    """A row whose varints are cut short, or whose maxima are fewer than its blocks, raises in
+    ``read_bounds``; a search then ranks without block maxima (logged), with the same answer."""
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files(_corpus(300))
+        want = [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, "parser socket", 10)]
+        key = row_key("parser", 0)
+        blocks, maxima = store._db.execute(f"SELECT blocks, maxima FROM {TABLE} WHERE key = ?", (key,)).fetchone()
+        bad = (blocks + b"\x80", maxima) if damage == "truncated" else (blocks, maxima[:-1])
+        store._db.execute(f"UPDATE {TABLE} SET blocks = ?, maxima = ? WHERE key = ?", (*bad, key))
+        store._db.commit()
+        with pytest.raises(ValueError, match="damaged"):
+            read_bounds(store._db, ["parser"])
+        with caplog.at_level("WARNING", logger="stores.embedded_lexical"):
+            assert [(h.chunk_id, h.score) for h in store.bm25("parser socket", 10)] == want
+        assert "BM25 block maxima not used" in caplog.text
