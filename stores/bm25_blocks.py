@@ -11,11 +11,20 @@ table's mean row length; ``fts5_aux.c``). This module stores, for each term and 
 Suel's block-max indexes, SIGIR 2011), so a query can skip every block whose summed block maxima
 cannot reach ``theta``.
 
-Storage: table ``bm25_blocks (term, part, blocks, maxima)``, one row per term and part (``part`` =
-``block >> PART_SHIFT``: 1,024 blocks, 65,536 rowids, so a write rewrites at most that much of a
-common term's row, whatever the index's size): ``blocks`` the sorted block numbers of the part holding
-the term (``rowid >> BLOCK_SHIFT``, uint32 little-endian), ``maxima`` one byte per block,
-``ceil(x x 255)`` (a quantised upper bound; :func:`quantise`). The reference mean
+Storage (schema 8): table ``bm25_maxima (key INTEGER PRIMARY KEY, blocks, maxima)``, one row per term
+and part (``part`` = ``block >> PART_SHIFT``: 1,024 blocks, 65,536 rowids, so a write rewrites at most
+that much of a common term's row, whatever the index's size). The row's ``key`` is
+``term_key(term) << PART_BITS | part`` (:func:`row_key`): :func:`term_key` a 41-bit BLAKE2b digest of
+the term's UTF-8, so a term's rows are one range of keys and the table holds no term text (schema 7
+keyed each row by the term itself: 5.5 of Django's 12.7 MB). ``blocks``: the sorted blocks of the part
+holding the term as their offsets in the part (``block & 1023``), each the difference to the previous
+one (the first to 0) as a LEB128 varint (7 bits a byte, low bits first, the high bit set on every byte
+but the last: 1 or 2 bytes, as offsets are below 1,024; :func:`encode_offsets`); ``maxima`` one byte per
+block, ``ceil(x x 255)`` (a quantised upper bound; :func:`quantise`). Two terms of one key (not met in
+practice: 2**41 keys) share its rows, holding the union of their blocks and the larger value per block:
+still an upper bound of each term's, so the cut stays exact (it may score a few more rows). Rows are
+written in key order by a cold run (:mod:`stores.bm25_pending`), so the table's pages are full: Django's
+table takes 4.3 MB (12.7 MB at schema 7; docs/benchmarks.md, session 63). The reference mean
 length ``A`` the values were computed with is ``meta`` key :data:`REFERENCE_KEY`, set by the first
 write (the first batch's mean row length) or by the migration (the table's mean at that moment).
 
@@ -41,10 +50,10 @@ transaction.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sqlite3
-import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
@@ -53,36 +62,51 @@ import numpy as np
 
 from stores.bm25_cut import B, K1
 
-__all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "fold_maxima", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
-           "has_table"]
+__all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "GUARD_NAME", "BLOCK_ROWS", "PART_SHIFT",
+           "PART_BITS", "TABLE", "LEGACY_TABLE", "LEGACY_GUARD", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
+           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "fold_maxima", "read_bounds", "scale",
+           "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks", "has_table", "term_key",
+           "row_key", "encode_offsets", "decode_blocks", "term_rows"]
 
 BLOCK_SHIFT = 6
 """Blocks are ``rowid >> BLOCK_SHIFT``: 64 rowids (bench/bm25_bounds.py: 64 kept the fewest rows)."""
 BLOCK_ROWS = 1 << BLOCK_SHIFT
 PART_SHIFT = 10
 """A table row holds the blocks ``b`` of one term with the same ``b >> PART_SHIFT`` (at most 1,024)."""
-TABLE = "bm25_blocks"
+PART_BITS = 22
+"""Bits of a row key holding the part: blocks are below 2**32 (rowids below 2**38), so parts below 2**22."""
+_KEY_BITS = 41
+"""Bits of :func:`term_key`: a row key ``term_key << PART_BITS | part`` is below 2**63 (SQLite's rowids)."""
+TABLE = "bm25_maxima"
+LEGACY_TABLE = "bm25_blocks"
+"""Schema 7's table of the block maxima (keyed by the term's text, blocks as uint32): the migration to 8
+drops it (:mod:`stores.embedded_migrate`)."""
+LEGACY_GUARD = "bm25_blocks_guard"
+"""Schema 7's guard trigger (its writers' mark is another key): the migration to 8 drops it."""
 REFERENCE_KEY = "bm25_blocks_avgdl"
 """``meta`` key of the reference mean row length the stored values were computed with (a float as text)."""
-CREATE_TABLE = (f"CREATE TABLE {TABLE} (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
-                " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
+CREATE_TABLE = f"CREATE TABLE {TABLE} (key INTEGER PRIMARY KEY, blocks BLOB NOT NULL, maxima BLOB NOT NULL)"
 FTS5_MAX_TOKEN_BYTES = 32_768
 """FTS5 keeps the first this many bytes of a token (``FTS5_MAX_TOKEN_SIZE``, fts5Int.h), in the index and in a
 query: longer tokens sharing them are one FTS5 term, while this table keys each whole token."""
 STALE_KEY = "bm25_blocks_stale"
 """``meta`` key set (by :data:`GUARD`) when chunk rows were written without their block maxima: reads use
 none until a writable open rebuilds them (:func:`stores.embedded_migrate.ensure_current`)."""
-WRITER_KEY = "bm25_blocks_writer"
+WRITER_KEY = "bm25_maxima_writer"
 """``meta`` key this code's chunk writes hold while they insert chunk rows (set and deleted in the write's
-transaction, never committed): :data:`GUARD` tells them from writes of a process that records no maxima."""
-GUARD = (f"CREATE TRIGGER IF NOT EXISTS bm25_blocks_guard BEFORE INSERT ON chunk_rows"
+transaction, never committed): :data:`GUARD` tells them from writes of a process that records no maxima
+(schema 7's writers set ``bm25_blocks_writer``: a process of that code still running after the migration to
+8 marks the maxima stale)."""
+GUARD_NAME = "bm25_maxima_guard"
+GUARD = (f"CREATE TRIGGER IF NOT EXISTS {GUARD_NAME} BEFORE INSERT ON chunk_rows"
          f" WHEN NOT EXISTS (SELECT 1 FROM meta WHERE key = '{WRITER_KEY}')"
          f" BEGIN INSERT OR REPLACE INTO meta (key, value) VALUES ('{STALE_KEY}', '1'); END")
 """A chunk row inserted without :data:`WRITER_KEY` (by the schema-6 code of a process that opened the
-index before another migrated it, or by raw SQL) marks the block maxima stale."""
+index before another migrated it, of the schema-7 code, or by raw SQL) marks the block maxima stale."""
 _QUANTA = 255
 _ROW_PART = BLOCK_SHIFT + PART_SHIFT  # a rowid's part: rowid >> _ROW_PART
+_PART_MASK = (1 << PART_BITS) - 1
+_OFFSET_MASK = (1 << PART_SHIFT) - 1
 _ROUNDING = 1e-9  # relative margin added before rounding up, so float rounding never lowers a bound
 _JSON = "SELECT value FROM json_each(?)"
 
@@ -199,36 +223,65 @@ def _whole_weight_maxima(rows: Iterable[tuple[int, Sequence[str]]], repeats: Seq
     return out
 
 
-def merge(old: tuple[bytes, bytes] | None, new: Mapping[int, int]) -> tuple[bytes, bytes]:
-    """The stored ``(blocks, maxima)`` blobs of one term (``old``, or ``None``) with ``new``
-    (``{block: byte}``) folded in: the union of the blocks, the larger value where both have one.
-    When every new block comes after the old ones (or the first is the last old one, as on the
-    boundary of a cold run's write batches) the blobs are joined as they are."""
-    blocks = sorted(new)
+def term_key(term: str) -> int:
+    """The 41-bit key of ``term`` (its UTF-8, lone surrogates kept): the first 6 bytes of its BLAKE2b
+    digest, big-endian, less the 7 low bits. Stable across processes (unlike ``hash()``)."""
+    digest = hashlib.blake2b(term.encode("utf-8", "surrogatepass"), digest_size=6).digest()
+    return int.from_bytes(digest, "big") >> (48 - _KEY_BITS)
+
+
+def row_key(term: str, part: int) -> int:
+    """The table key of ``term``'s row of part ``part`` (``0 <= part < 2**22``): ``term_key << 22 | part``."""
+    return (term_key(term) << PART_BITS) | part
+
+
+def encode_offsets(offsets: np.ndarray) -> bytes:
+    """The ``blocks`` blob of one row: ``offsets`` (sorted, distinct, each below 1,024: blocks less their
+    part's first) as LEB128 varints of their differences (the first's to 0), 1 or 2 bytes each."""
+    d = np.diff(np.asarray(offsets, dtype=np.int64), prepend=0)
+    two = d >= 128
+    at = np.arange(len(d)) + np.cumsum(two) - two  # where each value's first byte goes
+    out = np.empty(len(d) + int(two.sum()), dtype=np.uint8)
+    out[at] = (d & 0x7F) | (two.astype(np.int64) << 7)
+    out[at[two] + 1] = d[two] >> 7
+    return out.tobytes()
+
+
+def decode_blocks(blob: bytes, part: int) -> np.ndarray:
+    """The blocks (``int64``, ascending) of a row of part ``part`` whose ``blocks`` blob is ``blob``
+    (:func:`encode_offsets`). Raises ``ValueError`` for a blob that is not such varints (truncated, or
+    a value of more than 2 bytes)."""
+    data = np.frombuffer(blob, dtype=np.uint8)
+    if not len(data):
+        return np.empty(0, dtype=np.int64)
+    more = data >= 0x80
+    first = np.ones(len(data), dtype=bool)
+    first[1:] = ~more[:-1]
+    if more[-1] or (more[1:] & more[:-1]).any():
+        raise ValueError("damaged BM25 block list (a varint truncated or longer than 2 bytes)")
+    at = np.flatnonzero(first)
+    d = (data[at] & 0x7F).astype(np.int64)
+    two = more[at]
+    d[two] += data[at[two] + 1].astype(np.int64) << 7
+    return np.cumsum(d) + (part << PART_SHIFT)
+
+
+def merge(old: tuple[bytes, bytes] | None, new: Mapping[int, int], part: int) -> tuple[bytes, bytes]:
+    """The stored ``(blocks, maxima)`` blobs of one row of part ``part`` (``old``, or ``None``) with
+    ``new`` (``{block: byte}``, blocks of that part) folded in: the union of the blocks, the larger
+    value where both have one."""
     if old is not None:
-        last = int.from_bytes(old[0][-4:], "little") if old[0] else -1
-        if blocks and blocks[0] >= last:
-            if blocks[0] == last:  # the boundary block: the larger value
-                top = max(old[1][-1], new[last])
-                return (old[0] + _u32(blocks[1:]),
-                        old[1][:-1] + bytes((top,)) + bytes(map(new.__getitem__, blocks[1:])))
-            return old[0] + _u32(blocks), old[1] + bytes(map(new.__getitem__, blocks))
-        merged = dict(zip(np.frombuffer(old[0], dtype="<u4").tolist(), old[1]))
+        merged = dict(zip(decode_blocks(old[0], part).tolist(), old[1]))
         for block, q in new.items():
             if q > merged.get(block, 0):
                 merged[block] = q
-        blocks = sorted(merged)
         new = merged
-    return _u32(blocks), bytes(map(new.__getitem__, blocks))
-
-
-def _u32(values: Sequence[int]) -> bytes:
-    """``values`` as uint32 little-endian."""
-    return struct.pack(f"<{len(values)}I", *values)
+    blocks = sorted(new)
+    return encode_offsets(np.array(blocks, dtype=np.int64) & _OFFSET_MASK), bytes(map(new.__getitem__, blocks))
 
 
 def has_table(conn: sqlite3.Connection) -> bool:
-    """Whether the index on ``conn`` has the block-max table (schema 7; a schema-6 index read without
+    """Whether the index on ``conn`` has the block-max table (schema 8; a schema-6 or 7 index read without
     migration has not)."""
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (TABLE,)).fetchone() is not None
 
@@ -276,33 +329,45 @@ def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 
 def fold_maxima(conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]], part: int | None = None) -> None:
     """Merge ``maxima`` (``{term: {block: byte}}``) into the table's rows on ``conn`` (:func:`merge`:
-    the union of the blocks, the larger value where both have one): each ``(term, part)`` row is
-    read and written again. ``part``: the one part (``block >> PART_SHIFT``) every block is in, when
-    the caller knows it. Raises ``struct.error`` for a block outside ``[0, 2**32)``."""
-    parts: dict[tuple[str, int], Mapping[int, int]] = {}
-    if part is not None:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
-        parts = {(term, part): per for term, per in maxima.items()}
-    else:
-        for term, per in maxima.items():
-            for block, q in per.items():
-                parts.setdefault((term, block >> PART_SHIFT), {})[block] = q  # type: ignore[index]
-    terms = list(maxima)
-    old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
-    for i in range(0, len(terms), 20_000):
-        old.update(((t, p), (b, m)) for t, p, b, m in conn.execute(
-            f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON})",
-            (json.dumps(terms[i:i + 20_000]),)) if (t, p) in parts)
-    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
-                     [(t, p, *merge(old.get((t, p)), new)) for (t, p), new in parts.items()])
+    the union of the blocks, the larger value where both have one; terms of one key merged alike): each
+    row is read and written again, in key order. ``part``: the one part (``block >> PART_SHIFT``) every
+    block is in, when the caller knows it. Raises ``ValueError`` for a block outside ``[0, 2**32)``."""
+    if part is not None and not 0 <= part <= _PART_MASK:
+        raise ValueError(f"part {part} outside [0, 2**22): rowids past 2**38")
+    rows: dict[int, dict[int, int]] = {}
+    for term, per in maxima.items():
+        base = term_key(term) << PART_BITS
+        if part is not None:  # every row in one part (a batch of a store under 65,536 chunks): no regrouping
+            have = rows.get(base | part)
+            if have is None:
+                rows[base | part] = dict(per)
+                continue
+            per = {b: max(q, have.get(b, 0)) for b, q in per.items()}
+            have.update(per)
+            continue
+        for block, q in per.items():
+            if not 0 <= block < 1 << 32:
+                raise ValueError(f"block {block} outside [0, 2**32): rowids past 2**38")
+            have = rows.setdefault(base | (block >> PART_SHIFT), {})
+            if q > have.get(block, 0):
+                have[block] = q
+    keys = sorted(rows)
+    old: dict[int, tuple[bytes, bytes]] = {}
+    for i in range(0, len(keys), 20_000):
+        old.update((k, (b, m)) for k, b, m in conn.execute(
+            f"SELECT key, blocks, maxima FROM {TABLE} WHERE key IN ({_JSON})", (json.dumps(keys[i:i + 20_000]),)))
+    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (key, blocks, maxima) VALUES (?, ?, ?)",
+                     [(k, *merge(old.get(k), rows[k], k & _PART_MASK)) for k in keys])
 
 
 def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, dict[str, tuple[np.ndarray, np.ndarray]]] | None:
-    """``(reference mean length, {term: (blocks uint32, maxima uint8)})`` for ``terms`` on ``conn``
+    """``(reference mean length, {term: (blocks int64, maxima uint8)})`` for ``terms`` on ``conn``
     (a term without a row is absent: it is in no row); ``None`` when the index has no block-max
     table or no reference (nothing written since it was made), when they are stale
     (:data:`STALE_KEY`), and when a term is :data:`FTS5_MAX_TOKEN_BYTES` long or longer: FTS5 matches
     its first that many bytes, so it also matches rows of other tokens that the rows of this table,
-    keyed by the whole token, do not cover."""
+    keyed by the whole token, do not cover. Raises ``ValueError`` for a damaged row (:func:`decode_blocks`, or
+    not as many maxima as blocks)."""
     if any(len(t.encode("utf-8", "surrogatepass")) >= FTS5_MAX_TOKEN_BYTES for t in terms):
         return None
     try:
@@ -312,13 +377,30 @@ def read_bounds(conn: sqlite3.Connection, terms: Sequence[str]) -> tuple[float, 
     ref = keys.get(REFERENCE_KEY)
     if ref is None or STALE_KEY in keys or not has_table(conn):
         return None
-    parts: dict[str, list[tuple[bytes, bytes]]] = {}
-    for t, b, m in conn.execute(f"SELECT term, blocks, maxima FROM {TABLE} WHERE term IN ({_JSON}) ORDER BY term, part",
-                                (json.dumps(list(terms)),)):
-        parts.setdefault(t, []).append((b, m))
-    found = {t: (np.frombuffer(b"".join(b for b, _ in rows), dtype="<u4"),
-                 np.frombuffer(b"".join(m for _, m in rows), dtype=np.uint8)) for t, rows in parts.items()}
+    found: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for t in dict.fromkeys(terms):
+        base = term_key(t) << PART_BITS
+        rows = conn.execute(f"SELECT key, blocks, maxima FROM {TABLE} WHERE key BETWEEN ? AND ? ORDER BY key",
+                            (base, base | _PART_MASK)).fetchall()
+        if rows:
+            found[t] = (np.concatenate([decode_blocks(b, k & _PART_MASK) for k, b, _ in rows]),
+                        np.frombuffer(b"".join(m for _, _, m in rows), dtype=np.uint8))
+            if len(found[t][0]) != len(found[t][1]):
+                raise ValueError(f"damaged BM25 block maxima of {t!r} (as many blocks as maxima expected)")
     return float(ref), found
+
+
+def term_rows(conn: sqlite3.Connection, terms: Iterable[str]) -> list[tuple[str, int, list[int], list[int]]]:
+    """The table's rows of ``terms`` on ``conn`` as ``(term, part, blocks, maxima)`` (blocks absolute),
+    by term and part: the table read back through its keys (tests, tools). A row two terms share (one
+    key) is listed under each."""
+    out = []
+    for t in sorted(set(terms)):
+        base = term_key(t) << PART_BITS
+        for k, b, m in conn.execute(f"SELECT key, blocks, maxima FROM {TABLE} WHERE key BETWEEN ? AND ? ORDER BY key",
+                                    (base, base | _PART_MASK)):
+            out.append((t, k & _PART_MASK, decode_blocks(b, k & _PART_MASK).tolist(), list(m)))
+    return out
 
 
 def sqlite_varints(blob: bytes) -> list[int]:

@@ -12,10 +12,11 @@ block the largest value whatever order the values come in.
 Layout. No object per term or per block value is held: each term once as UTF-8 in one
 ``bytearray`` (numbered in order of arrival), looked up by its ``hash()`` in a sorted ``int64``
 array, and every block value as three parallel arrays (term number, block, value) appended per
-batch, sorted only when folded: by the terms' bytes (:meth:`PendingMaxima.byte_order`, a radix sort
-in numpy), so the rows go into the table in its key order and each insert lands beside the previous
-one in its B-tree (a cold Django write's 170,041 rows in the order the terms came cost SQLite about
-three times the CPU, docs/benchmarks.md session 62). A term whose hash equals an earlier, different term's (not seen in
+batch, sorted only when folded: by the terms' table keys (:meth:`PendingMaxima.key_order`,
+:func:`stores.bm25_blocks.term_key`), so the rows go into the table in its key order and each insert
+lands after the previous one in its B-tree (a cold Django write's 170,041 rows in the order the terms
+came cost SQLite about three times the CPU, docs/benchmarks.md session 62; appended in key order, the
+table's pages are full). A term whose hash equals an earlier, different term's (not seen in
 practice: 64-bit hashes) is numbered through a dict instead, so numbers are exact. Django's 650,000
 block values and 170,041 terms take about 15 MiB this way (dicts of dicts, the first try of session
 59: about 30 MiB more at the parent's peak, docs/benchmarks.md).
@@ -31,7 +32,7 @@ from itertools import chain
 
 import numpy as np
 
-from stores.bm25_blocks import PART_SHIFT, TABLE, fold_maxima, merge
+from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, fold_maxima, merge, term_key
 
 __all__ = ["PENDING_BYTES", "PendingMaxima"]
 
@@ -43,8 +44,7 @@ block values, 170,041 terms) and folds once; a larger run folds each time it rea
 _FOLD_TERMS = 4_096
 """Terms whose stored rows one statement reads back while folding (the table's ``json_each`` list)."""
 _U32 = 1 << 32
-_WORD_TERMS = 16_384
-"""Terms whose next 8 bytes :meth:`PendingMaxima.byte_order` reads at a time (its temporaries' size)."""
+_OFFSET_MASK = (1 << PART_SHIFT) - 1
 
 
 class PendingMaxima:
@@ -156,125 +156,87 @@ class PendingMaxima:
         return number
 
     def flush(self, conn: sqlite3.Connection) -> None:
-        """Fold what is held into the table on ``conn`` (inside the write's transaction: each
-        ``(term, part)`` row merged with :func:`stores.bm25_blocks.merge` and written once) and forget
-        it. The rows are written in the table's key order (:meth:`byte_order`), so each insert lands
-        beside the previous one in the table's B-tree instead of on any of its pages; stored rows are
-        read back to merge with only when the table holds a row."""
+        """Fold what is held into the table on ``conn`` (inside the write's transaction: each row
+        merged with :func:`stores.bm25_blocks.merge` and written once) and forget it. The rows are
+        written in the table's key order (:meth:`key_order`), so each insert lands after the previous
+        one in the table's B-tree instead of on any of its pages; stored rows are read back to merge
+        with only when the table holds a row. Terms of one key (:func:`stores.bm25_blocks.term_key`)
+        are folded together, into one row per part."""
         if not self.size:
             return
-        order = self.byte_order()
+        order, keys = self.key_order()
         rank = np.empty(len(order), dtype=np.int32)
         rank[order] = np.arange(len(order), dtype=np.int32)
         for ids in self._ids:  # each term number becomes its rank, in place: no second copy of the held arrays
             np.take(rank, ids, out=ids)
         batches = list(zip(self._ids, self._blocks, self._values))
         self._ids, self._blocks, self._values = [], [], []
-        del rank
+        del rank, order
         stored = conn.execute(f"SELECT 1 FROM {TABLE} LIMIT 1").fetchone() is not None
-        for low in range(0, len(order), _FOLD_TERMS):  # a slice of the terms at a time: bounded copies
-            high = low + _FOLD_TERMS
+        low = 0
+        while low < len(keys):  # a slice of the terms at a time: bounded copies
+            high = min(low + _FOLD_TERMS, len(keys))
+            while high < len(keys) and keys[high] == keys[high - 1]:
+                high += 1  # terms of one key in one slice: their rows are merged there
             picked = [(i[m], b[m], v[m]) for i, b, v in batches for m in ((i >= low) & (i < high),)]
             ranks, blocks, values = (np.concatenate(a) for a in zip(*picked))
             del picked
-            self._fold(conn, ranks, blocks, values, order, stored)
+            self._fold(conn, keys[ranks], blocks, values, stored)
+            low = high
         self._clear()
 
-    def byte_order(self) -> np.ndarray:
-        """The numbers of the held terms (int32) sorted by the terms' UTF-8 bytes: the order of the
-        table's ``term`` key (SQLite's ``BINARY`` collation compares text with ``memcmp``, the shorter
-        first when one is the other's prefix). A radix sort on 8 bytes at a time read as big-endian
-        integers (a term past its end padded with zero bytes), in numpy and without a string per term:
-        the first 8 bytes order all terms, the next 8 only the runs of terms equal so far, and so on;
-        terms still equal when every byte is read differ in length only (trailing zero bytes). Its
-        arrays take about 45 bytes a term at once (Django's 170,041 terms: 7.7 MiB traced)."""
-        count = len(self._ends)
-        offset = np.int64 if len(self._text) >= 1 << 31 else np.int32
-        ends = np.frombuffer(self._ends, dtype=np.uint64).astype(offset)
-        starts = np.zeros(count, dtype=offset)
-        starts[1:] = ends[:-1]
-        data = np.frombuffer(self._text, dtype=np.uint8)  # a view: nothing is added to the terms while it lives
+    def key_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(order, keys)``: the numbers of the held terms (int32) sorted by their table keys
+        (:func:`stores.bm25_blocks.term_key`; ties by number), and those keys in that order (int64)."""
+        keys = np.fromiter((term_key(self.term(n)) for n in range(len(self._ends))), dtype=np.int64,
+                           count=len(self._ends))
+        order = np.argsort(keys, kind="stable").astype(np.int32)
+        return order, keys[order]
 
-        def word(numbers: np.ndarray, depth: int) -> np.ndarray:  # bytes 8*depth.. of each term, big-endian
-            key = np.zeros(len(numbers), dtype=np.uint64)
-            for low in range(0, len(numbers), _WORD_TERMS):  # a slice at a time: small temporaries
-                part = numbers[low:low + _WORD_TERMS]
-                at, last, out = starts[part] + 8 * depth, ends[part], key[low:low + _WORD_TERMS]
-                for _ in range(8):
-                    out <<= np.uint64(8)
-                    out |= np.where(at < last, data[np.minimum(at, len(data) - 1)], 0).astype(np.uint64)
-                    at += 1
-            return key
-
-        order = np.arange(count, dtype=np.int32)
-        group = np.zeros(count, dtype=np.int32)  # places holding terms equal so far share a group
-        tied = order.copy()  # places whose term may still equal a neighbour's
-        depth = 0
-        while len(tied):
-            numbers = order[tied] if depth else order
-            key = word(numbers, depth)
-            if depth:  # groups are ascending by place: each stays in its places
-                sort = np.lexsort((key, group[tied]))
-                groups = group[tied][sort]
-                key = key[sort]
-            else:  # one group: the first 8 bytes alone, the keys sorted in place
-                sort = np.argsort(key, kind="stable")
-                groups = group
-                key.sort()
-            numbers = numbers[sort]
-            del sort
-            order[tied] = numbers
-            new = np.empty(len(tied), dtype=bool)
-            new[0] = True
-            new[1:] = (groups[1:] != groups[:-1]) | (key[1:] != key[:-1])
-            del key
-            groups = tied[np.flatnonzero(new)][np.cumsum(new, dtype=np.int32) - 1]  # a group named by its first place
-            group[tied] = groups
-            same = np.zeros(len(tied), dtype=bool)
-            same[1:] = groups[1:] == groups[:-1]
-            same[:-1] |= same[1:]
-            depth += 1
-            left = numbers[same]
-            tied = tied[same]
-            if len(tied) and 8 * depth >= int((ends[left] - starts[left]).max()):  # all read: they differ in length
-                sort = np.lexsort((ends[left] - starts[left], group[tied]))
-                order[tied] = left[sort]
-                break
-        return order
-
-    def _fold(self, conn: sqlite3.Connection, ranks: np.ndarray, blocks: np.ndarray, values: np.ndarray,
-              order: np.ndarray, stored: bool) -> None:
-        """Write the rows of the block values ``(ranks, blocks, values)`` (parallel arrays, any order,
-        repeats allowed: a block's largest value counts; a rank is a term's place in ``order``, the
-        term numbers in key order) in key order, each merged with its stored row when ``stored`` (the
-        table holds rows)."""
-        sort = np.lexsort((blocks, ranks))  # by term, then block
-        ids, blocks, values = ranks[sort], blocks[sort], values[sort]
+    def _fold(self, conn: sqlite3.Connection, keys: np.ndarray, blocks: np.ndarray, values: np.ndarray,
+              stored: bool) -> None:
+        """Write the rows of the block values ``(keys, blocks, values)`` (parallel arrays, any order,
+        repeats allowed: a block's largest value counts; ``keys`` the terms' keys) in key order, each
+        merged with its stored row when ``stored`` (the table holds rows)."""
+        sort = np.lexsort((blocks, keys))  # by key, then block
+        keys, blocks, values = keys[sort], blocks[sort].astype(np.int64), values[sort]
         del sort
-        step = np.empty(len(ids), dtype=bool)
+        step = np.empty(len(keys), dtype=bool)
         step[0] = True
-        np.not_equal(ids[1:], ids[:-1], out=step[1:])
+        np.not_equal(keys[1:], keys[:-1], out=step[1:])
         step[1:] |= blocks[1:] != blocks[:-1]
         starts = np.flatnonzero(step)
         values = np.maximum.reduceat(values, starts)  # a block's largest value
-        ids, blocks = ids[starts], blocks[starts]
+        keys, blocks = keys[starts], blocks[starts]
         del step, starts
-        parts = blocks >> PART_SHIFT
-        edge = np.empty(len(ids) + 1, dtype=bool)
+        rows = (keys << PART_BITS) | (blocks >> PART_SHIFT)
+        edge = np.empty(len(rows) + 1, dtype=bool)
         edge[0] = edge[-1] = True
-        np.not_equal(ids[1:], ids[:-1], out=edge[1:-1])
-        edge[1:-1] |= parts[1:] != parts[:-1]
-        at = np.flatnonzero(edge)  # each (term, part)'s run of block values: at[i] to at[i + 1]
-        runs = list(zip(ids[at[:-1]].tolist(), parts[at[:-1]].tolist(), at[:-1].tolist(), at[1:].tolist()))
-        names = {n: self.term(int(order[n])) for n in dict.fromkeys(ids[at[:-1]].tolist())}
-        old: dict[tuple[str, int], tuple[bytes, bytes]] = {}
+        np.not_equal(rows[1:], rows[:-1], out=edge[1:-1])
+        at = np.flatnonzero(edge)  # each row's run of block values: at[i] to at[i + 1]
+        # Every block value's offset in its part as the difference to the previous one of its row (the
+        # first to 0), LEB128 (stores.bm25_blocks.encode_offsets), for all rows at once.
+        offsets = blocks & _OFFSET_MASK
+        d = np.empty(len(offsets), dtype=np.int64)
+        d[0] = offsets[0]
+        np.subtract(offsets[1:], offsets[:-1], out=d[1:])
+        d[at[:-1]] = offsets[at[:-1]]
+        two = d >= 128
+        ends = np.cumsum(1 + two)  # where each value's bytes end in the stream
+        stream = np.empty(int(ends[-1]), dtype=np.uint8)
+        first = ends - 1 - two
+        stream[first] = (d & 0x7F) | (two.astype(np.int64) << 7)
+        stream[first[two] + 1] = d[two] >> 7
+        bounds = np.concatenate(([0], ends))[at].tolist()
+        del d, two, ends, first, offsets
+        runs = list(zip(rows[at[:-1]].tolist(), at[:-1].tolist(), at[1:].tolist(), bounds[:-1], bounds[1:]))
+        old: dict[int, tuple[bytes, bytes]] = {}
         if stored:
-            wanted = {(names[n], p) for n, p, _, _ in runs}
-            old = {(t, p): (b, m) for t, p, b, m in conn.execute(
-                f"SELECT term, part, blocks, maxima FROM {TABLE} WHERE term IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(names.values())),)) if (t, p) in wanted}
-        conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (term, part, blocks, maxima) VALUES (?, ?, ?, ?)",
-                         _rows(runs, names, old, blocks.astype("<u4").tobytes(), blocks, values))
+            old = {k: (b, m) for k, b, m in conn.execute(
+                f"SELECT key, blocks, maxima FROM {TABLE} WHERE key IN (SELECT value FROM json_each(?))",
+                (json.dumps([r[0] for r in runs]),))}
+        conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (key, blocks, maxima) VALUES (?, ?, ?)",
+                         _rows(runs, old, stream.tobytes(), blocks, values))
 
     def held_bytes(self) -> int:
         """How many bytes the held terms and block values take in their arrays: 9 a block value
@@ -282,17 +244,15 @@ class PendingMaxima:
         return len(self._text) + 20 * len(self._ends) + 9 * self.size
 
 
-def _rows(chunk: list[tuple[int, int, int, int]], names: Mapping[int, str], old: Mapping[tuple[str, int], tuple[bytes, bytes]],
-          le_blocks: bytes, blocks: np.ndarray, values: np.ndarray) -> Iterator[tuple[str, int, bytes, bytes]]:
-    """The table rows of ``chunk`` (``(term number, part, first, end)`` runs of the sorted arrays;
-    ``le_blocks``: ``blocks`` as uint32 little-endian bytes), each merged with its stored row in ``old``
-    when there is one. A new row's blobs are slices of two ``bytes`` (not of the arrays: a slice and
-    its ``tobytes()`` per row cost more)."""
+def _rows(runs: list[tuple[int, int, int, int, int]], old: Mapping[int, tuple[bytes, bytes]], stream: bytes,
+          blocks: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, bytes, bytes]]:
+    """The table rows of ``runs`` (``(key, first, end, first byte, end byte)``: a row's block values in
+    the sorted arrays ``blocks`` / ``values`` and its encoded blocks in ``stream``), each merged with its
+    stored row in ``old`` when there is one. A new row's blobs are slices of two ``bytes``."""
     maxima = values.tobytes()
-    for n, p, a, b in chunk:
-        t = names[n]
-        stored = old.get((t, p))
+    for k, a, b, lo, hi in runs:
+        stored = old.get(k)
         if stored is None:
-            yield t, p, le_blocks[4 * a:4 * b], maxima[a:b]
+            yield k, stream[lo:hi], maxima[a:b]
         else:
-            yield (t, p, *merge(stored, dict(zip(blocks[a:b].tolist(), values[a:b].tolist()))))
+            yield (k, *merge(stored, dict(zip(blocks[a:b].tolist(), values[a:b].tolist())), k & ((1 << PART_BITS) - 1)))

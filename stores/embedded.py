@@ -295,7 +295,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -65536")  # 64 MiB
         add_vector_keys_index(conn)
-        ensure_current(conn, version)  # 6 -> 7; the block maxima's guard, rebuilt when stale
+        ensure_current(conn, version)  # 6 or 7 -> 8; the block maxima's guard, rebuilt when stale
         # Per-connection document frequencies of the FTS terms (see bm25).
         conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.ripple_vocab USING fts5vocab(main, chunks_fts, 'row')")
 

@@ -21,6 +21,7 @@ The ranking itself (analysed query terms, pruning of common terms, the exact max
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Mapping, Sequence
@@ -71,6 +72,7 @@ block maxima are highest. On the 100k-chunk bench store (docs/benchmarks.md, bmx
 query: the OR probe in 64 blocks 12.4-13.1 ms mean, 24.0-25.3 p95; the whole query in 32 blocks 13.6-14.1
 and 24.3-25.4 (fewer rows scored, but a second walk of every term's postings); 16 and 128-256 blocks worse."""
 _IDS_PARAM = "SELECT value FROM json_each(?)"
+log = logging.getLogger(__name__)
 
 
 class LexicalReader:
@@ -260,7 +262,7 @@ class EmbeddedLexical:
         document count unknown, the probes and fallback probes find fewer than ``limit`` rows, or
         every matching row may reach the top).
 
-        With block maxima (:mod:`stores.bm25_blocks`, schema 7) the first probe is the OR probe (or the
+        With block maxima (:mod:`stores.bm25_blocks`, schema 8) the first probe is the OR probe (or the
         query) scored in the ``_PROBE_BLOCKS`` blocks whose maxima are highest, where the best rows
         mostly are (its scores are lower bounds of real rows' full scores, so its ``limit``-th best is a
         valid ``theta``); the final query scores only the blocks whose maxima reach ``theta``, and of
@@ -313,11 +315,16 @@ class EmbeddedLexical:
                       length_total: int) -> tuple[np.ndarray, np.ndarray] | None:
         """:func:`stores.bm25_blocks.block_bounds` of the query terms (``bounds``: each term's
         ``IDF x (k1 + 1)``): the blocks holding a term and the most a row of each can score; ``None``
-        when the index keeps no block maxima. ``rows`` and ``length_total``: FTS5's row count and
-        token total (the mean row length now)."""
+        when the index keeps no block maxima or a row of them is damaged (logged: the cut without
+        them is exact too). ``rows`` and ``length_total``: FTS5's row count and token total (the mean
+        row length now)."""
         if rows <= 0:
             return None
-        stored = read_bounds(db, list(bounds))
+        try:
+            stored = read_bounds(db, list(bounds))
+        except ValueError as exc:  # a damaged row: the answer without block maxima is the same, only slower
+            log.warning("BM25 block maxima not used (%s): searches answer the same", exc)
+            return None
         if stored is None:
             return None
         reference, found = stored

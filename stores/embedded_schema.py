@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
@@ -57,19 +58,24 @@ from stores.read_cache import StampedCache
 log = logging.getLogger(__name__)
 
 __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
+           "encode_parent", "add_parent_cut", "has_parent_cut", "product_may_be_null",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
            "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row"]
 
 SCHEMA_VERSION = 8
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
-rebuilt, except 6 in the layout of 8 (:func:`graph_layout_current`: a test's index without the block
-maxima), which :mod:`stores.embedded_migrate` brings to 8 at a writable open (and which is read as it
-is, without the block maxima, when opened read-only). 2: embedding_cache, 3: files.text,
-4: edges.props and shared nodes, 5: contentless FTS, 6: ids, paths and terms as integers, chunk text
-as a range of the file text, 7: BM25 block maxima (:mod:`stores.bm25_blocks`), 8: ids found by hash,
-qualified names as ranges of the ids, promoted node properties."""
-MIGRATABLE_VERSIONS = (6,)
+rebuilt, except 6 and 7 in the graph layout of 8 (:func:`graph_layout_current`: a test's index without the
+block maxima, or with 7's), which :mod:`stores.embedded_migrate` brings to 8 at a writable open (and which
+are read as they are, without the block maxima, when opened read-only); a real index of 6 or 7 has the older
+graph layout and is rebuilt. 2: embedding_cache, 3: files.text, 4: edges.props and shared nodes,
+5: contentless FTS, 6: ids, paths and terms as integers, chunk text as a range of the file text, 7: BM25
+block maxima (:mod:`stores.bm25_blocks`), 8: ids found by hash, qualified names as ranges of the ids,
+promoted node properties; the block maxima keyed by a hash of the term, their blocks as varint
+differences (``bm25_maxima``, a third of 7's size), a chunk's parent as a cut of its id
+(``chunk_rows.pcut``, :func:`encode_parent`), ``NULL`` for a chunk's product that is its repository
+(:func:`product_may_be_null`)."""
+MIGRATABLE_VERSIONS = (6, 7)
 """Schema versions an open accepts besides :data:`SCHEMA_VERSION` (migrated when writable), in the
 graph layout of :data:`SCHEMA_VERSION` only (:func:`graph_layout_current`)."""
 
@@ -229,10 +235,10 @@ CREATE INDEX unresolved_rows_name ON unresolved_rows (name);
 CREATE INDEX unresolved_rows_file ON unresolved_rows (fid);
 CREATE INDEX unresolved_rows_caller ON unresolved_rows (caller);
 CREATE TABLE chunk_rows (
-    rowid INTEGER PRIMARY KEY, nid INTEGER NOT NULL UNIQUE, fid INTEGER NOT NULL, product TEXT NOT NULL,
+    rowid INTEGER PRIMARY KEY, nid INTEGER NOT NULL UNIQUE, fid INTEGER NOT NULL, product TEXT,
     language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, fqn TEXT, parent TEXT,
     start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, size INTEGER NOT NULL,
-    head TEXT, boff INTEGER, blen INTEGER, tail TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB
+    head TEXT, boff INTEGER, blen INTEGER, tail TEXT NOT NULL, checksum TEXT NOT NULL, embedding BLOB, pcut INTEGER
 );
 CREATE INDEX chunk_rows_file ON chunk_rows (fid);
 CREATE INDEX chunk_rows_checksum ON chunk_rows (checksum);
@@ -245,7 +251,7 @@ CREATE TABLE embedding_cache (checksum TEXT PRIMARY KEY, embedding BLOB NOT NULL
 CREATE VIRTUAL TABLE chunks_fts USING fts5 (
     name, fqn, text, content = '', tokenize = "unicode61 remove_diacritics 0 tokenchars '{FTS_TOKENCHARS}'"
 );
--- Per FTS term, per block of 64 rowids, a bound of the term's BM25 factor (stores.bm25_blocks).
+-- Per FTS term (by a hash), per block of 64 rowids, a bound of the term's BM25 factor (stores.bm25_blocks).
 {BM25_BLOCKS_TABLE};
 CREATE VIEW files AS SELECT p.repo AS repo, p.path AS path, f.language AS language, f.checksum AS checksum,
     f.size AS size FROM file_rows f JOIN paths p ON p.fid = f.fid;
@@ -261,8 +267,10 @@ CREATE VIEW edges AS SELECT k.term AS kind, s.id AS src, d.id AS dst, p.repo AS 
 CREATE VIEW unresolved AS SELECT i.id AS caller, u.name AS name, u.arity AS arity, u.receiver AS receiver,
     p.repo AS repo, p.path AS file, u.line AS line, u.col AS col
     FROM unresolved_rows u JOIN ids i ON i.nid = u.caller JOIN paths p ON p.fid = u.fid;
-CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, c.product AS product, p.path AS file,
-    c.language AS language, c.kind AS kind, c.name AS name, coalesce(c.fqn, i.id) AS fqn, c.parent AS parent,
+CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, p.repo AS repo, coalesce(c.product, p.repo) AS product,
+    p.path AS file,
+    c.language AS language, c.kind AS kind, c.name AS name, coalesce(c.fqn, i.id) AS fqn,
+    CASE WHEN c.pcut IS NULL THEN c.parent ELSE substr(i.id, 1, c.pcut) || c.parent END AS parent,
     c.start_line AS start_line, c.end_line AS end_line, CASE WHEN c.boff IS NULL THEN c.tail END AS text,
     c.checksum AS checksum, c.embedding AS embedding
     FROM chunk_rows c JOIN ids i ON i.nid = c.nid JOIN paths p ON p.fid = c.fid;
@@ -292,6 +300,37 @@ def add_vector_keys_index(conn: sqlite3.Connection) -> bool:
         log.info("index of the embedded rows not created now (%s): searches read the table", exc)
         return False
     return True
+
+
+def has_parent_cut(conn: sqlite3.Connection) -> bool:
+    """Whether ``chunk_rows`` on ``conn`` has the ``pcut`` column (schema 8; not a 6 or 7 index another
+    process has not migrated yet), so a write may store parents as cuts of the id."""
+    return "pcut" in _chunk_columns(conn)
+
+
+def product_may_be_null(conn: sqlite3.Connection) -> bool:
+    """Whether ``chunk_rows.product`` on ``conn`` takes ``NULL`` for "the chunk's repository" (an index
+    created at schema 8; one migrated from 6 or 7 keeps the column ``NOT NULL`` and every product whole).
+    Readers take either: the ``chunks`` view and :func:`read_chunks` read ``coalesce(product, repo)``."""
+    return _chunk_columns(conn).get("product") == 0
+
+
+def _chunk_columns(conn: sqlite3.Connection) -> dict[str, int]:
+    """``chunk_rows``' columns on ``conn`` and their ``NOT NULL`` flags."""
+    return {r[1]: r[3] for r in conn.execute("PRAGMA table_info(chunk_rows)")}
+
+
+def add_parent_cut(conn: sqlite3.Connection) -> None:
+    """Give a schema-6 or 7 index's ``chunk_rows`` the ``pcut`` column (``NULL``: the parent stored
+    whole, as its rows have it) and the ``chunks`` view (with its insert trigger) that reads it; inside
+    the caller's transaction (the migration to 8)."""
+    if not has_parent_cut(conn):
+        conn.execute("ALTER TABLE chunk_rows ADD COLUMN pcut INTEGER")
+    conn.execute("DROP TRIGGER IF EXISTS chunks_insert")
+    conn.execute("DROP VIEW IF EXISTS chunks")
+    for statement in schema_statements():
+        if statement.startswith(("CREATE VIEW chunks ", "CREATE TRIGGER chunks_insert ")):
+            conn.execute(statement)
 
 
 def schema_statements() -> list[str]:
@@ -540,11 +579,15 @@ def chunk_texts(conn: sqlite3.Connection, where: str, params: Iterable[object], 
 
 
 _CHUNK_FIELDS = (
-    "(SELECT id FROM ids WHERE nid = c.nid), (SELECT repo FROM paths WHERE fid = c.fid), c.product,"
+    "(SELECT id FROM ids WHERE nid = c.nid), (SELECT repo FROM paths WHERE fid = c.fid),"
+    " coalesce(c.product, (SELECT repo FROM paths WHERE fid = c.fid)),"
     " (SELECT path FROM paths WHERE fid = c.fid), c.language, c.kind, c.name,"
-    " coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid)), c.parent, c.start_line, c.end_line, c.checksum,"
-    " c.embedding"
+    " coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid)), (SELECT v.parent FROM chunks v WHERE v.rowid = c.rowid),"
+    " c.start_line, c.end_line, c.checksum, c.embedding"
 )
+"""The parent is read through the ``chunks`` view, which puts a cut parent back (:func:`encode_parent`)
+where the index has ``pcut`` (schema 8) and reads the column as it is where it has not (6 or 7 read
+without migration): one query for either."""
 
 
 def read_chunks(conn: sqlite3.Connection, where: str, params: Iterable[object],
@@ -552,5 +595,22 @@ def read_chunks(conn: sqlite3.Connection, where: str, params: Iterable[object],
     """The chunks ``where`` selects (a condition on ``chunk_rows`` aliased ``c``) as tuples in the field
     order of :class:`stores.contracts.Chunk` (id, repo, product, file, language, kind, name, fqn,
     parent, start_line, end_line, text, checksum, embedding), texts rebuilt by :func:`chunk_texts`
-    (with its file text ``cache``)."""
+    (with its file text ``cache``; a parent stored as a cut of the id, :func:`encode_parent`, put back)."""
     return [(*r[:11], r[13], r[11], r[12]) for r in chunk_texts(conn, where, params, _CHUNK_FIELDS, cache)]
+
+
+_MIN_CUT = 8
+"""Fewest leading characters a parent must share with its chunk's id to be stored as a cut of it."""
+
+
+def encode_parent(chunk_id: str, parent: str | None) -> tuple[str | None, int | None]:
+    """``(parent, pcut)`` as ``chunk_rows`` stores a chunk's parent: when it shares at least
+    :data:`_MIN_CUT` leading characters with the chunk's id (a method's class,
+    ``repo:pkg/mod.Class`` of ``repo:pkg/mod.Class.run(1)``: 28,671 of Django's 31,897 parents; a nested
+    function's ``...outer(2)`` keeps ``(2)``), ``pcut`` is how many and ``parent`` the rest, else
+    ``(parent, None)``. The ``chunks`` view (and :func:`read_chunks` through it) puts ``id[:pcut] + parent`` back.
+    An index without the column (6 or 7 not migrated yet) is written whole (:func:`has_parent_cut`)."""
+    if not parent:
+        return parent, None
+    n = len(os.path.commonprefix([chunk_id, parent]))
+    return (parent[n:], n) if n >= _MIN_CUT else (parent, None)

@@ -24,8 +24,8 @@ from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import (FileText, Interner, chunk_texts, compress_text, encode_chunk_text, encode_qualname,
-                                    prune, split_props)
+from stores.embedded_schema import (FileText, Interner, chunk_texts, compress_text, encode_chunk_text, encode_parent,
+                                    encode_qualname, has_parent_cut, product_may_be_null, prune, split_props)
 
 if TYPE_CHECKING:  # the mixin's host
     from stores.embedded import EmbeddedStore
@@ -276,6 +276,8 @@ class EmbeddedWriter:
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
             blobs[key] = row[0] if row else None
         rows = []
+        cut = has_parent_cut(conn)  # not in a 6 or 7 index another process has not migrated yet: parents whole
+        same = product_may_be_null(conn)  # NULL for a product that is the chunk's repository (created at 8)
         for i, c in enumerate(chunks):
             f = fid[(c.repo, c.file)]
             ready = prep.texts.get((c.repo, c.file)) if prep is not None and prep.encoded else None
@@ -285,15 +287,18 @@ class EmbeddedWriter:
                 if f not in texts:
                     texts[f] = FileText(blob=blobs[f]) if blobs[f] is not None else None
                 head, boff, blen, tail = encode_chunk_text(texts[f], c.start_line, c.end_line, c.text)
-            rows.append((start + i, nid[c.id], f, c.product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
-                         c.parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
-                         normalised_blob(c.embedding) if c.embedding is not None else None))
+            parent, pcut = encode_parent(c.id, c.parent) if cut else (c.parent, None)
+            product = None if same and c.product == c.repo else c.product
+            rows.append((start + i, nid[c.id], f, product, c.language, c.kind, c.name, None if c.fqn == c.id else c.fqn,
+                         parent, c.start_line, c.end_line, len(c.text), head, boff, blen, tail, c.checksum,
+                         normalised_blob(c.embedding) if c.embedding is not None else None, pcut))
         # This write records its rows' block maxima: the guard trigger (stores.bm25_blocks.GUARD) lets them by.
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", (WRITER_KEY,))
         conn.executemany(
             "INSERT INTO chunk_rows (rowid, nid, fid, product, language, kind, name, fqn, parent, start_line, end_line,"
-            " size, head, boff, blen, tail, checksum, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows)
+            " size, head, boff, blen, tail, checksum, embedding" + (", pcut) VALUES (" + "?, " * 18 + "?)" if cut else
+                                                                   ") VALUES (" + "?, " * 17 + "?)"),
+            rows if cut else [r[:-1] for r in rows])
         if prep is not None:
             analysed, ahead = prep.analysed, (prep.reference, prep.maxima)
         else:

@@ -1,6 +1,7 @@
 """The block maxima computed the fast way (whole weights: one ``Counter`` per row, one ``q`` per
-distinct frequency, one dict per block; :func:`stores.bm25_blocks.merge` joining blobs when the new
-blocks come after the old) equal the values of the definition, row by row and block by block."""
+distinct frequency, one dict per block) equal the values of the definition, row by row and block by
+block; :func:`stores.bm25_blocks.merge` gives the union of any two rows' blocks, a fold of held maxima
+(:mod:`stores.bm25_pending`, all rows' varints at once) the same rows as folding them one by one."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 
 import numpy as np
 
-from stores.bm25_blocks import BLOCK_SHIFT, block_maxima, merge, quantise, row_ratios
+from stores.bm25_blocks import BLOCK_SHIFT, CREATE_TABLE, TABLE, block_maxima, encode_offsets, fold_maxima, merge, quantise, row_ratios
+from stores.bm25_pending import PendingMaxima
 from stores.embedded_lexical import BM25_WEIGHTS
 
 _WORDS = ["a", "b", "c", "d", "self", "x.y", "x", "y", "get_value", "get", "value", "0", "z9"]
@@ -59,23 +61,46 @@ def test_fractional_weights_take_the_row_by_row_path_with_the_same_values() -> N
     assert q == 192  # 5 / 6.65 = 0.7519 x 255 = 191.7, rounded up
 
 
-def _blobs(d: dict[int, int]) -> tuple[bytes, bytes]:
+def _blobs(d: dict[int, int], part: int = 0) -> tuple[bytes, bytes]:
     blocks = sorted(d)
-    return np.array(blocks, dtype="<u4").tobytes(), bytes(d[b] for b in blocks)
+    return encode_offsets(np.array(blocks, dtype=np.int64) - (part << 10)), bytes(d[b] for b in blocks)
 
 
-def test_merge_joins_after_the_old_blocks_and_merges_anywhere_else() -> None:
+def test_merge_gives_the_union_before_inside_and_after_the_old_blocks() -> None:
     rng = random.Random(3)
     for _ in range(300):
-        old = {b: rng.randrange(1, 256) for b in rng.sample(range(60), rng.randrange(1, 12))}
-        low = rng.choice([0, min(old), max(old), max(old) + 1, max(old) + 9])  # before, inside, boundary, after
-        new = {b: rng.randrange(1, 256) for b in rng.sample(range(low, low + 30), rng.randrange(0, 8))}
+        part = rng.choice([0, 1, 5])
+        base = part << 10
+        old = {base + b: rng.randrange(1, 256) for b in rng.sample(range(1000), rng.randrange(1, 12))}
+        low = rng.choice([base, min(old), max(old), min(max(old) + 1, base + 990)])  # before, inside, boundary, after
+        new = {b: rng.randrange(1, 256) for b in rng.sample(range(low, min(low + 30, base + 1024)), rng.randrange(0, 8))}
         want = dict(old)
         for b, q in new.items():
             want[b] = max(want.get(b, 0), q)
-        assert merge(_blobs(old), new) == _blobs(want)
-        assert merge(None, new) == _blobs(new)
-    # the boundary block keeps the larger value, either way
-    assert merge(_blobs({1: 9, 4: 200}), {4: 100, 7: 5}) == _blobs({1: 9, 4: 200, 7: 5})
-    assert merge(_blobs({1: 9, 4: 100}), {4: 200}) == _blobs({1: 9, 4: 200})
-    assert merge(_blobs({1: 9}), {}) == _blobs({1: 9})
+        assert merge(_blobs(old, part), new, part) == _blobs(want, part)
+        assert merge(None, new, part) == _blobs(new, part)
+    # the shared block keeps the larger value, either way
+    assert merge(_blobs({1: 9, 4: 200}), {4: 100, 7: 5}, 0) == _blobs({1: 9, 4: 200, 7: 5})
+    assert merge(_blobs({1: 9, 4: 100}), {4: 200}, 0) == _blobs({1: 9, 4: 200})
+    assert merge(_blobs({1: 9}), {}, 0) == _blobs({1: 9})
+
+
+def test_a_held_fold_writes_the_rows_folding_one_by_one_writes() -> None:
+    """Random maxima over many terms, parts and block gaps (1- and 2-byte varints) held and folded at once
+    (the fold's vectorised encoding) give the same table bytes as :func:`fold_maxima` term by term."""
+    import sqlite3
+    rng = random.Random(11)
+    for _ in range(20):
+        conns = [sqlite3.connect(":memory:") for _ in range(2)]
+        for conn in conns:
+            conn.execute(CREATE_TABLE)
+        pending = PendingMaxima()
+        for _batch in range(rng.randrange(1, 4)):
+            maxima = {f"t{rng.randrange(60)}": {rng.choice([rng.randrange(3000), rng.randrange(1 << 20)]): rng.randrange(1, 256)
+                                                for _ in range(rng.randrange(1, 30))} for _ in range(rng.randrange(1, 40))}
+            for term, per in maxima.items():
+                fold_maxima(conns[0], {term: per})
+            pending.add(conns[1], maxima)
+        pending.flush(conns[1])
+        rows = [c.execute(f"SELECT key, blocks, maxima FROM {TABLE} ORDER BY key").fetchall() for c in conns]
+        assert rows[0] == rows[1] and rows[0]

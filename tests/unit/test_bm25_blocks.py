@@ -1,6 +1,6 @@
 """Block-max bounds of BM25 (:mod:`stores.bm25_blocks`): their values, that they stay upper bounds as the
 index changes (deletes, the mean row length moving either way), the cut skipping blocks with FTS5's own
-top k as the answer, the schema 6 -> 7 migration."""
+top k as the answer, the schema 6 -> 8 migration, the rows' encoding."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import pytest
 import stores.embedded_lexical as embedded_lexical
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import (BLOCK_SHIFT, CREATE_TABLE, REFERENCE_KEY, TABLE, record_rows, best_blocks, block_bounds, block_maxima,
+                                decode_blocks, encode_offsets, row_key, term_key, term_rows,
                                 fts_averages, merge, passing_blocks, quantise, read_bounds, row_ratios, scale,
                                 sqlite_varints)
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
@@ -60,10 +61,12 @@ def test_block_maxima_of_a_small_fixture() -> None:
 
 
 def test_merge_takes_the_union_of_the_blocks_and_the_larger_value() -> None:
-    blocks, maxima = merge(None, {5: 10, 2: 200})
-    assert np.frombuffer(blocks, "<u4").tolist() == [2, 5] and list(maxima) == [200, 10]
-    blocks, maxima = merge((blocks, maxima), {5: 30, 2: 100, 9: 1})
-    assert np.frombuffer(blocks, "<u4").tolist() == [2, 5, 9] and list(maxima) == [200, 30, 1]
+    blocks, maxima = merge(None, {5: 10, 2: 200}, 0)
+    assert decode_blocks(blocks, 0).tolist() == [2, 5] and list(maxima) == [200, 10]
+    blocks, maxima = merge((blocks, maxima), {5: 30, 2: 100, 9: 1}, 0)
+    assert decode_blocks(blocks, 0).tolist() == [2, 5, 9] and list(maxima) == [200, 30, 1]
+    blocks, maxima = merge(None, {2050: 4, 3000: 6}, 2)  # part 2: offsets 2 and 952
+    assert blocks == bytes([2, 0xB6, 0x07]) and decode_blocks(blocks, 2).tolist() == [2050, 3000]
 
 
 def test_block_bounds_sum_the_terms_and_skip_below_theta() -> None:
@@ -214,10 +217,10 @@ def test_bounds_stay_valid_after_a_delete_and_as_the_mean_length_moves_both_ways
         store.replace_files(_corpus(640))
         reference = float(store._db.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()[0])
         assert _assert_bounds_hold(store) > 0
-        before = store._db.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part").fetchall()
+        before = store._db.execute(f"SELECT key, blocks, maxima FROM {TABLE} ORDER BY key").fetchall()
         # delete a third of the chunks: the table keeps its values (still bounds)
         store.delete_files("r", [f"k{i:04d}.py" for i in range(0, 640, 3)])
-        assert store._db.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part").fetchall() == before
+        assert store._db.execute(f"SELECT key, blocks, maxima FROM {TABLE} ORDER BY key").fetchall() == before
         _assert_bounds_hold(store)
         # long chunks: the mean grows past the reference (the cut divides by s)
         store.replace_files([_file(1000 + i, " ".join(["value", "data"] * 200 + ["parser"])) for i in range(100)])
@@ -357,8 +360,8 @@ def test_a_terms_blocks_are_kept_in_parts_of_1024_blocks_and_read_back_whole() -
     conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
     conn.execute(CREATE_TABLE)
     record_rows(conn, [(1, ("foo", "", "")), (70_000, ("", "", "foo bar"))], BM25_WEIGHTS)
-    assert conn.execute(f"SELECT term, part, length(blocks), length(maxima) FROM {TABLE} ORDER BY term, part"
-                        ).fetchall() == [("bar", 1, 4, 1), ("foo", 0, 4, 1), ("foo", 1, 4, 1)]
+    assert conn.execute(f"SELECT key, length(blocks), length(maxima) FROM {TABLE} ORDER BY key").fetchall() == sorted(
+        [(row_key("bar", 1), 1, 1), (row_key("foo", 0), 1, 1), (row_key("foo", 1), 1, 1)])  # 1093 - 1024 = 69: 1 byte
     record_rows(conn, [(70_001, ("foo", "", ""))], BM25_WEIGHTS)  # raises block 1093 of part 1 only
     reference, found = read_bounds(conn, ["foo", "bar", "none"])
     assert reference == 1.5  # the first write's mean row length: (1 + 2) / 2
@@ -366,3 +369,37 @@ def test_a_terms_blocks_are_kept_in_parts_of_1024_blocks_and_read_back_whole() -
     assert found["foo"][0].tolist() == [0, 70_000 >> BLOCK_SHIFT]
     assert found["foo"][1].tolist() == [quantise(x), quantise(x)]
     assert sorted(found) == ["bar", "foo"]
+    assert term_rows(conn, ["foo", "bar", "none"]) == [("bar", 1, [1093], [found["bar"][1][0]]),
+                                                       ("foo", 0, [0], [quantise(x)]), ("foo", 1, [1093], [quantise(x)])]
+
+
+def test_block_offsets_are_varint_differences_and_a_damaged_list_raises() -> None:
+    blob = encode_offsets(np.array([0, 5, 127, 255, 1023]))
+    assert blob == bytes([0, 5, 122, 0x80, 1, 0x80, 6])  # 0, +5, +122, +128 (2 bytes), +768 (2 bytes)
+    assert decode_blocks(blob, 0).tolist() == [0, 5, 127, 255, 1023]
+    assert decode_blocks(blob, 3).tolist() == [3072, 3077, 3199, 3327, 4095]  # part 3's blocks
+    assert encode_offsets(np.array([], dtype=np.int64)) == b"" and decode_blocks(b"", 2).tolist() == []
+    for bad in (b"\x80", b"\x05\x81", b"\x81\x81\x01"):  # truncated; three bytes
+        with pytest.raises(ValueError, match="damaged"):
+            decode_blocks(bad, 0)
+    assert term_key("foo") == term_key("foo") != term_key("fop") and 0 <= term_key("\ud800x") < 1 << 41
+    assert row_key("foo", 0) >> 22 == term_key("foo") and row_key("foo", 7) == row_key("foo", 0) | 7
+
+
+@pytest.mark.parametrize("damage", ["truncated", "fewer maxima"])
+def test_a_damaged_row_is_not_used_and_the_answer_stays_exact(tmp_path: Path, monkeypatch, caplog, damage) -> None:
+    """A row whose varints are cut short, or whose maxima are fewer than its blocks, raises in
+    ``read_bounds``; a search then ranks without block maxima (logged), with the same answer."""
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files(_corpus(300))
+        want = [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, "parser socket", 10)]
+        key = row_key("parser", 0)
+        blocks, maxima = store._db.execute(f"SELECT blocks, maxima FROM {TABLE} WHERE key = ?", (key,)).fetchone()
+        bad = (blocks + b"\x80", maxima) if damage == "truncated" else (blocks, maxima[:-1])
+        store._db.execute(f"UPDATE {TABLE} SET blocks = ?, maxima = ? WHERE key = ?", (*bad, key))
+        store._db.commit()
+        with pytest.raises(ValueError, match="damaged"):
+            read_bounds(store._db, ["parser"])
+        with caplog.at_level("WARNING", logger="stores.embedded_lexical"):
+            assert [(h.chunk_id, h.score) for h in store.bm25("parser socket", 10)] == want
+        assert "BM25 block maxima not used" in caplog.text

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import stores.bm25_blocks as bm25_blocks
 import stores.embedded_lexical as embedded_lexical
-from stores.bm25_blocks import FTS5_MAX_TOKEN_BYTES, REFERENCE_KEY, TABLE, read_bounds
+from stores.bm25_blocks import FTS5_MAX_TOKEN_BYTES, GUARD_NAME, REFERENCE_KEY, TABLE, read_bounds
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
 from tests.bm25_spies import plain_bm25
@@ -172,10 +172,10 @@ _query = st.tuples(st.lists(st.sampled_from(_QUERY_WORDS), min_size=1, max_size=
 
 
 def as_schema_6(db: Path) -> None:
-    """Turn a schema-7 index into the schema-6 index it would have been (no block maxima)."""
+    """Turn a schema-8 index into the schema-6 index it would have been (no block maxima)."""
     conn = sqlite3.connect(db)
     conn.execute(f"DROP TABLE {TABLE}")
-    conn.execute("DROP TRIGGER IF EXISTS bm25_blocks_guard")
+    conn.execute(f"DROP TRIGGER IF EXISTS {GUARD_NAME}")
     conn.execute("DELETE FROM meta WHERE key = ?", (REFERENCE_KEY,))
     conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")
     conn.commit()

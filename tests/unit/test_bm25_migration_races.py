@@ -1,4 +1,4 @@
-"""The schema 6 -> 7 migration (:mod:`stores.embedded_migrate`) beside other processes: an index another
+"""The schema 6 -> 8 migration (:mod:`stores.embedded_migrate`) beside other processes: an index another
 process is migrating (its write lock held past the busy timeout: 5-60 s at 100,000 chunks) still opens
 and answers as before, takes writes once the lock is free, and is migrated by a later open; a process
 killed mid-migration leaves the index at 6, answering the same, and the next open migrates it."""
@@ -16,7 +16,7 @@ from pathlib import Path
 import stores.embedded_migrate as embedded_migrate
 from stores.embedded_schema import SCHEMA_VERSION
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import TABLE, read_bounds
+from stores.bm25_blocks import GUARD_NAME, TABLE, read_bounds
 from stores.embedded import EmbeddedStore
 from stores.embedded_schema import chunk_texts
 from tests.bm25_spies import plain_bm25
@@ -72,7 +72,7 @@ def test_an_index_another_process_is_migrating_opens_and_answers(tmp_path, monke
         assert embedded_migrate.migrate(other, "6") is True
         assert _version(db) == str(SCHEMA_VERSION)
         assert other.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'chunk_rows'"
-                             ).fetchall() == [("bm25_blocks_guard",)]  # the migration adds the guard
+                             ).fetchall() == [(GUARD_NAME,)]  # the migration adds the guard
         store.replace_files(_corpus(40, salt=5))
         for q in _QUERIES:
             for limit in (1, 10, 500):
@@ -244,3 +244,50 @@ def test_chunks_written_by_a_process_without_block_maxima_are_not_skipped(tmp_pa
         got = [(h.chunk_id, h.score) for h in store.bm25("alpha beta", 5)]
         assert got == [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, "alpha beta", 5)]
         assert [c for c, _ in got] == want_ids
+
+
+def _as_schema_7(db: Path) -> None:
+    """Turn a schema-8 index into a schema-7 one: schema 7's table (``bm25_blocks``, keyed by the term's
+    text, blocks as uint32; here with values that bound nothing: 1 in block 0 for each term) and its guard
+    in place of ``bm25_maxima``."""
+    as_schema_6(db)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE bm25_blocks (term TEXT NOT NULL, part INTEGER NOT NULL, blocks BLOB NOT NULL,"
+                 " maxima BLOB NOT NULL, PRIMARY KEY (term, part)) WITHOUT ROWID")
+    conn.executemany("INSERT INTO bm25_blocks VALUES (?, 0, ?, ?)",
+                     [(t, (0).to_bytes(4, "little"), b"\x01") for t in ("alpha", "beta", "gamma", "delta", "value")])
+    conn.execute("CREATE TRIGGER bm25_blocks_guard BEFORE INSERT ON chunk_rows WHEN NOT EXISTS (SELECT 1 FROM meta"
+                 " WHERE key = 'bm25_blocks_writer') BEGIN INSERT OR REPLACE INTO meta (key, value)"
+                 " VALUES ('bm25_blocks_stale', '1'); END")
+    conn.execute("INSERT INTO meta (key, value) VALUES ('bm25_blocks_avgdl', '3.0')")
+    conn.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+
+
+def test_a_schema_7_index_is_read_without_its_table_and_migrated_to_8(tmp_path, monkeypatch) -> None:
+    """Schema 7's block maxima (another layout) are never read by this code: read-only, the index answers
+    without block maxima; at a writable open its table and guard are dropped and ``bm25_maxima`` is filled."""
+    from tests.hostile.test_hostile_stores_cli import read_only
+
+    db = tmp_path / "i.db"
+    with EmbeddedStore(db) as store:
+        store.replace_files(_corpus(300))
+        answers = _answers(store)
+    _as_schema_7(db)
+    with read_only(db), EmbeddedStore(db) as store:
+        assert store.read_only and _version(db) == "7"
+        assert read_bounds(store._db, ["alpha"]) is None  # no bm25_maxima: the legacy table is not read
+        assert _answers(store) == answers
+    with EmbeddedStore(db) as store:
+        conn = store._db
+        assert _version(db) == "8"
+        assert conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'bm25%' ORDER BY name").fetchall() == [
+            (TABLE,), (GUARD_NAME,)]
+        _, found = read_bounds(conn, ["alpha"])
+        holding = sorted({rowid >> 6 for rowid, text in chunk_texts(conn, "1", ()) if "alpha" in text.split()})
+        assert found["alpha"][0].tolist() == holding and len(holding) == 10  # refilled: 600 chunks' blocks
+        assert _answers(store) == answers
+        for q in _QUERIES:
+            got = [(h.chunk_id, h.score) for h in store.bm25(q, 20)]
+            assert got == [(h.chunk_id, h.score) for h in plain_bm25(store, monkeypatch, q, 20)]

@@ -1,17 +1,18 @@
 """BM25 block maxima held back in a write transaction (:class:`stores.bm25_pending.PendingMaxima`): the
 table they fold into is the one folding each batch at once gives, nothing is in it before the fold,
-a full one folds early, terms of one hash stay apart, a search inside the transaction folds first,
-a rollback leaves none."""
+a full one folds early, terms of one hash stay apart, terms of one table key share their rows, rows go
+in in key order, a search inside the transaction folds first, a rollback leaves none."""
 
 from __future__ import annotations
 
 import sqlite3
-import struct
 from pathlib import Path
 
 import pytest
 
-from stores.bm25_blocks import CREATE_TABLE, TABLE, block_maxima, fold_maxima, record_rows, rows_maxima
+from stores import bm25_blocks, bm25_pending
+from stores.bm25_blocks import (CREATE_TABLE, TABLE, block_maxima, fold_maxima, record_rows, row_key, rows_maxima,
+                                term_key, term_rows)
 from stores.bm25_pending import PendingMaxima
 from stores.embedded import EmbeddedStore
 from stores.embedded_lexical import BM25_WEIGHTS
@@ -33,9 +34,14 @@ def _conn() -> sqlite3.Connection:
     return conn
 
 
+_VOCABULARY = ("bar", "baz", "foo", "w", "x", "y", "z", "ok", "alpha", "beta", "gamma", "delta")
+
+
 def _table(conn: sqlite3.Connection) -> list[tuple[str, int, list[int], list[int]]]:
-    return [(t, p, [int.from_bytes(b[i:i + 4], "little") for i in range(0, len(b), 4)], list(m))
-            for t, p, b, m in conn.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part")]
+    """The table as ``(term, part, blocks, maxima)`` rows of the tests' terms; no row is of another."""
+    rows = term_rows(conn, _VOCABULARY)
+    assert conn.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0] == len({(term_key(t), p) for t, p, _, _ in rows})
+    return rows
 
 
 def _record(conn: sqlite3.Connection, pending: PendingMaxima, rows) -> None:
@@ -116,17 +122,19 @@ def test_a_block_past_the_tables_range_raises_as_a_fold_does() -> None:
     conn = _conn()
     pending = PendingMaxima()
     pending.add(conn, {"ok": {5: 9}})
-    with pytest.raises(struct.error):
+    with pytest.raises(ValueError, match="outside"):
         pending.add(conn, {"far": {1 << 32: 3}})
     assert _table(conn) == [("ok", 0, [5], [9])]  # what was held is folded first
-    with pytest.raises(struct.error):
+    with pytest.raises(ValueError, match="outside"):
         fold_maxima(conn, {"far": {1 << 32: 3}})
+    with pytest.raises(ValueError, match="outside"):
+        fold_maxima(conn, {"far": {3: 3}}, 1 << 22)
     with pytest.raises(IndexError):
         pending.term(0)
 
 
 def _bm25_table(store: EmbeddedStore) -> list[tuple]:
-    return store._db.execute(f"SELECT term, part, blocks, maxima FROM {TABLE} ORDER BY term, part").fetchall()
+    return store._db.execute(f"SELECT key, blocks, maxima FROM {TABLE} ORDER BY key").fetchall()
 
 
 @pytest.fixture
@@ -172,18 +180,50 @@ def _held(terms: list[str]) -> PendingMaxima:
 
 
 def test_the_held_terms_sort_in_the_tables_key_order() -> None:
-    # Runs equal in their first 8 bytes ('parser_a...'), a term that is another's prefix, zero bytes at the
-    # end (equal to the shorter term padded: apart by length only), 3- and 4-byte UTF-8, a 40-byte run.
-    terms = ["parser_b", "parser_a", "parser_ab", "parser", "parse", "parser_a\0", "parser_a\0\0", "zé", "z",
-             "é", "😀", "\uffff", "a" * 40 + "b", "a" * 40 + "a", "a" * 40, "", "\0", "a" * 8 + "\0", "a" * 8]
+    terms = ["parser_b", "parser_a", "parser", "", "\0", "zé", "😀", "\uffff", "a" * 40, "\ud800"]  # a lone surrogate too
     pending = _held(terms)
-    got = [pending.term(n) for n in pending.byte_order().tolist()]
-    assert got == ["", "\0", "a" * 8, "a" * 8 + "\0", "a" * 40, "a" * 40 + "a", "a" * 40 + "b", "parse", "parser",
-                   "parser_a", "parser_a\0", "parser_a\0\0", "parser_ab", "parser_b", "z", "zé", "é", "\uffff", "😀"]
-    conn = sqlite3.connect(":memory:")
-    assert got == [t for (t,) in conn.execute("SELECT column1 FROM (VALUES " + ", ".join("(?)" for _ in terms)
-                                              + ") ORDER BY column1", terms)]  # SQLite's own order
+    order, keys = pending.key_order()
+    got = [pending.term(n) for n in order.tolist()]
+    assert got == sorted(terms, key=term_key)
+    assert keys.tolist() == sorted(map(term_key, terms)) and len(set(keys.tolist())) == len(terms)
+    assert all(0 <= k < 1 << 41 for k in keys.tolist())
     assert [pending.term(n) for n in range(len(terms))] != got  # numbered in another order
+
+
+def test_terms_of_one_table_key_share_their_rows_and_still_bound_each(monkeypatch) -> None:
+    """Two terms whose keys are equal (forced here; 2**41 keys) fold into one row per part: the union of
+    their blocks, the larger value where both have one, which bounds each term's; held in one slice of the
+    fold even where slices of one term each would cut between them."""
+    same = {"alpha": 5, "beta": 5}
+    real = bm25_blocks.term_key
+    for module in (bm25_blocks, bm25_pending):
+        monkeypatch.setattr(module, "term_key", lambda t: same.get(t) or real(t))
+    monkeypatch.setattr(bm25_pending, "_FOLD_TERMS", 1)
+    now, later = _conn(), _conn()
+    pending = PendingMaxima()
+    batches = [{"alpha": {0: 10, 1: 20, 1025: 7}, "beta": {1: 30, 2: 40}, "gamma": {1: 5}},
+               {"beta": {0: 3, 1025: 9}, "alpha": {3: 1}}]
+    for maxima in batches:
+        fold_maxima(now, maxima)
+        pending.add(later, maxima)
+    pending.flush(later)
+    want = [(5 << 22, [0, 1, 2, 3], [10, 30, 40, 1]), ((5 << 22) | 1, [1025], [9])]
+    for conn in (now, later):
+        rows = conn.execute(f"SELECT key, blocks, maxima FROM {TABLE} WHERE key >> 22 = 5 ORDER BY key").fetchall()
+        assert [(k, bm25_blocks.decode_blocks(b, k & 1023).tolist(), list(m)) for k, b, m in rows] == want
+        assert conn.execute(f"SELECT count(*) FROM {TABLE}").fetchone()[0] == 3  # and gamma's one row
+    assert row_key("alpha", 1) == (5 << 22) | 1
+    _, found = bm25_blocks.read_bounds(_with_reference(later), ["alpha", "beta"])
+    assert found["alpha"][0].tolist() == found["beta"][0].tolist() == [0, 1, 2, 3, 1025]
+    one = _conn()  # a batch of one part, the part given: the same merging
+    fold_maxima(one, {"alpha": {0: 10, 2: 1}, "beta": {0: 20, 1: 5}, "gamma": {1: 5}}, 0)
+    blocks, maxima = one.execute(f"SELECT blocks, maxima FROM {TABLE} WHERE key = ?", (5 << 22,)).fetchone()
+    assert (bm25_blocks.decode_blocks(blocks, 0).tolist(), list(maxima)) == ([0, 1, 2], [20, 5, 1])
+
+
+def _with_reference(conn: sqlite3.Connection) -> sqlite3.Connection:
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1.0')", (bm25_blocks.REFERENCE_KEY,))
+    return conn
 
 
 def test_a_fold_reads_stored_rows_back_only_when_the_table_holds_any() -> None:
@@ -194,15 +234,15 @@ def test_a_fold_reads_stored_rows_back_only_when_the_table_holds_any() -> None:
     _record(conn, pending, BATCHES[0])
     pending.flush(conn)
     assert not any("json_each" in s for s in seen)  # an empty table: nothing to merge with
-    inserted = [s.split("VALUES (")[1].split(", x'")[0] for s in seen if s.startswith("INSERT OR REPLACE INTO bm25_blocks")]
-    assert inserted == ["'bar', 0", "'bar', 1", "'foo', 0", "'foo', 1"]  # in the table's key order
+    inserted = [int(s.split("VALUES (")[1].split(", x'")[0]) for s in seen if s.startswith(f"INSERT OR REPLACE INTO {TABLE}")]
+    assert inserted == sorted(row_key(t, p) for t, p in [("bar", 0), ("bar", 1), ("foo", 0), ("foo", 1)])  # key order
     assert [(t, p) for t, p, _, _ in _table(conn)] == [("bar", 0), ("bar", 1), ("foo", 0), ("foo", 1)]
     seen.clear()
     _record(conn, pending, BATCHES[1])
     pending.flush(conn)
     assert sum("json_each" in s for s in seen) == 1  # rows stored: read back once for this slice of terms
-    inserted = [s.split("VALUES (")[1].split(", x'")[0] for s in seen if s.startswith("INSERT OR REPLACE INTO bm25_blocks")]
-    assert inserted == ["'bar', 1", "'baz', 1", "'foo', 1"]
+    inserted = [int(s.split("VALUES (")[1].split(", x'")[0]) for s in seen if s.startswith(f"INSERT OR REPLACE INTO {TABLE}")]
+    assert inserted == sorted(row_key(t, 1) for t in ("bar", "baz", "foo"))
     now = _conn()
     for rows in BATCHES[:2]:
         record_rows(now, rows, BM25_WEIGHTS)

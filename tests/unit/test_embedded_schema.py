@@ -1,15 +1,17 @@
 """Schema 6 of the embedded store: chunk text as a range of the file text, strings as integer keys,
-nothing left behind by deletes (stores/embedded_schema.py, stores/embedded_write.py)."""
+nothing left behind by deletes (stores/embedded_schema.py, stores/embedded_write.py); schema 8's parent
+stored as a cut of the chunk's id."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 import pytest
 
-from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node
+from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import EmbeddedStore
-from stores.embedded_schema import FileText, encode_chunk_text
+from stores.embedded_schema import FileText, encode_chunk_text, encode_parent, product_may_be_null
 from stores.errors import StoreOutdated
 
 SRC = (
@@ -140,3 +142,89 @@ def test_schema_5_index_says_to_rebuild(tmp_path):
         EmbeddedStore(db)
     assert str(info.value) == (f"index {db} has schema version '5', this ripplegraph needs 8; run `ripple index` "
                                "again to rebuild it")
+
+
+def test_a_parent_sharing_the_ids_start_is_stored_as_a_cut_of_it():
+    assert encode_parent("r:pkg/mod.Cafe.brew(1)", "r:pkg/mod.Cafe") == ("", 14)
+    assert encode_parent("r:pkg/mod.outer.inner(1)", "r:pkg/mod.outer(2)") == ("(2)", 15)  # a nested function's
+    assert encode_parent("r:a.b(1)", "r:a.c") == ("r:a.c", None)  # 4 characters shared: kept whole
+    assert encode_parent("r:x/y.z", "q:other.Thing") == ("q:other.Thing", None)
+    assert encode_parent("r:x/y.z", None) == (None, None) and encode_parent("r:x/y.z", "") == ("", None)
+    assert encode_parent("r:ü/añejo.Cafe.brew", "r:ü/añejo.Cafe") == ("", 14)  # characters, not bytes
+
+
+_PARENTS = {"r:cafe.Cafe.brew(1)": "r:cafe.Cafe", "r:cafe.Cafe.grind(1)": "r:cafe.Cafe.brew(1)",
+            "r:cafe.Cafe": None, "r:cafe.top": "q:elsewhere.Top", "r:cafe.Cafe.añejo(0)": "r:cafe.Cafe.añejo"}
+
+
+def _parent_file() -> IndexedFile:
+    f = _file(SRC, [(cid, 4, 5, BREW) for cid in _PARENTS])
+    f.chunks = [dataclasses.replace(c, parent=_PARENTS[c.id]) for c in f.chunks]
+    return f
+
+
+def test_parents_read_back_whole_through_the_store_and_the_view(tmp_path):
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files([_parent_file()])
+        assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+        assert dict(store._db.execute("SELECT id, parent FROM chunks").fetchall()) == _PARENTS  # noqa: SLF001
+        stored = store._db.execute("SELECT i.id, c.parent, c.pcut FROM chunk_rows c JOIN ids i ON i.nid = c.nid"  # noqa: SLF001
+                                   ).fetchall()
+        assert sorted(stored) == [("r:cafe.Cafe", None, None), ("r:cafe.Cafe.añejo(0)", "", 17),
+                                  ("r:cafe.Cafe.brew(1)", "", 11), ("r:cafe.Cafe.grind(1)", "brew(1)", 12),
+                                  ("r:cafe.top", "q:elsewhere.Top", None)]
+
+
+def test_an_index_without_the_cut_column_is_read_and_written_with_whole_parents(tmp_path, monkeypatch):
+    """A schema-7 index (no ``pcut``) read before its migration, written meanwhile by this code (another
+    process holds the lock its migration needs), and migrated: every parent reads back whole."""
+    from tests.hostile.test_hostile_stores_cli import read_only
+    from tests.unit.test_bm25_migration_races import _as_schema_7
+
+    db = tmp_path / "i.db"
+    with EmbeddedStore(db) as store:
+        store.replace_files([_parent_file()])
+    _as_schema_7(db)
+    conn = sqlite3.connect(db)  # schema 7's chunk_rows: the parents whole, no pcut column
+    conn.execute("UPDATE chunk_rows SET parent = (SELECT parent FROM chunks v WHERE v.rowid = chunk_rows.rowid)")
+    conn.execute("DROP VIEW chunks")
+    conn.execute("CREATE VIEW chunks AS SELECT c.rowid AS rowid, i.id AS id, c.parent AS parent, c.embedding AS embedding"
+                 " FROM chunk_rows c JOIN ids i ON i.nid = c.nid")
+    conn.execute("ALTER TABLE chunk_rows DROP COLUMN pcut")
+    conn.commit()
+    conn.close()
+    with read_only(db), EmbeddedStore(db) as store:
+        assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+    monkeypatch.setattr("stores.embedded_migrate.migrate", lambda conn, version: False)  # the lock held elsewhere
+    with EmbeddedStore(db) as store:
+        store.replace_files([_parent_file()])  # written at 7: parents whole
+        assert store._db.execute("SELECT count(*) FROM chunk_rows WHERE parent = 'r:cafe.Cafe'").fetchone() == (1,)  # noqa: SLF001
+        assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+    monkeypatch.undo()
+    with EmbeddedStore(db) as store:  # migrated now: the rows keep their whole parents, new ones are cut
+        assert store._db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == ("8",)  # noqa: SLF001
+        assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+        assert dict(store._db.execute("SELECT id, parent FROM chunks").fetchall()) == _PARENTS  # noqa: SLF001
+        store.replace_files([_parent_file()])
+        assert store._db.execute("SELECT count(pcut) FROM chunk_rows").fetchone() == (3,)  # noqa: SLF001
+        assert {cid: c.parent for cid, c in store.get_chunks(list(_PARENTS)).items()} == _PARENTS
+
+
+def test_a_product_that_is_the_repository_is_stored_as_null_and_read_back(tmp_path):
+    f = _file(SRC, [("r:cafe.Cafe.brew(1)", 4, 5, BREW), ("r:cafe.grind(1)", 7, 8, GRIND)])
+    f.chunks = [dataclasses.replace(f.chunks[0], product="r"), f.chunks[1]]  # the repository's name; "p"
+    with EmbeddedStore(tmp_path / "i.db") as store:
+        store.replace_files([f])
+        assert store._db.execute("SELECT product FROM chunk_rows ORDER BY rowid").fetchall() == [(None,), ("p",)]  # noqa: SLF001
+        assert {c.id: c.product for c in store.get_chunks(["r:cafe.Cafe.brew(1)", "r:cafe.grind(1)"]).values()} == {
+            "r:cafe.Cafe.brew(1)": "r", "r:cafe.grind(1)": "p"}
+        assert store._db.execute("SELECT id, product FROM chunks ORDER BY rowid").fetchall() == [  # noqa: SLF001
+            ("r:cafe.Cafe.brew(1)", "r"), ("r:cafe.grind(1)", "p")]
+        for product, want in (("r", ["r:cafe.Cafe.brew(1)"]), ("p", ["r:cafe.grind(1)"]), ("q", [])):
+            hits = store.bm25("espresso grind beans cups", 10, SearchFilters(product=product))
+            assert [h.chunk_id for h in hits] == want
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE chunk_rows (rowid INTEGER PRIMARY KEY, product TEXT NOT NULL)")  # as created at 6 or 7
+    assert not product_may_be_null(conn)
+    with EmbeddedStore(tmp_path / "j.db") as store:
+        assert product_may_be_null(store._db)  # noqa: SLF001

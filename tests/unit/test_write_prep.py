@@ -22,6 +22,7 @@ import indexer.write_prep as wp
 from indexer.forked import can_fork
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
+from stores.bm25_blocks import row_key
 from stores.chunk_prep import ChunkBasis, PreparedChunks, chunk_keys, prepare_chunks
 from stores.contracts import Chunk, FileRecord, IndexedFile, Node
 from stores.embedded import EmbeddedStore
@@ -112,7 +113,7 @@ def test_cold_runs_write_every_table_the_same_with_and_without_the_copy(forking,
     assert forking == list(range(12))  # every batch (a module each, the README with one) prepared and used
     one, two = _tables(tmp_path / "one.db"), _tables(tmp_path / "two.db")
     assert one == two
-    assert len(one["bm25_blocks"]) > 0 and len(one["chunks_fts_docsize"]) == len(one["chunk_rows"])
+    assert len(one["bm25_maxima"]) > 0 and len(one["chunks_fts_docsize"]) == len(one["chunk_rows"])
 
 
 def test_an_incremental_run_whose_rowids_move_writes_what_one_process_writes(forking, tmp_path, monkeypatch):
@@ -192,8 +193,8 @@ def test_the_store_uses_a_preparation_only_for_exactly_its_rows(tmp_path, offset
         prep.maxima = {"marker": {0: 7}}  # not what the store would compute: shows whether it was used
         store.offer_prepared(lambda: prep)
         store.replace_files([_file("a.py", chunks)])
-    blocks = _tables(offered)["bm25_blocks"]
-    assert (("marker", 0, b"\0\0\0\0", b"\7") in blocks) is used
+    blocks = _tables(offered)["bm25_maxima"]
+    assert ((row_key("marker", 0), row_key("marker", 0), b"\0", b"\7") in blocks) is used  # (rowid, key, ...)
     if not used:
         assert _tables(plain) == _tables(offered)
 
