@@ -48,10 +48,15 @@ import struct
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.bm25_cut import B, K1
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "BLOCK_ROWS", "PART_SHIFT", "TABLE", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
            "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "fold_maxima", "read_bounds", "scale", "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks",
