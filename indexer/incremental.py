@@ -65,7 +65,6 @@ from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
 from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source, with_mapped_scripts
-from indexer.source_files import HashedFiles
 from indexer.extraction import Extracted, ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.dev_proxy import PROXY_FILES
@@ -76,8 +75,8 @@ from indexer.frameworks.nginx_config import is_nginx_config
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES, is_served_config
-from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, bind_in_child, forks,
-                                    TextPlaces, handed_texts, relay_progress, taken_over)
+from indexer.forked_resolve import (Bound, ExtractionLost, Hashed, NeedsStore, ParkedFiles, PipeProgress, bind_in_child,
+                                    forks, TextPlaces, handed_texts, relay_progress, taken_over)
 from indexer.stamps import read_stamp, save_stamp
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
@@ -248,7 +247,7 @@ class RepositoryIndex:
         progress.start("read", len(found.files))
         # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
         # the repository's size in memory); the writer reads again the few it needs.
-        hashed = HashedFiles()  # columns: no objects a file held (indexer.source_files)
+        hashed = Hashed()  # columns: no objects a file held (indexer.source_files)
         # The docs' identifiers recorded from the bytes read here (indexer.mention_refresh), so that no
         # update reads them again: by a watcher, and by a one-shot run writing a new index (its records
         # saved with the resolver's); not by a one-shot run over an index (it may stop after hashing).
@@ -327,7 +326,7 @@ class RepositoryIndex:
             self.synced = False
         return report
 
-    def _extract_bind(self, hashed: HashedFiles, keep_suffix: set[str], stored: dict[str, str],
+    def _extract_bind(self, hashed: Hashed, keep_suffix: set[str], stored: dict[str, str],
                       trusted: bool, processes: int, report: IndexReport, progress: ProgressSink, t1: float,
                       spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
                       stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
@@ -423,7 +422,7 @@ class RepositoryIndex:
             resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         return resolved, refresh, changed
 
-    def _run_forked(self, hashed: HashedFiles, keep_suffix: set[str], stored: dict[str, str],
+    def _run_forked(self, hashed: Hashed, keep_suffix: set[str], stored: dict[str, str],
                     trusted: bool, processes: int, bind_digest: str, report: IndexReport, progress: ProgressSink,
                     t1: float) -> tuple[IndexReport, ResolvedRepository, set[str], list[str], dict[str, Extracted],
                                         list[tuple[FileExtraction, str, int]], Mapping[str, FileCtx], bool] | None:
@@ -584,7 +583,7 @@ class RepositoryIndex:
         self._summarise(report)
         return report
 
-    def _sync_known(self, hashed: HashedFiles, stored: dict[str, str], link_digest: str,
+    def _sync_known(self, hashed: Hashed, stored: dict[str, str], link_digest: str,
                     full_digest: str, report: IndexReport, progress: ProgressSink) -> bool:
         """A first sync (a one-shot run's, or a watcher's before its updates) over an index whose
         resolver records (:mod:`indexer.bind_state`) still hold: rebuild the resolver on the extractions of what the index holds (from the cache), take the
@@ -796,7 +795,7 @@ class RepositoryIndex:
         with contextlib.suppress(OSError):
             path.unlink()
 
-    def _unchanged(self, hashed: HashedFiles, stored: dict[str, str],
+    def _unchanged(self, hashed: Hashed, stored: dict[str, str],
                    report: IndexReport) -> bool:
         """Whether the index already holds exactly this tree, as this indexer version writes it (and
         no interrupted run left work): then a one-shot run has nothing to do. Fills ``report``."""
