@@ -23,6 +23,7 @@ import pathspec
 
 from indexer.fsguard import MAX_CONFIG_BYTES, SkipFile, inside_root, read_regular
 from indexer.languages import extractor_for_path
+from indexer.source_files import SourceFile, SourceFiles
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -83,19 +84,6 @@ def with_mapped_scripts(rels: Iterable[str]) -> set[str]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """A file to index: ``path`` is repository-relative POSIX, ``abs_path`` absolute, ``size`` bytes;
-    ``confine`` the real root the file must still lie in when it is read (:func:`read_source`;
-    ``None``: links out of the root were allowed)."""
-
-    path: str
-    abs_path: str
-    language: str
-    size: int
-    confine: str | None = None
-
-
 @dataclass(slots=True)
 class Discovery:
     """The outcome of a walk: files to index (sorted by path) and skipped files counted by reason.
@@ -108,7 +96,7 @@ class Discovery:
     UTF-8 or holds a line break), ``unreadable``. ``skipped_examples`` keeps up to five paths per reason for the summary.
     """
 
-    files: list[SourceFile] = field(default_factory=list)
+    files: SourceFiles = field(default_factory=SourceFiles)  # columns: no objects a file (indexer.source_files)
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: dict[str, list[str]] = field(default_factory=dict)
     skipped_log: list[tuple[str, str]] = field(default_factory=list)
@@ -305,7 +293,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                 continue
             walked.add(real)
             stack.append(item)
-    result.files.sort(key=lambda f: f.path)
+    result.files.sort_by_path()
     return result
 
 

@@ -53,6 +53,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from indexer.discovery import SourceFile
+from indexer.source_files import HashedFiles
 from indexer.extraction import Extracted, ExtractStage
 from indexer.forked import ForkedCall, ForkFailed, can_fork
 from indexer.heap import release_memory
@@ -124,8 +125,8 @@ class ExtractionLost(RuntimeError):
     from the same bytes (:func:`reread_extractions`): the parent then binds in process."""
 
 
-Hashed = list[tuple[SourceFile, int, str]]
-"""The read phase's files: ``(file, size in bytes, checksum)`` each."""
+Hashed = HashedFiles
+"""The read phase's files: ``(file, size in bytes, checksum)`` each, kept as columns (:mod:`indexer.source_files`)."""
 
 
 class ParkedFiles:

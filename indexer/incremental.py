@@ -72,7 +72,7 @@ from indexer.discovery import SkipFile, SourceFile, classify_path, discover, rea
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
-from indexer.forked_resolve import forks
+from indexer.forked_resolve import Hashed, forks
 from indexer.link_paths import is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.mention_refresh import MentionRecords
@@ -195,7 +195,7 @@ class RepositoryIndex(WholeTreeBind, StateRecords, RebindScope):
         progress.start("read", len(found.files))
         # (file, size in bytes, checksum): the bytes themselves are not kept (a whole tree's would be
         # the repository's size in memory); the writer reads again the few it needs.
-        hashed: list[tuple[SourceFile, int, str]] = []
+        hashed = Hashed()  # columns: no objects a file held (indexer.source_files)
         # The docs' identifiers recorded from the bytes read here (indexer.mention_refresh), so that no
         # update reads them again: by a watcher, and by a one-shot run writing a new index (its records
         # saved with the resolver's); not by a one-shot run over an index (it may stop after hashing).
@@ -363,7 +363,7 @@ class RepositoryIndex(WholeTreeBind, StateRecords, RebindScope):
         self._summarise(report)
         return report
 
-    def _unchanged(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str],
+    def _unchanged(self, hashed: Hashed, stored: dict[str, str],
                    report: IndexReport) -> bool:
         """Whether the index already holds exactly this tree, as this indexer version writes it (and
         no interrupted run left work): then a one-shot run has nothing to do. Fills ``report``."""

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
 from indexer.discovery import SourceFile
+from indexer.forked_resolve import Hashed
 from indexer.extraction import ExtractStage, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.heap import release_memory
@@ -82,7 +83,7 @@ class StateRecords:
     synced: bool
     released: ReleasedState | None
 
-    def _sync_known(self, hashed: list[tuple[SourceFile, int, str]], stored: dict[str, str], link_digest: str,
+    def _sync_known(self, hashed: Hashed, stored: dict[str, str], link_digest: str,
                     full_digest: str, report: IndexReport, progress: ProgressSink) -> bool:
         """A first sync (a one-shot run's, or a watcher's before its updates) over an index whose
         resolver records (:mod:`indexer.bind_state`) still hold: rebuild the resolver on the extractions of what the index holds (from the cache), take the

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from indexer.bind_state import save_bind_state
 from indexer.discovery import SourceFile
 from indexer.extraction import Extracted, ExtractStage
-from indexer.forked_resolve import (Bound, ExtractionLost, NeedsStore, ParkedFiles, PipeProgress, TextPlaces,
+from indexer.forked_resolve import (Bound, ExtractionLost, Hashed, NeedsStore, ParkedFiles, PipeProgress, TextPlaces,
                                     bind_in_child, handed_texts, relay_progress, taken_over)
 from indexer.heap import release_memory
 from indexer.mention_refresh import MentionRecords
@@ -57,7 +57,7 @@ class WholeTreeBind:
     mention_records: MentionRecords
     skip_unchanged: bool
 
-    def _extract_bind(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+    def _extract_bind(self, hashed: Hashed, keep_suffix: set[str], stored: dict[str, str],
                       trusted: bool, processes: int, report: IndexReport, progress: ProgressSink, t1: float,
                       spill: SpillFile | None = None, texts_spill: SpillFile | None = None,
                       stored_ids: Callable[[str], set[tuple[str, str]]] | None = None,
@@ -153,7 +153,7 @@ class WholeTreeBind:
             resolved = self._relinked_docs(linked_before, resolved, names, refresh)
         return resolved, refresh, changed
 
-    def _run_forked(self, hashed: list[tuple[SourceFile, int, str]], keep_suffix: set[str], stored: dict[str, str],
+    def _run_forked(self, hashed: Hashed, keep_suffix: set[str], stored: dict[str, str],
                     trusted: bool, processes: int, bind_digest: str, report: IndexReport, progress: ProgressSink,
                     t1: float) -> tuple[IndexReport, ResolvedRepository, set[str], list[str], dict[str, Extracted],
                                         list[tuple[FileExtraction, str, int]], Mapping[str, FileCtx], bool] | None:
@@ -219,7 +219,7 @@ class WholeTreeBind:
             self._place_bind_state(False)  # the staged records go (the run in process saves its own)
             taken = None
         if bound is None or taken is None:
-            hashed[:] = parked.files()
+            hashed.assign(parked.files())
             return None
         resolved, fresh, loaded, files = taken
         self.mention_records.take(bound.mentions)

@@ -57,11 +57,16 @@ __all__ = ["main"]
 @click.group(cls=SafeGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", count=True, help="Log more (-v: skipped files, -vv: debug).")
 @click.version_option(package_name="ripplegraph")
-def main(verbose: int) -> None:
+@click.pass_context
+def main(ctx: click.Context, verbose: int) -> None:
     """ripplegraph: what breaks if I change this? A code graph and search index of your repositories."""
     level = logging.WARNING - 10 * verbose
     logging.basicConfig(level=max(level, logging.DEBUG), format="%(message)s", handlers=[log_handler()])
-    use_one_blas_thread()  # exact kNN beside BM25 (stores/blas_threads.py)
+    # Exact kNN beside BM25 (stores/blas_threads.py). Not for `ripple index`, which multiplies no matrices: limiting
+    # the BLAS threads loads numpy, which its parent process would then hold while the forked resolve child runs
+    # (8.5 MiB; numpy loads on first use, stores.lazy_import).
+    if ctx.invoked_subcommand != "index":
+        use_one_blas_thread()
 
 
 @main.command()

@@ -57,10 +57,15 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.bm25_cut import B, K1
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "GUARD_NAME", "BLOCK_ROWS", "PART_SHIFT",
            "PART_BITS", "TABLE", "LEGACY_TABLE", "LEGACY_GUARD", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",

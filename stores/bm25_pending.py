@@ -29,10 +29,15 @@ import sqlite3
 from array import array
 from collections.abc import Iterator, Mapping
 from itertools import chain
+from typing import TYPE_CHECKING
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, fold_maxima, merge, term_key
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = ["PENDING_BYTES", "PendingMaxima"]
 

@@ -59,10 +59,9 @@ import threading
 from urllib.parse import quote
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.contracts import (
     CODE_UNIT_KINDS,
     Chunk,
@@ -95,6 +94,11 @@ from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
 from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
 from stores.sqlite_file import APPLICATION_ID, file_identity, is_ripple_index, map_sqlite_error, not_an_index
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = ["EmbeddedStore", "SCHEMA_VERSION", "APPLICATION_ID", "is_ripple_index"]  # the last two from stores.sqlite_file
 

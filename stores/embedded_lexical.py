@@ -27,8 +27,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.analyzer import query_terms
 from stores.bm25_blocks import (BLOCK_SHIFT, best_blocks, block_bounds, fts_averages, passing_blocks, read_bounds,
                                 scale)
@@ -39,8 +38,12 @@ from stores.errors import StoreError, StoreUnavailable
 from stores.read_cache import StampedCache
 from stores.sqlite_file import file_identity, map_sqlite_error
 
-if TYPE_CHECKING:  # the mixin's host
+if TYPE_CHECKING:  # numpy's types; the mixin's host
+    import numpy as np
     from stores.embedded import EmbeddedStore
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
+
 
 __all__ = ["EmbeddedLexical", "LexicalReader", "BM25_WEIGHTS", "TERM_CACHE_TERMS", "READER_CACHE_KIB"]
 

@@ -16,8 +16,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows, rows_maxima
 from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
@@ -27,8 +26,12 @@ from stores.embedded_lexical import BM25_WEIGHTS
 from stores.embedded_schema import (FileText, Interner, chunk_texts, compress_text, encode_chunk_text, encode_parent,
                                     encode_qualname, has_parent_cut, product_may_be_null, prune, split_props)
 
-if TYPE_CHECKING:  # the mixin's host
+if TYPE_CHECKING:  # numpy's types; the mixin's host
+    import numpy as np
     from stores.embedded import EmbeddedStore
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
+
 
 __all__ = ["EmbeddedWriter", "normalised_blob"]
 

@@ -25,8 +25,14 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+from stores.lazy_import import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = [
     "MODEL_ENV",

@@ -25,13 +25,16 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from stores.lazy_import import LazyModule
 from stores.contracts import CODE_UNIT_KINDS, Chunk, ScoredChunk, SearchFilters
 from stores.embedded_schema import NIDS_OF, id_keys
 
-if TYPE_CHECKING:  # the mixin's host
+if TYPE_CHECKING:  # numpy's types; the mixin's host
+    import numpy as np
     from stores.embedded import EmbeddedStore
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
+
 
 __all__ = ["EmbeddedModelVectors", "MODEL_VECTORS_TABLE"]
 

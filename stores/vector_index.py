@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import functools
 import logging
 import os
 import re
@@ -38,8 +39,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+from stores.lazy_import import LazyModule
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 __all__ = ["ANN_THRESHOLD", "AnnParams", "AnnVectors", "DimIndex", "DTYPES", "PARAM_RANGES", "fingerprint",
            "fingerprints", "embedded_keys"]
@@ -343,9 +350,13 @@ def embedded_keys(db: sqlite3.Connection, dim: int) -> tuple[np.ndarray, np.ndar
     return keys_all[order], fps_all[order]
 
 
-_HEX_DIGIT = np.full(256, 255, dtype=np.uint8)
-for _value, _chars in enumerate(zip("0123456789abcdef", "0123456789ABCDEF")):
-    _HEX_DIGIT[[ord(c) for c in _chars]] = _value
+@functools.cache
+def _hex_digits() -> np.ndarray:
+    """Each byte's hexadecimal digit value (255: not a digit), made on first use (numpy loads lazily)."""
+    table = np.full(256, 255, dtype=np.uint8)
+    for value, chars in enumerate(zip("0123456789abcdef", "0123456789ABCDEF")):
+        table[[ord(c) for c in chars]] = value
+    return table
 
 
 def fingerprints(checksums: Sequence[str]) -> np.ndarray:
@@ -356,7 +367,7 @@ def fingerprints(checksums: Sequence[str]) -> np.ndarray:
         return out
     raw = "".join(c[:15] for c in checksums).encode("utf-8", "surrogatepass")
     if len(raw) == 15 * len(checksums):  # every one at least 15 characters long, all of them ASCII
-        digits = _HEX_DIGIT[np.frombuffer(raw, dtype=np.uint8).reshape(len(checksums), 15)]
+        digits = _hex_digits()[np.frombuffer(raw, dtype=np.uint8).reshape(len(checksums), 15)]
         if not (digits == 255).any():
             for column in digits.T.astype(np.uint64):
                 out = out * np.uint64(16) + column

@@ -35,3 +35,15 @@ def test_the_command_group_limits_blas_before_any_command(monkeypatch, tmp_path)
     monkeypatch.setattr(cli, "use_one_blas_thread", lambda: calls.append(1) or True)
     result = CliRunner().invoke(cli.main, ["stats", "--db", str(tmp_path / "none.db")])
     assert calls == [1], result.output
+
+
+def test_ripple_index_does_not_limit_blas_so_numpy_stays_unloaded(monkeypatch, tmp_path) -> None:
+    # `ripple index` multiplies no matrices; loading numpy to limit its BLAS would keep it in the parent process
+    # of the forked resolve (stores/lazy_import.py)
+    calls: list[int] = []
+    monkeypatch.setattr(cli, "use_one_blas_thread", lambda: calls.append(1) or True)
+    result = CliRunner().invoke(cli.main, ["index", "--help"])
+    assert result.exit_code == 0, result.output
+    assert calls == []
+    CliRunner().invoke(cli.main, ["search", "--help"])
+    assert calls == [1]
