@@ -32,8 +32,8 @@ from indexer.forked import die_with_parent
 from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
-from indexer.packed import pack_calls
-from indexer.parked import park_extraction
+from indexer.packed import pack_calls, pack_lists
+from indexer.parked import PARKED_FIELDS, park_extraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.spill import SpillFile, spill_file
 from indexer.symbols import defines_suffix, module_path
@@ -193,6 +193,8 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
         if extraction.partial:  # the budget's cut, or the extractor's own (Python blocks nested too deep)
             log.warning("%s indexed in part: %s", sf.path, extraction.partial)
         extraction.calls = pack_calls(extraction.calls)  # type: ignore[assignment]  # see indexer.packed
+        # the other lists only the file's own binding reads: the resolving process parks their pickles as they are
+        pack_lists(extraction, PARKED_FIELDS)
         blob = None
         if cache_dir is not None:
             blob = _pickle_extraction(extraction)

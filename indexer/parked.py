@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from indexer.compact import compact_extraction, elide_docstrings
-from indexer.packed import PackedCalls
+from indexer.packed import PackedList
 from indexer.resolve.import_table import ImportList, import_table
 from indexer.spill import SpillFile, SpillRef
 
@@ -89,9 +89,10 @@ class ParkedList(Sequence[Any]):
 
     @classmethod
     def park(cls, spill: SpillFile, items: Sequence[Any]) -> ParkedList:
-        """``items`` written to ``spill`` (a :class:`PackedCalls` keeps its pickle as it is); raises
+        """``items`` written to ``spill`` (a :class:`~indexer.packed.PackedList`, as a worker sends a
+        file's call sites and its other :data:`PARKED_FIELDS`, keeps its pickle as it is); raises
         ``OSError`` when nothing can be written."""
-        blob = items.blob if isinstance(items, PackedCalls) else pickle.dumps(list(items), protocol=pickle.HIGHEST_PROTOCOL)
+        blob = items.blob if isinstance(items, PackedList) else pickle.dumps(list(items), protocol=pickle.HIGHEST_PROTOCOL)
         return cls(spill, spill.put(blob), len(items))
 
     def unpack(self) -> list[Any]:
