@@ -13,7 +13,7 @@ import pytest
 from indexer.languages import extractor_for_path
 from indexer.model import CallSite, Injection, TypeUse
 from indexer.packed import PackedCalls, PackedList, pack_lists
-from indexer.compact import EMPTY
+from indexer.compact import ELIDED_DOCSTRING, EMPTY, elide_docstrings
 from indexer.parked import PARKED_FIELDS, ParkedDataError, ParkedList, park_extraction
 from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
@@ -79,18 +79,27 @@ class TestParkedList:
         from indexer.discovery import discover
         from indexer.extraction import extract_file
 
-        (tmp_path / "m.py").write_text("import os\n\n\nclass Owner:\n    pass\n\n\nclass A:\n    def f(self, x: Owner) -> str:\n"
+        (tmp_path / "m.py").write_text("import os\n\n\nclass Owner:\n    pass\n\n\nclass A:\n    \"\"\"An A.\"\"\"\n\n"
+                                       "    def f(self, x: Owner) -> str:\n"
                                        "        y = os.path.join(x, 'a')\n        return y.upper\n", encoding="utf-8")
         sf = discover(tmp_path).files[0]
         plain = extractor_for_path("m.py").extract("m.py", (tmp_path / "m.py").read_bytes())
-        ex = extract_file((sf, "r", "r", 1 << 20, False, None)).extraction
-        kinds = {name: type(getattr(ex, name)).__name__ for name in PARKED_FIELDS}
+        result = extract_file((sf, "r", "r", 1 << 20, False, None))
+        ex = result.extraction
+        kinds = {name: type(getattr(ex, name)).__name__ for name in (*PARKED_FIELDS, "definitions", "imports")}
         assert kinds == {"calls": "PackedCalls", "type_uses": "PackedList", "value_reads": "PackedList",
-                         "injections": "list", "table_uses": "list", "bindings": "PackedList"}
+                         "injections": "list", "table_uses": "list", "bindings": "PackedList",
+                         "definitions": "PackedList", "imports": "list"}
         assert ex.injections == [] and ex.table_uses == []  # nothing to pack: an empty list stays one
-        blobs = {name: getattr(ex, name).blob for name in ("calls", "type_uses", "value_reads", "bindings")}
+        # The definitions travel with their docstrings elided (what parking did in the resolving
+        # process); the chunks were cut before, from the whole source.
+        assert [(d.qualname, d.docstring) for d in ex.definitions] == [("Owner", None), ("A", ELIDED_DOCSTRING), ("A.f", None)]
+        assert [(d.qualname, d.docstring) for d in plain.definitions][1] == ("A", "An A.")
+        assert any('"""An A."""' in c.text for c in result.chunks)
+        blobs = {name: getattr(ex, name).blob for name in ("calls", "type_uses", "value_reads", "bindings", "definitions")}
         spill = SpillFile()
         park_extraction(ex, spill)
+        elide_docstrings(plain.definitions)
         for name, blob in blobs.items():
             parked = getattr(ex, name)
             assert isinstance(parked, ParkedList) and spill.get(parked.ref) == blob
