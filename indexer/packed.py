@@ -11,11 +11,11 @@ them reads it. The extract stage packs every extraction it makes (:mod:`indexer.
 the extraction cache and the trip from a worker carry the packed form too.
 
 The other lists only a file's own binding reads (:data:`indexer.parked.PARKED_FIELDS`: bindings,
-type uses, value reads, injections, table accesses) travel as a :class:`PackedList` each
-(:func:`pack_lists`): the process that resolves parks a packed list's pickle in its spill file as
-it is (:meth:`indexer.parked.ParkedList.park`), where it unpickled the worker's records and
-pickled them again (Django 5.2.8: the child's receiving of the extractions 0.44 -> 0.20 s of CPU
-per 1,755 files, docs/benchmarks.md, session 63).
+type uses, value reads, injections, table accesses) and the definitions travel as a
+:class:`PackedList` each (:func:`indexer.parked.pack_for_parking`): the process that resolves parks
+a packed list's pickle in its spill file as it is (:meth:`indexer.parked.ParkedList.park`), where
+it unpickled the worker's records and pickled them again (Django 5.2.8, docs/benchmarks.md, session
+63, cpu63).
 """
 
 from __future__ import annotations

@@ -144,9 +144,9 @@ def pack_for_parking(ex: FileExtraction) -> FileExtraction:
     packed (:func:`~indexer.packed.pack_lists`), and its definitions, their docstrings elided
     (:func:`indexer.compact.elide_docstrings`, as :func:`park_extraction` would), packed too: the
     process that resolves parks those pickles as they are instead of unpickling the records and
-    pickling them again (Django 5.2.8: receiving and parking 1,755 files' extractions 0.44 -> 0.09 s
-    of CPU, docs/benchmarks.md, session 63). Call it once the file is chunked (chunking reads the
-    definitions and their docstrings). In place; returns ``ex``."""
+    pickling them again (Django 5.2.8: receiving and parking 1,755 files' extractions 0.51 -> 0.10 s
+    of CPU, docs/benchmarks.md, session 63, cpu63). Call it once the file is chunked (chunking reads
+    the definitions whole). In place; returns ``ex``."""
     ex.calls = pack_calls(ex.calls)  # type: ignore[assignment]
     pack_lists(ex, PARKED_FIELDS)
     if ex.definitions and type(ex.definitions) is list:
