@@ -32,8 +32,7 @@ from indexer.forked import die_with_parent
 from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
-from indexer.packed import pack_calls
-from indexer.parked import park_extraction
+from indexer.parked import pack_for_parking, park_extraction
 from indexer.run import IndexOptions, IndexReport, ProgressSink
 from indexer.spill import SpillFile, spill_file
 from indexer.symbols import defines_suffix, module_path
@@ -192,15 +191,16 @@ def extract_file(args: tuple[SourceFile, str, str, int, bool, str | None]) -> Ex
             extraction.partial = budget.partial
         if extraction.partial:  # the budget's cut, or the extractor's own (Python blocks nested too deep)
             log.warning("%s indexed in part: %s", sf.path, extraction.partial)
-        extraction.calls = pack_calls(extraction.calls)  # type: ignore[assignment]  # see indexer.packed
-        blob = None
-        if cache_dir is not None:
-            blob = _pickle_extraction(extraction)
-            _process_cache(cache_dir).put_blob(sf.path, checksum, blob)
         if keep_suffix or defines_suffix(sf.path, (d.qualname for d in extraction.definitions)):
             extraction.id_path = sf.path
         source = text.decode("utf-8", "replace")
         chunks = chunk_file(repo, product, extraction, source)
+        # what only the file's own binding reads, packed (indexer.packed): the resolving process parks the pickles as they are
+        pack_for_parking(extraction)
+        blob = None
+        if cache_dir is not None:
+            blob = _pickle_extraction(extraction)
+            _process_cache(cache_dir).put_blob(sf.path, checksum, blob)
     except RecursionError:
         return Extracted(sf.path, skip_reason="too_deep", detail="nesting too deep to extract")
     except Exception as exc:  # an extractor bug must cost one file, not the run

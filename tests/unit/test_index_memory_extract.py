@@ -75,8 +75,8 @@ def test_extractions_reach_the_resolver_parked_from_workers_and_from_the_cache(t
 
 def test_without_parking_at_arrival_the_resolver_gets_them_whole_and_the_index_is_the_same(tmp_path, monkeypatch):
     """The negative case: with the extract stage's parking off, the resolver receives the lists as
-    the workers sent them (the call sites packed, the type uses a list), parks them itself, and
-    writes exactly the same index."""
+    the workers sent them (the call sites and the type uses packed, each one pickle), parks them
+    itself, and writes exactly the same index."""
     src = _tree(tmp_path / "src")
     dumps = {}
     for name in ("arrival", "update"):
@@ -87,7 +87,7 @@ def test_without_parking_at_arrival_the_resolver_gets_them_whole_and_the_index_i
         index_repository(src, store, store, IndexOptions(repo="r", jobs=2, state_dir=str(tmp_path / f"state-{name}")))
         store.close()
         kinds = seen[0]["pkg/m3.py"]
-        assert kinds[:2] == (("ParkedList", "ParkedList") if name == "arrival" else ("PackedCalls", "list"))
+        assert kinds[:2] == (("ParkedList", "ParkedList") if name == "arrival" else ("PackedCalls", "PackedList"))
         dumps[name] = dump(tmp_path / f"{name}.db")
         monkeypatch.undo()
     assert dumps["arrival"] == dumps["update"]

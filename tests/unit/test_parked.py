@@ -12,8 +12,8 @@ import pytest
 
 from indexer.languages import extractor_for_path
 from indexer.model import CallSite, Injection, TypeUse
-from indexer.packed import PackedCalls
-from indexer.compact import EMPTY
+from indexer.packed import PackedCalls, PackedList, pack_lists
+from indexer.compact import ELIDED_DOCSTRING, EMPTY, elide_docstrings
 from indexer.parked import PARKED_FIELDS, ParkedDataError, ParkedList, park_extraction
 from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
@@ -70,6 +70,54 @@ class TestParkedList:
         size, calls = spill.size, ex.calls
         park_extraction(ex, spill)  # parked already: nothing written again
         assert spill.size == size and ex.calls is calls and ex.calls == _calls()
+
+
+    def test_a_workers_packed_lists_are_parked_as_they_came(self, tmp_path):
+        """What a worker sends (indexer.extraction.extract_file): every non-empty list of
+        PARKED_FIELDS packed, one pickle each, and the resolving process writes those pickles to its
+        spill file as they are (no unpickling and pickling again), reading back the same records."""
+        from indexer.discovery import discover
+        from indexer.extraction import extract_file
+
+        (tmp_path / "m.py").write_text("import os\n\n\nclass Owner:\n    pass\n\n\nclass A:\n    \"\"\"An A.\"\"\"\n\n"
+                                       "    def f(self, x: Owner) -> str:\n"
+                                       "        y = os.path.join(x, 'a')\n        return y.upper\n", encoding="utf-8")
+        sf = discover(tmp_path).files[0]
+        plain = extractor_for_path("m.py").extract("m.py", (tmp_path / "m.py").read_bytes())
+        result = extract_file((sf, "r", "r", 1 << 20, False, None))
+        ex = result.extraction
+        kinds = {name: type(getattr(ex, name)).__name__ for name in (*PARKED_FIELDS, "definitions", "imports")}
+        assert kinds == {"calls": "PackedCalls", "type_uses": "PackedList", "value_reads": "PackedList",
+                         "injections": "list", "table_uses": "list", "bindings": "PackedList",
+                         "definitions": "PackedList", "imports": "list"}
+        assert ex.injections == [] and ex.table_uses == []  # nothing to pack: an empty list stays one
+        # The definitions travel with their docstrings elided (what parking did in the resolving
+        # process); the chunks were cut before, from the whole source.
+        assert [(d.qualname, d.docstring) for d in ex.definitions] == [("Owner", None), ("A", ELIDED_DOCSTRING), ("A.f", None)]
+        assert [(d.qualname, d.docstring) for d in plain.definitions][1] == ("A", "An A.")
+        assert any('"""An A."""' in c.text for c in result.chunks)
+        blobs = {name: getattr(ex, name).blob for name in ("calls", "type_uses", "value_reads", "bindings", "definitions")}
+        spill = SpillFile()
+        park_extraction(ex, spill)
+        elide_docstrings(plain.definitions)
+        for name, blob in blobs.items():
+            parked = getattr(ex, name)
+            assert isinstance(parked, ParkedList) and spill.get(parked.ref) == blob
+            assert list(parked) == list(getattr(plain, name)) and len(parked) == len(getattr(plain, name)) > 0
+        assert [b.name for b in ex.bindings] == [b.name for b in plain.bindings] and "y" in [b.name for b in ex.bindings]
+
+    def test_pack_lists_packs_only_non_empty_lists(self):
+        ex = _fixture("spring-jwt")[0][0]
+        uses = [TypeUse(owner="A.f", type="Owner", line=2, col=8)]
+        ex.type_uses, ex.injections, ex.calls = uses, [], PackedCalls(_calls())
+        calls = ex.calls
+        pack_lists(ex, ("type_uses", "injections", "calls"))
+        assert type(ex.type_uses) is PackedList and ex.type_uses == uses and uses == ex.type_uses
+        assert ex.injections == [] and type(ex.injections) is list and ex.calls is calls
+        again = pickle.loads(pickle.dumps(ex.type_uses, protocol=pickle.HIGHEST_PROTOCOL))
+        assert type(again) is PackedList and again.blob == ex.type_uses.blob and again != uses[:0]
+        with pytest.raises(AttributeError):
+            pack_lists(ex, ("no_such_field",))
 
 
 class TestBrokenSpill:
