@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import TypeVar, overload
 
 __all__ = ["HashedFiles", "SourceFile", "SourceFiles"]
 
@@ -44,7 +44,51 @@ def _text(buffer: bytearray, ends: array, i: int) -> str:
     return buffer[start:ends[i]].decode("utf-8", "surrogatepass")
 
 
-class SourceFiles(Sequence[SourceFile]):
+T = TypeVar("T")
+
+
+class _Columns(Sequence[T]):
+    """What both column lists share: indexing (an ``int``, negative too, or a slice: a ``list``),
+    iteration (each item made anew by ``_item``), equality with a sequence of equal items in the same
+    order, the ``repr`` of a list; unhashable, like a list. A subclass gives ``__len__`` and ``_item``."""
+
+    __slots__ = ()
+
+    def _item(self, i: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[T]: ...
+
+    def __getitem__(self, i: int | slice) -> T | list[T]:
+        if isinstance(i, slice):
+            return [self._item(j) for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._item(i)
+
+    def __iter__(self) -> Iterator[T]:
+        for i in range(len(self)):
+            yield self._item(i)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    __hash__ = None  # type: ignore[assignment]  (mutable, like a list)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class SourceFiles(_Columns[SourceFile]):
     """A list of :class:`SourceFile` kept as columns (see the module's docstring): :meth:`append`,
     ``len``, indexing (an ``int``, negative too, or a slice: a ``list``), iteration (each item a new,
     equal :class:`SourceFile`), :meth:`sort_by_path`. Equal to a sequence of the same files in the same
@@ -91,36 +135,6 @@ class SourceFiles(Sequence[SourceFile]):
         return SourceFile(_text(self._paths, self._path_ends, i), _text(self._abs, self._abs_ends, i), language,
                           self._sizes[i], confine)
 
-    @overload
-    def __getitem__(self, i: int) -> SourceFile: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[SourceFile]: ...
-
-    def __getitem__(self, i: int | slice) -> SourceFile | list[SourceFile]:
-        if isinstance(i, slice):
-            return [self._item(j) for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("SourceFiles index out of range")
-        return self._item(i)
-
-    def __iter__(self) -> Iterator[SourceFile]:
-        for i in range(len(self)):
-            yield self._item(i)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-
-    __hash__ = None  # type: ignore[assignment]  (mutable, like a list)
-
-    def __repr__(self) -> str:
-        return f"SourceFiles({list(self)!r})"
-
     def sort_by_path(self) -> None:
         """Order the files by ``path`` (as ``list.sort(key=lambda f: f.path)``: stable). The keys are the
         paths' UTF-8 bytes, whose order is the code points' (lone surrogates too, ``surrogatepass``)."""
@@ -139,7 +153,7 @@ class SourceFiles(Sequence[SourceFile]):
         self._kinds = array("H", (self._kinds[i] for i in order))
 
 
-class HashedFiles(Sequence[tuple[SourceFile, int, str]]):
+class HashedFiles(_Columns[tuple[SourceFile, int, str]]):
     """The read phase's ``(file, size read, checksum)`` triples kept as columns (see the module's
     docstring): the files a :class:`SourceFiles`, the sizes an ``array``, each checksum, a SHA-256
     hexadecimal digest (64 characters: ``hashlib.sha256(data).hexdigest()``), as its 32 bytes.
@@ -181,33 +195,3 @@ class HashedFiles(Sequence[tuple[SourceFile, int, str]]):
 
     def _item(self, i: int) -> tuple[SourceFile, int, str]:
         return self._files[i], self._sizes[i], self._digests[32 * i:32 * i + 32].hex()
-
-    @overload
-    def __getitem__(self, i: int) -> tuple[SourceFile, int, str]: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[tuple[SourceFile, int, str]]: ...
-
-    def __getitem__(self, i: int | slice) -> tuple[SourceFile, int, str] | list[tuple[SourceFile, int, str]]:
-        if isinstance(i, slice):
-            return [self._item(j) for j in range(*i.indices(len(self)))]
-        n = len(self)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("HashedFiles index out of range")
-        return self._item(i)
-
-    def __iter__(self) -> Iterator[tuple[SourceFile, int, str]]:
-        for i in range(len(self)):
-            yield self._item(i)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
-            return NotImplemented
-        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-
-    __hash__ = None  # type: ignore[assignment]  (mutable, like a list)
-
-    def __repr__(self) -> str:
-        return f"HashedFiles({list(self)!r})"
