@@ -8,7 +8,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from indexer import incremental, writer
+from indexer import incremental, state_records, writer
 from indexer.languages import extractor_for_path
 from indexer.pipeline import index_repository
 from indexer.resolve.name_patterns import pattern_regex
@@ -142,7 +142,7 @@ def test_a_new_version_rewriting_a_trusted_index_keeps_the_docs_mentions(tmp_pat
     try:
         index_repository(root, store, store, options)
         assert _mentions(db) == expected
-        for module in (writer, incremental):
+        for module in (writer, incremental, state_records):  # each module that reads the version
             monkeypatch.setattr(module, "indexer_version", lambda: "another-version")
         report = index_repository(root, store, store, options)
         assert report.files_written == 3  # every file again, under the new version

@@ -39,6 +39,7 @@ from stores.config import ConfigError, load_config
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from stores.embedded_schema import SCHEMA_VERSION
 from tests.index_dump import problems
 
 
@@ -302,7 +303,7 @@ class TestEmptyIndex:
         doctor = ripple("doctor", "--db", str(empty))
         assert doctor.exit_code == 0
         assert doctor.stdout.splitlines()[1:3] == [
-            f"warn  graph   embedded {empty}: schema 7, 0 files, 0 nodes, 0 edges: the index holds no file (nothing "
+            f"warn  graph   embedded {empty}: schema {SCHEMA_VERSION}, 0 files, 0 nodes, 0 edges: the index holds no file (nothing "
             "was indexed into it, or the `ripple index` that made it was stopped before it finished writing)",
             "              fix: run `ripple index PATH`"]
 
@@ -323,7 +324,7 @@ class TestEmptyIndex:
         assert (result.exit_code, result.stderr) == (0, "")
         assert result.stdout.splitlines()[-1] == "a.py:6:5  g  [exact]"
         assert ripple("doctor", "--db", str(empty)).stdout.splitlines()[1].startswith(
-            f"ok    graph   embedded {empty}: schema 7, 1 file, ")
+            f"ok    graph   embedded {empty}: schema {SCHEMA_VERSION}, 1 file, ")
 
 
 # ------------------------------------------------------------------ TypeScript: route tables of names
