@@ -104,21 +104,11 @@ class SpillFile:
         quota) moves what was written to the system's temporary folder, then to memory, and goes on:
         a full cache folder must not stop an index run (unless :attr:`pinned`: then
         :class:`PinnedWriteRefused`)."""
-        with self._lock:
-            offset = self._end
-            while True:
-                try:
-                    self._fh.seek(offset)
-                    _write_all(self._fh, data)
-                    break
-                except OSError as exc:
-                    if self.pinned:
-                        raise _refused(exc) from exc
-                    if self._where == "memory":
-                        raise
-                    self._move()
-            self._end += len(data)
-            return offset, len(data)
+        def write() -> int:
+            _write_all(self._fh, data)
+            return len(data)
+
+        return self._append(write)
 
     def put_pickled(self, value: object) -> SpillRef:
         """Append ``value`` pickled (highest protocol) as the pickler makes it: its output goes to the
@@ -126,13 +116,24 @@ class SpillFile:
         (``pickle.loads`` of :meth:`get` gives it back). Raises what pickling raises. A write the disk
         refuses moves the file as :meth:`put` does and pickles again (unless :attr:`pinned`:
         :class:`PinnedWriteRefused`)."""
+        def write() -> int:
+            appender = _Appender(self._fh)
+            pickle.Pickler(appender, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+            return appender.written
+
+        return self._append(write)
+
+    def _append(self, write: Callable[[], int]) -> SpillRef:
+        """Run ``write`` (it writes at the file's current position, into :attr:`_fh` as it is at the
+        call, and returns the bytes written) at the end of the file; a write the disk refuses moves the
+        file (:meth:`_move`) and runs ``write`` again from the same offset, unless :attr:`pinned`
+        (:class:`PinnedWriteRefused`) or already in memory (the ``OSError`` raised)."""
         with self._lock:
             offset = self._end
             while True:
                 try:
                     self._fh.seek(offset)
-                    appender = _Appender(self._fh)
-                    pickle.Pickler(appender, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+                    written = write()
                     break
                 except OSError as exc:
                     if self.pinned:
@@ -140,8 +141,8 @@ class SpillFile:
                     if self._where == "memory":
                         raise
                     self._move()
-            self._end += appender.written
-            return offset, appender.written
+            self._end += written
+            return offset, written
 
     def _move(self) -> None:
         """Copy the bytes written so far to the next place (the temporary folder, then memory)."""
