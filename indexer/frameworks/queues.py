@@ -154,7 +154,7 @@ class QueueLinker:
                 if queue and exchange is not None and _HOLE not in key:
                     self.bindings[exchange].append((key, queue))
             for use in fc.ex.topics:
-                if use.role == "consumes" and use.binding is None and use.target is None and use.topic.parts:
+                if use.role == "consumes" and use.binding is None and use.topic.parts:
                     consumed = self.render(fc, use.owner, use.topic)
                     if _HOLE not in consumed:
                         self.consumed.add((use.broker, consumed))
@@ -201,6 +201,14 @@ class QueueLinker:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
         return [Destination(use.broker, name, match)], None
+
+    def handler(self, fc: FileCtx, use: TopicUse) -> str | None:
+        """The node id of the function a consumer's :attr:`TopicUse.target` names (resolved like a
+        callee from the use's owner: ``this.onReply``, ``State.handleReply``), when it is one of the
+        repository; ``None`` otherwise (the owner consumes)."""
+        assert use.target is not None
+        v = self.r.resolve_expr(fc, use.owner, use.target)
+        return v.f.id if isinstance(v, FuncV) and v.f.file.repo == self.r.repo else None
 
     def _nest(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
         """A NestJS pattern on the brokers of its transports (each as that broker's own use would go:
