@@ -15,8 +15,9 @@ The arguments (``action.setParams({...})``) are not counted: arity unknown.
 The framework hands each function of the controller its bundle's helper object (``function
 (component, event, helper)``; a renderer's: ``(component, helper)``): a call ``helper.load(...)`` on
 that parameter is a call of the helper file's top-level function ``load`` (the call site's receiver
-becomes :data:`HELPER`, imported from ``./<Name>Helper``), so a server action's caller in the helper
-reaches the controller's action handler.
+becomes :data:`HELPER`, imported from :data:`AURA_HELPER` + the bundle folder: the bundle's helper, or
+the helper of the component it ``extends`` when its own has no ``load``, as :mod:`indexer.languages.aura`
+resolves it), so a server action's caller in the helper reaches the controller's action handler.
 
 Every top-level function of a controller (an action: markup's ``{!c.doInit}``, an event handler) or
 renderer (``render``, ``afterRender``...) is run by the framework: an
@@ -40,11 +41,14 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
+__all__ = ["AURA_HELPER", "AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
 
 LANGUAGES = ("javascript",)
 AURA_SPECIFIER = "aura-bundle:"
 """The module specifier of a bundle's markup (a prefix no package or relative path has), its folder after it."""
+AURA_HELPER = "aura-helper:"
+"""The module specifier of a bundle's helper as the framework hands it (its own helper, then its base
+component's), the bundle folder after it."""
 RECEIVER = "aura$c"
 """The receiver of a server action's call site, bound to the bundle's Apex controller: a name no code
 writes (the component parameter is often ``c`` itself)."""
@@ -112,7 +116,6 @@ def _helper_calls(folder: str, out: FileExtraction) -> None:
     """In a controller or renderer, make ``helper.f(...)`` (``helper`` the parameter the framework
     hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
     binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
-    bundle = posixpath.basename(folder)
     at = _HELPER_PARAMETER.get(_role(folder, out.path))
     if at is None:
         return
@@ -124,4 +127,4 @@ def _helper_calls(folder: str, out: FileExtraction) -> None:
             cs.receiver = HELPER
             line = line or cs.line
     if line:
-        out.imports.append(Import(HELPER, f"./{bundle}Helper", None, line=line))
+        out.imports.append(Import(HELPER, AURA_HELPER + folder, None, line=line))
