@@ -205,7 +205,11 @@ MARKUP = """
 });
 // --- path: aura/base/baseHelper.js ---
 ({
-    load: function (component) { $A.enqueueAction(component.get("c.fetch")); },
+    load: function (component) {
+        $A.enqueueAction(component.get("c.fetch"));
+        this.own(component);
+        [1].forEach(function () { this.own(component); });
+    },
     own: function (component) {}
 });
 // --- path: aura/sub/sub.cmp ---
@@ -250,6 +254,7 @@ def test_markup_actions_call_the_bundle_controller_and_a_sub_component_inherits_
         "aura/base/base.cmp -> aura/base/baseController.doInit(3) [exact]",
         "aura/base/baseController.doInit(3) -> aura/base/baseHelper.load(1) [exact]",
         "aura/base/baseController.refresh(3) -> aura/base/baseHelper.load(1) [exact]",
+        "aura/base/baseHelper.load(1) -> aura/base/baseHelper.own(1) [exact]",  # `this` in a helper: the helper
         "aura/base/baseHelper.load(1) -> classes/BaseController.BaseController.fetch(0) [exact]",
         "aura/other/other.cmp -> aura/other/otherController.go(3) [exact]",
         "aura/sub/sub.cmp -> aura/base/baseController.refresh(3) [exact]",  # an inherited action, `{! c.refresh }`
@@ -262,7 +267,8 @@ def test_markup_actions_call_the_bundle_controller_and_a_sub_component_inherits_
     # not linked: `{!v.label}`, `{!v.c.handleClick}` (attribute reads), `{!c.missing}` (no such action),
     # `{!c.handleClick + 1}` (no action reference), a commented-out expression; other.cmp's
     # `{!c.handleClick}` (its controller has none: sub's is another bundle's), other's `helper.load`
-    # (other extends nothing: base's helper is not its)
+    # (other extends nothing: base's helper is not its), `this.own` in the function nested in `load` (its `this`
+    # is whatever calls it)
 
 
 def test_markup_extends_and_action_expressions_are_read_with_their_positions() -> None:

@@ -14,7 +14,8 @@ The arguments (``action.setParams({...})``) are not counted: arity unknown.
 
 The framework hands each function of the controller its bundle's helper object (``function
 (component, event, helper)``; a renderer's: ``(component, helper)``): a call ``helper.load(...)`` on
-that parameter is a call of the helper file's top-level function ``load`` (the call site's receiver
+that parameter (and ``this.load(...)`` in a top-level function of the helper itself, called on the
+helper object) is a call of the helper file's top-level function ``load`` (the call site's receiver
 becomes :data:`HELPER`, imported from :data:`AURA_HELPER` + the bundle folder: the bundle's helper, or
 the helper of the component it ``extends`` when its own has no ``load``, as :mod:`indexer.languages.aura`
 resolves it), so a server action's caller in the helper reaches the controller's action handler.
@@ -115,12 +116,19 @@ def _role(folder: str, path: str) -> str:
 def _helper_calls(folder: str, out: FileExtraction) -> None:
     """In a controller or renderer, make ``helper.f(...)`` (``helper`` the parameter the framework
     hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
-    binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
-    at = _HELPER_PARAMETER.get(_role(folder, out.path))
-    if at is None:
+    binds to the bundle's helper (its top-level function ``f``, else its base component's); in a
+    helper, ``this.f(...)`` written in a top-level function (``this`` is the helper object the
+    function is called on: ``helper.load(...)``) likewise. ``this`` in a function nested inside is
+    not read (it depends on how that function is called)."""
+    role = _role(folder, out.path)
+    at = _HELPER_PARAMETER.get(role)
+    if role == "Helper":
+        handed = {d.qualname: "this" for d in out.definitions if d.parent is None and d.kind == "function"}
+    elif at is None:
         return
-    handed = {d.qualname: d.params[at].name for d in out.definitions
-              if d.parent is None and d.kind == "function" and len(d.params) > at}
+    else:
+        handed = {d.qualname: d.params[at].name for d in out.definitions
+                  if d.parent is None and d.kind == "function" and len(d.params) > at}
     line = 0
     for cs in out.calls:
         if cs.caller in handed and cs.receiver == handed[cs.caller]:
