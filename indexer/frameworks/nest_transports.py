@@ -11,7 +11,8 @@ records, :mod:`indexer.languages.ecmascript.frameworks.nest_microservices`). Its
   registrations of that token in the nearest folder holding the sending file (the module beside or
   above it); when no folder above it registers the token, every registration of the token in the
   repository if they agree on one transport;
-* a handler: the server bootstraps (``createMicroservice`` / ``connectMicroservice``) of the nearest
+* a handler: the server bootstraps (``createMicroservice`` / ``connectMicroservice``; options imported
+  from another module: the transport that module's options constant records) of the nearest
   folder holding the handler's file that has any (``apps/orders/src/main.ts`` for
   ``apps/orders/src/orders.controller.ts``): a hybrid application's handlers listen on each.
 
@@ -85,7 +86,11 @@ class NestTransports:
                 queue = self.render(fc, None, t.queue) if t.queue.parts else ""
                 queue = "" if _HOLE in queue else queue
                 if t.role == "server":
-                    self.servers[_folder(fc.path)].append((t.transport, queue))
+                    transport = t.transport
+                    if not transport and t.name.parts:  # options of another module: their recorded transport
+                        named = self.render(fc, None, t.name)
+                        transport = "" if _HOLE in named else named
+                    self.servers[_folder(fc.path)].append((transport, queue))
                 elif t.role == "client" and t.name.parts:
                     token = self.render(fc, None, t.name)
                     if token and _HOLE not in token:

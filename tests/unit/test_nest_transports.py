@@ -251,3 +251,58 @@ def test_an_edited_bootstrap_moves_its_handlers_to_the_new_transport(tmp_path: P
         assert consumed(ws.db) == [(complete, "topic:nest:payments")]
     finally:
         ws.close()
+
+
+IMPORTED = """
+// --- path: libs/config/src/transports.ts ---
+import { KafkaOptions, Transport } from '@nestjs/microservices';
+
+export const kafkaConfig: KafkaOptions = {
+  transport: Transport.KAFKA,
+  options: { client: { brokers: ['kafka:9092'] }, consumer: { groupId: 'inventory' } },
+};
+export const tcpConfig = { transport: Transport.TCP, options: { port: 3001 } };
+// --- path: inventory/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { kafkaConfig } from '../../libs/config/src/transports';
+
+async function bootstrap() {
+  const app = await NestFactory.createMicroservice(InventoryModule, kafkaConfig);
+  await app.listen();
+}
+// --- path: inventory/src/stock.controller.ts ---
+import { EventPattern } from '@nestjs/microservices';
+
+export class StockController {
+  @EventPattern('stock')
+  reserve(data: object) { return data; }
+}
+// --- path: shipping/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { tcpConfig } from '../../libs/config/src/transports';
+
+async function bootstrap() {
+  const app = await NestFactory.createMicroservice(ShippingModule, tcpConfig);
+  await app.listen();
+}
+// --- path: shipping/src/ship.controller.ts ---
+import { EventPattern } from '@nestjs/microservices';
+
+export class ShipController {
+  @EventPattern('ship')
+  ship(data: object) { return data; }
+}
+"""
+
+
+def test_options_imported_from_a_configuration_module_give_their_transport() -> None:
+    config = next(ex for ex, _, _ in extract_fixture(IMPORTED) if ex.path == "libs/config/src/transports.ts")
+    assert sorted((c.qualname, c.value.parts) for c in config.constants if c.qualname.endswith(".transport")) == [
+        ("kafkaConfig.transport", (("lit", "kafka"),)), ("tcpConfig.transport", (("lit", "tcp"),))]
+    result = resolve_fixture(IMPORTED)
+    assert edges(result, "CONSUMES") == [
+        "inventory/src/stock.controller.StockController.reserve(1) -> topic:stock",  # kafkaConfig: Kafka
+        "shipping/src/ship.controller.ShipController.ship(1) -> topic:nest:ship",  # tcpConfig: TCP
+    ]
+    matches = sorted((e.dst, e.props.get("match")) for f in result.files for e in f.edges if e.kind == "CONSUMES")
+    assert matches == [("topic:nest:ship", "exact"), ("topic:stock", "exact")]

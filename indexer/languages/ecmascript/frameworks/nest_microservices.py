@@ -27,7 +27,11 @@ configuration is a :class:`~indexer.model.MessageTransport` the linker
   ``moduleFixture.createNestMicroservice(options)`` (an object literal, or a variable of the file holding
   one): ``transport: Transport.KAFKA`` (``Transport`` of ``@nestjs/microservices``), none (TCP, Nest's
   default); an RMQ server also consumes its ``options.queue`` as a RabbitMQ queue (owner: the bootstrap
-  function), as the queue's other consumers do;
+  function), as the queue's other consumers do. Options named by another identifier (imported from a
+  configuration module) leave the record's transport empty and its ``name`` a ``ref`` to
+  ``<options>.transport``: a program-level ``const options = {transport: Transport.KAFKA, ...}`` of a
+  file importing ``@nestjs/microservices`` records that constant (``kafka``), which the linker
+  renders through the import;
 * a named client: each entry of ``ClientsModule.register([...])`` / ``registerAsync([...])`` (or
   ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns;
 * a client of the file: ``@Client(options)`` on a field, ``X = ClientProxyFactory.create(options)`` (a field,
@@ -51,14 +55,14 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_method
-from indexer.model import FileExtraction, MessageTransport, Template, TopicUse, drop_generics
+from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, drop_generics
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from indexer.languages.base import SourceText
 
-__all__ = ["BROKER", "CLIENT_TYPES", "LANGUAGES", "TYPED_TRANSPORTS", "detect", "pattern_route"]
+__all__ = ["BROKER", "CLIENT_TYPES", "LANGUAGES", "TRANSPORT_FIELD", "TYPED_TRANSPORTS", "detect", "pattern_route"]
 
 LANGUAGES = ("javascript", "typescript")
 
@@ -73,6 +77,10 @@ TYPED_TRANSPORTS = {"ClientTCP": "tcp", "ClientRedis": "redis", "ClientNats": "n
                     "ClientKafka": "kafka", "ClientMqtt": "mqtt", "ClientKafkaProxy": "kafka"}
 """The transport each typed client class of ``@nestjs/microservices`` sends over."""
 _SERVERS = frozenset({"createMicroservice", "connectMicroservice", "createNestMicroservice"})
+_CORE = "@nestjs/core"
+"""Where ``NestFactory`` comes from: a bootstrap file may import nothing of ``@nestjs/microservices``."""
+TRANSPORT_FIELD = "transport"
+"""The member of a program-level options constant whose recorded value is its transport (``kafka``)."""
 _MAX_CLIENTS = 64
 """Most entries of one ``ClientsModule.register`` read."""
 _HANDLERS = frozenset({"MessagePattern", "EventPattern"})
@@ -84,9 +92,10 @@ _MAX_KEYS = 32
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's NestJS microservice pattern handlers and sends to ``out``."""
-    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
+    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") or i.module == _CORE for i in out.imports):
         return
     jf = js_file(root, src, out)
+    _options_constants(jf, root, out)
     matches = jf.matches("nest_microservices")
     if not matches:
         return
@@ -176,6 +185,25 @@ def _options(jf: JsFile, node: Node | None) -> tuple[str, Template] | None:
     return transport, queue
 
 
+def _options_constants(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """A program-level ``[export] const options = { transport: Transport.KAFKA, ... }`` records the
+    constant ``options.transport`` = ``kafka`` (:data:`TRANSPORT_FIELD`), which a bootstrap of
+    another file handed ``options`` reads (its server record names it)."""
+    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
+        return
+    for stmt in root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in decl.named_children:
+            value = unwrap(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+            pairs = jf.object_pairs(value) if value is not None and value.type == "object" else {}
+            transport = _transport_member(jf, pairs.get("transport"))
+            name = d.child_by_field_name("name")
+            if transport and name is not None and name.type == "identifier":
+                out.constants.append(StringConstant(f"{jf.text(name)}.{TRANSPORT_FIELD}", Template.of(transport)))
+
+
 def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
     """The object a ``useFactory`` function returns: an arrow function's expression body, or the
     value of its body's only top-level ``return``."""
@@ -202,6 +230,11 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
     if setup in _SERVERS:
         found = _options(jf, args[1] if setup == "createMicroservice" and len(args) > 1 else
                          args[0] if args and setup != "createMicroservice" else None)
+        options = unwrap(args[1] if setup == "createMicroservice" and len(args) > 1 else
+                         args[0] if args and setup != "createMicroservice" else None)
+        if found is None and options is not None and options.type == "identifier":  # options of another module
+            ref = Template((("ref", f"{jf.text(options)}.{TRANSPORT_FIELD}"),))
+            out.transports.append(MessageTransport(FRAMEWORK, "server", "", ref, Template(), line, col))
         if found is None:
             return
         transport, queue = found
