@@ -206,11 +206,18 @@ MARKUP = """
 // --- path: aura/base/baseHelper.js ---
 ({
     load: function (component) {
-        $A.enqueueAction(component.get("c.fetch"));
+        var action = component.get("c.fetch");
+        action.setCallback(this, function (response) {
+            this.done(response);
+            [1].forEach(function () { this.other(response); });
+        });
+        $A.enqueueAction(action);
         this.own(component);
-        [1].forEach(function () { this.own(component); });
+        [1].forEach(function () { this.other(component); });
     },
-    own: function (component) {}
+    own: function (component) {},
+    done: function (response) {},
+    other: function (x) {}
 });
 // --- path: aura/sub/sub.cmp ---
 <aura:component extends="c:base">
@@ -254,6 +261,7 @@ def test_markup_actions_call_the_bundle_controller_and_a_sub_component_inherits_
         "aura/base/base.cmp -> aura/base/baseController.doInit(3) [exact]",
         "aura/base/baseController.doInit(3) -> aura/base/baseHelper.load(1) [exact]",
         "aura/base/baseController.refresh(3) -> aura/base/baseHelper.load(1) [exact]",
+        "aura/base/baseHelper.load(1) -> aura/base/baseHelper.done(1) [exact]",  # setCallback(this, ...)'s `this`
         "aura/base/baseHelper.load(1) -> aura/base/baseHelper.own(1) [exact]",  # `this` in a helper: the helper
         "aura/base/baseHelper.load(1) -> classes/BaseController.BaseController.fetch(0) [exact]",
         "aura/other/other.cmp -> aura/other/otherController.go(3) [exact]",
@@ -267,8 +275,8 @@ def test_markup_actions_call_the_bundle_controller_and_a_sub_component_inherits_
     # not linked: `{!v.label}`, `{!v.c.handleClick}` (attribute reads), `{!c.missing}` (no such action),
     # `{!c.handleClick + 1}` (no action reference), a commented-out expression; other.cmp's
     # `{!c.handleClick}` (its controller has none: sub's is another bundle's), other's `helper.load`
-    # (other extends nothing: base's helper is not its), `this.own` in the function nested in `load` (its `this`
-    # is whatever calls it)
+    # (other extends nothing: base's helper is not its), `this.other` in the functions handed to forEach (their
+    # `this` is whatever calls them)
 
 
 def test_markup_extends_and_action_expressions_are_read_with_their_positions() -> None:
