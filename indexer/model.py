@@ -45,14 +45,14 @@ from indexer.model_http import (DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, E
 from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
                                     EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
-                                    QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
+                                    MessageTransport, QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
 from indexer.string_templates import MAX_JOINED, StringConstant, Template
 from indexer.typetext import base_type, drop_generics, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
     "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
-    "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
+    "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "MessageTransport", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "MAX_JOINED", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
@@ -389,6 +389,7 @@ class FileExtraction:
     url_arg_calls: list[UrlArgCall] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)
+    transports: list[MessageTransport] = field(default_factory=list)
     constants: list[StringConstant] = field(default_factory=list)
     entries: list[EntryRegistration] = field(default_factory=list)
     rpc_services: list[RpcService] = field(default_factory=list)

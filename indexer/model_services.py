@@ -16,7 +16,7 @@ from indexer.model_pickling import pickle_records
 from indexer.string_templates import Template
 
 __all__ = [
-    "TopicUse", "QueueBinding", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
+    "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
     "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
     "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse", "NamedLoader",
 ]
@@ -37,7 +37,11 @@ class TopicUse:
     message is handed to the callee ``target`` names (a wrapper, an outbox: ``service.AddAndSaveEventAsync(e)``); the
     use holds only when that callee declares a parameter of one of these types (the bus's message base types).
     ``needs_consumer``: a produce use that holds only when a file of the repository consumes its destination (an
-    Apex DML write raises its sObject's record events, which matter only to the triggers on that sObject)."""
+    Apex DML write raises its sObject's record events, which matter only to the triggers on that sObject). ``transport``
+    / ``client``: a NestJS microservice use (broker ``nest``) whose transport its own file names (``transport``: a
+    ``Transport`` member lower-cased, ``kafka``, ``rmq``, ``tcp``), or the injection token of the client it sends through
+    (``client``), whose :class:`MessageTransport` registration the linker reads; both ``None``: a handler, whose
+    transports are those of its application's server bootstrap."""
 
     framework: str
     role: str
@@ -51,6 +55,8 @@ class TopicUse:
     binding: str | None = None
     handed_as: tuple[str, ...] = ()
     needs_consumer: bool = False
+    transport: str | None = None
+    client: Template | None = None
 
 
 @dataclass(slots=True)
@@ -71,6 +77,26 @@ class QueueBinding:
     owner: str | None = None
     """The enclosing method's qualname: where ``ref`` pieces are looked up (a bean parameter
     ``Queue ordersQueue`` resolves to the class's ``ordersQueue`` bean)."""
+
+
+@dataclass(slots=True)
+class MessageTransport:
+    """The transport a message framework's server or named client is configured with (NestJS: the options
+    of ``NestFactory.createMicroservice`` / ``app.connectMicroservice``, role ``server``; of a
+    ``ClientsModule.register`` / ``registerAsync`` entry or a ``{provide, useFactory}`` provider, role
+    ``client``, ``name`` the injection token). ``transport`` the ``Transport`` member lower-cased (``kafka``,
+    ``rmq``, ``nats``, ``redis``, ``mqtt``, ``tcp``; ``tcp`` when the options name none, Nest's default;
+    ``""`` when they name it by an expression not read); ``queue`` the RabbitMQ queue of an ``rmq``
+    transport (``options.queue``; empty when not named). The linker gives a server's transports to the
+    handlers of the files in and below its folder, a client's to the sends through its token."""
+
+    framework: str
+    role: str
+    transport: str
+    name: Template
+    queue: Template
+    line: int
+    col: int
 
 
 ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger", "async"})

@@ -112,9 +112,10 @@ subject or task of one broker is a different node from the same name on another 
 on it, named as the event: ``order_shipped__e``) or a record event of an sObject (DML to the triggers
 on it: ``account.update``); ``eventuate`` an Eventuate Tram channel's messages of one kind (a command
 type on a channel, ``kitchenService/CreateTicket``; an aggregate's domain events, named as the
-aggregate's class), whatever transport carries the channel; ``nest`` a NestJS microservice message or
-event pattern, whatever transport carries it (``ClientProxy.send`` / ``emit`` to ``@MessagePattern`` /
-``@EventPattern`` handlers)."""
+aggregate's class; a command's reply, ``kitchenService/CreateTicket/CreateTicketReply``), whatever transport
+carries the channel; ``nest`` a NestJS microservice message or event pattern on a TCP, MQTT or RMQ transport
+or one not found (``ClientProxy.send`` / ``emit`` to ``@MessagePattern`` / ``@EventPattern`` handlers; on Kafka,
+NATS or Redis the pattern is that broker's topic, subject or channel)."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:

@@ -556,6 +556,8 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
             return
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         owner = self._owner_id(fc, use.owner, use.line)
+        if use.role == "consumes" and use.target is not None:  # a handler named apart (Eventuate's onReply)
+            owner = self._queues.handler(fc, use) or owner
         for d in found:
             tid = topic_id(d.name, d.broker)
             self._emit(fc, tid, Node(tid, "Topic", d.name, d.name, "", "", 0, 0, 0, 0, {"broker": d.broker}))

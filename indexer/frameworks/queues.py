@@ -35,6 +35,8 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
   literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
   topic's name). A NATS publish also goes to every wildcard subscription of the repository that
   matches its subject (``orders.*``, ``orders.>``: ``inferred``).
+* **A NestJS microservice pattern** (broker ``nest``): the broker its transport makes it a topic of
+  (:mod:`indexer.frameworks.nest_transports`: ``kafka``, ``nats``, ``redis``, else ``nest``).
 * **A message handed to a wrapper or an outbox** (:attr:`TopicUse.handed_as`, C#'s
   ``service.AddAndSaveEventAsync(new OrderShippedIntegrationEvent(...))``, an entity's
   ``AddDomainEvent(new OrderCancelledDomainEvent(this))``): :attr:`TopicUse.target` is resolved like a
@@ -54,8 +56,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from indexer.frameworks.nest_transports import FRAMEWORK as NEST, NestTransports
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
@@ -143,6 +146,7 @@ class QueueLinker:
         self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
         self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
         self.consumed: set[tuple[str, str]] = set()  # (broker, name) of every destination consumed by name
+        self.nest = NestTransports(ctxs, render)
         for fc in ctxs:
             for b in fc.ex.queue_bindings:
                 queue, exchange = self._name(fc, b.owner, b.queue), self._name(fc, b.owner, b.exchange)
@@ -150,7 +154,7 @@ class QueueLinker:
                 if queue and exchange is not None and _HOLE not in key:
                     self.bindings[exchange].append((key, queue))
             for use in fc.ex.topics:
-                if use.role == "consumes" and use.binding is None and use.target is None and use.topic.parts:
+                if use.role == "consumes" and use.binding is None and use.topic.parts:
                     consumed = self.render(fc, use.owner, use.topic)
                     if _HOLE not in consumed:
                         self.consumed.add((use.broker, consumed))
@@ -172,6 +176,8 @@ class QueueLinker:
         """The destinations of ``use`` and, when there are none, why (an ``unlinked_*`` outcome)."""
         if use.handed_as:
             return self._handed(fc, use)
+        if use.framework == NEST and use.broker == "nest":
+            return self._nest(fc, use)
         if use.broker == "celery" and use.target is not None:
             return self._task(fc, use)
         if use.binding is not None:
@@ -195,6 +201,34 @@ class QueueLinker:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
         return [Destination(use.broker, name, match)], None
+
+    def handler(self, fc: FileCtx, use: TopicUse) -> str | None:
+        """The node id of the function a consumer's :attr:`TopicUse.target` names (resolved like a
+        callee from the use's owner: ``this.onReply``, ``State.handleReply``), when it is one of the
+        repository; ``None`` otherwise (the owner consumes)."""
+        assert use.target is not None
+        v = self.r.resolve_expr(fc, use.owner, use.target)
+        return v.f.id if isinstance(v, FuncV) and v.f.file.repo == self.r.repo else None
+
+    def _nest(self, fc: FileCtx, use: TopicUse) -> tuple[list[Destination], str | None]:
+        """A NestJS pattern on the brokers of its transports (each as that broker's own use would go:
+        a NATS send reaches the wildcard subscriptions too), an RMQ send's queues on ``rabbitmq``;
+        with no transport known, on the broker the determined uses of the pattern agree on
+        (``inferred``), else ``nest``."""
+        name = self.render(fc, use.owner, use.topic)
+        if not name or _HOLE in name:
+            return [], "unlinked_topic"
+        route = self.nest.route(fc, use)
+        found: list[Destination] = []
+        for broker in route.brokers:
+            found += self.destinations(fc, replace(use, broker=broker))[0] if broker != "nest" else \
+                [Destination("nest", name, "exact")]
+        found += [Destination("rabbitmq", q, "exact") for q in route.queues]
+        if not route.brokers:
+            agreed = self.nest.agreed(name)
+            found.append(Destination(agreed, name, "inferred") if agreed and agreed != "nest" else
+                         Destination("nest", name, "exact"))
+        return found, None
 
     def _message_class(self, fc: FileCtx, use: TopicUse, name: str) -> str:
         """The destination of a use whose topic ``name`` is its message's type as written (broker

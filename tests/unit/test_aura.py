@@ -9,7 +9,7 @@ from indexer.languages import extractor_for_path
 from indexer.languages.aura.extractor import controller_of
 from indexer.languages.ecmascript.frameworks.aura import bundle_folder
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
-from tests.resolution_harness import REPO, check, edges, extract_fixture
+from tests.resolution_harness import REPO, check, edges, extract_fixture, split_fixture
 
 BUNDLES = """
 // --- path: aura/itemList/itemList.cmp ---
@@ -108,6 +108,7 @@ public with sharing class OtherController {
 
 def test_server_actions_call_the_bundle_controllers_apex_methods() -> None:
     check(BUNDLES, [
+        "aura/itemList/itemList.cmp -> aura/itemList/itemListController.doInit(3) [exact]",  # action="{!c.doInit}"
         "aura/itemList/itemListController.doInit(3) -> classes/ItemController.ItemController.getItems(1) [exact]",
         "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
         # the component parameter named `c` as the server-action provider is: both still link
@@ -160,6 +161,7 @@ def test_editing_the_markup_rebinds_the_bundles_calls() -> None:
     after = edges(live.resolve(paths))
     assert after == edges(resolve_repository(REPO, extract_fixture(edited))) != before
     assert [e for e in after if e.startswith("aura/itemList/")] == [  # OtherController has no countItems
+        "aura/itemList/itemList.cmp -> aura/itemList/itemListController.doInit(3) [exact]",
         "aura/itemList/itemListController.doInit(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
         "aura/itemList/itemListController.doInit(3) -> classes/OtherController.OtherController.getItems(0) [exact]",
         "aura/itemList/itemListController.onSave(3) -> aura/itemList/itemListHelper.refresh(1) [exact]",
@@ -188,3 +190,117 @@ def test_controller_actions_and_renderer_hooks_are_run_by_the_framework() -> Non
         "aura/managedList/managedListController.js": [("aura", "runtime", "doInit", "action", 2)],
         "static/notABundle.js": [],
     }
+
+
+MARKUP = """
+// --- path: aura/base/base.cmp ---
+<aura:component abstract="true" extensible="true" controller="BaseController">
+    <aura:handler name="init" value="{!this}" action="{!c.doInit}"/>
+    {!v.body}
+</aura:component>
+// --- path: aura/base/baseController.js ---
+({
+    doInit: function (component, event, helper) { helper.load(component); },
+    refresh: function (component, event, helper) { helper.load(component); }
+});
+// --- path: aura/base/baseHelper.js ---
+({
+    load: function (component) {
+        var action = component.get("c.fetch");
+        action.setCallback(this, function (response) {
+            this.done(response);
+            [1].forEach(function () { this.other(response); });
+        });
+        $A.enqueueAction(action);
+        this.own(component);
+        [1].forEach(function () { this.other(component); });
+    },
+    own: function (component) {},
+    done: function (response) {},
+    other: function (x) {}
+});
+// --- path: aura/sub/sub.cmp ---
+<aura:component extends="c:base">
+    <!-- <lightning:button onclick="{!c.commented}"/> -->
+    <lightning:button label="{!v.label}" onclick="{!c.handleClick}"/>
+    <lightning:button label="Refresh" onclick="{! c.refresh }"/>
+    <aura:if isTrue="{!v.c.handleClick}">{!c.missing}</aura:if>
+    <lightning:input value="{!c.handleClick + 1}"/>
+</aura:component>
+// --- path: aura/sub/subController.js ---
+({
+    handleClick: function (component, event, helper) {
+        helper.own(component);
+        helper.load(component);
+        $A.enqueueAction(component.get("c.fetch"));
+    }
+});
+// --- path: aura/sub/subHelper.js ---
+({
+    own: function (component) {}
+});
+// --- path: aura/other/other.cmp ---
+<aura:component>
+    <lightning:button onclick="{!c.handleClick}"/>
+    <lightning:button onclick="{!c.go}"/>
+</aura:component>
+// --- path: aura/other/otherController.js ---
+({
+    go: function (component, event, helper) { helper.load(component); }
+});
+// --- path: classes/BaseController.cls ---
+public with sharing class BaseController {
+    @AuraEnabled
+    public static String fetch() { return null; }
+}
+"""
+
+
+def test_markup_actions_call_the_bundle_controller_and_a_sub_component_inherits_its_bases() -> None:
+    check(MARKUP, [
+        "aura/base/base.cmp -> aura/base/baseController.doInit(3) [exact]",
+        "aura/base/baseController.doInit(3) -> aura/base/baseHelper.load(1) [exact]",
+        "aura/base/baseController.refresh(3) -> aura/base/baseHelper.load(1) [exact]",
+        "aura/base/baseHelper.load(1) -> aura/base/baseHelper.done(1) [exact]",  # setCallback(this, ...)'s `this`
+        "aura/base/baseHelper.load(1) -> aura/base/baseHelper.own(1) [exact]",  # `this` in a helper: the helper
+        "aura/base/baseHelper.load(1) -> classes/BaseController.BaseController.fetch(0) [exact]",
+        "aura/other/other.cmp -> aura/other/otherController.go(3) [exact]",
+        "aura/sub/sub.cmp -> aura/base/baseController.refresh(3) [exact]",  # an inherited action, `{! c.refresh }`
+        "aura/sub/sub.cmp -> aura/sub/subController.handleClick(3) [exact]",
+        "aura/sub/subController.handleClick(3) -> aura/base/baseHelper.load(1) [exact]",  # the base's helper
+        # the server action: the Apex controller the base names (sub.cmp names none)
+        "aura/sub/subController.handleClick(3) -> classes/BaseController.BaseController.fetch(0) [exact]",
+        "aura/sub/subController.handleClick(3) -> aura/sub/subHelper.own(1) [exact]",  # its own helper first
+    ])
+    # not linked: `{!v.label}`, `{!v.c.handleClick}` (attribute reads), `{!c.missing}` (no such action),
+    # `{!c.handleClick + 1}` (no action reference), a commented-out expression; other.cmp's
+    # `{!c.handleClick}` (its controller has none: sub's is another bundle's), other's `helper.load`
+    # (other extends nothing: base's helper is not its), `this.other` in the functions handed to forEach (their
+    # `this` is whatever calls them)
+
+
+def test_markup_extends_and_action_expressions_are_read_with_their_positions() -> None:
+    ex = extractor_for_path("aura/sub/sub.cmp").extract("aura/sub/sub.cmp", split_fixture(MARKUP)["aura/sub/sub.cmp"])
+    assert [(i.local, i.module, i.line) for i in ex.imports] == [("aura$extends", "base", 1), ("aura$actions", "aura$actions", 3)]
+    assert [(c.caller, c.name, c.receiver, c.arity, c.line, c.col) for c in ex.calls] == [
+        (None, "handleClick", "aura$actions", -1, 3, 54), (None, "refresh", "aura$actions", -1, 4, 52),
+        (None, "missing", "aura$actions", -1, 5, 45)]
+
+
+def test_editing_the_extends_attribute_or_the_base_helper_rebinds_the_sub_component() -> None:
+    live = RepositoryResolver(REPO)
+    live.update(extract_fixture(MARKUP))
+    paths = sorted(live.files)
+    live.resolve(paths)
+    for edited in (MARKUP.replace('<aura:component extends="c:base">', "<aura:component>"),
+                   MARKUP.replace("    load: function (component)", "    loaded: function (component)")):
+        changed = [x for x in extract_fixture(edited) if x[0] not in [y[0] for y in extract_fixture(MARKUP)]]
+        assert len(changed) == 1
+        live = RepositoryResolver(REPO)
+        live.update(extract_fixture(MARKUP))
+        live.resolve(paths)
+        changes = live.update(changed)
+        assert "aura/sub/subController.js" in live.dependents(changes)
+        after = edges(live.resolve(paths))
+        assert after == edges(resolve_repository(REPO, extract_fixture(edited)))
+        assert "aura/sub/subController.handleClick(3) -> aura/base/baseHelper.load(1) [exact]" not in after

@@ -202,3 +202,169 @@ def test_sagas_reach_the_handlers_of_their_commands_and_publishers_their_aggrega
         "kitchen/src/main/java/ftgo/kitchen/handlers/KitchenServiceCommandHandler.KitchenServiceCommandHandler.createTicket(CommandMessage)"
         " -> topic:eventuate:kitchenService/CreateTicket",
     ]
+
+
+REPLIES = """
+// --- path: kitchen/src/main/java/ftgo/kitchen/api/KitchenServiceChannels.java ---
+package ftgo.kitchen.api;
+
+public class KitchenServiceChannels {
+  public static final String COMMAND_CHANNEL = "kitchenService";
+}
+// --- path: kitchen/src/main/java/ftgo/kitchen/handlers/KitchenServiceCommandHandler.java ---
+package ftgo.kitchen.handlers;
+
+import io.eventuate.tram.sagas.participant.SagaCommandHandlersBuilder;
+import ftgo.kitchen.api.*;
+import static io.eventuate.tram.commands.consumer.CommandHandlerReplyBuilder.withFailure;
+import static io.eventuate.tram.commands.consumer.CommandHandlerReplyBuilder.withSuccess;
+import static io.eventuate.tram.sagas.participant.SagaReplyMessageBuilder.withLock;
+
+public class KitchenServiceCommandHandler {
+  public CommandHandlers commandHandlers() {
+    return SagaCommandHandlersBuilder
+            .fromChannel(KitchenServiceChannels.COMMAND_CHANNEL)
+            .onMessage(CreateTicket.class, this::createTicket)
+            .onMessage(CancelTicket.class, this::cancelTicket)
+            .onMessage(ConfirmTicket.class, this::confirmTicket)
+            .build();
+  }
+  private Message createTicket(CommandMessage<CreateTicket> cm) {
+    try {
+      CreateTicketReply reply = new CreateTicketReply(cm.getCommand().getOrderId());
+      return withLock(Ticket.class, 1L).withSuccess(reply);
+    } catch (RuntimeException e) {
+      return withFailure();
+    }
+  }
+  private Message cancelTicket(CommandMessage<CancelTicket> cm) {
+    return withSuccess(new TicketCancelled());
+  }
+  private Message confirmTicket(CommandMessage<ConfirmTicket> cm) {
+    return withSuccess(new TicketConfirmed());
+  }
+}
+// --- path: order/src/main/java/ftgo/order/sagas/KitchenServiceProxy.java ---
+package ftgo.order.sagas;
+
+import io.eventuate.tram.sagas.simpledsl.CommandEndpointBuilder;
+import ftgo.kitchen.api.*;
+
+public class KitchenServiceProxy {
+  public final CommandEndpoint<CreateTicket> create = CommandEndpointBuilder
+          .forCommand(CreateTicket.class).withChannel(KitchenServiceChannels.COMMAND_CHANNEL).build();
+  public final CommandEndpoint<CancelTicket> cancel = CommandEndpointBuilder
+          .forCommand(CancelTicket.class).withChannel(KitchenServiceChannels.COMMAND_CHANNEL).build();
+}
+// --- path: order/src/main/java/ftgo/order/sagas/CreateOrderSagaState.java ---
+package ftgo.order.sagas;
+
+public class CreateOrderSagaState {
+  public void handleCreateTicketReply(CreateTicketReply reply) {}
+  public void handleCancelled(TicketCancelled reply) {}
+}
+// --- path: order/src/main/java/ftgo/order/sagas/CreateOrderSaga.java ---
+package ftgo.order.sagas;
+
+import io.eventuate.tram.sagas.simpledsl.SimpleSaga;
+import ftgo.kitchen.api.*;
+
+public class CreateOrderSaga implements SimpleSaga<CreateOrderSagaState> {
+  public CreateOrderSaga(KitchenServiceProxy kitchenService) {
+    this.sagaDefinition = step()
+            .invokeParticipant(kitchenService.create, CreateOrderSagaState::makeCreateTicketCommand)
+            .onReply(CreateTicketReply.class, CreateOrderSagaState::handleCreateTicketReply)
+            .withCompensation(kitchenService.cancel, CreateOrderSagaState::makeCancelCommand)
+            .onReply(TicketCancelled.class, CreateOrderSagaState::handleCancelled)
+            .onReply(CreateTicketReply.class, CreateOrderSagaState::handleCreateTicketReply)
+          .step()
+            .onReply(TicketConfirmed.class, CreateOrderSagaState::handleCreateTicketReply)
+            .build();
+  }
+}
+// --- path: customers/src/main/java/co/customers/CustomerCommandHandler.java ---
+package co.customers;
+
+import io.eventuate.tram.commands.consumer.CommandMessage;
+import io.eventuate.tram.commands.consumer.annotations.EventuateCommandHandler;
+
+public class CustomerCommandHandler {
+  @EventuateCommandHandler(subscriberId = "customerCommandDispatcher", channel = "customerService")
+  public ReserveCreditResult reserveCredit(CommandMessage<ReserveCreditCommand> cm) {
+    try {
+      return new CustomerCreditReserved();
+    } catch (CustomerNotFoundException e) {
+      return new CustomerNotFound();
+    }
+  }
+}
+// --- path: orders/src/main/java/co/orders/CustomerServiceProxy.java ---
+package co.orders;
+
+import io.eventuate.tram.commands.consumer.CommandWithDestinationBuilder;
+
+public class CustomerServiceProxy {
+  public static final String CHANNEL = "customerService";
+  public static final Class<CustomerNotFound> customerNotFoundReply = CustomerNotFound.class;
+
+  public CommandWithDestination reserveCredit(long orderId, Long customerId) {
+    return CommandWithDestinationBuilder.send(new ReserveCreditCommand(customerId, orderId)).to(CHANNEL).build();
+  }
+}
+// --- path: orders/src/main/java/co/orders/CreateOrderSaga.java ---
+package co.orders;
+
+import io.eventuate.tram.sagas.simpledsl.SimpleSaga;
+
+public class CreateOrderSaga implements SimpleSaga<CreateOrderSagaData> {
+  private CustomerServiceProxy customerService;
+  private SagaDefinition<CreateOrderSagaData> sagaDefinition =
+          step()
+            .invokeParticipant(this::reserveCredit)
+            .onReply(CustomerServiceProxy.customerNotFoundReply, this::handleCustomerNotFound)
+          .build();
+
+  private void handleCustomerNotFound(CreateOrderSagaData data, CustomerNotFound reply) {}
+
+  private CommandWithDestination reserveCredit(CreateOrderSagaData data) {
+    return customerService.reserveCredit(data.getOrderId(), data.getCustomerId());
+  }
+}
+"""
+
+
+def test_command_handlers_replies_reach_the_reply_handlers_of_the_saga_step_that_sent_the_command() -> None:
+    result = resolve_fixture(REPLIES)
+
+    def replies(kind: str) -> list[str]:  # the edges of reply topics, <channel>/<Command>/<Reply>
+        return [e for e in edges(result, kind) if e.rpartition("topic:eventuate:")[2].count("/") == 2]
+
+    kitchen = "kitchen/src/main/java/ftgo/kitchen/handlers/KitchenServiceCommandHandler.KitchenServiceCommandHandler"
+    state = "order/src/main/java/ftgo/order/sagas/CreateOrderSagaState.CreateOrderSagaState"
+    assert replies("PRODUCES") == [
+        "customers/src/main/java/co/customers/CustomerCommandHandler.CustomerCommandHandler.reserveCredit(CommandMessage)"
+        " -> topic:eventuate:customerService/ReserveCreditCommand/CustomerNotFound",  # a returned reply object
+        f"{kitchen}.cancelTicket(CommandMessage) -> topic:eventuate:kitchenService/CancelTicket/TicketCancelled",
+        f"{kitchen}.createTicket(CommandMessage) -> topic:eventuate:kitchenService/CreateTicket/CreateTicketReply",
+    ]  # not: withFailure() (Failure), TicketConfirmed, CustomerCreditReserved: no saga step handles them
+    assert replies("CONSUMES") == [
+        f"{state}.handleCancelled(TicketCancelled) -> topic:eventuate:kitchenService/CancelTicket/TicketCancelled",
+        # after withCompensation(...) a reply handler is the compensation's: none of CancelTicket's handlers replies it
+        f"{state}.handleCreateTicketReply(CreateTicketReply) -> topic:eventuate:kitchenService/CancelTicket/CreateTicketReply",
+        f"{state}.handleCreateTicketReply(CreateTicketReply) -> topic:eventuate:kitchenService/CreateTicket/CreateTicketReply",
+        "orders/src/main/java/co/orders/CreateOrderSaga.CreateOrderSaga.handleCustomerNotFound(CreateOrderSagaData,CustomerNotFound)"
+        " -> topic:eventuate:customerService/ReserveCreditCommand/CustomerNotFound",  # this::reserveCredit -> the proxy's
+    ]  # not: the second step's onReply (no participant invoked in it)
+
+
+def test_the_annotation_api_consumes_and_a_proxy_method_stands_for_its_command() -> None:
+    result = resolve_fixture(REPLIES)
+    assert [e for e in edges(result, "CONSUMES") if e.endswith("topic:eventuate:customerService/ReserveCreditCommand")] == [
+        "customers/src/main/java/co/customers/CustomerCommandHandler.CustomerCommandHandler.reserveCredit(CommandMessage)"
+        " -> topic:eventuate:customerService/ReserveCreditCommand"]
+    proxy = next(e for e, _, _ in extract_fixture(REPLIES) if e.path.endswith("co/orders/CustomerServiceProxy.java"))
+    assert sorted((c.qualname, c.value.parts) for c in proxy.constants) == [
+        ("CustomerServiceProxy.CHANNEL", (("lit", "customerService"),)),  # (the extractor's)
+        ("CustomerServiceProxy.customerNotFoundReply", (("lit", "CustomerNotFound"),)),
+        ("CustomerServiceProxy.reserveCredit", (("ref", "CHANNEL"), ("lit", "/ReserveCreditCommand"))),
+    ]

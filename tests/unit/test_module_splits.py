@@ -21,7 +21,7 @@ from indexer.resolve.interpreter import Resolver
 HTTP = {"WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE",
         "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "GlobalPrefix",
         "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl"}
-SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
+SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
             "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
             "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse"}
 STRINGS = {"Template", "StringConstant", "MAX_JOINED"}

@@ -121,12 +121,12 @@ def test_each_send_reaches_the_handler_of_its_pattern_only() -> None:
     assert edges(result, "PRODUCES") == [
         f"{GATEWAY}.confirm(1) -> topic:nest:user_confirm",
         f"{GATEWAY}.getUserByToken(1) -> topic:nest:user_get_by_id",
-        f"{GATEWAY}.getUserByToken(1) -> topic:nest:user_read",
+        f"{GATEWAY}.getUserByToken(1) -> topic:user_read",  # a ClientKafka's: the Kafka topic
         f'{GATEWAY}.sum(3) -> topic:nest:{{"cmd":"sum","role":"math"}}',
         f'{GATEWAY}.sum(3) -> topic:nest:{{"n":1,"ok":true}}',
     ]
     assert edges(result, "CONSUMES") == [
-        f"{USER}.audited(1) -> topic:nest:user_read",
+        f"{USER}.audited(1) -> topic:user_read",  # no server transport: the one its sends agree on
         f"{USER}.confirmUser(1) -> topic:nest:user_confirm",
         f"{USER}.flags(0) -> topic:nest:{{\"n\":1,\"ok\":true}}",
         f"{USER}.getUserById(1) -> topic:nest:user_get_by_id",

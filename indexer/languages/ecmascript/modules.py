@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
-from indexer.languages.ecmascript.frameworks.aura import AURA_SPECIFIER
+from indexer.languages.ecmascript.frameworks.aura import AURA_HELPER, AURA_SPECIFIER
 from indexer.languages.ecmascript.refs import box_value, query_read
 from indexer.languages.ecmascript.returned_objects import RETURNED
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
@@ -204,11 +204,15 @@ class EcmaScriptModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
         Lightning Web Component's ``@salesforce/apex/Class.method`` (:func:`apex_method`) is that
         Apex method when the repository declares it; an Aura bundle's ``c`` (:data:`AURA_SPECIFIER`,
         :mod:`indexer.languages.ecmascript.frameworks.aura`) is the Apex controller class the bundle's
-        markup names (the ``aura`` namespace's member ``c`` of the bundle folder), external when none does."""
+        markup names (the ``aura`` namespace's member ``c`` of the bundle folder), external when none does;
+        its helper (:data:`AURA_HELPER`) the ``aura`` namespace's module ``<folder>#helper`` (the bundle's
+        helper functions, then those of the component it extends)."""
         if imp.module.startswith(APEX_SPECIFIER):
             return apex_method(r, imp.module)
         if imp.module.startswith(AURA_SPECIFIER):  # an Aura bundle's server actions: its Apex controller
             return r.module_member(AURA_NAMESPACE, imp.module[len(AURA_SPECIFIER):], SERVER_ACTIONS) or EXTERNAL
+        if imp.module.startswith(AURA_HELPER):  # an Aura bundle's helper, or the helper it inherits
+            return ModuleV(AURA_NAMESPACE, imp.module[len(AURA_HELPER):] + "#helper")
         key = resolve_specifier(r, fc, imp.module)
         if key is None:
             return EXTERNAL

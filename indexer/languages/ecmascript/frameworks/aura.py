@@ -14,9 +14,11 @@ The arguments (``action.setParams({...})``) are not counted: arity unknown.
 
 The framework hands each function of the controller its bundle's helper object (``function
 (component, event, helper)``; a renderer's: ``(component, helper)``): a call ``helper.load(...)`` on
-that parameter is a call of the helper file's top-level function ``load`` (the call site's receiver
-becomes :data:`HELPER`, imported from ``./<Name>Helper``), so a server action's caller in the helper
-reaches the controller's action handler.
+that parameter (and ``this.load(...)`` in a top-level function of the helper itself, called on the
+helper object) is a call of the helper file's top-level function ``load`` (the call site's receiver
+becomes :data:`HELPER`, imported from :data:`AURA_HELPER` + the bundle folder: the bundle's helper, or
+the helper of the component it ``extends`` when its own has no ``load``, as :mod:`indexer.languages.aura`
+resolves it), so a server action's caller in the helper reaches the controller's action handler.
 
 Every top-level function of a controller (an action: markup's ``{!c.doInit}``, an event handler) or
 renderer (``render``, ``afterRender``...) is run by the framework: an
@@ -40,11 +42,14 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
+__all__ = ["AURA_HELPER", "AURA_SPECIFIER", "HELPER", "LANGUAGES", "RECEIVER", "bundle_folder", "detect"]
 
 LANGUAGES = ("javascript",)
 AURA_SPECIFIER = "aura-bundle:"
 """The module specifier of a bundle's markup (a prefix no package or relative path has), its folder after it."""
+AURA_HELPER = "aura-helper:"
+"""The module specifier of a bundle's helper as the framework hands it (its own helper, then its base
+component's), the bundle folder after it."""
 RECEIVER = "aura$c"
 """The receiver of a server action's call site, bound to the bundle's Apex controller: a name no code
 writes (the component parameter is often ``c`` itself)."""
@@ -55,6 +60,11 @@ _HELPER_PARAMETER = {"Controller": 2, "Renderer": 1}
 _RUN_BY_FRAMEWORK = {"Controller": "action", "Renderer": "renderer"}
 """Where the framework hands a function of the controller / renderer the bundle's helper: ``(component, event, helper)``, ``(component, helper)``."""
 _ACTION = re.compile(r"c\.([A-Za-z_]\w*)")
+_NESTED_THIS = "function.this"
+"""The receiver the extractor writes for ``this`` in a function nested in the caller (its own ``this``)."""
+_OWN_THIS = frozenset({"function_expression", "function", "function_declaration", "generator_function",
+                       "generator_function_declaration", "method_definition"})
+"""Functions with a ``this`` of their own (arrow functions take the one around them)."""
 
 
 def bundle_folder(path: str) -> str | None:
@@ -94,7 +104,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if found:
         out.imports.append(Import(RECEIVER, AURA_SPECIFIER + folder, None, line=min(c.line for c in found)))
         out.calls.extend(sorted(found, key=lambda c: (c.line, c.col)))
-    _helper_calls(folder, out)
+    _helper_calls(folder, out, _scoped_callback_calls(root, src) if _role(folder, out.path) == "Helper" else frozenset())
     role = _role(folder, out.path)
     if role in _RUN_BY_FRAMEWORK:
         for d in out.definitions:
@@ -108,20 +118,72 @@ def _role(folder: str, path: str) -> str:
     return posixpath.basename(path)[len(posixpath.basename(folder)):-len(".js")]
 
 
-def _helper_calls(folder: str, out: FileExtraction) -> None:
+def _helper_calls(folder: str, out: FileExtraction, scoped: frozenset[tuple[int, int]]) -> None:
     """In a controller or renderer, make ``helper.f(...)`` (``helper`` the parameter the framework
     hands each top-level function of the bundle object) a call on :data:`HELPER`, which one import
-    binds to the bundle's ``<Name>Helper`` module (its top-level function ``f``)."""
-    bundle = posixpath.basename(folder)
-    at = _HELPER_PARAMETER.get(_role(folder, out.path))
-    if at is None:
+    binds to the bundle's helper (its top-level function ``f``, else its base component's); in a
+    helper, ``this.f(...)`` written in a top-level function (``this`` is the helper object the
+    function is called on: ``helper.load(...)``) likewise, and in a callback it hands
+    ``action.setCallback(this, function () {...})`` (at the positions ``scoped``: Aura runs the
+    callback with the scope given, :func:`_scoped_callback_calls`). ``this`` in any other nested
+    function is not read (it depends on how that function is called)."""
+    role = _role(folder, out.path)
+    at = _HELPER_PARAMETER.get(role)
+    if role == "Helper":
+        handed = {d.qualname: "this" for d in out.definitions if d.parent is None and d.kind == "function"}
+    elif at is None:
         return
-    handed = {d.qualname: d.params[at].name for d in out.definitions
-              if d.parent is None and d.kind == "function" and len(d.params) > at}
+    else:
+        handed = {d.qualname: d.params[at].name for d in out.definitions
+                  if d.parent is None and d.kind == "function" and len(d.params) > at}
     line = 0
     for cs in out.calls:
-        if cs.caller in handed and cs.receiver == handed[cs.caller]:
+        if cs.caller in handed and (cs.receiver == handed[cs.caller] or
+                                    (cs.receiver == _NESTED_THIS and (cs.line, cs.col) in scoped)):
             cs.receiver = HELPER
             line = line or cs.line
     if line:
-        out.imports.append(Import(HELPER, f"./{bundle}Helper", None, line=line))
+        out.imports.append(Import(HELPER, AURA_HELPER + folder, None, line=line))
+
+
+def _scoped_callback_calls(root: Node, src: SourceText) -> frozenset[tuple[int, int]]:
+    """The positions of the callee names of ``this.f(...)`` calls whose ``this`` is the helper
+    through Aura's ``action.setCallback(this, function (response) {...})`` (``Action.setCallback(scope,
+    callback)`` runs the callback with ``this`` = ``scope``): in such a callback written in a top-level
+    function of the file (where ``this`` is the helper), not inside a function nested in the callback."""
+    found: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
+        prop = fn.child_by_field_name("property") if n.type == "call_expression" and fn is not None \
+            and fn.type == "member_expression" else None
+        if prop is None or args is None or src.text(prop) != "setCallback":
+            continue
+        handed = [a for a in args.named_children if a.type != "comment"]
+        if len(handed) < 2 or handed[0].type != "this" or handed[1].type not in _OWN_THIS or not _outermost(n):
+            continue
+        inner = [handed[1].child_by_field_name("body")]
+        while inner:
+            m = inner.pop()
+            if m is None or m.type in _OWN_THIS:
+                continue  # a function of its own: another `this`
+            inner.extend(m.named_children)
+            callee = m.child_by_field_name("function") if m.type == "call_expression" else None
+            obj = callee.child_by_field_name("object") if callee is not None and callee.type == "member_expression" else None
+            if obj is not None and obj.type == "this":
+                name = callee.child_by_field_name("property")
+                found.add((src.line(name), src.col(name)))
+    return frozenset(found)
+
+
+def _outermost(node: Node) -> bool:
+    """Whether the nearest function around ``node`` with a ``this`` of its own (not an arrow function)
+    is itself inside no function: a top-level function of a bundle file."""
+    p, functions = node.parent, 0
+    while p is not None:
+        if p.type in _OWN_THIS:
+            functions += 1
+        p = p.parent
+    return functions == 1

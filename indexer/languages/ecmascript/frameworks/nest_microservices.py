@@ -14,8 +14,34 @@ string values quoted and others not, no spaces (``{ cmd: 'sum' }`` -> ``{"cmd":"
 * ``produces``: ``X.send(p, data)`` (request / response) and ``X.emit(p, data)`` (an event) where ``X``
   is a client: a binding of the file types it as one of :data:`CLIENT_TYPES` (a constructor parameter
   property ``@Inject('USER_SERVICE') private readonly client: ClientProxy``, a ``@Client(...)`` field, a
-  parameter). A receiver of any other or no type is not read (``socket.emit``, an ``EventEmitter``,
-  supertest's ``.send(body)``). ``owner``: the code around the call.
+  parameter), or the file assigns it ``ClientProxyFactory.create(options)``. A receiver of any other or
+  no type is not read (``socket.emit``, an ``EventEmitter``, supertest's ``.send(body)``). ``owner``: the
+  code around the call.
+
+**Transports.** Which broker carries a pattern is configured apart from the handlers and sends, so each
+use records what its own file knows (:attr:`TopicUse.transport`, :attr:`TopicUse.client`) and each
+configuration is a :class:`~indexer.model.MessageTransport` the linker
+(:mod:`indexer.frameworks.nest_transports`) reads:
+
+* a server: the options of ``NestFactory.createMicroservice(M, options)``, ``app.connectMicroservice(options)``,
+  ``moduleFixture.createNestMicroservice(options)`` (an object literal, or a variable of the file holding
+  one): ``transport: Transport.KAFKA`` (``Transport`` of ``@nestjs/microservices``), none (TCP, Nest's
+  default); an RMQ server also consumes its ``options.queue`` as a RabbitMQ queue (owner: the bootstrap
+  function), as the queue's other consumers do. Options named by another identifier (imported from a
+  configuration module) leave the record's transport empty and its ``name`` a ``ref`` to
+  ``<options>.transport``: a program-level ``const options = {transport: Transport.KAFKA, ...}`` of a
+  file importing ``@nestjs/microservices`` records that constant (``kafka``), which the linker
+  renders through the import;
+* a named client: each entry of ``ClientsModule.register([...])`` / ``registerAsync([...])`` (or
+  ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns;
+* a client of the file: ``@Client(options)`` on a field, ``X = ClientProxyFactory.create(options)`` (a field,
+  ``this.x``, a variable; inside a ``{provide: token, useFactory}`` provider, a named client);
+* a typed client (``ClientKafka``, ``ClientRMQ``, ``ClientNats``, ``ClientRedis``, ``ClientMqtt``,
+  ``ClientTCP``) is of its class's transport; ``@MessagePattern(p, Transport.KAFKA)`` is on that one only.
+
+A ``ClientProxy`` injected with ``@Inject(token)`` records the token; a client of the file records its
+transport (an RMQ client with a queue also produces that RabbitMQ queue: ``sendToQueue`` on the default
+exchange).
 
 A pattern is a :meth:`~indexer.languages.ecmascript.frameworks.common.JsFile.template` (literals,
 constants); an object pattern whose keys are not all plain names or strings, or whose values are not
@@ -29,14 +55,14 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_method
-from indexer.model import FileExtraction, Template, TopicUse, drop_generics
+from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, drop_generics
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from indexer.languages.base import SourceText
 
-__all__ = ["BROKER", "CLIENT_TYPES", "LANGUAGES", "detect", "pattern_route"]
+__all__ = ["BROKER", "CLIENT_TYPES", "LANGUAGES", "TRANSPORT_FIELD", "TYPED_TRANSPORTS", "detect", "pattern_route"]
 
 LANGUAGES = ("javascript", "typescript")
 
@@ -47,6 +73,16 @@ PACKAGE = "@nestjs/microservices"
 CLIENT_TYPES = frozenset({"ClientProxy", "ClientTCP", "ClientRedis", "ClientNats", "ClientRMQ", "ClientKafka",
                           "ClientMqtt", "ClientKafkaProxy"})
 """The client classes of ``@nestjs/microservices`` whose ``send`` / ``emit`` reach a pattern's handlers."""
+TYPED_TRANSPORTS = {"ClientTCP": "tcp", "ClientRedis": "redis", "ClientNats": "nats", "ClientRMQ": "rmq",
+                    "ClientKafka": "kafka", "ClientMqtt": "mqtt", "ClientKafkaProxy": "kafka"}
+"""The transport each typed client class of ``@nestjs/microservices`` sends over."""
+_SERVERS = frozenset({"createMicroservice", "connectMicroservice", "createNestMicroservice"})
+_CORE = "@nestjs/core"
+"""Where ``NestFactory`` comes from: a bootstrap file may import nothing of ``@nestjs/microservices``."""
+TRANSPORT_FIELD = "transport"
+"""The member of a program-level options constant whose recorded value is its transport (``kafka``)."""
+_MAX_CLIENTS = 64
+"""Most entries of one ``ClientsModule.register`` read."""
 _HANDLERS = frozenset({"MessagePattern", "EventPattern"})
 _BARE = frozenset({"number", "true", "false"})
 """Literal node types Nest writes into an object pattern's route without quotes."""
@@ -56,22 +92,209 @@ _MAX_KEYS = 32
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's NestJS microservice pattern handlers and sends to ``out``."""
-    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
+    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") or i.module == _CORE for i in out.imports):
         return
     jf = js_file(root, src, out)
+    _options_constants(jf, root, out)
     matches = jf.matches("nest_microservices")
     if not matches:
         return
-    clients = _clients(out)
+    local: dict[str, tuple[str, Template]] = {}  # a client of the file: receiver -> (transport, RMQ queue)
+    tokens: dict[str, Template] = {}  # receiver -> the @Inject token it holds
+    for caps in matches:
+        if "setup_call" in caps:
+            _setup(jf, out, caps, local)
+        elif "client_field" in caps:
+            found = _options(jf, caps["client_options"][0])
+            if found is not None:
+                field = jf.text(caps["client_field"][0])
+                local[field] = local[f"this.{field}"] = found
+        elif "injected" in caps:
+            name = jf.text(caps["injected"][0])
+            tokens[name] = tokens[f"this.{name}"] = jf.template(caps["token"][0])
+    clients = _clients(out) | local.keys()
     for caps in matches:
         if "handler" in caps:
             _handler(jf, out, caps)
-        elif clients:
-            _send(jf, out, caps, clients)
+        elif "call" in caps and clients:
+            _send(jf, out, caps, clients, local, tokens)
 
 
 def _short(type_text: str) -> str:
     return drop_generics(type_text).rsplit(".", 1)[-1]
+
+
+def _transport_member(jf: JsFile, node: Node | None) -> str | None:
+    """``Transport.KAFKA`` (or ``ms.Transport.KAFKA``, ``Transport['KAFKA']`` not) -> ``kafka``; ``None``
+    for any other expression."""
+    node = unwrap(node)
+    if node is None or node.type != "member_expression":
+        return None
+    obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+    if obj is None or prop is None or jf.text(obj).rsplit(".", 1)[-1] != "Transport":
+        return None
+    return jf.text(prop).lower()
+
+
+def _object(jf: JsFile, node: Node | None) -> Node | None:
+    """The object literal an expression is, or holds (a local variable, or a module-level ``const`` of
+    the file written once); ``None`` otherwise."""
+    node = unwrap(node)
+    if node is not None and node.type == "identifier":
+        held = jf.local_value(node) or _module_const(jf, node)
+        node = unwrap(held)
+    return node if node is not None and node.type == "object" else None
+
+
+def _module_const(jf: JsFile, ident: Node) -> Node | None:
+    """The initialiser of the program-level ``const`` / ``let`` / ``var`` the identifier names (the
+    file's only declarator of it), ``None`` when there is none or more than one."""
+    name, found = jf.text(ident), []
+    root = ident
+    while root.parent is not None:
+        root = root.parent
+    for stmt in root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in decl.named_children:
+            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
+                found.append(d.child_by_field_name("value"))
+    return found[0] if len(found) == 1 else None
+
+
+def _options(jf: JsFile, node: Node | None) -> tuple[str, Template] | None:
+    """A microservice's or client's options as ``(transport, RMQ queue)``: ``transport`` as
+    :func:`_transport_member` reads it, ``tcp`` when the object names none (Nest's default; ``""`` when
+    it names a custom ``strategy`` / ``customClass``), ``""`` for an expression not read; ``None`` when
+    ``node`` is no object literal."""
+    obj = _object(jf, node)
+    if obj is None:
+        return None
+    pairs = jf.object_pairs(obj)
+    if "transport" in pairs:
+        transport = _transport_member(jf, pairs["transport"]) or ""
+    else:
+        transport = "" if "strategy" in pairs or "customClass" in pairs else "tcp"
+    queue = Template()
+    if transport == "rmq":
+        found = jf.object_pairs(_object(jf, pairs.get("options"))).get("queue")
+        queue = jf.template(found) if found is not None else Template()
+        if any(k == "hole" for k, _ in queue.parts):
+            queue = Template()
+    return transport, queue
+
+
+def _options_constants(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """A program-level ``[export] const options = { transport: Transport.KAFKA, ... }`` records the
+    constant ``options.transport`` = ``kafka`` (:data:`TRANSPORT_FIELD`), which a bootstrap of
+    another file handed ``options`` reads (its server record names it)."""
+    if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
+        return
+    for stmt in root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in decl.named_children:
+            value = unwrap(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+            pairs = jf.object_pairs(value) if value is not None and value.type == "object" else {}
+            transport = _transport_member(jf, pairs.get("transport"))
+            name = d.child_by_field_name("name")
+            if transport and name is not None and name.type == "identifier":
+                out.constants.append(StringConstant(f"{jf.text(name)}.{TRANSPORT_FIELD}", Template.of(transport)))
+
+
+def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
+    """The object a ``useFactory`` function returns: an arrow function's expression body, or the
+    value of its body's only top-level ``return``."""
+    fn = unwrap(fn)
+    if fn is None or fn.type not in ("arrow_function", "function_expression", "function"):
+        return None
+    body = fn.child_by_field_name("body")
+    if body is None:
+        return None
+    if body.type != "statement_block":
+        return body
+    returns = [c for c in body.named_children if c.type == "return_statement"]
+    return returns[0].named_children[0] if len(returns) == 1 and returns[0].named_children else None
+
+
+def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: dict[str, tuple[str, Template]]) -> None:
+    """A server bootstrap, a ``ClientsModule`` registration or a ``ClientProxyFactory.create``: its
+    :class:`MessageTransport` records (and an RMQ server's queue consumption; a factory client into
+    ``local``)."""
+    setup, call = jf.text(caps["setup"][0]), caps["setup_call"][0]
+    receiver = jf.receiver(caps["setup_receiver"][0]).rsplit(".", 1)[-1]
+    args = [a for a in caps["setup_args"][0].named_children if a.type != "comment"]
+    line, col = jf.pos(call)
+    if setup in _SERVERS:
+        found = _options(jf, args[1] if setup == "createMicroservice" and len(args) > 1 else
+                         args[0] if args and setup != "createMicroservice" else None)
+        options = unwrap(args[1] if setup == "createMicroservice" and len(args) > 1 else
+                         args[0] if args and setup != "createMicroservice" else None)
+        if found is None and options is not None and options.type == "identifier":  # options of another module
+            ref = Template((("ref", f"{jf.text(options)}.{TRANSPORT_FIELD}"),))
+            out.transports.append(MessageTransport(FRAMEWORK, "server", "", ref, Template(), line, col))
+        if found is None:
+            return
+        transport, queue = found
+        out.transports.append(MessageTransport(FRAMEWORK, "server", transport, Template(), queue, line, col))
+        if queue.parts:
+            out.topics.append(TopicUse(FRAMEWORK, "consumes", queue, jf.code_scope(call), line, col, broker="rabbitmq"))
+    elif setup in ("register", "registerAsync") and receiver == "ClientsModule" and args:
+        entries = unwrap(args[0])
+        if entries is not None and entries.type == "object":  # registerAsync({ clients: [...] })
+            entries = unwrap(jf.object_pairs(entries).get("clients"))
+        if entries is None or entries.type != "array":
+            return
+        for entry in entries.named_children[:_MAX_CLIENTS]:
+            pairs = jf.object_pairs(entry)
+            if "name" not in pairs:
+                continue
+            options = _factory_result(jf, pairs["useFactory"]) if "useFactory" in pairs else entry
+            found = _options(jf, options) if setup == "register" or "useFactory" in pairs else None
+            transport, queue = found if found is not None else ("", Template())
+            eline, ecol = jf.pos(entry)
+            out.transports.append(MessageTransport(FRAMEWORK, "client", transport, jf.template(pairs["name"]), queue,
+                                                   eline, ecol))
+    elif setup == "create" and receiver == "ClientProxyFactory" and args:
+        found = _options(jf, args[0])
+        if found is not None:
+            _factory_client(jf, out, call, found, local)
+
+
+def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[str, Template],
+                    local: dict[str, tuple[str, Template]]) -> None:
+    """Where ``ClientProxyFactory.create(options)`` goes: ``this.x = ...`` / ``x = ...`` / a field /
+    a ``const`` (a client of the file), or the ``useFactory`` of a ``{provide: token}`` provider (a
+    named client)."""
+    node = call
+    while node.parent is not None and node.parent.type in ("await_expression", "parenthesized_expression",
+                                                           "as_expression", "non_null_expression"):
+        node = node.parent
+    parent = node.parent
+    if parent is None:
+        return
+    if parent.type == "assignment_expression":
+        left = parent.child_by_field_name("left")
+        if left is not None:
+            local[jf.receiver(left)] = found
+    elif parent.type == "variable_declarator":
+        local[jf.text(parent.child_by_field_name("name"))] = found
+    elif parent.type == "public_field_definition":
+        name = jf.text(parent.child_by_field_name("name"))
+        local[name] = local[f"this.{name}"] = found
+    else:  # { provide: 'MATH', useFactory: () => ClientProxyFactory.create(...) }
+        fn = parent if parent.type in ("arrow_function", "function_expression") else \
+            parent.parent.parent if parent.type == "return_statement" and parent.parent is not None else None
+        pair = fn.parent if fn is not None else None
+        if pair is None or pair.type != "pair" or jf.text(pair.child_by_field_name("key")) != "useFactory":
+            return
+        token = jf.object_pairs(pair.parent).get("provide")
+        if token is not None:
+            line, col = jf.pos(call)
+            out.transports.append(MessageTransport(FRAMEWORK, "client", found[0], jf.template(token), found[1],
+                                                   line, col))
 
 
 def _clients(out: FileExtraction) -> frozenset[str]:
@@ -91,20 +314,37 @@ def _handler(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> No
     topic = pattern_route(jf, caps["pattern"][0])
     if d is None or topic is None:
         return
-    out.topics.append(TopicUse(FRAMEWORK, "consumes", topic, d.qualname, d.name_line, d.name_col, broker=BROKER))
+    args = caps["handler"][0].named_children[-1].child_by_field_name("arguments")
+    rest = [a for a in args.named_children if a.type != "comment"][1:] if args is not None else []
+    transport = _transport_member(jf, rest[0]) if rest else None  # @MessagePattern('x', Transport.KAFKA)
+    out.topics.append(TopicUse(FRAMEWORK, "consumes", topic, d.qualname, d.name_line, d.name_col, broker=BROKER,
+                               transport=transport))
 
 
-def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients: frozenset[str]) -> None:
-    """``client.send(p, data)`` / ``client.emit(p, data)`` on a typed client: the code around it
-    produces ``p``."""
-    if jf.receiver(caps["receiver"][0]) not in clients:
+def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients: frozenset[str],
+          local: dict[str, tuple[str, Template]], tokens: dict[str, Template]) -> None:
+    """``client.send(p, data)`` / ``client.emit(p, data)`` on a client: the code around it produces ``p``
+    (with the client's transport when the file says it, else its injection token; an RMQ client of the
+    file with a queue produces that queue too)."""
+    receiver = jf.receiver(caps["receiver"][0])
+    if receiver not in clients:
         return
     topic = pattern_route(jf, caps["pattern"][0])
     if topic is None:
         return
     call = caps["call"][0]
     line, col = jf.pos(call)
-    out.topics.append(TopicUse(FRAMEWORK, "produces", topic, jf.code_scope(call), line, col, broker=BROKER))
+    scope = jf.code_scope(call)
+    transport, queue = local.get(receiver, (None, Template()))
+    if transport is None:
+        typed = [TYPED_TRANSPORTS.get(_short(b.type)) for b in out.bindings if b.name == receiver and b.type]
+        transport = next((t for t in typed if t), None)
+    token = tokens.get(receiver) if receiver not in local else None
+    out.topics.append(TopicUse(FRAMEWORK, "produces", topic, scope, line, col, broker=BROKER,
+                               transport=transport or None, client=token))
+    if queue.parts:
+        out.topics.append(TopicUse(FRAMEWORK, "produces", queue, scope, line, col, broker="rabbitmq",
+                                   exchange=Template()))
 
 
 def pattern_route(jf: JsFile, node: Node) -> Template | None:
