@@ -44,6 +44,7 @@ from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.endpoints import declared_names, endpoint_list, endpoints_text
+from analysis.unlinked import unlinked_calls, unlinked_text
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
 from analysis.targets import (closest_symbols, empty_index_miss, nearest_definitions, position_miss, quoted_target,
@@ -661,6 +662,16 @@ class AgentQueries:
         steps.lap("Endpoints", f"{len(found['endpoints'])} of {found['total']} endpoints, their handlers and clients")
         return self._answer("endpoints", {k: v for k, v in found.items() if k != "endpoints"}, "endpoints",
                             found["endpoints"], "endpoint", steps, budget, endpoints_text)
+
+    def unlinked(self, repo: str | None = None, product: str | None = None, reason: str | None = None,
+                 limit: int | None = None, max_tokens: int | None = None) -> Answer:
+        """The client calls not linked to an endpoint or topic (:func:`analysis.unlinked.unlinked_calls`;
+        ``limit`` default and most :data:`MAX_LIMIT`)."""
+        budget, steps = self._budget(max_tokens), self._start()
+        found = unlinked_calls(steps.graph, repo, product, reason, self._limit(limit, MAX_LIMIT)).as_dict()
+        steps.lap("Unlinked", f"{len(found['calls'])} of {found['total']} unlinked calls")
+        return self._answer("unlinked", {k: v for k, v in found.items() if k != "calls"}, "calls",
+                            found["calls"], "call", steps, budget, unlinked_text)
 
     def _answer(self, tool: str, head: dict[str, Any], key: str, items: list[dict[str, Any]], noun: str,
                 steps: _Steps, budget: int, render: Callable[[dict[str, Any]], list[str]],

@@ -30,7 +30,7 @@ from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
-from lsp_server.cli_endpoints import endpoints
+from lsp_server.cli_endpoints import endpoints, unlinked
 from lsp_server.cli_navigation import also_named, callers_cmd, no_match, note_repos, references_cmd
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
@@ -768,6 +768,7 @@ main.add_command(embed)
 main.add_command(models_group)
 main.add_command(similar)
 main.add_command(endpoints)
+main.add_command(unlinked)
 main.add_command(callers_cmd)
 main.add_command(references_cmd)
 

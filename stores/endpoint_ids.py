@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["normalise_path", "GRAPHQL_OPERATIONS", "graphql_operation", "normalise_graphql_field", "GRPC_METHOD", "normalise_grpc_path", "endpoint_id", "declared_route", "topic_id", "topic_parts", "BROKERS"]
+__all__ = ["normalise_path", "GRAPHQL_OPERATIONS", "graphql_operation", "normalise_graphql_field", "GRPC_METHOD", "normalise_grpc_path", "endpoint_id", "declared_route", "topic_id", "topic_parts", "BROKERS", "unlinked_id", "UNLINKED_PREFIX"]
 
 _URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
 _PATH_VARIABLE = re.compile(
@@ -134,3 +134,16 @@ def topic_parts(node_id: str) -> tuple[str, str]:
     rest = node_id.removeprefix("topic:")
     head, sep, tail = rest.partition(":")
     return (head, tail) if sep and head in BROKERS and head != "kafka" else ("kafka", rest)
+
+
+UNLINKED_PREFIX = "unlinked:"
+"""The id prefix of the shared ``Unlinked`` nodes (:func:`unlinked_id`)."""
+
+
+def unlinked_id(reason: str) -> str:
+    """Id of the shared ``Unlinked`` node standing for one reason the framework linker could not join a
+    client call (an HTTP request, a gRPC stub call, a GraphQL operation, a queue use) to an endpoint or
+    topic: ``unlinked:url``, ``unlinked:grpc_ambiguous``, ``unlinked:topic`` (the reason as the index
+    report counts it, without its ``unlinked_`` prefix). Each such call is an ``UNLINKED`` edge from the
+    calling code to it (:mod:`indexer.frameworks.unlinked`)."""
+    return UNLINKED_PREFIX + reason.removeprefix("unlinked_")

@@ -56,6 +56,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from indexer.frameworks.unlinked import nearest
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
@@ -195,6 +196,17 @@ class QueueLinker:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
         return [Destination(use.broker, name, match)], None
+
+    def near(self, use: TopicUse, what: str) -> list[str]:
+        """What an unlinked ``use`` naming ``what`` may have meant (:func:`indexer.frameworks.unlinked.nearest`):
+        the Celery task names most like its last part (a ``.delay`` on no task), else the names of its
+        broker's destinations the repository consumes most like it."""
+        if use.broker == "celery":
+            by_last: dict[str, list[str]] = {}
+            for n in sorted(set(self.tasks.values())):
+                by_last.setdefault(n.rsplit(".", 1)[-1], []).append(n)
+            return [n for last in nearest(what.rsplit(".", 1)[-1], by_last) for n in by_last[last]]
+        return nearest(what, (name for broker, name in self.consumed if broker == use.broker))
 
     def _message_class(self, fc: FileCtx, use: TopicUse, name: str) -> str:
         """The destination of a use whose topic ``name`` is its message's type as written (broker
