@@ -19,7 +19,7 @@ __all__ = [
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
-    "UnlinkedCallInfo", "UnlinkedResponse",
+    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo",
     "EndpointHandler", "EndpointInfo", "EndpointsResponse",
 ]
 
@@ -439,13 +439,28 @@ class SymbolResponse(Answered):
     definitions: list[Definition]
 
 
+class ReachedThroughInfo(Wire):
+    """An endpoint or topic the target serves or consumes (:class:`analysis.reached_through.ReachedThrough`):
+    its ``id``, the ``name`` a callers request takes for it, ``kind`` (``endpoint`` | ``topic``), ``whose``
+    callers reach the target through it (``clients`` | ``producers``) and how many (``callers``)."""
+
+    id: str
+    name: str
+    kind: str
+    whose: str
+    callers: int
+
+
 class CallersResponse(Answered):
-    """The definitions ``target`` named (``targets``), other symbols of that name, and the call sites."""
+    """The definitions ``target`` named (``targets``), other symbols of that name, the call sites, and
+    the endpoints and topics other services reach the target through (``reachedThrough``: ask for
+    their callers to see those clients and producers)."""
 
     targets: list[SymbolInfo]
     also_named: list[SymbolInfo]
     count: int
     callers: list[Reference]
+    reached_through: list[ReachedThroughInfo] = []
 
 
 class ReferencesResponse(Answered):
