@@ -151,7 +151,8 @@ def unlinked_text(data: dict[str, Any]) -> list[str]:
     if data["by_reason"]:
         lines += ["By reason: " + ", ".join(f"{k} {v}" for k, v in data["by_reason"].items()), ""]
     if not shown:
-        lines.append("No unlinked calls match." if data["total"] else
+        narrowed = data["total"] or data.get("repo") or data.get("product") or data.get("reason")
+        lines.append("No unlinked calls match." if narrowed else
                      "No unlinked client calls are indexed: every HTTP, gRPC, GraphQL and queue call found was linked.")
     lines += [f"- {unlinked_line(c, several)}" for c in shown]
     if data["left_out"]:

@@ -117,6 +117,8 @@ def test_text_and_agent_answer(store) -> None:
         "- client.py:13  POST http://{}  (url; in client.ping)",
         "- stubs.py:8  GRPC Orders/Get  (grpc_ambiguous; in stubs.get_order; candidates: shop.a.Orders, shop.b.Orders)",
         "- tasks.py:17  produces celery clean_up  (task; in tasks.schedule; candidates: tasks.cleanup)"]
+    assert unlinked_text(unlinked_calls(store, reason="grpc_rpc").as_dict()) == [
+        "# Unlinked calls (0)", "", "No unlinked calls match."]  # a filter, not an index without any
     answer = AgentQueries(store, store).unlinked(reason="url", limit=2)
     assert [(c["repo"], c["path"], c["line"]) for c in answer.result["calls"]] == [("admin", "audit.py", 7),
                                                                                ("shop", "client.py", 9)]
@@ -170,6 +172,13 @@ def test_incremental_runs_keep_the_list_exact(tmp_path: Path) -> None:
         ws.edit({"client.py": None})  # the file goes, its unlinked call with it
         assert _listed(ws.db) == _listed(ws.cli_db) == []
         ws.edit({"client.py": CLIENT})  # and comes back
+        assert _listed(ws.db) == _listed(ws.cli_db) == both[:2]
+        # a URL made of another file's constant: only that file is edited, the call leaves the list
+        ws.edit({"settings.py": 'import os\n\nORDERS = os.environ["ORDERS"]\n',
+                 "remote.py": ('import requests\n\nfrom settings import ORDERS\n\n\n'
+                               'def orders():\n    return requests.get(ORDERS)\n')})
+        assert _listed(ws.db) == _listed(ws.cli_db) == [*both[:2], ("remote.py", 7, "GET {}")]
+        ws.edit({"settings.py": 'ORDERS = "http://shop/owners"\n'})
         assert _listed(ws.db) == _listed(ws.cli_db) == both[:2]
     finally:
         ws.close()
