@@ -24,7 +24,7 @@ from indexer.run import IndexOptions
 from lsp_server.api.app import ApiSettings, create_app
 from lsp_server.cli import main
 from stores.config import load_config
-from stores.contracts import RepositoryRecord
+from stores.contracts import RepositoryRecord, unlinked_id
 from stores.embedded import EmbeddedStore
 from tests.unit.test_incremental import Workspace
 
@@ -105,8 +105,12 @@ def test_filters_and_limit(store) -> None:
     assert rows(unlinked_calls(store, reason="grpc_rpc")) == []
     found = unlinked_calls(store, repo="shop", reason="url", limit=1)
     assert (rows(found), found.total, found.left_out, found.by_reason) == ([FETCH], 2, 1, {"url": 2})
+    assert rows(unlinked_calls(store, reason="no such reason")) == []
     with pytest.raises(ValueError, match="limit must be 0 or more"):
         unlinked_calls(store, limit=-1)
+    assert unlinked_id("unlinked_grpc_rpc") == unlinked_id("grpc_rpc") == "unlinked:grpc_rpc"
+    with pytest.raises(ValueError, match="'unlinked_mount' is not one of the reasons"):
+        unlinked_id("unlinked_mount")  # a registration, not a client call: only counted
 
 
 def test_text_and_agent_answer(store) -> None:
@@ -123,7 +127,7 @@ def test_text_and_agent_answer(store) -> None:
     assert [(c["repo"], c["path"], c["line"]) for c in answer.result["calls"]] == [("admin", "audit.py", 7),
                                                                                ("shop", "client.py", 9)]
     assert (answer.result["total"], answer.result["left_out"], answer.truncated) == (3, 1, [])
-    assert [s.name for s in answer.steps] == ["Unlinked"] and answer.steps[0].round_trips == 3  # labelled, incoming, get_nodes
+    assert [s.name for s in answer.steps] == ["Unlinked"] and answer.steps[0].round_trips == 2  # incoming (by id), get_nodes
     assert "- admin:audit.py:7  GET {}  (url; in audit.audit)" in answer.text
 
 
