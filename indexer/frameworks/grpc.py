@@ -138,7 +138,7 @@ class _RpcLinker:
         candidates = list(self.services.get(use.service, {}).values())
         if not candidates:
             self.unlinked(fc, use, "unlinked_grpc_no_proto", use.service,
-                          nearest(use.service, (s.full for ss in self.services.values() for s in ss.values())))
+                          [full for name in nearest(use.service, self.services) for full in sorted(self.services[name])])
             return None
         narrowed = candidates
         if use.package:

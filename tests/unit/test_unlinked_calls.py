@@ -150,6 +150,22 @@ def test_cli_and_rest(db: Path) -> None:
     assert bad.status_code == 422
 
 
+def test_grpc_calls_of_no_rpc_and_no_proto_name_the_nearest(tmp_path: Path) -> None:
+    files = {"orders.proto": PROTO.format("a").replace("rpc Get ", "rpc GetOrder "),
+             "stubs.py": ('import orders_pb2_grpc\n\n\ndef get(channel):\n'
+                          '    orders_pb2_grpc.OrdersStub(channel).GetOrders(None)\n'
+                          '    orders_pb2_grpc.OrderStub(channel).GetOrder(None)\n'
+                          '    orders_pb2_grpc.OrdersStub(channel).GetOrder(None)\n')}
+    s = EmbeddedStore(tmp_path / "i.db")
+    try:
+        index_repository(write(tmp_path / "rpc", files), s, s, IndexOptions(repo="rpc", jobs=1))
+        assert [(c.line, c.call, c.reason, list(c.candidates)) for c in unlinked_calls(s).calls] == [
+            (5, "GRPC shop.a.Orders/GetOrders", "grpc_rpc", ["shop.a.Orders/GetOrder"]),
+            (6, "GRPC Order/GetOrder", "grpc_no_proto", ["shop.a.Orders"])]  # line 7 links
+    finally:
+        s.close()
+
+
 def _listed(db: Path) -> list[tuple[str, int, str]]:
     s = EmbeddedStore(db)
     try:
