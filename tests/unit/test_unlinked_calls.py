@@ -202,3 +202,17 @@ def test_incremental_runs_keep_the_list_exact(tmp_path: Path) -> None:
         assert _listed(ws.db) == _listed(ws.cli_db) == both[:2]
     finally:
         ws.close()
+
+
+def test_a_graphql_use_with_no_document_to_follow(tmp_path: Path) -> None:
+    # the graphql-clients fixture (golden tests): `useQuery(doc)` with `doc` a parameter runs no document the
+    # linker can follow; its other 20 GraphQL calls link and are not listed
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "graphql-clients"
+    s = EmbeddedStore(tmp_path / "i.db")
+    try:
+        index_repository(fixture, s, s, IndexOptions(repo="gc", jobs=1))
+        assert [(c.path, c.line, c.name, c.call, c.reason, c.kind, c.framework) for c in unlinked_calls(s).calls] == [
+            ("web/src/components/Generic.tsx", 5, "useAnything", "GRAPHQL doc", "graphql_document", "graphql",
+             "apollo-client")]
+    finally:
+        s.close()
