@@ -166,6 +166,14 @@ def test_grpc_calls_of_no_rpc_and_no_proto_name_the_nearest(tmp_path: Path) -> N
         s.close()
 
 
+def test_the_index_report_points_at_the_list(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["index", str(write(tmp_path / "admin", ADMIN)), "--db", str(tmp_path / "a.db"),
+                                       "--no-embed"], env={"COLUMNS": "200", "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert result.exit_code == 0, result.output
+    row = [line for line in result.stdout.splitlines() if "not linked, by reason" in line]
+    assert len(row) == 1 and "url 1 (`ripple unlinked` lists the 1 client call)" in row[0]
+
+
 def _listed(db: Path) -> list[tuple[str, int, str]]:
     s = EmbeddedStore(db)
     try:
