@@ -16,10 +16,9 @@ of its reason (:mod:`indexer.frameworks.unlinked`; ids ``unlinked:url``, ``unlin
 * ``topic`` / ``task`` / ``binding``: a topic whose name is unknown, a Celery ``.delay`` on no task, a
   Spring Cloud Stream binding the configuration does not declare.
 
-Store calls: three at most (:meth:`~stores.contracts.GraphStore.labelled` for the reasons, one
-:meth:`~stores.contracts.GraphStore.incoming` for their calls, one
-:meth:`~stores.contracts.GraphStore.get_nodes` for the callers shown), plus
-:meth:`~stores.contracts.GraphStore.repositories` when filtered by product.
+Store calls: two (one :meth:`~stores.contracts.GraphStore.incoming` of the reasons' nodes, by id:
+:data:`stores.contracts.UNLINKED_REASONS`, one :meth:`~stores.contracts.GraphStore.get_nodes` for the
+callers shown), plus :meth:`~stores.contracts.GraphStore.repositories` when filtered by product.
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.navigation import dotted_name
-from stores.contracts import UNLINKED_PREFIX, GraphStore, Node
+from stores.contracts import UNLINKED_REASONS, GraphStore, Node, unlinked_id
 
 __all__ = ["UnlinkedCall", "UnlinkedList", "unlinked_calls", "unlinked_line", "unlinked_text", "REASON_KINDS"]
 
@@ -91,20 +90,20 @@ def unlinked_calls(graph: GraphStore, repo: str | None = None, product: str | No
                    reason: str | None = None, limit: int | None = None) -> UnlinkedList:
     """The unlinked client calls of the index (of ``repo``, of the repositories of ``product``, of one
     ``reason`` such as ``url`` or ``unlinked_url`` when given), sorted by (repo, path, line, col), at most
-    ``limit`` (``None``: all). Raises ``ValueError`` for a ``limit`` below 0; store errors propagate. An
+    ``limit`` (``None``: all; a reason not among :data:`stores.contracts.UNLINKED_REASONS` lists nothing).
+    Raises ``ValueError`` for a ``limit`` below 0; store errors propagate. An
     index written before unlinked calls were kept has none to list (``ripple index --full`` writes them)."""
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be 0 or more, not {limit!r}")
     wanted = reason.strip().removeprefix("unlinked_") if reason else None
-    nodes = [n for n in graph.labelled(["Unlinked"]) if n.id.startswith(UNLINKED_PREFIX)
-             and (wanted is None or n.name == wanted)]
-    if not nodes:
+    reasons = [r for r in UNLINKED_REASONS if wanted is None or r == wanted]
+    if not reasons:
         return UnlinkedList(repo=repo, product=product, reason=wanted)
     repos: set[str] | None = None
     if product is not None:
         repos = {r.key for r in graph.repositories() if r.product == product}
-    ins = graph.incoming([n.id for n in nodes], ["UNLINKED"])
-    edges = [(n.name, e) for n in nodes for e in ins.get(n.id, ())
+    ins = graph.incoming([unlinked_id(r) for r in reasons], ["UNLINKED"])
+    edges = [(r, e) for r in reasons for e in ins.get(unlinked_id(r), ())
              if (repo is None or e.repo == repo) and (repos is None or e.repo in repos)]
     edges.sort(key=lambda p: (p[1].repo, p[1].file, p[1].line, p[1].col, p[0], p[1].src))
     shown = edges if limit is None else edges[:limit]

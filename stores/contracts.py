@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 from stores.errors import QueryFailed
 from stores.endpoint_ids import (BROKERS, GRAPHQL_OPERATIONS, GRPC_METHOD, declared_route, endpoint_id,  # re-exported
                                  graphql_operation, normalise_graphql_field, normalise_grpc_path, normalise_path,
-                                 topic_id, topic_parts, unlinked_id, UNLINKED_PREFIX)
+                                 topic_id, topic_parts, unlinked_id, UNLINKED_PREFIX,
+                                 UNLINKED_REASONS)
 from stores.symbol_names import (SymbolNameIndex, best_symbol_names, query_parts, symbol_match_rank,  # re-exported
                                  symbol_parts)
 from stores.table_ids import DEFAULT_SCHEMAS, column_id, table_id, table_key  # re-exported
@@ -63,6 +64,7 @@ __all__ = [
     "topic_id",
     "unlinked_id",
     "UNLINKED_PREFIX",
+    "UNLINKED_REASONS",
     "topic_parts",
     "BROKERS",
     "DEFAULT_SCHEMAS",

@@ -94,6 +94,9 @@ def test_every_unlinked_call_with_its_reason_and_candidates(store) -> None:
     # what links is not listed: list_owners's GET /owners, the task's own .delay()
     assert not [c for c in found.calls if c.name in ("client.list_owners",) or c.call.endswith(" cleanup")]
     assert [c.caller for c in found.calls][1] == "shop:client.fetch_orders(0)"
+    # the reasons' nodes are no symbols: no name lookup or suggestion offers `url` or `task`
+    assert [n.id for q in ("url", "task", "grpc_ambiguous") for n in store.search_symbols(q, 20)
+            if n.label == "Unlinked"] == []
 
 
 def test_filters_and_limit(store) -> None:
