@@ -44,6 +44,8 @@ from analysis.counting import CountingGraph, CountingIndex
 from analysis.tables import TableTargetError, is_table_target, table_accessors
 from analysis.freshness import Freshness, IndexedState, check_freshness
 from analysis.endpoints import declared_names, endpoint_list, endpoints_text
+from analysis.unlinked import unlinked_calls, unlinked_text
+from analysis.reached_through import reached_text, reached_through
 from analysis.impact import (DEFAULT_DEPTH, TESTS_MODES, NodesQuery, PositionQuery, StepRun, SymbolQuery, blast_radius,
                              count_noun, query_nodes)
 from analysis.targets import (closest_symbols, empty_index_miss, nearest_definitions, position_miss, quoted_target,
@@ -521,9 +523,16 @@ class AgentQueries:
         targets, others = self._resolve(steps, target, repo)
         refs = callers(graph, targets, wanted)
         steps.lap("Callers", f"{count_noun(len(refs), 'call site')} from {count_noun(len({r.source.id for r in refs}), 'caller')}")
-        head = _head(graph, targets, others, len(refs))
-        return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget,
-                            lambda data: refs_text("Callers", data, "callers"))
+        through = [e.as_dict() for e in reached_through(graph, targets)]
+        steps.lap("Reached through", f"{count_noun(len(through), 'endpoint or topic', 'endpoints or topics')} "
+                                     "served or consumed")
+        head = {**_head(graph, targets, others, len(refs)), "reached_through": through}
+
+        def text(data: dict[str, Any]) -> list[str]:
+            more = reached_text(data["reached_through"], MAX_LIMIT, "callers of")
+            lines = refs_text("Callers", data, "callers")
+            return lines + ([""] if more and lines[-1] else []) + more
+        return self._answer("callers", head, "callers", [_ref_json(r) for r in refs], "call site", steps, budget, text)
 
     def callees(self, target: str, max_tokens: int | None = None, repo: str | None = None) -> Answer:
         """What ``target`` calls: one entry per callee with its call sites in ``target``'s body,
@@ -661,6 +670,16 @@ class AgentQueries:
         steps.lap("Endpoints", f"{len(found['endpoints'])} of {found['total']} endpoints, their handlers and clients")
         return self._answer("endpoints", {k: v for k, v in found.items() if k != "endpoints"}, "endpoints",
                             found["endpoints"], "endpoint", steps, budget, endpoints_text)
+
+    def unlinked(self, repo: str | None = None, product: str | None = None, reason: str | None = None,
+                 limit: int | None = None, max_tokens: int | None = None) -> Answer:
+        """The client calls not linked to an endpoint or topic (:func:`analysis.unlinked.unlinked_calls`;
+        ``limit`` default and most :data:`MAX_LIMIT`)."""
+        budget, steps = self._budget(max_tokens), self._start()
+        found = unlinked_calls(steps.graph, repo, product, reason, self._limit(limit, MAX_LIMIT)).as_dict()
+        steps.lap("Unlinked", f"{len(found['calls'])} of {found['total']} unlinked calls")
+        return self._answer("unlinked", {k: v for k, v in found.items() if k != "calls"}, "calls",
+                            found["calls"], "call", steps, budget, unlinked_text)
 
     def _answer(self, tool: str, head: dict[str, Any], key: str, items: list[dict[str, Any]], noun: str,
                 steps: _Steps, budget: int, render: Callable[[dict[str, Any]], list[str]],

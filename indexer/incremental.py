@@ -73,7 +73,7 @@ from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
 from indexer.forked_resolve import Hashed, forks
-from indexer.link_paths import is_manifest_path, is_spec_path
+from indexer.link_paths import is_gateway_input, is_manifest_path, is_spec_path
 from indexer.heap import GC_THRESHOLD0, fewer_collections, release_memory
 from indexer.mention_refresh import MentionRecords
 from indexer.model import FileExtraction
@@ -394,15 +394,23 @@ class RepositoryIndex(WholeTreeBind, StateRecords, RebindScope):
     def _needs_rescan(self, rel: str) -> bool:
         """A ``.gitignore`` changes which files count, a Spring configuration file what URLs say, an
         OpenAPI document (one the last run read, or a YAML / JSON file that now looks like a spec)
-        which operations API-first code implements or calls; a directory that came, went or moved
-        carries files the watcher may not name one by one."""
+        which operations API-first code implements or calls, a file an nginx configuration includes
+        (or would: :func:`indexer.link_paths.is_gateway_input`) where relative URLs go; a directory that
+        came, went or moved carries files the watcher may not name one by one."""
         if is_config_path(rel) or is_spec_path(self.root, rel, self.resolver.link) \
-                or is_manifest_path(self.root, rel, self.resolver.link):
+                or is_manifest_path(self.root, rel, self.resolver.link) or is_gateway_input(rel, self.resolver.link):
             return True
         if (self.root / rel).is_dir():
             return True
         prefix = rel + "/"
         return any(p.startswith(prefix) for p in self.paths())
+
+    def reads(self, path: str | Path) -> bool:
+        """Whether the file at ``path`` (absolute, or relative to the root) is a link input the last sync
+        read that no file suffix tells (:func:`indexer.link_paths.is_gateway_input`: a file an nginx
+        configuration includes): a watcher lets its changes through."""
+        rel = self._relative(path)
+        return rel is not None and is_gateway_input(rel, self.resolver.link)
 
     def applications(self) -> dict[str, str] | None:
         """The folders naming the repository's applications as the last sync read them

@@ -68,7 +68,13 @@ RECORD_EVERY_S = 30.0
 
 class SourceFilter(watchfiles.BaseFilter):
     """Lets through what can change the index: source files, ``.gitignore``, configuration files and
-    directories; never the index folder or pruned folders."""
+    directories, and the files ``reads`` says the index read (``reads(path)``: a file an nginx
+    configuration includes, :meth:`indexer.incremental.RepositoryIndex.reads`); never the index folder
+    or pruned folders."""
+
+    def __init__(self, reads: Callable[[str], bool] | None = None) -> None:
+        super().__init__()
+        self.reads = reads
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
         """Whether ``path`` (absolute) may matter."""
@@ -81,6 +87,8 @@ class SourceFilter(watchfiles.BaseFilter):
         if extractor_for_path(path) is not None or is_config_path(name) or name.lower().endswith(SPEC_SUFFIXES) \
                 or name.lower().endswith(TEMPLATE_SUFFIX):
             return True  # a YAML / JSON file may be an OpenAPI spec, an .html one a component's template: the index decides
+        if self.reads is not None and self.reads(path):
+            return True  # `include proxy.inc`: no suffix says it is configuration, the last sync read it
         return "." not in name or Path(path).is_dir()  # a folder (gone ones have no suffix mostly)
 
 
@@ -179,7 +187,7 @@ class Watcher:
         """One watch session until ``stop``; on its first batch, paths changed since ``catch_up``
         (seconds since the epoch) are added. Raises what ``watchfiles`` raises."""
         watch = watchfiles.watch(
-            self.index.root, watch_filter=SourceFilter(), debounce=self.debounce_ms, step=self.step_ms,
+            self.index.root, watch_filter=SourceFilter(self.index.reads), debounce=self.debounce_ms, step=self.step_ms,
             stop_event=stop, rust_timeout=_WAKE_MS, yield_on_timeout=True, raise_interrupt=False,
             force_polling=polling or None, poll_delay_ms=POLL_DELAY_MS,
         )

@@ -30,7 +30,7 @@ from analysis.retrieval import QueryEngine, check_query
 from lsp_server.cli_models import models as models_group
 from lsp_server.cli_models import search_engine, warn_model
 from lsp_server.cli_similar import similar
-from lsp_server.cli_endpoints import endpoints
+from lsp_server.cli_endpoints import endpoints, unlinked
 from lsp_server.cli_navigation import also_named, callers_cmd, no_match, note_repos, references_cmd
 from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
@@ -46,7 +46,7 @@ from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_
                                     terminal_text)
 from lsp_server.freshness_support import record_run
 from lsp_server.watch_support import end_watches, start_watch, update_printer, wait_while_watching
-from stores.contracts import Node, SearchFilters
+from stores.contracts import UNLINKED_REASONS, Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.errors import StoreError, os_error_message
 from stores.factory import (DB_ENV, claim_repository, default_db_path, find_db, open_stores,
@@ -242,7 +242,9 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
     if linked:
         table.add_row("HTTP, queue and gRPC links", ", ".join(f"{k} {v:,}" for k, v in linked.items()))
     if unlinked:
-        table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items()))
+        listed = sum(v for k, v in unlinked.items() if k in UNLINKED_REASONS)  # client calls: kept, listable
+        table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items())
+                      + (f" (`ripple unlinked` lists the {listed:,} client call{'s' if listed != 1 else ''})" if listed else ""))
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "background" in embedded:
@@ -768,6 +770,7 @@ main.add_command(embed)
 main.add_command(models_group)
 main.add_command(similar)
 main.add_command(endpoints)
+main.add_command(unlinked)
 main.add_command(callers_cmd)
 main.add_command(references_cmd)
 

@@ -1,16 +1,19 @@
 """``ripple endpoints``: the endpoint list (route map) of the index, the command-line face of the
 agents' ``endpoints`` tool and ``GET /v1/endpoints`` (one analysis:
-:func:`analysis.endpoints.endpoint_list`)."""
+:func:`analysis.endpoints.endpoint_list`); ``ripple unlinked``: the client calls the linker could not
+join to an endpoint or topic, the face of the ``unlinked`` tool and ``GET /v1/unlinked``
+(:func:`analysis.unlinked.unlinked_calls`)."""
 
 from __future__ import annotations
 
 import click
 
 from analysis.endpoints import endpoint_line, endpoint_list, spans_several
+from analysis.unlinked import unlinked_calls, unlinked_line
 from lsp_server.cli_support import branch_option, cli_store, emit_json, out, terminal_text
 from stores.factory import DB_ENV
 
-__all__ = ["endpoints"]
+__all__ = ["endpoints", "unlinked"]
 
 
 @click.command(name="endpoints")
@@ -43,3 +46,36 @@ def endpoints(db: str | None, repo: str | None, match: str | None, limit: int, u
         out.print(f"{found.left_out} more beyond --limit {limit}", markup=False)
     if found.unserved and not unserved:
         out.print(f"{found.unserved} more only called (no handler indexed); --unserved lists them", markup=False)
+
+
+@click.command(name="unlinked")
+@click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
+@click.option("--repo", help="Only calls made by this repository.")
+@click.option("--product", help="Only calls made by the repositories of this product.")
+@click.option("--reason", help="Only calls not linked for this reason (url, grpc_ambiguous, topic, ...: the names of "
+                               "the index report's 'not linked, by reason' row).")
+@click.option("--limit", type=click.IntRange(1), default=200, show_default=True, help="Most calls listed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
+@branch_option
+def unlinked(db: str | None, repo: str | None, product: str | None, reason: str | None, limit: int, as_json: bool,
+             branch: str | None) -> None:
+    """The client calls (HTTP requests, gRPC stub calls, GraphQL operations, queue uses) the index could not
+    link to an endpoint or topic, by file and line: what each names, why it was not linked and the
+    nearest candidates the linker had. They are the 'not linked, by reason' row of `ripple index`."""
+    with cli_store(db, branch, freshness=True) as store:
+        found = unlinked_calls(store, repo, product, reason, limit)
+    data = found.as_dict()
+    if as_json:
+        emit_json(data)
+        return
+    count = f"{len(found.calls)} of {found.total}" if found.left_out else f"{found.total}"
+    where = "".join(f" {k} {v}" for k, v in (("of repository", repo), ("of product", product),
+                                              ("for reason", found.reason)) if v)
+    reasons = ", ".join(f"{k} {v:,}" for k, v in found.by_reason.items())
+    out.print(f"{count} unlinked call{'s' if found.total != 1 else ''}{where}" + (f" ({reasons})" if reasons else ""),
+              markup=False)
+    several = len({c["repo"] for c in data["calls"]}) > 1
+    for c in data["calls"]:
+        out.print(terminal_text("  " + unlinked_line(c, several)), markup=False)
+    if found.left_out:
+        out.print(f"{found.left_out} more beyond --limit {limit}", markup=False)

@@ -13,8 +13,9 @@ import click
 from rich.markup import escape
 
 from analysis.endpoints import declared_names
+from analysis.reached_through import reached_text, reached_through
 from analysis.impact import PositionQuery, query_nodes
-from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, entries_served, gateway_miss, inherited_note,
+from analysis.navigation import (Reference, callers, closest_endpoints, dotted_name, gateway_miss, inherited_note,
                                  location_text, lookup, references, symbol_label)
 from analysis.targets import closest_symbols, position_miss, quoted_target, target_query
 from analysis.testcode import is_test_path
@@ -122,14 +123,15 @@ def _target_names(targets: list[Node]) -> dict[str, str]:
 
 def _render_refs(symbol: str, targets: list[Node], others: list[Node], refs: list[Reference], key: str,
                  as_json: bool, repo: str | None, unmatched: str | None = None,
-                 shown: dict[str, str] | None = None) -> None:
-    """JSON (``{"targets": [...], "repos": [...], key: [...]}``, exit 1 when nothing matched) or text;
-    a note on stderr when the targets lie in several repositories (``--repo`` chooses). ``unmatched``:
-    the error when ``--repo`` matched nothing (:func:`no_match`); ``shown``: the endpoints' names as
-    their routes declare them (:func:`analysis.endpoints.declared_names`)."""
+                 shown: dict[str, str] | None = None, extra: dict[str, object] | None = None) -> None:
+    """JSON (``{"targets": [...], "repos": [...], key: [...], **extra}``, exit 1 when nothing matched) or
+    text; a note on stderr when the targets lie in several repositories (``--repo`` chooses).
+    ``unmatched``: the error when ``--repo`` matched nothing (:func:`no_match`); ``shown``: the endpoints'
+    names as their routes declare them (:func:`analysis.endpoints.declared_names`)."""
     repos = sorted({t.repo for t in targets})
     if as_json:
-        emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs]})
+        emit_json({"targets": [t.id for t in targets], "repos": repos, key: [_ref_json(r) for r in refs],
+                   **(extra or {})})
         if not targets:
             sys.exit(1)
         return
@@ -183,14 +185,11 @@ def callers_cmd(symbol: str, db: str | None, resolutions: tuple[str, ...], repo:
         refs = callers(store, targets, list(resolutions) or None)
         unmatched = no_match(store, symbol, repo) if not targets else None
         shown = declared_names(store, targets)
-        entries = entries_served(store, targets)
-    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched, shown)
-    for entry in entries[:3] if not as_json else ():  # reached from other services: their callers are the entry's
-        name = entry.removeprefix("endpoint:")
-        whose = "producers" if entry.startswith("topic:") else "clients"
-        out.print(f"[dim]{escape(f'also reached through {name}: ripple callers {quoted_target(name)} lists its {whose}')}[/dim]")
-    if len(entries) > 3 and not as_json:
-        out.print(f"[dim]and through {len(entries) - 3} more endpoints or topics (ripple impact follows them all)[/dim]")
+        through = [e.as_dict() for e in reached_through(store, targets)]
+    _render_refs(symbol, targets, others, refs, "callers", as_json, repo, unmatched, shown,
+                 {"reached_through": through})
+    for line in reached_text(through) if not as_json else ():  # reached from other services: the entries' callers
+        out.print(f"[dim]{escape(terminal_text(line))}[/dim]")
 
 
 @click.command(name="references")

@@ -20,6 +20,7 @@ Every ``to_*`` function goes index -> LSP; every ``from_*`` function LSP -> inde
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, unquote
@@ -28,6 +29,7 @@ from lsprotocol import types
 
 from stores.contracts import Node
 from analysis.navigation import CallGroup, Reference, SymbolTree, container_name, symbol_label
+from analysis.reached_through import ReachedThrough
 
 __all__ = [
     "FileText", "LineMap", "Converter", "RIPPLE_SCHEME", "ripple_uri", "parse_ripple_uri", "to_client_col",
@@ -275,6 +277,27 @@ class Converter:
         ranges = self._site_ranges(group, name, group.node)
         return types.CallHierarchyIncomingCall(self.call_item(group.node, ranges[0] if ranges else None), ranges)
 
+    def incoming_through(self, group: CallGroup, entry: ReachedThrough) -> types.CallHierarchyIncomingCall:
+        """A client or producer reaching the item through the endpoint or topic ``entry`` it serves or
+        consumes (:func:`analysis.reached_through.incoming_through`): the caller's item, its ``detail``
+        ending ``through NAME`` and its ``data`` holding the entry's id under ``through``, with
+        ``fromRanges`` = its requests, sends or stub calls (the identifier written at each)."""
+        caller = group.node
+        ranges = [self._identifier_range(s.repo, s.file, s.line, s.col) for s in group.sites
+                  if (s.repo, s.file) == (caller.repo, caller.file)] or [self.selection_range(caller)]
+        item = self.call_item(caller, ranges[0])
+        item.detail = _short(f"{item.detail} · through {entry.name}")
+        item.data = {"id": caller.id, "through": entry.id}
+        return types.CallHierarchyIncomingCall(item, ranges)
+
+    def _identifier_range(self, repo: str, path: str, line: int, col: int) -> types.Range:
+        """The identifier written at ``line`` / ``col`` (``get`` of ``requests.get(...)``); an empty
+        range there when none is (a file changed since, or not on this disk)."""
+        lines = self.text(repo, path).disk
+        text = lines[line - 1] if lines is not None and 0 < line <= len(lines) else ""
+        m = _IDENTIFIER.match(text, col) if 0 <= col <= len(text) else None
+        return self.range(repo, path, line, col, line, m.end() if m else col)
+
     def outgoing_call(self, group: CallGroup, caller: Node) -> types.CallHierarchyOutgoingCall:
         """A callee with ``fromRanges`` = the call sites in ``caller``'s body."""
         return types.CallHierarchyOutgoingCall(self.call_item(group.node),
@@ -305,6 +328,9 @@ _NAME_LINES = 200
 
 DETAIL_CHARS = 300
 """Longest detail / container text sent (a deeply nested definition's dotted name can be huge)."""
+
+
+_IDENTIFIER = re.compile(r"[\w$]+")
 
 
 def _short(text: str) -> str:

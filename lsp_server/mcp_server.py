@@ -45,7 +45,8 @@ INSTRUCTIONS = (
     "identifier) or `symbol` (a name you know); `callers`, `callees` and `references` navigate; `impact` "
     "answers 'what breaks if I change this' (callers hop by hop, HTTP/GraphQL/gRPC endpoints, queues, "
     "tests); `similar` finds code like a symbol; `repositories` says what is indexed and how fresh; "
-    "`endpoints` lists the HTTP / GraphQL / gRPC endpoints the code serves (the route map). "
+    "`endpoints` lists the HTTP / GraphQL / gRPC endpoints the code serves (the route map); `unlinked` "
+    "the client calls that reach no endpoint or topic the index knows, and why. "
     "A target is a qualified name (Class.method, package.module.function), a node id from an earlier "
     "answer, or PATH:LINE. Answers fit max_tokens and say what they cut."
 )
@@ -193,7 +194,8 @@ def _result(answer: Answer) -> CallToolResult:
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-TOOLS = ("search", "symbol", "callers", "callees", "references", "impact", "similar", "repositories", "endpoints")
+TOOLS = ("search", "symbol", "callers", "callees", "references", "impact", "similar", "repositories", "endpoints",
+         "unlinked")
 """The tools every ``ripple mcp`` serves, in the order they are listed."""
 
 
@@ -293,6 +295,20 @@ def build_server(backend: Backend) -> MCPServer:
                                                               "indexed: external APIs).")] = False,
                   max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.endpoints(repo, match, limit, max_tokens, unserved)))
+
+    @tool("The client calls the index could not link to an endpoint or topic (HTTP requests whose URL names no "
+          "known path, gRPC stub calls no .proto declares, GraphQL operations no schema declares, queue uses of "
+          "unknown topics): each with PATH:LINE, the calling symbol, the call as far as it is known (POST "
+          "http://{}), the reason and the nearest candidates the linker had.")
+    def unlinked(repo: Repo = None,
+                 product: Annotated[str | None, Field(max_length=200, description="Only calls made by the "
+                                                     "repositories of this product.")] = None,
+                 reason: Annotated[str | None, Field(max_length=100, description="Only calls not linked for this "
+                                                    "reason (url, grpc_ambiguous, graphql_document, topic, ...).")]
+                 = None,
+                 limit: Annotated[int, _LIMIT] = MAX_LIMIT,
+                 max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
+        return _result(backend.call(lambda q: q.unlinked(repo, product, reason, limit, max_tokens)))
 
     return server
 

@@ -22,7 +22,8 @@ from typing import Any, NamedTuple
 from stores.errors import QueryFailed
 from stores.endpoint_ids import (BROKERS, GRAPHQL_OPERATIONS, GRPC_METHOD, declared_route, endpoint_id,  # re-exported
                                  graphql_operation, normalise_graphql_field, normalise_grpc_path, normalise_path,
-                                 topic_id, topic_parts)
+                                 topic_id, topic_parts, unlinked_id, UNLINKED_PREFIX,
+                                 UNLINKED_REASONS)
 from stores.symbol_names import (SymbolNameIndex, best_symbol_names, query_parts, symbol_match_rank,  # re-exported
                                  symbol_parts)
 from stores.table_ids import DEFAULT_SCHEMAS, column_id, table_id, table_key  # re-exported
@@ -61,6 +62,9 @@ __all__ = [
     "endpoint_id",
     "declared_route",
     "topic_id",
+    "unlinked_id",
+    "UNLINKED_PREFIX",
+    "UNLINKED_REASONS",
     "topic_parts",
     "BROKERS",
     "DEFAULT_SCHEMAS",
@@ -76,12 +80,12 @@ CODE_UNIT_KINDS = ("method", "class", "function")
 
 NODE_LABELS = (
     "Repository", "File", "Class", "Interface", "Enum", "Method", "Function", "Constructor", "Field",
-    "Endpoint", "Topic", "Table", "Column",
+    "Endpoint", "Topic", "Table", "Column", "Unlinked",
 )
 EDGE_KINDS = (
     "CONTAINS", "CALLS", "EXTENDS", "IMPLEMENTS", "OVERRIDES", "INJECTS", "USES_TYPE",
     "EXPOSES", "CALLS_HTTP", "PRODUCES", "CONSUMES", "WRAPS", "DECLARES", "ENTRY", "MENTIONS",
-    "HAS_COLUMN", "READS", "WRITES", "REFERENCES",
+    "HAS_COLUMN", "READS", "WRITES", "REFERENCES", "UNLINKED",
 )
 # REFERENCES: code -> a function or method it names as a value without calling it (handed as an
 # argument, assigned, put in a list or dict, returned: ``sorted(xs, key=by_name)``,
@@ -105,7 +109,13 @@ EDGE_KINDS = (
 # Nodes no file owns: Endpoint and Topic nodes are shared by every file (of any repository) whose
 # edges point to them. They have ``repo == file == ""``; a backend upserts them by id and removes one
 # when no edge touches it any more.
-SHARED_LABELS = ("Endpoint", "Topic", "Table", "Column")
+# UNLINKED: code -> the shared ``Unlinked`` node of a reason (``unlinked:url``, :func:`unlinked_id`): a
+# client call (HTTP request, gRPC stub call, GraphQL operation, queue use) the framework linker could
+# not join to any endpoint or topic, at the call, owned by the calling file, with props ``call`` (what
+# the call names as far as it is known: ``POST http://{}``, ``GRPC Orders/Get``, ``celery shop.cleanup``),
+# ``framework`` and, when the linker had some, ``candidates`` (the nearest endpoints or topics it
+# could not choose between or that nearly matched). Read by :mod:`analysis.unlinked`; no walk follows it.
+SHARED_LABELS = ("Endpoint", "Topic", "Table", "Column", "Unlinked")
 # How a CALLS edge was bound (design: exact = import/type known; inferred = receiver type inferred or
 # reached through inheritance; name = short name + arity fallback).
 RESOLUTIONS = ("exact", "inferred", "name")

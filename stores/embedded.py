@@ -671,7 +671,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         # The ids first (no path, label or properties read for the rows the limit cuts), then their nodes.
         ids = [i for (i,) in self._db.execute(
             "SELECT i.id FROM json_each(?) j JOIN node_rows r ON r.name = j.value JOIN ids i ON i.nid = r.nid"
-            " WHERE r.label NOT IN (SELECT tid FROM terms WHERE term IN ('File', 'Repository', 'Endpoint', 'Topic'))"
+            " WHERE r.label NOT IN (SELECT tid FROM terms WHERE term IN ('File', 'Repository', 'Endpoint', 'Topic', 'Unlinked'))"
             " ORDER BY j.key, i.id LIMIT ?",
             (json.dumps([name for _, _, name in ranked]), int(limit)),
         )]
@@ -685,7 +685,7 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         if cached is not None and cached[0] == (self._generation, version):
             return cached[1]
         names = SymbolNameIndex(name for (name,) in self._db.execute(
-            "SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository', 'Endpoint', 'Topic')"))
+            "SELECT DISTINCT name FROM nodes WHERE label NOT IN ('File', 'Repository', 'Endpoint', 'Topic', 'Unlinked')"))
         self._names = ((self._generation, version), names)
         return names
 

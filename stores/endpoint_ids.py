@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["normalise_path", "GRAPHQL_OPERATIONS", "graphql_operation", "normalise_graphql_field", "GRPC_METHOD", "normalise_grpc_path", "endpoint_id", "declared_route", "topic_id", "topic_parts", "BROKERS"]
+__all__ = ["normalise_path", "GRAPHQL_OPERATIONS", "graphql_operation", "normalise_graphql_field", "GRPC_METHOD", "normalise_grpc_path", "endpoint_id", "declared_route", "topic_id", "topic_parts", "BROKERS", "unlinked_id", "UNLINKED_PREFIX", "UNLINKED_REASONS"]
 
 _URL_BASE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*")
 _PATH_VARIABLE = re.compile(
@@ -135,3 +135,27 @@ def topic_parts(node_id: str) -> tuple[str, str]:
     rest = node_id.removeprefix("topic:")
     head, sep, tail = rest.partition(":")
     return (head, tail) if sep and head in BROKERS and head != "kafka" else ("kafka", rest)
+
+
+UNLINKED_PREFIX = "unlinked:"
+"""The id prefix of the shared ``Unlinked`` nodes (:func:`unlinked_id`)."""
+UNLINKED_REASONS = ("url", "operation", "operation_no_spec", "grpc_no_proto", "grpc_ambiguous", "grpc_rpc",
+                    "graphql_document", "graphql_no_schema", "topic", "task", "binding")
+"""Why a client call was not linked, the vocabulary of the ``Unlinked`` nodes: a URL naming no path, a
+generated API client's operation no spec declares (or no spec at all), a gRPC service no ``.proto``
+declares / several declare / without that rpc, a GraphQL document not found / a root field no schema
+declares, a topic of unknown name, a ``.delay`` on no Celery task, an undeclared Spring Cloud Stream
+binding. A reader lists them all by id (no scan of the nodes by label)."""
+
+
+def unlinked_id(reason: str) -> str:
+    """Id of the shared ``Unlinked`` node standing for one reason the framework linker could not join a
+    client call (an HTTP request, a gRPC stub call, a GraphQL operation, a queue use) to an endpoint or
+    topic: ``unlinked:url``, ``unlinked:grpc_ambiguous``, ``unlinked:topic`` (the reason as the index
+    report counts it, without its ``unlinked_`` prefix). Each such call is an ``UNLINKED`` edge from the
+    calling code to it (:mod:`indexer.frameworks.unlinked`). Raises ``ValueError`` for a reason not in
+    :data:`UNLINKED_REASONS` (the linker's own words, never the indexed code's)."""
+    bare = reason.removeprefix("unlinked_")
+    if bare not in UNLINKED_REASONS:
+        raise ValueError(f"{reason!r} is not one of the reasons {', '.join(UNLINKED_REASONS)}")
+    return UNLINKED_PREFIX + bare

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE, split_url
 from indexer.frameworks.openapi import ApiOperation, match_operations
+from indexer.frameworks.unlinked import nearest
 from indexer.model import HttpCall, Import, Route, Template
 from indexer.resolve.values import ClassV, FuncV
 from indexer.symbols import file_id
@@ -74,14 +75,15 @@ class ApiFirstLinks:
     options: Any
     result: Any
 
-    def _operations(self, operation: str) -> tuple[list[ApiOperation], str]:
+    def _operations(self, operation: str, count: bool = True) -> tuple[list[ApiOperation], str]:
         """The spec operations an API-first fact names and the match (``exact`` / ``name``), counting
-        what matches nothing."""
+        what matches nothing unless not to ``count`` (a client call: recorded by the caller)."""
         if not self.options.api.operations:
-            self.result.outcomes["unlinked_operation_no_spec"] += 1
+            if count:
+                self.result.outcomes["unlinked_operation_no_spec"] += 1
             return [], ""
         ops, match = match_operations(self.options.api, operation)
-        if not ops:
+        if not ops and count:
             self.result.outcomes["unlinked_operation"] += 1
         return ops, match
 
@@ -180,8 +182,14 @@ class ApiFirstLinks:
                 return
             api, service = found
             operation = f"{api}.{operation.rpartition('.')[2]}"
-        ops, match = self._operations(operation)
+        ops, match = self._operations(operation, count=False)
         caller = self._owner_id(fc, call.caller, call.line)  # type: ignore[attr-defined]
+        if not ops:
+            spec = self.options.api.operations
+            reason = "unlinked_operation" if spec else "unlinked_operation_no_spec"
+            near = nearest(operation, (o.operation_id for o in spec if o.operation_id)) if spec else []
+            self.unlinked(fc, caller, call.line, call.col, reason, f"operation {operation}",  # type: ignore[attr-defined]
+                          call.framework, near)
         for op in ops:
             eid = self._endpoint(fc, op.method, op.path)  # type: ignore[attr-defined]
             self._edge(fc, "CALLS_HTTP", caller, eid, call.line, call.col, framework=call.framework,  # type: ignore[attr-defined]

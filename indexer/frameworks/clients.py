@@ -110,7 +110,8 @@ def prefixes_url(key: str, url: str) -> bool:
 
 class ClientLinks:
     """CALLS_HTTP linking, mixed into the linker (which provides ``r``, ``ctxs``, ``options``,
-    ``result``, ``render``, ``_endpoint``, ``_edge`` and ``_owner_id``)."""
+    ``result``, ``render``, ``_endpoint``, ``_edge``, ``_owner_id`` and ``unlinked``: a request whose URL
+    names no path is an ``UNLINKED`` edge, :mod:`indexer.frameworks.unlinked`)."""
 
     _gateways: tuple[GatewayRoute, ...] | None = None
 
@@ -200,7 +201,8 @@ class ClientLinks:
                 continue  # `this.fetch(path, method)`: a layer of the chain, linked where a URL is given
             method, url = request_of(use, layer, fc, self.render)
             if not plausible(url):
-                self.result.outcomes["unlinked_url"] += 1
+                self.unlinked(fc, self._owner_id(fc, use.caller, use.line), use.line, use.col,  # type: ignore[attr-defined]
+                              "unlinked_url", f"{method} {url.replace(HOLE, '{}')}", layer.call.framework)
                 continue
             used.append(id(layer.call))
             self.link_url(fc, use.caller, use.line, use.col, layer.call.framework, method, url, via=v.f.id)
@@ -226,7 +228,8 @@ class ClientLinks:
         routed = gateway_url(self.gateways(), method, url, fc.path) if over_http else None
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
-            self.result.outcomes["unlinked_url"] += 1
+            self.unlinked(fc, self._owner_id(fc, caller, line), line, col, "unlinked_url",  # type: ignore[attr-defined]
+                          f"{'GET' if method == '*' else method} {rendered.replace(HOLE, '{}')}", framework)
             return
         method = "GET" if method == "*" else method
         eid = self._endpoint(fc, method, path)

@@ -45,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.graphql_documents import DOCUMENTS_FRAMEWORK, operation_qualname
+from indexer.frameworks.unlinked import Miss, nearest
 from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse
 from indexer.symbols import file_id
 from stores.contracts import Edge
@@ -67,8 +68,9 @@ EndpointFn = Callable[["FileCtx", str, str], str]
 
 class _ClientLinker:
     def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult, locate: Locate,
-                 endpoint: EndpointFn) -> None:
+                 endpoint: EndpointFn, miss: Miss | None = None) -> None:
         self.r, self.ctxs, self.result, self.locate, self.endpoint = r, ctxs, result, locate, endpoint
+        self.miss = miss
         self.declared: set[str] = {e.dst for es in result.edges.values() for e in es
                                    if e.kind in ("EXPOSES", "DECLARES") and e.dst.startswith(
                                        ("endpoint:QUERY ", "endpoint:MUTATION ", "endpoint:SUBSCRIPTION "))}
@@ -127,7 +129,9 @@ class _ClientLinker:
         elif use.path is not None:
             found = self._document_files(use.path)
         if not found:
-            self.result.outcomes["unlinked_graphql_document"] += 1
+            what = use.ref or use.path or (f"operation {use.operation}" if use.operation else "document")
+            self.unlinked(fc, src, use, "unlinked_graphql_document", f"GRAPHQL {what}",
+                          nearest(use.path, (f.path.rsplit(".", 1)[0] for f in self.files)) if use.path else ())
             return
         for dfc, doc in found:
             self.run_docs.add(id(doc))
@@ -138,6 +142,14 @@ class _ClientLinker:
                 self.result.outcomes["unlinked_graphql_parse"] += 1
             for op in ops:
                 self.operation(fc, src, doc, op, dfc, use.line, use.col, framework=use.framework)
+
+    def unlinked(self, fc: FileCtx, src: str, use: GraphqlUse, reason: str, call: str,
+                 candidates: Sequence[str] = ()) -> None:
+        """Count ``reason`` and record the use (an ``UNLINKED`` edge from ``src``) through ``miss``."""
+        if self.miss is None:
+            self.result.outcomes[reason] += 1
+        else:
+            self.miss(fc, src, use.line, use.col, reason, call, use.framework, candidates)
 
     def _document_files(self, path: str) -> list[tuple[FileCtx, GraphqlDocument]]:
         """The documents of the ``.graphql`` / ``.gql`` files whose path without suffix is ``path``
@@ -157,7 +169,8 @@ class _ClientLinker:
         hits = [(op, f"endpoint:{op} {root}.{name}") for op, root in _ROOTS.items()]
         hits = [(op, eid) for op, eid in hits if eid in self.declared]
         if not hits:
-            self.result.outcomes["unlinked_graphql_no_schema"] += 1
+            self.unlinked(fc, src, use, "unlinked_graphql_no_schema", f"GRAPHQL {name}",
+                          sorted(d.removeprefix("endpoint:") for d in self.declared if d.rsplit(".", 1)[-1] == name))
             return
         match = "exact" if len(hits) == 1 else "name"
         for op, _ in hits:
@@ -239,11 +252,13 @@ class _ClientLinker:
 
 
 def link_graphql_clients(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult, locate: Locate,
-                         endpoint: EndpointFn) -> None:
+                         endpoint: EndpointFn, miss: Miss | None = None) -> None:
     """Add to ``result`` the ``CALLS_HTTP`` (``kind`` ``graphql``) edges of every GraphQL client
     operation of ``ctxs`` (every file of one repository), as the module docstring says. ``locate(fc,
     scope, expr)`` finds the constant an expression names (the linker's ``locate``); ``endpoint(fc,
     method, path)`` emits the Endpoint node into ``fc``'s output and returns its id. Call it after
     every route is linked (``result`` then holds the EXPOSES / DECLARES edges that say which
-    operations the repository declares). Never raises on odd facts: what cannot be linked is counted."""
-    _ClientLinker(r, ctxs, result, locate, endpoint).run()
+    operations the repository declares). ``miss``: the linker's recorder of unlinked client calls
+    (:meth:`indexer.frameworks.unlinked.UnlinkedLinks.unlinked`; ``None``: only counted). Never raises on
+    odd facts: what cannot be linked is counted."""
+    _ClientLinker(r, ctxs, result, locate, endpoint, miss).run()

@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.unlinked import Miss, nearest
 from indexer.model import RpcUse
 from indexer.resolve.values import ClassV, Def, FuncV, InstV
 from indexer.symbols import file_id, module_path
@@ -103,8 +104,9 @@ def rpc_names(framework: str, rpc: str) -> tuple[str, ...]:
 
 class _RpcLinker:
     def __init__(self, r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
-                 emit: Callable[[FileCtx, str, Node], None], service_for: Callable[[str], str | None]) -> None:
-        self.r, self.ctxs, self.result, self.emit = r, ctxs, result, emit
+                 emit: Callable[[FileCtx, str, Node], None], service_for: Callable[[str], str | None],
+                 miss: Miss | None) -> None:
+        self.r, self.ctxs, self.result, self.emit, self.miss = r, ctxs, result, emit, miss
         self.service_for = service_for
         self.services: dict[str, dict[str, _Service]] = {}  # name -> full name -> service
         for fc in ctxs:
@@ -130,12 +132,13 @@ class _RpcLinker:
         for fc, use in deferred:
             self.use(fc, use, served)
 
-    def service(self, use: RpcUse) -> tuple[_Service, str] | None:
-        """The one service ``use`` names, with the certainty of the match; ``None`` (counted) when none
-        or several."""
+    def service(self, fc: FileCtx, use: RpcUse) -> tuple[_Service, str] | None:
+        """The one service ``use`` names, with the certainty of the match; ``None`` (counted; a call
+        recorded, :meth:`unlinked`) when none or several."""
         candidates = list(self.services.get(use.service, {}).values())
         if not candidates:
-            self.result.outcomes["unlinked_grpc_no_proto"] += 1
+            self.unlinked(fc, use, "unlinked_grpc_no_proto", use.service,
+                          [full for name in nearest(use.service, self.services) for full in sorted(self.services[name])])
             return None
         narrowed = candidates
         if use.package:
@@ -154,16 +157,25 @@ class _RpcLinker:
             return narrowed[0], "exact" if (use.package or use.module) else "name"
         if len(candidates) == 1:
             return candidates[0], "name"
-        self.result.outcomes["unlinked_grpc_ambiguous"] += 1
+        self.unlinked(fc, use, "unlinked_grpc_ambiguous", use.service, sorted(s.full for s in narrowed or candidates))
         return None
 
+    def unlinked(self, fc: FileCtx, use: RpcUse, reason: str, service: str, candidates: Sequence[str] = ()) -> None:
+        """Count ``reason``; a stub call (role ``calls``) is also recorded with ``candidates`` through the
+        linker's ``miss`` (an ``UNLINKED`` edge, :mod:`indexer.frameworks.unlinked`)."""
+        if use.role != "calls" or self.miss is None:
+            self.result.outcomes[reason] += 1
+            return
+        call = f"{GRPC_METHOD} {service}/{use.rpc}" if use.rpc else f"{GRPC_METHOD} {service}"
+        self.miss(fc, self._owner(fc, use.owner, use.line), use.line, use.col, reason, call, use.framework, candidates)
+
     def use(self, fc: FileCtx, use: RpcUse, served: set[tuple[str, str]]) -> None:
-        found = self.service(use)
+        found = self.service(fc, use)
         if found is None:
             return
         svc, certainty = found
         if use.role == "calls":
-            rpc = self._rpc(svc, use)
+            rpc = self._rpc(fc, svc, use)
             if rpc is None:
                 return
             src = self._owner(fc, use.owner, use.line)
@@ -172,7 +184,7 @@ class _RpcLinker:
             self.result.outcomes["calls_grpc"] += 1
             return
         if use.rpc is not None:  # a handler function registered for one rpc
-            rpc = self._rpc(svc, use)
+            rpc = self._rpc(fc, svc, use)
             if rpc is None:
                 return
             if use.owner is not None:
@@ -215,11 +227,13 @@ class _RpcLinker:
             return v.c
         return None
 
-    def _rpc(self, svc: _Service, use: RpcUse) -> str | None:
+    def _rpc(self, fc: FileCtx, svc: _Service, use: RpcUse) -> str | None:
         for rpc in svc.rpcs:
             if use.rpc in rpc_names(use.framework, rpc):
                 return rpc
-        self.result.outcomes["unlinked_grpc_rpc"] += 1
+        by_name = {name: rpc for rpc in svc.rpcs for name in rpc_names(use.framework, rpc)}
+        near = [f"{svc.full}/{by_name[n]}" for n in nearest(use.rpc or "", by_name)]
+        self.unlinked(fc, use, "unlinked_grpc_rpc", svc.full, list(dict.fromkeys(near)))
         return None
 
     def _owner(self, fc: FileCtx, qualname: str | None, line: int) -> str:
@@ -243,11 +257,13 @@ class _RpcLinker:
 
 def link_rpcs(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult,
               emit: Callable[[FileCtx, str, Node], None],
-              service_for: Callable[[str], str | None] = lambda path: None) -> None:
+              service_for: Callable[[str], str | None] = lambda path: None, miss: Miss | None = None) -> None:
     """Add to ``result`` the EXPOSES / CALLS_HTTP edges (owned by the file of each use) and the
     ``GRPC`` Endpoint nodes (emitted through ``emit(fc, id, node)``, the linker's per-file emitter) of
     every :class:`~indexer.model.RpcUse` of ``ctxs`` (every file of one repository), matched to the
     repository's ``.proto`` services as the module docstring says; an EXPOSES edge carries
     ``props["service"]``, the application ``service_for(path)`` names for the serving file (as
-    :meth:`indexer.frameworks.link_options.LinkOptions.service_for`). Never raises on odd facts."""
-    _RpcLinker(r, ctxs, result, emit, service_for).run()
+    :meth:`indexer.frameworks.link_options.LinkOptions.service_for`). ``miss``: the linker's recorder of
+    unlinked client calls (:meth:`indexer.frameworks.unlinked.UnlinkedLinks.unlinked`; ``None``: only
+    counted). Never raises on odd facts."""
+    _RpcLinker(r, ctxs, result, emit, service_for, miss).run()

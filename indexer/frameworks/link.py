@@ -62,7 +62,8 @@ service name.
 An edge is owned by the file whose fact it comes from (a Django ``urls.py`` owns the EXPOSES edges of
 the views it routes; the file registering an app-wide filter owns its WRAPS edges, so it is produced
 again whenever the linked endpoints may change: see :mod:`indexer.resolve.repository`). Endpoint and Topic nodes are shared (``stores.contracts.SHARED_LABELS``).
-Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, never raised.
+Everything that cannot be linked is counted in :attr:`LinkResult.outcomes`, never raised; a client call
+among them is also an ``UNLINKED`` edge (:mod:`indexer.frameworks.unlinked`), so it can be listed.
 
 This module is the orchestration (the run over every file's facts, router prefixes, constant lookup and
 rendering, node and edge emission, entries, topics); route linking is :mod:`indexer.frameworks.route_links`,
@@ -92,6 +93,7 @@ from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
 from indexer.frameworks.paths import join_paths as _join, path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
+from indexer.frameworks.unlinked import UnlinkedLinks
 from indexer.frameworks.route_links import LinkedRoute, RouteLinks
 from indexer.frameworks.wrapper_links import WRAPPER_METHODS, WrapperLinks, decorator_refs
 from indexer.frameworks.link_memo import LinkMemo
@@ -149,7 +151,7 @@ class LinkResult:
 
 
 class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
-              ClassViewLinks, PythonGraphqlLinks):
+              ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
@@ -377,8 +379,8 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
                 self.topic(fc, use)
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
-        link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for)  # gRPC: indexer.frameworks.grpc
-        link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint)  # graphql_clients
+        link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for, self.unlinked)  # gRPC: grpc
+        link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint, self.unlinked)  # graphql_clients
         link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer
                     self.options.mappers.statements, self.produce, self.memo)
         link_components(self.r, self.ctxs, self.result.edges, self.result.outcomes, self.options.templates)  # ui_templates
@@ -534,7 +536,8 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
             return
         name = self.render(fc, use.owner, use.topic)
         if not name or name == _HOLE or name.strip(_HOLE) == "":
-            self.result.outcomes["unlinked_topic"] += 1
+            self.unlinked(fc, self._owner_id(fc, use.owner, use.line), use.line, use.col, "unlinked_topic",
+                          f"{use.role} kafka {name.replace(_HOLE, '{}')}".rstrip(), use.framework)
             return
         name = name.replace(_HOLE, "{}")
         tid = topic_id(name)
@@ -552,7 +555,11 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         found, why = self._queues.destinations(fc, use)
         if not found:
             if why not in ("not_celery", "not_wrapper", "no_consumer"):
-                self.result.outcomes[why or "unlinked_topic"] += 1
+                shown = self.render(fc, use.owner, use.topic).replace(_HOLE, "{}") if use.topic.parts else ""
+                what = use.target or use.binding or shown
+                self.unlinked(fc, self._owner_id(fc, use.owner, use.line), use.line, use.col, why or "unlinked_topic",
+                              f"{use.role} {use.broker} {what}".rstrip(), use.framework,
+                              self._queues.near(use, what) if what else ())
             return
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
         owner = self._owner_id(fc, use.owner, use.line)

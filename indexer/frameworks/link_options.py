@@ -69,6 +69,13 @@ class LinkOptions:
     ``Path`` predicate matches goes to the route's service, at the path its filters make
     (:meth:`stores.gateway.GatewayRoute.forward`)."""
 
+    gateway_inputs: frozenset[str] = frozenset()
+    """The files the nginx routes were read from, included ones too (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.inputs`):
+    a watcher reads the gateways again when one changes or goes (:func:`indexer.link_paths.is_gateway_input`)."""
+    gateway_patterns: tuple[str, ...] = ()
+    """Where nginx ``include`` directives looked for files (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.patterns`):
+    a file added at one of them is read again too."""
+
     @classmethod
     def for_repository(cls, root: str | Path, services: Mapping[str, str] | None = None) -> LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
@@ -87,11 +94,13 @@ class LinkOptions:
         for props in modules.values():
             derived.update(gateway_routes(props))
         gateways = [r for _, props in sorted(modules.items()) for r in gateway_route_list(props)]
-        gateways += load_nginx_routes(str(root), found, {**derived, **(services or {})}).routes
+        nginx = load_nginx_routes(str(root), found, {**derived, **(services or {})})
+        gateways += nginx.routes
         units = {f: u.name or "" for f, u in found.units.items()}
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
-                   {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways))
+                   {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways),
+                   gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns)
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -19,7 +19,8 @@ glob or symbolic link reaches): an include's pattern is looked for in the reposi
 including file's folder, then to the folder of the file the reading started from (nginx's prefix,
 where its ``nginx.conf`` is); an absolute one (``/etc/nginx/conf.d/*.conf``, which a Dockerfile
 copies the repository's folder to) by its trailing components, the longest that names files there
-(``conf.d/*.conf``). Globs match one path component each (``*.conf``, ``sites-enabled/*``). The
+(``conf.d/*.conf``), also below a folder above nginx's prefix (``/etc/nginx/includes/app.inc`` read from
+``nginx/sites-available/default``: ``nginx/includes/app.inc``). Globs match one path component each (``*.conf``, ``sites-enabled/*``). The
 directives of the files included replace the ``include`` in its block, at most :data:`MAX_INCLUDE_DEPTH`
 deep, a file never inside itself; a file another one includes is read through it only (its routes
 belong to the ``server`` it is included in, once). A file skipped is logged with its reason
@@ -60,6 +61,7 @@ import fnmatch
 import glob
 import logging
 import os
+import posixpath
 import re
 import shlex
 import tempfile
@@ -75,6 +77,7 @@ from stores.gateway import GatewayRoute
 
 __all__ = ["MAX_FILE_BYTES", "MAX_INCLUDE_DEPTH", "MAX_INCLUDED", "MAX_ROUTES", "NGINX_FOLDERS", "SNIFF_BYTES",
            "TEMPLATE_SUFFIXES", "NginxRoutes", "by_name", "dockerfile_env", "is_nginx_config", "load_nginx_routes",
+           "include_names",
            "routes_of_config", "sniffed"]
 
 log = logging.getLogger(__name__)
@@ -119,6 +122,13 @@ class NginxRoutes:
 
     routes: tuple[GatewayRoute, ...] = ()
     skipped: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    inputs: frozenset[str] = frozenset()
+    """Every repository file the routes were read from: the configurations and the files their
+    ``include`` directives named (read, skipped or found to be no configuration)."""
+    patterns: tuple[str, ...] = ()
+    """The repository-relative paths an ``include`` was looked for at (``nginx/conf.d/*.conf``,
+    ``snippets/api.inc``; globs match one component each, :func:`include_names`): a file added there
+    would be read."""
 
 
 def is_nginx_config(path: str) -> bool:
@@ -219,7 +229,20 @@ def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str])
         tree = reader.expanded(parsed[rel], rel, rel, (rel,))
         routes.extend(dataclasses.replace(r, scope=scope)
                       for r in routes_of_config(tree, hosts)[: MAX_ROUTES - len(routes)])
-    return NginxRoutes(tuple(routes), tuple(reader.skipped))
+    inputs = frozenset(parsed) | included | frozenset(reader.read)
+    return NginxRoutes(tuple(routes), tuple(reader.skipped), inputs, tuple(sorted(reader.tried)))
+
+
+def include_names(pattern: str, rel: str) -> bool:
+    """Whether the repository file ``rel`` is one an include looked for at ``pattern`` (one of
+    :attr:`NginxRoutes.patterns`) names: as many components, each matching (``fnmatch``, case-sensitive,
+    as the reading does).
+
+    >>> include_names("nginx/conf.d/*.conf", "nginx/conf.d/api.conf"), include_names("nginx/*.inc", "nginx/a/b.inc")
+    (True, False)
+    """
+    want, have = pattern.split("/"), rel.split("/")
+    return len(want) == len(have) and all(fnmatch.fnmatchcase(h, w) for w, h in zip(want, have, strict=True))
 
 
 class _Reader:
@@ -232,12 +255,15 @@ class _Reader:
         self.skipped: list[tuple[str, str]] = []
         self._parsed: dict[str, list[dict[str, object]] | None] = {}
         self._patterns: dict[tuple[str, str, str], list[str]] = {}
+        self.read: set[str] = set()  # every file parse() was asked for (a snippet of no block included)
+        self.tried: set[str] = set()  # the repository-relative paths includes were looked for at
 
     def parse(self, rel: str, sniff: bool = False) -> list[dict[str, object]] | None:
         """The directives of the file at ``rel`` (filled when it is a template), ``None`` when skipped
         (the reason recorded) or, with ``sniff``, when its content shows no block (not recorded)."""
         if rel in self._parsed:
             return self._parsed[rel]
+        self.read.add(rel)
         if len(self._parsed) >= MAX_FILES:
             self.skipped.append((rel, "too_many"))
             return None
@@ -279,10 +305,20 @@ class _Reader:
         if hit is not None:
             return hit
         parts = [p for p in pattern.split("/") if p not in ("", ".")]
-        tails = [parts[i:] for i in range(len(parts))] if pattern.startswith("/") else [parts]
+        absolute = pattern.startswith("/")
+        tails = [parts[i:] for i in range(len(parts))] if absolute else [parts]
+        bases = [key[1], key[2]]
+        if absolute:  # and the folders above nginx's prefix: the repository's `nginx/` stands for /etc/nginx
+            up = key[2]
+            while up:
+                up = up.rpartition("/")[0]
+                bases.append(up)
         out: list[str] = []
         for tail in tails:
-            for base in dict.fromkeys((key[1], key[2])):
+            for base in dict.fromkeys(bases):
+                at = posixpath.normpath(posixpath.join(base, *tail)) if tail else ""
+                if at and at != ".." and not at.startswith("../"):
+                    self.tried.add(at)  # a file added there is read by the next run: see NginxRoutes.patterns
                 out = self._match(base.split("/") if base else [], tail)
                 if out:
                     break

@@ -59,6 +59,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from indexer.frameworks.nest_transports import FRAMEWORK as NEST, NestTransports
+from indexer.frameworks.unlinked import nearest
 from indexer.model import Template, TopicUse
 from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
@@ -229,6 +230,17 @@ class QueueLinker:
             found.append(Destination(agreed, name, "inferred") if agreed and agreed != "nest" else
                          Destination("nest", name, "exact"))
         return found, None
+
+    def near(self, use: TopicUse, what: str) -> list[str]:
+        """What an unlinked ``use`` naming ``what`` may have meant (:func:`indexer.frameworks.unlinked.nearest`):
+        the Celery task names most like its last part (a ``.delay`` on no task), else the names of its
+        broker's destinations the repository consumes most like it."""
+        if use.broker == "celery":
+            by_last: dict[str, list[str]] = {}
+            for n in sorted(set(self.tasks.values())):
+                by_last.setdefault(n.rsplit(".", 1)[-1], []).append(n)
+            return [n for last in nearest(what.rsplit(".", 1)[-1], by_last) for n in by_last[last]]
+        return nearest(what, (name for broker, name in self.consumed if broker == use.broker))
 
     def _message_class(self, fc: FileCtx, use: TopicUse, name: str) -> str:
         """The destination of a use whose topic ``name`` is its message's type as written (broker

@@ -20,7 +20,7 @@ from analysis.agent_queries import Answer, TargetError
 from lsp_server.api.guard import ApiProblem
 from analysis.ensemble import model_ranks
 from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
-                                   EndpointsResponse, ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
+                                   EndpointsResponse, UnlinkedResponse, ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
                                    SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
 from stores.factory import Stores
 
@@ -137,6 +137,18 @@ def install(app: FastAPI, service: Service) -> None:
         contain the text; ``unserved``: also those only called."""
         return EndpointsResponse.model_validate(
             answer(service, lambda q: q.endpoints(repo, match, limit, max_tokens, unserved)))
+
+    @app.get("/v1/unlinked", response_model=UnlinkedResponse, tags=["analysis"])
+    def unlinked(repo: Annotated[str | None, Query(max_length=200)] = None,
+                 product: Annotated[str | None, Query(max_length=200)] = None,
+                 reason: Annotated[str | None, Query(max_length=100)] = None,
+                 limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
+                 max_tokens: Annotated[int | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
+                                                         le=MAX_MAX_TOKENS)] = None) -> UnlinkedResponse:
+        """The client calls not linked to an endpoint or topic, by place: each with the call as far as it
+        is known, the reason and the nearest candidates; ``repo`` / ``product`` / ``reason`` narrow it."""
+        return UnlinkedResponse.model_validate(
+            answer(service, lambda q: q.unlinked(repo, product, reason, limit, max_tokens)))
 
     @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
     def impact(body: ImpactRequest) -> ImpactResponse:

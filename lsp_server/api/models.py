@@ -19,6 +19,7 @@ __all__ = [
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
+    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo",
     "EndpointHandler", "EndpointInfo", "EndpointsResponse",
 ]
 
@@ -438,13 +439,28 @@ class SymbolResponse(Answered):
     definitions: list[Definition]
 
 
+class ReachedThroughInfo(Wire):
+    """An endpoint or topic the target serves or consumes (:class:`analysis.reached_through.ReachedThrough`):
+    its ``id``, the ``name`` a callers request takes for it, ``kind`` (``endpoint`` | ``topic``), ``whose``
+    callers reach the target through it (``clients`` | ``producers``) and how many (``callers``)."""
+
+    id: str
+    name: str
+    kind: str
+    whose: str
+    callers: int
+
+
 class CallersResponse(Answered):
-    """The definitions ``target`` named (``targets``), other symbols of that name, and the call sites."""
+    """The definitions ``target`` named (``targets``), other symbols of that name, the call sites, and
+    the endpoints and topics other services reach the target through (``reachedThrough``: ask for
+    their callers to see those clients and producers)."""
 
     targets: list[SymbolInfo]
     also_named: list[SymbolInfo]
     count: int
     callers: list[Reference]
+    reached_through: list[ReachedThroughInfo] = []
 
 
 class ReferencesResponse(Answered):
@@ -504,3 +520,36 @@ class EndpointsResponse(Answered):
     unserved_listed: bool
     repo: str | None = None
     endpoints: list[EndpointInfo]
+
+
+class UnlinkedCallInfo(Wire):
+    """A client call not linked to an endpoint or topic (:class:`analysis.unlinked.UnlinkedCall`): where
+    (``repo``, ``path``, 1-based ``line`` / ``col``), the calling node (``caller`` id, display ``name``),
+    the ``call`` as far as it is known (``POST http://{}``), the ``reason`` (``url``, ``grpc_ambiguous``,
+    ``topic``, ...), its ``kind`` (``http``, ``grpc``, ``graphql``, ``queue``), the ``framework`` and the
+    nearest ``candidates`` the linker had."""
+
+    repo: str
+    path: str
+    line: int
+    col: int
+    caller: str
+    name: str
+    call: str
+    reason: str
+    kind: str
+    framework: str
+    candidates: list[str] = []
+
+
+class UnlinkedResponse(Answered):
+    """The unlinked client calls: ``total`` matching the filters, ``leftOut`` beyond the limit,
+    ``byReason`` (``{reason: n}`` over all that match), the filters, and the ``calls`` by place."""
+
+    total: int
+    left_out: int
+    by_reason: dict[str, int]
+    repo: str | None = None
+    product: str | None = None
+    reason: str | None = None
+    calls: list[UnlinkedCallInfo]

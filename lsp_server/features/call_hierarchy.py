@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from analysis.navigation import CALLABLE_LABELS, TYPE_LABELS, incoming_calls, innermost_callable, outgoing_calls
+from analysis.reached_through import incoming_through
 
 if TYPE_CHECKING:
     from lsp_server.server import RippleServer
@@ -31,12 +32,15 @@ def prepare(ls: RippleServer, params: types.CallHierarchyPrepareParams) -> list[
 
 
 def incoming(ls: RippleServer, params: types.CallHierarchyIncomingCallsParams) -> list[types.CallHierarchyIncomingCall]:
-    """Callers of the item, ``fromRanges`` = their call sites."""
+    """Callers of the item, ``fromRanges`` = their call sites; then the clients and producers reaching it
+    through the endpoints and topics it serves or consumes (a handler's callers in other services:
+    :func:`analysis.reached_through.incoming_through`), each item's detail ending ``through NAME``."""
     node = ls.node_of(params.item)
     if node is None:
         return []
-    conv = ls.converter()
-    return [conv.incoming_call(g, node) for g in incoming_calls(ls.graph(), node)]
+    conv, graph = ls.converter(), ls.graph()
+    direct = [conv.incoming_call(g, node) for g in incoming_calls(graph, node)]
+    return direct + [conv.incoming_through(g, entry) for entry, g in incoming_through(graph, node)]
 
 
 def outgoing(ls: RippleServer, params: types.CallHierarchyOutgoingCallsParams) -> list[types.CallHierarchyOutgoingCall]:

@@ -235,7 +235,7 @@ def test_openapi_documents_every_route(http):
         ("DELETE", "/v1/repositories/{name}"), ("POST", "/v1/repositories/{name}/ingest"), ("GET", "/v1/jobs/{job_id}"),
         ("POST", "/v1/search"), ("GET", "/v1/search/similar/{chunk_id}"), ("GET", "/v1/search/models"),
         ("POST", "/v1/symbol"), ("POST", "/v1/callers"), ("POST", "/v1/references"), ("POST", "/v1/impact"),
-        ("GET", "/v1/endpoints")}
+        ("GET", "/v1/endpoints"), ("GET", "/v1/unlinked")}
     for path, ops in spec["paths"].items():
         for method, op in ops.items():
             assert "200" in op["responses"] or "202" in op["responses"], (method, path)

@@ -38,6 +38,7 @@ found, with exact expectations and what must not be linked or kept. Every input 
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 
@@ -370,15 +371,18 @@ class TestTopicCallers:
         assert run.exit_code == 0
         assert run.output.splitlines() == [
             "r:user/user.controller.UserController.list(0)  (method, user/user.controller.ts:6)", "0 call sites",
-            "also reached through topic:nest:user_list: ripple callers 'topic:nest:user_list' lists its producers"]
+            "also reached through topic:nest:user_list (1 producer): ripple callers 'topic:nest:user_list' lists it"]
         run = CliRunner().invoke(cli_main, ["callers", "UsersController.list", "--db", db], catch_exceptions=False)
         assert run.output.splitlines()[-1] == (
-            "also reached through GET /users: ripple callers 'GET /users' lists its clients")
+            "also reached through GET /users (no client indexed)")
         run = CliRunner().invoke(cli_main, ["callers", "UsersController.count", "--db", db], catch_exceptions=False)
         assert "also reached" not in run.output  # it serves nothing: a producer only
         run = CliRunner().invoke(cli_main, ["callers", "UserController.list", "--db", db, "--json"],
                                  catch_exceptions=False)
-        assert "also reached" not in run.output  # the JSON document is unchanged
+        assert "also reached" not in run.output  # the JSON document has it as data (front64)
+        assert json.loads(run.output)["reached_through"] == [{
+            "id": "topic:nest:user_list", "name": "topic:nest:user_list", "kind": "topic", "whose": "producers",
+            "callers": 1}]
 
 
 # -- locust load tests request the host under load ----------------------------------------------------

@@ -146,8 +146,9 @@ def test_callers_exact(q):
         ("shop.service.OrderService.place", "shop/service.py", 12, 32, "exact"),
         ("shop.service.OrderService.cancel", "shop/service.py", 17, 32, "exact")]
     assert a.truncated == []
-    assert [(s.name, s.round_trips) for s in a.steps] == [("Resolve target", 1), ("Callers", 2)]
-    assert a.text.rstrip().endswith("| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |")
+    assert [(s.name, s.round_trips) for s in a.steps] == [("Resolve target", 1), ("Callers", 2), ("Reached through", 1)]
+    assert "| Callers | " + f"{a.steps[1].ms:.1f} ms | 2 | 2 call sites from 2 callers |" in a.text.splitlines()
+    assert r["reached_through"] == []  # a repository method serves no endpoint
     assert json.loads(json.dumps(a.as_dict())) == a.as_dict()
     # The text names each site path:line:col as `ripple callers` prints it (one repository: no repo/ in
     # front, which no editor or terminal could open: newcomer finding of round 41).
