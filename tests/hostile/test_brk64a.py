@@ -8,11 +8,17 @@ expectations and what must not change. Every input is written here.
   only), which the tree-sitter grammar cannot parse; its error recovery swallowed what followed:
   supergraph-demo-fed2's ``products.graphql`` lost ``type Query`` (``allProducts``, ``product``) and its
   interfaces, and ``Product`` was placed at line 1.
+- :class:`TestFunctionLocalImports`: the styleguide's Celery task ``emails/tasks.email_send`` runs
+  ``from styleguide_example.emails.services import email_send`` in its body (against an import cycle)
+  and calls ``email_send(email)``: the call was bound to the task itself (the file's top-level
+  definition won over the function's own import), so ``ripple callers services.email_send`` listed
+  nothing and its blast radius stopped there.
 """
 
 from __future__ import annotations
 
 from indexer.languages.graphql.extractor import EXTRACTOR, blank_schema_directives
+from tests.resolution_harness import edges, resolve_fixture
 
 FEDERATED = b'''extend schema
     @link(url: "https://specs.apollo.dev/federation/v2.1",
@@ -75,3 +81,63 @@ class TestFederationSchemaHeader:
         src = b"extend schema " + b'@a(x: "(") ' * 100_000 + b"\ntype Query { a: Int }\n"
         out = EXTRACTOR.extract("big.graphql", src)
         assert [d.qualname for d in out.definitions] == ["Query", "Query.a"]
+
+
+LOCAL_IMPORTS = """
+# --- path: app/services.py ---
+def email_send(email):
+    return email
+
+def helper():
+    pass
+# --- path: app/tasks.py ---
+def email_send(email_id):
+    from app.services import email_send
+    email_send(email_id)
+
+def other(x):
+    from app.services import email_send as es, helper
+    es(x)
+    helper()
+
+def helper():
+    pass
+
+def outer():
+    from app.services import email_send
+    def inner():
+        email_send(1)
+    return inner
+
+def nested_only():
+    def deeper():
+        from app.services import helper
+        helper()
+    helper()
+
+def later():
+    email_send(2)
+    helper()
+
+class Job:
+    from app.services import helper
+
+    def run(self):
+        helper()
+"""
+
+
+class TestFunctionLocalImports:
+    def test_a_function_local_import_hides_the_top_level_namesake(self) -> None:
+        assert edges(resolve_fixture(LOCAL_IMPORTS)) == [
+            "app/tasks.Job.run(0) -> app/tasks.helper(0) [exact]",  # a class body's names are not a method's
+            "app/tasks.email_send(1) -> app/services.email_send(1) [exact]",
+            "app/tasks.later(0) -> app/tasks.email_send(1) [exact]",  # no import of its own: the top level
+            "app/tasks.later(0) -> app/tasks.helper(0) [exact]",
+            "app/tasks.nested_only(0) -> app/tasks.helper(0) [exact]",  # deeper's import is deeper's only
+            "app/tasks.nested_only.deeper(0) -> app/services.helper(0) [exact]",
+            "app/tasks.other(1) -> app/services.email_send(1) [exact]",
+            "app/tasks.other(1) -> app/services.helper(0) [exact]",
+            "app/tasks.outer.inner(0) -> app/services.email_send(1) [exact]",  # the enclosing function's import
+        ]
+
