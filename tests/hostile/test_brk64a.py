@@ -13,12 +13,23 @@ expectations and what must not change. Every input is written here.
   and calls ``email_send(email)``: the call was bound to the task itself (the file's top-level
   definition won over the function's own import), so ``ripple callers services.email_send`` listed
   nothing and its blast radius stopped there.
+- :class:`TestFiberRoutes`: go-clean-template serves its REST API with Fiber
+  (``app.Group("/v1")`` handed to ``v1.NewRoutes(apiV1Group fiber.Router, ...)``, then
+  ``protected := apiV1Group.Group("", middleware.Auth(jwtManager))``, ``taskGroup.Post("/", r.createTask)``);
+  Fiber was no router: ``ripple endpoints`` listed its 11 gRPC methods and none of its 12 REST routes.
 """
 
 from __future__ import annotations
 
 from indexer.languages.graphql.extractor import EXTRACTOR, blank_schema_directives
-from tests.resolution_harness import edges, resolve_fixture
+import sqlite3
+from pathlib import Path
+
+from indexer.languages.go.extractor import EXTRACTOR as GO
+from indexer.pipeline import index_repository
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.resolution_harness import edges, resolve_fixture, write_tree
 
 FEDERATED = b'''extend schema
     @link(url: "https://specs.apollo.dev/federation/v2.1",
@@ -141,3 +152,135 @@ class TestFunctionLocalImports:
             "app/tasks.outer.inner(0) -> app/services.email_send(1) [exact]",  # the enclosing function's import
         ]
 
+
+def _routes(source: str) -> list[tuple[str, list[str], str, str | None, str | None, list[str]]]:
+    ex = GO.extract("svc/main.go", source.encode())
+    return [(r.framework, r.methods, "".join(f"{{{t}}}" if k != "lit" else t for k, t in r.path.parts),
+             r.handler, r.handler_ref, [w.expr for w in r.wrappers]) for r in ex.routes]
+
+
+FIBER_APP = {
+    "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    "internal/restapi/router.go": """package restapi
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"example.com/shop/internal/restapi/middleware"
+	v1 "example.com/shop/internal/restapi/v1"
+)
+
+func NewRouter(app *fiber.App) {
+	app.Use(middleware.Logger())
+	app.Get("/healthz", func(ctx *fiber.Ctx) error { return ctx.SendStatus(200) })
+	apiV1Group := app.Group("/v1")
+	{
+		v1.NewRoutes(apiV1Group)
+	}
+}
+""",
+    "internal/restapi/middleware/mw.go": """package middleware
+
+import "github.com/gofiber/fiber/v2"
+
+func Logger() fiber.Handler { return func(c *fiber.Ctx) error { return c.Next() } }
+
+func Auth() fiber.Handler { return func(c *fiber.Ctx) error { return c.Next() } }
+""",
+    "internal/restapi/v1/router.go": """package v1
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"example.com/shop/internal/restapi/middleware"
+)
+
+type V1 struct{}
+
+func NewRoutes(apiV1Group fiber.Router) {
+	r := &V1{}
+	authGroup := apiV1Group.Group("/auth")
+	{
+		authGroup.Post("/login", r.login)
+	}
+	protected := apiV1Group.Group("", middleware.Auth())
+	taskGroup := protected.Group("/tasks")
+	{
+		taskGroup.Post("/", r.createTask)
+		taskGroup.Get("/:id", r.getTask)
+	}
+}
+
+func (r *V1) login(c *fiber.Ctx) error      { return nil }
+func (r *V1) createTask(c *fiber.Ctx) error { return nil }
+func (r *V1) getTask(c *fiber.Ctx) error    { return nil }
+""",
+}
+
+
+class TestFiberRoutes:
+    def test_verbs_groups_routes_and_middleware_in_one_file(self) -> None:
+        assert _routes("""package main
+
+import "github.com/gofiber/fiber/v2"
+
+func main() {
+	app := fiber.New()
+	app.Get("/early", early)
+	app.Use(logger, "/skipped-path-string")
+	api := app.Group("/api/", auth)
+	api.Post("users", rateLimit, addUser)
+	api.Add("PUT", "/users/:id", putUser)
+	api.All("/any/", anything)
+	api.Route("/admin", func(r fiber.Router) {
+		r.Delete("/users/:id", delUser)
+	})
+	app.Get("/", root)
+	other.Get("/not-a-router", nope)
+}
+""") == [
+            ("fiber", ["GET"], "/early", None, "early", []),
+            ("fiber", ["POST"], "/api/users", None, "addUser", ["logger", "auth", "rateLimit"]),
+            ("fiber", ["PUT"], "/api/users/:id", None, "putUser", ["logger", "auth"]),
+            ("fiber", ["*"], "/api/any", None, "anything", ["logger", "auth"]),
+            ("fiber", ["DELETE"], "/api/admin/users/:id", None, "delUser", []),
+            ("fiber", ["GET"], "/", None, "root", ["logger"]),
+        ]
+
+    def test_a_router_of_another_package_of_the_same_name_is_none(self) -> None:
+        assert _routes("""package main
+
+import "example.com/fiber"
+
+func main() {
+	app := fiber.New()
+	app.Get("/x", h)
+}
+""") == []
+
+    def test_a_router_handed_to_another_package_serves_under_its_groups(self, tmp_path: Path) -> None:
+        root = write_tree(tmp_path / "shop", FIBER_APP)
+        store = EmbeddedStore(tmp_path / "x.db")
+        try:
+            index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
+        finally:
+            store.close()
+        con = sqlite3.connect(tmp_path / "x.db")
+        try:
+            exposes = con.execute("SELECT dst, src FROM edges WHERE kind = 'EXPOSES' ORDER BY dst").fetchall()
+            wraps = con.execute("SELECT src, dst FROM edges WHERE kind = 'WRAPS' ORDER BY dst, src").fetchall()
+        finally:
+            con.close()
+        assert exposes == [
+            ("endpoint:GET /healthz", "shop:internal/restapi/router.NewRouter.GET /healthz(1)"),
+            ("endpoint:GET /v1/tasks/{}", "shop:internal/restapi/v1/router.V1.getTask(1)"),
+            ("endpoint:POST /v1/auth/login", "shop:internal/restapi/v1/router.V1.login(1)"),
+            ("endpoint:POST /v1/tasks", "shop:internal/restapi/v1/router.V1.createTask(1)"),
+        ]
+        mw = "shop:internal/restapi/middleware/mw."
+        assert wraps == [
+            (f"{mw}Logger(0)", "endpoint:GET /healthz"),
+            (f"{mw}Auth(0)", "endpoint:GET /v1/tasks/{}"),
+            (f"{mw}Logger(0)", "endpoint:GET /v1/tasks/{}"),
+            (f"{mw}Logger(0)", "endpoint:POST /v1/auth/login"),  # /auth is not under the protected group
+            (f"{mw}Auth(0)", "endpoint:POST /v1/tasks"),
+            (f"{mw}Logger(0)", "endpoint:POST /v1/tasks"),
+        ]
