@@ -17,6 +17,11 @@ expectations and what must not change. Every input is written here.
   (``app.Group("/v1")`` handed to ``v1.NewRoutes(apiV1Group fiber.Router, ...)``, then
   ``protected := apiV1Group.Group("", middleware.Auth(jwtManager))``, ``taskGroup.Post("/", r.createTask)``);
   Fiber was no router: ``ripple endpoints`` listed its 11 gRPC methods and none of its 12 REST routes.
+- :class:`TestGoConstantChains`: its integration tests request ``basePathV1 + "/tasks/"`` with
+  ``basePathV1 = httpURL + "/v1"``, ``httpURL = "http://" + host + ":8080"`` (a constant of constants) in
+  ``helpers_test.go`` and the requests in ``task_test.go``: a Go constant was read only when its value was a
+  literal, and a constant of another file of the package never, so every URL was ``{}/tasks/`` and linked
+  to ``POST /tasks``, served by nothing, instead of ``POST /v1/tasks``.
 """
 
 from __future__ import annotations
@@ -284,3 +289,93 @@ func main() {
             (f"{mw}Auth(0)", "endpoint:POST /v1/tasks"),
             (f"{mw}Logger(0)", "endpoint:POST /v1/tasks"),
         ]
+
+
+GO_CONSTANTS = {
+    "go.mod": "module example.com/it\n\ngo 1.22\n",
+    "it/helpers_test.go": """package integration_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+)
+
+const (
+	host       = "app"
+	httpURL    = "http://" + host + ":8080"
+	basePathV1 = httpURL + "/v1"
+	attempts   = 20
+	late       = (earlier + "/late")
+	earlier    = basePathV1
+)
+
+func doRequest(ctx context.Context, method, url string, body io.Reader) {
+	http.NewRequestWithContext(ctx, method, url, body)
+}
+
+func register(ctx context.Context) {
+	doRequest(ctx, http.MethodPost, basePathV1+"/auth/register", nil)
+}
+""",
+    "it/task_test.go": """package integration_test
+
+import (
+	"context"
+	"net/http"
+)
+
+func createTask(ctx context.Context, id string) {
+	doRequest(ctx, http.MethodPost, basePathV1+"/tasks/", nil)
+	http.Get(late + "/x")
+	doRequest(ctx, http.MethodGet, elsewhere+"/none", nil)
+}
+""",
+    "other/consts.go": """package other
+
+const elsewhere = "http://other:1/o"
+""",
+}
+
+
+class TestGoConstantChains:
+    def test_a_constant_of_constants_is_a_template_of_refs(self) -> None:
+        ex = GO.extract("it/helpers_test.go", GO_CONSTANTS["it/helpers_test.go"].encode())
+        assert [(c.qualname, c.value.parts) for c in ex.constants] == [
+            ("host", (("lit", "app"),)),
+            ("httpURL", (("lit", "http://"), ("ref", "host"), ("lit", ":8080"))),
+            ("basePathV1", (("ref", "httpURL"), ("lit", "/v1"))),
+            ("late", (("ref", "earlier"), ("lit", "/late"))),
+            ("earlier", (("ref", "basePathV1"),)),
+        ]  # attempts = 20 is no string
+
+    def test_requests_in_another_file_of_the_package_get_the_whole_url(self, tmp_path: Path) -> None:
+        root = write_tree(tmp_path / "it", GO_CONSTANTS)
+        store = EmbeddedStore(tmp_path / "x.db")
+        try:
+            index_repository(root, store, store, IndexOptions(repo="it", jobs=1))
+        finally:
+            store.close()
+        con = sqlite3.connect(tmp_path / "x.db")
+        try:
+            rows = con.execute("SELECT file, line, dst, json_extract(props, '$.url') FROM edges"
+                               " WHERE kind = 'CALLS_HTTP' ORDER BY file, line").fetchall()
+        finally:
+            con.close()
+        assert rows == [
+            ("it/helpers_test.go", 23, "endpoint:POST /v1/auth/register", "http://app:8080/v1/auth/register"),
+            ("it/task_test.go", 9, "endpoint:POST /v1/tasks", "http://app:8080/v1/tasks/"),
+            ("it/task_test.go", 10, "endpoint:GET /v1/late/x", "http://app:8080/v1/late/x"),
+            # another package's constant is no name of this one: unknown, as before
+            ("it/task_test.go", 11, "endpoint:GET /none", "{}/none"),
+        ]
+
+    def test_constants_doubling_each_other_stay_bounded(self) -> None:
+        lines = ["package main", "", 'import "net/http"', "", "const (", '\tS0 = "http://a/"']
+        lines += [f"\tS{i} = S{i - 1} + S{i - 1}" for i in range(1, 3000)]
+        lines += [")", "", 'func f() { http.Get(S2999 + "/x") }']
+        ex = GO.extract("main.go", "\n".join(lines).encode())
+        assert len(ex.constants) == 3000
+        # each constant holds its own text (two refs), never the 2**2999 characters it stands for
+        assert max(sum(len(t) for _, t in c.value.parts) for c in ex.constants) == len("S2998S2998")
+        assert [c.url.parts for c in ex.http_calls] == [(("ref", "S2998"), ("ref", "S2998"), ("lit", "/x"))]
