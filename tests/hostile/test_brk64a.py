@@ -21,7 +21,9 @@ expectations and what must not change. Every input is written here.
   ``basePathV1 = httpURL + "/v1"``, ``httpURL = "http://" + host + ":8080"`` (a constant of constants) in
   ``helpers_test.go`` and the requests in ``task_test.go``: a Go constant was read only when its value was a
   literal, and a constant of another file of the package never, so every URL was ``{}/tasks/`` and linked
-  to ``POST /tasks``, served by nothing, instead of ``POST /v1/tasks``.
+  to ``POST /tasks``, served by nothing, instead of ``POST /v1/tasks``. A URL put in a local first
+  (``url := basePathV1 + "/translation/do-translate"``, then ``doAuthenticatedRequest(ctx, http.MethodPost,
+  url, ...)``) reached the application's wrapper as nothing: ``POST /v1/translation/do-translate`` had no client.
 """
 
 from __future__ import annotations
@@ -379,3 +381,31 @@ class TestGoConstantChains:
         # each constant holds its own text (two refs), never the 2**2999 characters it stands for
         assert max(sum(len(t) for _, t in c.value.parts) for c in ex.constants) == len("S2998S2998")
         assert [c.url.parts for c in ex.http_calls] == [(("ref", "S2998"), ("ref", "S2998"), ("lit", "/x"))]
+
+
+    def test_a_local_given_one_url_reaches_the_wrapper_as_that_url(self) -> None:
+        ex = GO.extract("it/translation_test.go", b"""package integration_test
+
+import (
+	"context"
+	"net/http"
+)
+
+func translate(ctx context.Context, tests []string) {
+	for range tests {
+		func() {
+			url := basePathV1 + "/translation/do-translate"
+			doRequest(ctx, http.MethodPost, url, nil)
+		}()
+	}
+	again := basePathV1 + "/a"
+	again = basePathV1 + "/b"
+	doRequest(ctx, http.MethodGet, again, nil)
+	doRequest(ctx, http.MethodGet, basePathV1+"/direct", nil)
+}
+""")
+        assert [(u.callee, [a.parts if a is not None else None for a in u.args]) for u in ex.url_arg_calls] == [
+            ("doRequest", [(("ref", "ctx"),), (("lit", "POST"),), (("ref", "basePathV1"), ("lit", "/translation/do-translate")), None]),
+            ("doRequest", [(("ref", "ctx"),), (("lit", "GET"),), None, None]),  # given two values: unknown, as before
+            ("doRequest", [(("ref", "ctx"),), (("lit", "GET"),), (("ref", "basePathV1"), ("lit", "/direct")), None]),
+        ]
