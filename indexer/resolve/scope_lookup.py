@@ -106,6 +106,9 @@ class ScopeLookup:
         imps = entries(fc.imports, name)
         if not imps:
             return None
+        defs = entries(fc.by_qualname, scope)
+        if not defs or imps[-1].line <= min(x.line for x in defs):
+            return None  # every import of the name is above the function (a name's imports are in source order)
         rd = fc.def_at(scope, imps[-1].line)
         if rd is None or not rd.is_callable:
             return None
