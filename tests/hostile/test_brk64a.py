@@ -24,6 +24,9 @@ expectations and what must not change. Every input is written here.
   to ``POST /tasks``, served by nothing, instead of ``POST /v1/tasks``. A URL put in a local first
   (``url := basePathV1 + "/translation/do-translate"``, then ``doAuthenticatedRequest(ctx, http.MethodPost,
   url, ...)``) reached the application's wrapper as nothing: ``POST /v1/translation/do-translate`` had no client.
+- :class:`TestCeleryTaskHandlers`: the styleguide's task is ``@shared_task(bind=True, on_failure=_email_send_failure)``;
+  the worker runs the handler for the task, but it was only a value (a ``REFERENCES`` edge), so the blast radius of
+  ``services.email_failed``, which the handler calls, stopped at the handler.
 """
 
 from __future__ import annotations
@@ -409,3 +412,55 @@ func translate(ctx context.Context, tests []string) {
             ("doRequest", [(("ref", "ctx"),), (("lit", "GET"),), None, None]),  # given two values: unknown, as before
             ("doRequest", [(("ref", "ctx"),), (("lit", "GET"),), (("ref", "basePathV1"), ("lit", "/direct")), None]),
         ]
+
+
+CELERY_HANDLERS = """
+# --- path: app/services.py ---
+def email_failed(e):
+    pass
+# --- path: app/tasks.py ---
+from celery import shared_task, Celery
+from app.services import email_failed
+
+app = Celery("x")
+
+def _failure(self, exc, task_id, args, kwargs, einfo):
+    email_failed(args[0])
+
+def _ok(self, retval, task_id, args, kwargs):
+    pass
+
+def unused(x):
+    pass
+
+@shared_task(bind=True, on_failure=_failure)
+def email_send(self, email_id):
+    pass
+
+@app.task(on_success=_ok, name=unused)
+def other(x):
+    pass
+# --- path: app/plain.py ---
+from app.tasks import _ok
+
+class Scheduler:
+    def task(self, **kw):
+        return lambda f: f
+
+s = Scheduler()
+
+@s.task(on_success=_ok)
+def not_celery():
+    pass
+"""
+
+
+class TestCeleryTaskHandlers:
+    def test_a_task_calls_the_handlers_its_decorator_names(self) -> None:
+        assert edges(resolve_fixture(CELERY_HANDLERS)) == [
+            "app/plain.not_celery(0) -> app/plain.Scheduler.task(1) [inferred]",  # the decorator call, not _ok
+            "app/plain.py -> app/plain.Scheduler [exact]",
+            "app/tasks._failure(6) -> app/services.email_failed(1) [exact]",
+            "app/tasks.email_send(2) -> app/tasks._failure(6) [inferred]",
+            "app/tasks.other(1) -> app/tasks._ok(5) [inferred]",
+        ]  # name=unused is no handler; a file importing no celery hands nothing to its own `task`
