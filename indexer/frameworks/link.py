@@ -194,7 +194,9 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
 
         Tried in order: a name of this file (inside the enclosing classes of ``scope`` first, for
         Java and TypeScript class constants), an imported name (following the exporting module's own
-        imports), a class prefix resolved by the resolver (``Paths.OWNERS``), a Java static import."""
+        imports), a top-level name of another file of the same module (a Go package's or Kotlin
+        package's files share their names: ``basePath`` declared in ``helpers_test.go``), a class prefix
+        resolved by the resolver (``Paths.OWNERS``), a Java static import."""
         if depth > MAX_DEPTH or not expr:
             return None
         known = self._known
@@ -223,6 +225,10 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
                 if member is None:
                     return self.locate_in(files, rest, depth) if rest else self._module_router(files)
                 return self.locate_in(files, f"{member}.{rest}" if rest else member, depth)
+        if "." not in expr and not imps:  # Go / Kotlin: a top-level name of another file of the package
+            for other in self.r.module_files(fc.lang, fc.module_key):
+                if other is not fc and known(other.path, expr):
+                    return other, expr
         if "." in expr:
             prefix, _, last = expr.rpartition(".")
             v = self.r.resolve_expr(fc, scope, prefix)

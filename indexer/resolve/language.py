@@ -203,6 +203,9 @@ class ModuleSystem(Protocol):
     """How a method writes an attribute of its instance in a binding's name (``self.``, ``this.``)."""
     class_body_hidden: bool
     """A class body's names are not visible from the functions nested in it (Python)."""
+    scoped_imports: bool
+    """An import written in a function's body binds the name in that function's scope, before the
+    file's top-level definitions (Python's function-local ``from m import f``)."""
     class_receiver: str | None
     """The receiver name that means "this class or a subclass" inside a class (Python ``cls``)."""
     implicit_this: bool
@@ -289,6 +292,7 @@ class ModuleSystemDefaults:
     deferred_calls: frozenset[str] = frozenset()
     instance_prefix = ""
     class_body_hidden = False
+    scoped_imports = False
     class_receiver: str | None = None
     implicit_this = False
     property_functions = False

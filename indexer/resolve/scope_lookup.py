@@ -11,7 +11,7 @@ and type tests (:meth:`ScopeLookup.resolve_expr_at`), a binding's kinds ranked b
 
 from __future__ import annotations
 
-from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, base_type
+from indexer.model import LITERAL_RECEIVER, NARROWED, Binding, Import, base_type
 from indexer.resolve.context import FileCtx
 from indexer.resolve.dotted import split_dotted
 from indexer.resolve.either import methods_last
@@ -40,6 +40,7 @@ class ScopeLookup:
         use = self.use
         use(("name", fc.path, name))
         class_body_hidden = fc.rules.class_body_hidden
+        scoped_imports = fc.rules.scoped_imports
         s = scope
         while True:
             if s is not None:  # the scopes' own definitions: their kinds and nesting decide
@@ -55,6 +56,10 @@ class ScopeLookup:
                     return v
                 if s is not None and any(b.how == "item" for b in bindings) and not entries(fc.by_qualname, f"{s}.{name}"):
                     return None  # unpacked or subscripted in a function: a local, unknown
+            if s is not None and scoped_imports and not hidden_class:
+                imp = self._scoped_import(fc, s, name)
+                if imp is not None:  # `from app.services import send` in this function's body: a local name
+                    return self.resolve_import(fc, imp)
             if s is None:
                 defs = entries(fc.top, name)
             else:
@@ -90,6 +95,32 @@ class ScopeLookup:
             return self.resolve_import(fc, imps[-1])
         use(("name", fc.path, "*"))
         return fc.rules.resolve_unbound(self, fc, name)
+
+    def _scoped_import(self, fc: FileCtx, scope: str, name: str) -> Import | None:
+        """The last import of ``name`` written in the body of the function ``scope`` itself (not in a
+        function nested in it), or ``None``. Python binds a function-local import in the function's
+        own scope, so it hides a top-level definition of the same name there (a Celery task
+        ``email_send`` calling ``from app.services import email_send``), and the functions nested in it
+        see it; the file's other functions do not bind it first (their lookup ends at the file's
+        imports as before)."""
+        imps = entries(fc.imports, name)
+        if not imps:
+            return None
+        defs = entries(fc.by_qualname, scope)
+        if not defs or imps[-1].line <= min(x.line for x in defs):
+            return None  # every import of the name is above the function (a name's imports are in source order)
+        rd = fc.def_at(scope, imps[-1].line)
+        if rd is None or not rd.is_callable:
+            return None
+        d = rd.d
+        inside = [i for i in imps if d.start_line < i.line <= d.end_line]
+        if not inside:
+            return None
+        prefix = scope + "."
+        nested = [(n.d.start_line, n.d.end_line) for n in fc.defs
+                  if n.is_callable and n.qualname.startswith(prefix) and d.start_line < n.line <= d.end_line]
+        own = [i for i in inside if not any(a <= i.line <= b for a, b in nested)]
+        return own[-1] if own else None
 
     def _inherited_field(self, cls: Def, name: str) -> Value:
         """A field ``name`` a base of ``cls`` declares (Java: used without ``this.`` in a subclass),

@@ -23,6 +23,11 @@ and operations may share a file; type definitions are never operations.
 Not followed: a ``schema { query: RootQuery }`` block renaming the root types (their fields are
 ``FIELD`` endpoints of ``RootQuery``), directives, unions, inputs and enums (no operations). Syntax
 errors are listed in ``errors``; what parsed is still extracted.
+
+A schema extension made of directives only (``extend schema @link(url: "...", import: ["@key"])``, the
+header of every Apollo Federation 2 subgraph; GraphQL spec, section 3.3.2 *Schema Extension*) is valid
+GraphQL the tree-sitter grammar cannot parse: its error recovery swallowed the types after it. It is
+blanked (same bytes, newlines kept, so every position stays) before parsing: :func:`blank_schema_directives`.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from indexer.frameworks import DOCUMENTS_FRAMEWORK, operation_qualname, parse_tr
 from indexer.languages.base import SourceText, parse_errors, parser, query, run_query, kept_on_failure
 from indexer.model import GRAPHQL_SCHEMA, Definition, FileExtraction, GraphqlDocument, Route, Template
 
-__all__ = ["EXTRACTOR", "GraphQLExtractor"]
+__all__ = ["EXTRACTOR", "GraphQLExtractor", "blank_schema_directives"]
 
 GRAMMAR = "graphql"
 _OPERATIONS = {"Query": "QUERY", "Mutation": "MUTATION", "Subscription": "SUBSCRIPTION"}
@@ -52,7 +57,7 @@ class GraphQLExtractor:
         out = FileExtraction(path=path, language=self.language)
         with kept_on_failure(out):
             src = SourceText(source)
-            root = parser(GRAMMAR).parse(source).root_node
+            root = parser(GRAMMAR).parse(blank_schema_directives(source)).root_node
             out.errors.extend(parse_errors(root, src))
             _extract(root, src, out)
             _operations(root, src, out)
@@ -129,6 +134,140 @@ def _named_type(src: SourceText, field_def: Node) -> str | None:
             return src.text(t)
         t = next((c for c in t.named_children if c.type in ("type", "named_type", "list_type", "non_null_type")), None)
     return None
+
+
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_IGNORED = frozenset(b" \t\r\n,")
+
+
+def blank_schema_directives(source: bytes) -> bytes:
+    """``source`` with each ``extend schema`` made of directives only (no ``{ ... }`` operation types
+    after them) replaced by spaces, byte for byte, line ends kept: the same length and positions.
+
+    The GraphQL grammar of tree-sitter parses ``extend schema @d { query: Q }`` but not the
+    directives-only form the spec allows (``SchemaExtension: extend schema Directives[Const]``), which
+    Apollo Federation 2 puts at the top of every subgraph (``extend schema @link(url: ..., import: [...])``).
+    Strings (``"..."``, block strings), comments and a directive's arguments (parentheses balanced outside
+    strings) are skipped, so a ``extend schema`` inside a description is left alone. Linear in the size of
+    ``source``; never raises (an extension whose arguments are never closed is left to the parser).
+    """
+    if b"extend" not in source or b"schema" not in source:
+        return source
+    out: bytearray | None = None
+    n = len(source)
+    i = 0
+    while i < n:
+        c = source[i]
+        if c == 0x23:  # '#': a comment to the end of the line
+            i = _line_end(source, i)
+        elif c == 0x22:  # '"'
+            i = _string_end(source, i)
+        elif c in _NAME_BYTES:
+            j = _name_end(source, i)
+            if source[i:j] == b"extend":
+                k = _skip_ignored(source, j)
+                if source[k:_name_end(source, k)] == b"schema":
+                    end = _directives_end(source, k + 6)
+                    after = _skip_ignored(source, end)
+                    if end > k + 6 and (after >= n or source[after] != 0x7B):  # not '{'
+                        out = out if out is not None else bytearray(source)
+                        for p in range(i, end):
+                            if source[p] not in (0x0A, 0x0D):
+                                out[p] = 0x20
+                    j = max(j, end)
+            i = j
+        else:
+            i += 1
+    return bytes(out) if out is not None else source
+
+
+def _line_end(s: bytes, i: int) -> int:
+    j = s.find(b"\n", i)
+    return len(s) if j < 0 else j
+
+
+def _string_end(s: bytes, i: int) -> int:
+    """The index after the string starting at ``s[i] == '"'`` (a block string ``\"\"\"`` too); the end
+    of the line (a plain string) or of ``s`` (a block string) when it is not closed."""
+    if s.startswith(b'"""', i):
+        j = i + 3
+        while True:
+            j = s.find(b'"""', j)
+            if j < 0:
+                return len(s)
+            if s[j - 1] != 0x5C:  # not an escaped \"""
+                return j + 3
+            j += 3
+    j = i + 1
+    while j < len(s):
+        c = s[j]
+        if c == 0x5C:
+            j += 2
+        elif c == 0x22:
+            return j + 1
+        elif c == 0x0A:
+            return j
+        else:
+            j += 1
+    return len(s)
+
+
+def _name_end(s: bytes, i: int) -> int:
+    while i < len(s) and s[i] in _NAME_BYTES:
+        i += 1
+    return i
+
+
+def _skip_ignored(s: bytes, i: int) -> int:
+    """The index of the next token at or after ``i`` (white space, commas and comments skipped)."""
+    while i < len(s):
+        if s[i] in _IGNORED:
+            i += 1
+        elif s[i] == 0x23:
+            i = _line_end(s, i)
+        else:
+            break
+    return i
+
+
+def _directives_end(s: bytes, i: int) -> int:
+    """The index after the directives (``@name`` with optional balanced arguments) starting at or
+    after ``i``; ``i`` when there are none or one's arguments are never closed."""
+    end = i
+    k = _skip_ignored(s, i)
+    while k < len(s) and s[k] == 0x40:  # '@'
+        k = _name_end(s, k + 1)
+        end = k
+        a = _skip_ignored(s, k)
+        if a < len(s) and s[a] == 0x28:  # '('
+            k = _arguments_end(s, a)
+            if k < 0:
+                return i  # arguments never closed: a syntax error the parser reports
+            end = k
+        k = _skip_ignored(s, end)
+    return end
+
+
+def _arguments_end(s: bytes, i: int) -> int:
+    """The index after the parenthesised arguments starting at ``s[i] == '('`` (strings and comments
+    skipped), or -1 when they are not closed."""
+    depth = 0
+    while i < len(s):
+        c = s[i]
+        if c == 0x22:
+            i = _string_end(s, i)
+            continue
+        if c == 0x23:
+            i = _line_end(s, i)
+            continue
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return -1
 
 
 EXTRACTOR = GraphQLExtractor()

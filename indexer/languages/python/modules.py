@@ -509,6 +509,7 @@ class PythonModuleSystem:
     :mod:`indexer.languages.python.frameworks.deferred_calls`'s, which reads the file's imports."""
     instance_prefix = "self."
     class_body_hidden = True
+    scoped_imports = True
     class_receiver = "cls"
     implicit_this = False
     property_functions = False

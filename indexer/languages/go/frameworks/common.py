@@ -35,6 +35,8 @@ HTTP_METHOD_CONSTANTS = {
 }
 """``net/http``'s method constants and the verbs they stand for."""
 
+_JOINED = frozenset({"binary_expression", "parenthesized_expression", "identifier"})
+"""Constant values read as templates of other names (:attr:`GoFile.constants`)."""
 _VERB = re.compile(r"%[-+# 0-9.*]*[a-zA-Z%]")
 _WS = re.compile(r"\s+")
 
@@ -58,7 +60,11 @@ class GoFile:
         self.calls: list[Node] = []
         self.literals: list[Node] = []
         self.constants: dict[str, Template] = {}
-        """Package-level ``const`` / ``var`` names of this file bound to a string, as templates."""
+        """Package-level ``const`` / ``var`` names of this file bound to a string, as templates: a
+        literal, an environment default (:meth:`env_default`), or a concatenation or name of others
+        (``basePath = httpURL + "/v1"``), whose names stay ``ref`` pieces the linker resolves in any
+        file of the package (:meth:`indexer.frameworks.link.Linker.render`, bounded there), never
+        inlined here: constants that each join the one before twice stay the size of their text."""
         self._readers: dict[str, Node] | None = None
         stack = [root]
         while stack:
@@ -74,6 +80,9 @@ class GoFile:
             if len(names) == 1 and value is not None and value.named_child_count == 1:
                 first = value.named_children[0]
                 t = self._literal_template(first) if first.type != "call_expression" else self.env_default(first)
+                if t is None and first.type in _JOINED:  # `basePath = httpURL + "/v1"`: its names as refs
+                    t = self._template(first, 0, inline=False)
+                    t = t if any(k != "hole" for k, _ in t.parts) else None
                 if t is not None:
                     name = src.text(names[0])
                     self.constants[name] = t
@@ -220,17 +229,18 @@ class GoFile:
         path = self.imports.get(self.text(operand)) if operand is not None and operand.type == "identifier" else None
         return path is not None and path.split("/", 1)[0] in STD_ROOTS
 
-    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset()) -> Template | None:
+    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset(), inline: bool = True
+                  ) -> Template | None:
         if depth > 16:
             return Template((("hole", self.expr(node)),))
         lit = self._literal_template(node)
         if lit is not None:
             return lit
         if node.type == "parenthesized_expression" and node.named_children:
-            return self._template(node.named_children[0], depth + 1, params)
+            return self._template(node.named_children[0], depth + 1, params, inline)
         if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
-            left = self._template(node.child_by_field_name("left"), depth + 1, params)
-            right = self._template(node.child_by_field_name("right"), depth + 1, params)
+            left = self._template(node.child_by_field_name("left"), depth + 1, params, inline)
+            right = self._template(node.child_by_field_name("right"), depth + 1, params, inline)
             if left is None or right is None:
                 return None
             return left + right
@@ -240,7 +250,7 @@ class GoFile:
                 return Template((("ref", name),))
             if self.is_local(node):
                 return Template((("hole", name),))
-            if name in self.constants:
+            if inline and name in self.constants:
                 return self.constants[name]
             return Template((("ref", name),))
         if node.type == "selector_expression":

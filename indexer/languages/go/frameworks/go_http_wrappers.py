@@ -13,7 +13,8 @@ string literal that is a verb in any case, ``http.MethodPost``, an imported pack
 or is a literal URL or path (its leftmost string literal starts with ``/`` or holds ``://``;
 tested before anything else is read, most calls being neither). Its arguments are
 templates: a method as its verb, a string as :meth:`GoFile.template` builds it (a parameter of the
-enclosing function a ``ref`` piece, listed in ``UrlArgCall.params``), ``None`` for anything else. At
+enclosing function a ``ref`` piece, listed in ``UrlArgCall.params``; a local given one value, that
+value), ``None`` for anything else. At
 most :data:`MAX_PER_FILE` per file.
 """
 
@@ -60,15 +61,22 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         owner = gf.owner(call)
         params = gf.parameters(owner)
-        args = [Template.of(v) if v is not None else
-                gf.template(a, params) if a.type in _STRINGS or a.type == "identifier" else None
-                for a, v in zip(nodes, verbs)]
+        args = [Template.of(v) if v is not None else _argument(gf, a, params) for a, v in zip(nodes, verbs)]
         named = tuple(sorted({p for t in args if t is not None for k, p in t.parts if k == "ref" and p in params}))
         line, col = gf.pos(call)
         found.append(UrlArgCall(gf.expr(fn), tuple(args), owner, line, col, named))
         if len(found) >= MAX_PER_FILE:
             break
     out.url_arg_calls.extend(found)
+
+
+def _argument(gf: GoFile, node: Node, params: frozenset[str]) -> Template | None:
+    """An argument as a template (:meth:`GoFile.template`); a local given exactly one value
+    (``url := basePath + "/x"``, then ``c.do(ctx, http.MethodPost, url, body)``) is that value's
+    (:meth:`GoFile.single_value`), as a URL handed straight to ``http.NewRequest`` is (:mod:`.go_web`)."""
+    if node.type == "identifier" and gf.text(node) not in params and gf.is_local(node):
+        node = gf.single_value(node) or node
+    return gf.template(node, params) if node.type in _STRINGS or node.type == "identifier" else None
 
 
 def _url_like(gf: GoFile, node: Node, depth: int = 0) -> bool:

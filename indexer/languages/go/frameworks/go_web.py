@@ -1,4 +1,4 @@
-"""Go HTTP routes (``net/http``, gin, echo, chi, gorilla/mux) and clients (``net/http``, resty).
+"""Go HTTP routes (``net/http``, gin, echo, chi, gorilla/mux, Fiber) and clients (``net/http``, resty).
 
 Routers are found per file and their prefixes computed in the file (framework in ``Route.framework``):
 
@@ -19,6 +19,13 @@ Routers are found per file and their prefixes computed in the file (framework in
   chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file.
 * gorilla/mux: ``mux.NewRouter()``; ``X.HandleFunc|Handle(path, h)`` with ``.Methods("GET",
   http.MethodPost)`` after it; ``s := X.PathPrefix("/p").Subrouter()``; ``{id:[0-9]+}`` is ``{id}``.
+* Fiber (``github.com/gofiber/fiber``, v2 and v3): ``fiber.New()``; ``X.Get|Post|Put|Delete|Patch|Head|
+  Options|Connect|Trace|All(path, ...handlers)`` (as gin: the last handler handles, the ones before are
+  ``middleware``), ``X.Add(method, path, ...)`` (v3: ``[]string{...}``), ``g := X.Group("/v1", mw...)``
+  (joined as Fiber's ``getGroupPath``: the prefix's trailing ``/`` dropped, a ``/`` added before a path
+  without one) and ``X.Route("/p", func(r fiber.Router) {...})``; middleware of ``X.Use(mw...)`` and
+  ``Group`` as gin's. Fiber routes are not strict by default, so a route's trailing ``/`` is dropped
+  (``/tasks/`` is ``/tasks``).
 
 A router is a name assigned one of those (``r := mux.NewRouter()``, ``s.router = gin.New()``) or a
 parameter or field declared with a router type (``*gin.Engine``, ``*gin.RouterGroup``, ``*echo.Echo``,
@@ -65,17 +72,22 @@ _IMPORTS = {
     "github.com/labstack/echo": "echo",
     "github.com/go-chi/chi": "chi",
     "github.com/gorilla/mux": "gorilla",
+    "github.com/gofiber/fiber": "fiber",
 }
 _CONSTRUCTORS = {
     "net/http": ("NewServeMux",), "gin": ("Default", "New"), "echo": ("New",), "chi": ("NewRouter", "NewMux"),
-    "gorilla": ("NewRouter",),
+    "gorilla": ("NewRouter",), "fiber": ("New",),
 }
 _ROUTER_TYPES = {
     "net/http": ("ServeMux",), "gin": ("Engine", "RouterGroup", "IRouter", "IRoutes"), "echo": ("Echo", "Group"),
-    "chi": ("Router", "Mux"), "gorilla": ("Router",),
+    "chi": ("Router", "Mux"), "gorilla": ("Router",), "fiber": ("App", "Router", "Group"),
 }
 _VERBS = ("GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS")
 _CHI_VERBS = {v.capitalize(): v for v in _VERBS}
+_FIBER_VERBS = {v.capitalize(): v for v in (*_VERBS, "CONNECT", "TRACE")}
+_CHAINED = frozenset({"gin", "fiber"})
+"""Routers whose route takes a chain of handlers, the last one handling (the ones before it, and those
+of ``Use`` / ``Group(path, mw...)``, are middleware)."""
 _PATTERN_METHOD = re.compile(r"^([A-Z]+)\s+(/.*)$")
 _REGEX_PARAM = re.compile(r"\{(\w+):[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 _PACKAGE_VERBS = frozenset((*_VERBS, "CONNECT", "TRACE", "PROPFIND", "REPORT"))
@@ -161,7 +173,7 @@ class _Routers:
         gf = self.gf
         sel = gf.selector(call)
         found = self.get(call, sel[0]) if sel is not None else None
-        if sel is None or found is None or found[0] != "gin":
+        if sel is None or found is None or found[0] not in _CHAINED:
             return
         if sel[1] == "Use":
             key = self._key(call, sel[0])
@@ -213,7 +225,7 @@ class _Routers:
         if found is not None:
             fw0, prefix, origin = found
             args = gf.args(value)
-            if fw0 in ("gin", "echo") and args:
+            if fw0 in ("gin", "echo", "fiber") and args:
                 return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template()), origin
         return None
 
@@ -354,12 +366,18 @@ class _Routers:
             return
         fw, prefix, origin = found
         args = gf.args(call)
-        if sel[1] in ("Route", "Group") and args and args[-1].type == "func_literal":
+        if sel[1] in ("Route", "Group") and args and args[-1].type == "func_literal" and fw != "fiber":
             sub = prefix + ((gf.template(args[0]) or Template()) if sel[1] == "Route" and len(args) == 2 else Template())
             params = args[-1].child_by_field_name("parameters")
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
                     self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub, origin)
+        elif fw == "fiber" and sel[1] == "Route" and len(args) >= 2 and args[1].type == "func_literal":
+            sub = _joined(fw, prefix, gf.template(args[0]) or Template())  # app.Route("/p", func(r fiber.Router) {...})
+            params = args[1].child_by_field_name("parameters")
+            for p in params.named_children if params is not None else ():
+                for nm in p.children_by_field_name("name"):
+                    self.by_name[(args[1].start_byte, gf.text(nm))] = (fw, sub, origin)
         elif sel[1] == "Mount" and len(args) == 2:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
@@ -376,7 +394,18 @@ def _joined(fw: str, prefix: Template, rel: Template) -> Template:
     """``rel`` under a group's ``prefix`` as the framework joins them. gin's ``joinPaths`` is
     ``path.Join(prefix, rel)`` keeping ``rel``'s trailing ``/`` (``/v1`` + ``users`` -> ``/v1/users``,
     ``/`` + ``/stream`` -> ``/stream``, ``/v1`` + ``/`` -> ``/v1/``): one ``/`` at the seam; the other
-    routers concatenate (echo's ``g.prefix + path``, chi's and gorilla's prefixes)."""
+    routers concatenate (echo's ``g.prefix + path``, chi's and gorilla's prefixes), except Fiber's
+    ``getGroupPath`` (``/v1/`` + ``users`` -> ``/v1/users``: the prefix's trailing ``/`` dropped, a ``/``
+    put before a path not starting with one; an empty path is the prefix)."""
+    if fw == "fiber":
+        if not rel.parts:
+            return prefix
+        head, tail = list(prefix.parts), list(rel.parts)
+        if head and head[-1][0] == "lit":
+            head[-1] = ("lit", head[-1][1].rstrip("/"))
+        if tail[0][0] != "lit" or not tail[0][1].startswith("/"):
+            tail.insert(0, ("lit", "/"))
+        return Template.merged([*head, *tail])
     if fw != "gin":
         return prefix + rel
     prefix = prefix if prefix.parts else Template.of("/")  # an engine's base path
@@ -391,6 +420,17 @@ def _joined(fw: str, prefix: Template, rel: Template) -> Template:
     if tail == [("lit", "")]:
         return Template.merged([*head, ("lit", "/" if ends_slash else "")]) if head != [("lit", "")] else Template.of("/")
     return Template.merged([*head, ("lit", "/"), *tail])
+
+
+def _untrailed(path: Template) -> Template:
+    """``path`` without its trailing ``/`` (not the root ``/``): a Fiber app not ``StrictRouting``
+    serves ``/tasks/`` and ``/tasks`` alike and registers the route as ``/tasks``."""
+    parts = list(path.parts)
+    if parts and parts[-1][0] == "lit" and parts[-1][1].endswith("/") and path.literal() != "/":
+        parts[-1] = ("lit", parts[-1][1].rstrip("/"))
+        cut = Template.merged(parts)
+        return cut if cut.parts else Template.of("/")
+    return path
 
 
 def _path(gf: GoFile, node: Node) -> Template | None:
@@ -503,7 +543,7 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
         elif arg.type == "call_expression":  # users.Register(v1.Group("/users")): a group made in the argument
             found, sel = routers.made(arg), gf.selector(arg)
             middleware = [*routers.middleware_at(call, sel[0]), *_wrapper_exprs(gf, gf.args(arg)[1:])] \
-                if found is not None and sel is not None and sel[1] == "Group" and found[0] == "gin" else []
+                if found is not None and sel is not None and sel[1] == "Group" and found[0] in _CHAINED else []
         else:
             continue
         if found is None:
@@ -573,6 +613,11 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
     elif fw in ("gin", "echo") and (name in _VERBS or name == "Any") and len(args) >= 2:
         path, methods = _path(gf, args[0]), ["*"] if name == "Any" else [name]
         handlers = list(reversed(args[1:])) if fw == "gin" else args[1:]
+    elif fw == "fiber" and (name in _FIBER_VERBS or name == "All") and len(args) >= 2:
+        path, methods = _path(gf, args[0]), ["*"] if name == "All" else [_FIBER_VERBS[name]]
+        handlers = list(reversed(args[1:]))
+    elif fw == "fiber" and name == "Add" and len(args) >= 3:  # v2 Add("GET", p, h...); v3 Add([]string{...}, p, h...)
+        path, methods, handlers = _path(gf, args[1]), _method(gf, args[0]), list(reversed(args[2:]))
     elif fw == "gin" and name == "Handle" and len(args) >= 3:
         path, methods, handlers = _path(gf, args[1]), _method(gf, args[0]), list(reversed(args[2:]))
     elif fw == "echo" and name == "Match" and len(args) >= 3:
@@ -590,12 +635,14 @@ def _route(gf: GoFile, out: FileExtraction, call: Node, fw: str, prefix: Templat
     if path is None or not methods:
         return False
     full = _clean(_joined(fw, prefix, path))
+    if fw == "fiber":
+        full = _untrailed(full)
     line, col = gf.pos(call)
     scope = gf.owner(call)
     handler, handler_ref = _handler(gf, handlers[0], methods, full, scope)
     if handler is None and handler_ref is None:
         return False
-    own = _wrapper_exprs(gf, list(reversed(handlers[1:])) if fw == "gin" else handlers[1:])
+    own = _wrapper_exprs(gf, list(reversed(handlers[1:])) if fw in _CHAINED else handlers[1:])
     wrappers = [WrapperRef("middleware", e) for e in [*(inherited or ()), *own]]
     out.routes.append(Route(fw, methods, full, handler, line, col, handler_ref=handler_ref, wrappers=wrappers,
                             scope=scope if handler_ref is not None else None, router=origin))

@@ -17,6 +17,10 @@ loop) on any receiver, their names being the libraries' own;
 ``submit`` only in a file importing ``concurrent.futures`` (the name is common); the functions and classes
 of :data:`_FUNCTIONS`, through the file's imports. The argument a library runs: the first positional one,
 the second of ``run_in_executor`` (the first is the executor) and of ``call_later`` / ``call_at`` (the first is the delay or the time), ``target=`` of ``Thread``.
+
+A Celery task's handlers run by the worker for that task: ``@shared_task(on_failure=f)`` (and ``on_success``,
+``on_retry``, ``after_return``; ``@app.task(...)`` on any receiver in a file importing ``celery``) is a call of ``f``
+from the task function, so the blast radius of what ``f`` calls reaches the task and its producers.
 """
 
 from __future__ import annotations
@@ -46,24 +50,30 @@ _FUNCTIONS = {
     "threading.Timer": "1",
 }
 """Library callables (qualified) that run the function handed at that argument key."""
+_TASK_HANDLERS = ("on_failure", "on_success", "on_retry", "after_return")
+"""Keyword arguments of a Celery task decorator naming a handler the worker runs for the task."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a ``via="library"`` call of each function handed to a runner (module docstring)."""
     imports = ImportTable.of(out)
     methods = {**_METHODS, **_EXECUTOR_METHODS} if imports.uses("concurrent") else _METHODS
+    celery = imports.uses("celery")
     added = []
     for cs in out.calls:
         if not cs.handed or cs.via is not None:
             continue
         key = methods.get(cs.name) if cs.receiver is not None else None
+        callee = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
         if key is None:
-            callee = f"{cs.receiver}.{cs.name}" if cs.receiver else cs.name
             key = _FUNCTIONS.get(imports.qualify(callee))
-        arg = next((a for a in cs.handed if a.key == key), None) if key is not None else None
-        if arg is None or arg.text.endswith(")") or " " in arg.text:
-            continue
-        receiver, _, name = arg.text.rpartition(".")
-        col = arg.col + len(arg.text) - len(name)
-        added.append(CallSite(cs.caller, name, receiver or None, -1, arg.line, col, via="library"))
+        keys: tuple[str, ...] = (key,) if key is not None else ()
+        if celery and (imports.qualify(callee) == "celery.shared_task" or cs.name == "task" and cs.receiver):
+            keys = _TASK_HANDLERS
+        for arg in (a for a in cs.handed if a.key in keys):
+            if arg.text.endswith(")") or " " in arg.text:
+                continue
+            receiver, _, name = arg.text.rpartition(".")
+            col = arg.col + len(arg.text) - len(name)
+            added.append(CallSite(cs.caller, name, receiver or None, -1, arg.line, col, via="library"))
     out.calls.extend(added)
