@@ -48,7 +48,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         target = caps["target"][0]
         written.add((target.start_byte, target.end_byte))
         _add(uses, src, "writes", caps["object"][0], caps["attr"][0], scope_of(caps["write"][0], src))
-    if models:  # `self.<name>` reads: a walk of their own, only in a file declaring a mapped class
+    if models:  # `self.<name>` reads, only in a file declaring a mapped class (the extractor met them: no walk)
         reads = self_attribute_reads(root, src)
     for node, attr in reads:
         if (node.start_byte, node.end_byte) in written:
