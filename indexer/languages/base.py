@@ -166,6 +166,14 @@ class Budget:
 _BUDGET: ContextVar[Budget | None] = ContextVar("ripple_extraction_budget", default=None)
 
 
+def budget_expired() -> bool:
+    """Whether the current :func:`extraction_budget`'s time is up (``False`` with none set): what
+    :func:`run_query` checks before it yields a match, for a caller reading matches another walk
+    kept (the budget's ``partial`` is set the same way)."""
+    budget = _BUDGET.get()
+    return budget is not None and budget.expired()
+
+
 @contextlib.contextmanager
 def extraction_budget(seconds: float, max_depth: int = MAX_TREE_DEPTH) -> Iterator[Budget]:
     """Run the block's queries (this thread or task) within a :class:`Budget` of ``seconds`` of

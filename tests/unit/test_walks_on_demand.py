@@ -1,14 +1,16 @@
 """Two query walks run only for the files that need them (issue 19 goal 3: the extract phase's CPU):
 the names bound otherwise than as a container (``container_shadows.scm``) only in a file that holds a
 container and calls through one, and the ``self.<name>`` reads of ``orm_attribute_reads.scm`` only in
-a file declaring a mapped class. What they find when they run is unchanged."""
+a file declaring a mapped class (and then not as a walk of their own: the extractor's walk of the
+attribute reads hands them over). What they find when they run is unchanged."""
 
 from __future__ import annotations
 
 import pytest
 
 from indexer.languages.python import containers, extractor
-from indexer.languages.python.frameworks import orm_attributes
+from indexer.languages.base import SourceText
+from indexer.languages.python.frameworks import common, orm_attributes
 from indexer.model import FileExtraction
 
 
@@ -86,9 +88,45 @@ def _uses(out: FileExtraction) -> list[tuple[str, str | None, str | None, list[s
 
 
 def test_a_mapped_class_reads_self_attributes(monkeypatch: pytest.MonkeyPatch) -> None:
+    read_walks: list[str] = []
+    real = common.run_query
+    monkeypatch.setattr(common, "run_query", lambda q, node: read_walks.append("reads") or real(q, node))
     out, runs = _extract(MAPPED, orm_attributes, monkeypatch)
-    assert len(runs) == 2  # the writes (shared), the self reads
+    assert len(runs) == 1  # the writes (shared)
+    assert read_walks == []  # the self reads: the extractor's walk of the attribute reads met them
     assert _uses(out) == [("writes", "rename", "user", ["name"], 8), ("reads", "User.show", "self", ["name"], 6)]
+
+
+SELF_FORMS = (
+    "from app import db\n"
+    "class User(db.Model):\n"
+    "    __tablename__ = 'user'\n"
+    "    def show(self, selfie):\n"
+    "        a = self.name\n"          # line 5: read
+    "        b = self .email\n"        # line 6: read, spaced
+    "        c = self.pet.age\n"       # line 7: `self.pet` read; `self.pet.age` is no `self.<name>`
+    "        d = selfie.size\n"        # line 8: another name starting with "self": no read
+    "        e = (self).zone\n"        # line 9: a parenthesised object: no read, as the query
+    "        self.save()\n"            # line 10: a called attribute is met too (the linker drops non-columns)
+    "        self.seen = 1\n"          # line 11: written: no read
+    "        return self.seen\n"
+)
+
+
+def test_the_self_reads_handed_over_are_the_querys_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    out = extractor.EXTRACTOR.extract("app/m.py", SELF_FORMS.encode())
+    expected = [("reads", "User.show", "self", ["name", "email", "pet", "save", "seen"], 5),
+                ("writes", "User.show", "self", ["seen"], 11)]
+    assert sorted(_uses(out), key=lambda u: u[4]) == expected
+    # the detector on its own (no extractor's walk held): the query runs, the same uses
+    fresh = FileExtraction(path="app/m.py", language="python", tables=out.tables)
+    tree = extractor.parser("python").parse(SELF_FORMS.encode())
+    walks: list[int] = []
+    real = common.run_query
+    monkeypatch.setattr(common, "run_query", lambda q, node: walks.append(q.pattern_count) or real(q, node))
+    orm_attributes.detect(tree.root_node, SourceText(SELF_FORMS.encode()), fresh)
+    assert walks == [1]
+    assert sorted(_uses(fresh), key=lambda u: u[4]) == expected
 
 
 def test_no_mapped_class_skips_the_read_walk(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,7 +34,7 @@ from indexer.frameworks import run_detectors
 from indexer.languages.python.frameworks import detectors_for, shared_queries
 from indexer.languages.python.reads import ValueReads
 from indexer.languages.python.containers import ContainerCalls
-from indexer.languages.python.frameworks.common import known_calls
+from indexer.languages.python.frameworks.common import known_calls, known_self_reads
 from indexer.languages.python.typenames import is_user_type
 from indexer.languages.python.implied import ImpliedFacts
 from indexer.languages.python.pytest_fixtures import is_fixture
@@ -136,6 +136,8 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
         """The calls :meth:`calls` read by their callee name's position (for the detectors' look-ups)."""
         self.callees: set[int] = set()
         """Node ids of the attributes :meth:`calls` found called (``a.m`` of ``a.m(x)``): no value read."""
+        self.self_reads: list[Node] = []
+        """The ``self.<name>`` attribute nodes :meth:`value_reads` met (for the ``orm_attributes`` detector)."""
         self.bare_calls: list[tuple[Node, Node, Node]] = []
         """``(call, callee name, arguments)`` of each call of a plain name (``h(x)``) :meth:`calls` read,
         in match order (:class:`~indexer.languages.python.containers.ContainerCalls` reads them)."""
@@ -718,7 +720,7 @@ class PythonExtractor:
             with shared_pass(GRAMMAR, "python/queries", shared, tree.root_node):
                 extractor = _FileExtractor(tree.root_node, src, out)
                 extractor.run()
-                with known_calls(src, extractor.located):
+                with known_calls(src, extractor.located), known_self_reads(src, extractor.self_reads):
                     run_detectors(detectors_for(self.language), tree.root_node, src, out)
         return out
 

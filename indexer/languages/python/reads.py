@@ -56,6 +56,10 @@ class ValueReads:
     callees: set[int]
     """Node ids of the attributes found called (the extractor's ``calls``): no value read, known
     without a look at their parent."""
+    self_reads: list[Node]
+    """Every ``self.<name>`` attribute node (object the identifier ``self``, attribute an identifier) met
+    by :meth:`value_reads`, called or not, in match order: the ``orm_attributes`` detector's reads
+    (:func:`~indexer.languages.python.frameworks.common.known_self_reads`), not walked for again."""
 
     def receiver_text(self, node: Node) -> str:  # noqa: D102 - the extractor's
         raise NotImplementedError
@@ -83,9 +87,14 @@ class ValueReads:
         plain, classes = _plain_members(defs)
         class_of: dict[str | None, str | None] = {}
         callees = self.callees
+        data, selfs = src.data, self.self_reads
         for _, caps in run_query(query("python", "python/queries", "value_reads"), self.root):
             if "read" in caps:
                 node = caps["read"][0]
+                if data.startswith(b"self", node.start_byte):  # `self.<name>`: kept for orm_attributes
+                    obj = node.child_by_field_id(_OBJECT)
+                    if obj.end_byte - obj.start_byte == 4 and obj.type == "identifier":
+                        selfs.append(node)
                 how = 0 if node.id in callees else _read_kind(node)
                 if not how:
                     continue

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText, storable
+from indexer.languages.base import SourceText, budget_expired, query, run_query, storable
 from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type
 from indexer.symbols import inline_definition, inline_header
 
@@ -48,7 +48,9 @@ __all__ = [
     "outermost_call",
     "ref_text",
     "known_calls",
+    "known_self_reads",
     "scope_of",
+    "self_attribute_reads",
     "string_value",
     "string_list",
     "template",
@@ -130,6 +132,37 @@ def known_calls(src: SourceText, calls: dict[tuple[int, int], Node]) -> Iterator
         yield
     finally:
         _CALL_INDEX.reset(token)
+
+
+_SELF_READS: ContextVar[tuple[SourceText, list[Node]] | None] = ContextVar("ripple_python_self_reads", default=None)
+"""The file whose ``self.<name>`` attribute nodes :func:`known_self_reads` holds (its ``SourceText``), and
+those nodes."""
+
+
+@contextmanager
+def known_self_reads(src: SourceText, nodes: list[Node]) -> Iterator[None]:
+    """Inside the block, :func:`self_attribute_reads` over the file ``src`` answers with ``nodes``:
+    every ``attribute`` node of the file whose object is the identifier ``self`` and whose attribute
+    is an identifier, in source order, as the extractor's walk of the attribute reads
+    (``queries/value_reads.scm``) met them; what ``queries/orm_attribute_reads.scm`` matches, so that
+    query is not run over the tree a second time. Let go when the block ends."""
+    token = _SELF_READS.set((src, nodes))
+    try:
+        yield
+    finally:
+        _SELF_READS.reset(token)
+
+
+def self_attribute_reads(root: Node, src: SourceText) -> list[tuple[Node, Node]]:
+    """``(attribute node, attribute name node)`` of every ``self.<name>`` under ``root`` (the file's
+    root), in source order: from :func:`known_self_reads` when it holds the file (empty once the
+    extraction's time budget is up, as a query run then would be), else by running
+    ``queries/orm_attribute_reads.scm``."""
+    known = _SELF_READS.get()
+    if known is not None and known[0] is src:
+        return [] if budget_expired() else [(node, node.child_by_field_name("attribute")) for node in known[1]]
+    return [(caps["read"][0], caps["attr"][0])
+            for _, caps in run_query(query("python", "python/queries", "orm_attribute_reads"), root)]
 
 
 class CallLocator:

@@ -4,7 +4,8 @@
 model's own method ``self.password_hash = ...`` writes it and ``return check(self.password_hash, p)``
 reads it. Without these, ``table:user.password_hash`` lists no code at all when the only accesses are
 attribute reads and writes (the usual ORM style). Recorded (rules in
-``indexer/languages/python/queries/orm_attributes.scm`` and, for the reads, ``orm_attribute_reads.scm``), as :class:`~indexer.model.TableUse` of framework
+``indexer/languages/python/queries/orm_attributes.scm`` and, for the reads, ``orm_attribute_reads.scm``: the
+extractor's walk of the attribute reads hands them over, :func:`~indexer.languages.python.frameworks.common.self_attribute_reads`), as :class:`~indexer.model.TableUse` of framework
 ``orm_attribute`` with ``entity`` the object's name, resolved by the linker in the enclosing function:
 
 * a write: the target of an assignment or augmented assignment ``X.a``, ``X`` a plain name (``self``
@@ -24,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.base import query, run_query
-from indexer.languages.python.frameworks.common import scope_of
+from indexer.languages.python.frameworks.common import scope_of, self_attribute_reads
 from indexer.model import ORM_ATTRIBUTE, FileExtraction, TableUse
 
 if TYPE_CHECKING:
@@ -47,9 +48,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         target = caps["target"][0]
         written.add((target.start_byte, target.end_byte))
         _add(uses, src, "writes", caps["object"][0], caps["attr"][0], scope_of(caps["write"][0], src))
-    if models:  # `self.<name>` reads: a walk of their own, only in a file declaring a mapped class
-        reads = [(caps["read"][0], caps["attr"][0])
-                 for _, caps in run_query(query("python", "python/queries", "orm_attribute_reads"), root)]
+    if models:  # `self.<name>` reads, only in a file declaring a mapped class (the extractor met them: no walk)
+        reads = self_attribute_reads(root, src)
     for node, attr in reads:
         if (node.start_byte, node.end_byte) in written:
             continue
