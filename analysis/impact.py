@@ -11,7 +11,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
    :mod:`analysis.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
    when a :class:`~analysis.retrieval.QueryEngine` is given, filtered to matching names); then its
    overloads (the members of its parent with the same qualified name), the declarations it
-   OVERRIDES (interface or abstract methods) and their other implementations, and a type's
+   OVERRIDES and, of a bodiless one (interface or abstract method), its other implementations, and a type's
    constructors (four or five calls: parents, members and overrides, overrides of overloads,
    overriders, nodes).
 2. **Direct callers**: one ``outgoing`` (the targets' own EXPOSES / CONSUMES / CALLS_HTTP / PRODUCES
@@ -72,7 +72,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "services_phrase", "WrapperVia", "WrapperHit",
-    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes", "bodiless",
 ]
 
 DEFAULT_DEPTH = 5
@@ -250,8 +250,19 @@ def _stem(node_id: str) -> str:
     return node_id[:cut] if cut > 0 else node_id
 
 
+def bodiless(n: Node) -> bool:
+    """Whether a callable node declares no body its overriders could share: modifier ``abstract`` (what the
+    Java, C#, Kotlin, TypeScript, Apex and Go extractors give abstract and bodiless interface methods) or a
+    Python ``@abstractmethod`` (``abc.abstractmethod``) decorator."""
+    mods, decorators = n.props.get("modifiers") or (), n.props.get("decorators") or ()
+    return "abstract" in mods or any(d in ("abstractmethod", "abc.abstractmethod") for d in decorators)
+
+
 def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> list[Target]:
-    """Seeds plus overloads, overridden declarations, their other implementations (not when
+    """Seeds plus overloads, overridden declarations, their other implementations (only those of a
+    :func:`bodiless` declaration, an interface or abstract method, whose signature change changes every
+    implementation; a concrete base method's other overrides are not, its callers dispatching to the selected
+    one reach it through the declaration; the overriders of a selected method itself always; none when
     ``siblings`` is false: a table's accessors are what a change of the table touches, and another
     implementation of the interface method one of them implements reads nothing of it), constructors (of
     a selected type), methods (of a selected interface) and handlers (the methods exposing a selected
@@ -282,10 +293,15 @@ def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> 
     base = seed_ids + overloads + declarations
     overriders = graph.incoming(base, ["OVERRIDES"])
     known = set(base)
-    implementations = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known)) \
+    found = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known)) \
         if siblings else []
-    wanted = list(dict.fromkeys(overloads + declarations + implementations + members))
+    wanted = list(dict.fromkeys(overloads + declarations + found + members))
     nodes = graph.get_nodes(wanted) if wanted else {}
+    # A declaration's other implementations change with it only when it has no body (an interface or
+    # abstract method: its signature is theirs); a concrete base method's overriders are independent of it.
+    from_selected = {e.src for i in seed_ids + overloads for e in overriders.get(i, [])}
+    from_bodiless = {e.src for i in declarations if i in nodes and bodiless(nodes[i]) for e in overriders.get(i, [])}
+    implementations = [i for i in found if i in from_selected or i in from_bodiless]
     for role, group in (("overload", overloads), ("declaration", declarations), ("implementation", implementations)):
         for i in group:
             if i in nodes and i not in targets and (role != "overload" or nodes[i].label in CALLABLE_LABELS):
