@@ -32,6 +32,8 @@ __all__ = [
     "NODE_LABELS",
     "EDGE_KINDS",
     "RESOLUTIONS",
+    "EDGE_THIS",
+    "EDGE_RECEIVER",
     "APPLICATIONS_PROP",
     "Node",
     "SymbolRef",
@@ -171,6 +173,17 @@ def qualname_agrees(qualname: str, tail: str) -> bool:
     return (not tail or qualname == tail or tail.endswith("." + qualname) or qualname.endswith("." + tail))
 
 
+EDGE_THIS = "this"
+"""A CALLS edge's property (``1``): the call is on the caller's own instance (``this.step()``, a bare
+``step()`` in Java, ``self.step()``, ``super.step()``), so the callee's ``this`` is the caller's."""
+EDGE_RECEIVER = "recv"
+"""A CALLS edge's property: the id of the class the receiver is known to be an instance of (or of a
+subclass of) when the edge is taken, set only where that is not the callee's own class: an inherited
+method called on a subclass's instance (``new LogHandler().run()`` binding ``Handler.run``), or an
+override a call on ``this`` dispatches to (``afterInsert()`` in ``Handler.run`` reaching
+``LogHandler.afterInsert``: the override's class). The impact walk reads both (:mod:`analysis.receivers`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Edge:
     """A directed edge ``src -> dst`` of ``kind`` (one of :data:`EDGE_KINDS`).
@@ -180,7 +193,7 @@ class Edge:
     site for CALLS, the type mention for USES_TYPE) or are 0 when there is none (CONTAINS).
     ``resolution`` is set on CALLS (one of :data:`RESOLUTIONS`), ``None`` otherwise. ``props`` holds
     JSON-serialisable facts of service-boundary edges: ``framework`` on EXPOSES / CALLS_HTTP /
-    PRODUCES / CONSUMES; on CALLS_HTTP also ``url`` (the URL template as written) and ``service``
+    PRODUCES / CONSUMES; on CALLS :data:`EDGE_THIS` and :data:`EDGE_RECEIVER` (where known); on CALLS_HTTP also ``url`` (the URL template as written) and ``service``
     (the host or service name the URL addresses, ``None`` for a relative URL). Every one of those four
     kinds has the method as ``src`` and the shared Endpoint / Topic node as ``dst``. ``WRAPS`` goes
     from cross-cutting code (a filter, middleware, interceptor, guard, hook, dependency, error handler:

@@ -13,15 +13,18 @@ from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
-from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+from stores.contracts import EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, Node, UnresolvedCall
 from stores.qualified_symbols import WRITTEN, written_qualname
 
 if TYPE_CHECKING:
     from indexer.resolve.calls import CallBinder
     from indexer.resolve.context import FileCtx
+    from indexer.resolve.hierarchy import ClassHierarchy
     from indexer.resolve.interpreter import Resolver
+    from indexer.resolve.values import Def
 
-__all__ = ["file_output", "node_props"]
+__all__ = ["file_output", "node_props", "receiver_props"]
+
 
 _RUN_TIME_CHOICE = frozenset({"element", "library"})
 """Implied calls (``CallSite.via``) whose target is chosen at run time: bound at most ``inferred``."""
@@ -40,12 +43,16 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
     # file's output, as when ids were held (a spilled output pickles each string once).
     shared: dict[str, str] = {}
 
-    def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None) -> None:
+    def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None,
+            props: dict[str, object] | None = None) -> None:
         k = (kind, src, dst, line, col)
         if k not in edges:
             edges[k] = Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
-                            resolution)
+                            resolution) if props is None else \
+                Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
+                     resolution, props)
 
+    props_of: dict[tuple[str | None, bool], dict[str, object]] = {}  # one dict per receiver and file
     held_pairs: set[tuple[str, str]] = set()  # (caller, method) pairs held_calls gave a row (see there)
     closed = getattr(fc.rules, "closed_objects", None)  # JS: a factory's returned object, `F.return`
     classes = r.classes
@@ -90,9 +97,11 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         caller = fc.def_at(cs.caller, cs.line)
         src = caller.id if caller else fid
         targets = binder.bind_call(fc, cs)
+        receiver = binder.receiver
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
-                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how)
+                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how,
+                    receiver and receiver_props(classes, receiver, target, props_of))
             if cs.handed and isinstance(targets, list):  # `@dec` / `f()(handler)`: dec(f) calls f
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -113,7 +122,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         else:
             assert isinstance(targets, list)
             for target, how in targets:
-                add("CALLS", src, target.id, cs.line, cs.col, how)
+                add("CALLS", src, target.id, cs.line, cs.col, how,
+                    receiver and receiver_props(classes, receiver, target, props_of))
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -184,3 +194,30 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
     if d.generated:
         props["generated"] = d.generated
     return props
+
+
+def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: Def,
+                   shared: dict[tuple[str | None, bool], dict[str, object]]) -> dict[str, object] | None:
+    """The :data:`~stores.contracts.EDGE_THIS` / :data:`~stores.contracts.EDGE_RECEIVER` properties of a CALLS edge to ``target`` bound on ``receiver``
+    (:attr:`indexer.resolve.calls.CallBinder.receiver`: the receiver's class and whether it is the
+    caller's own instance); ``None`` when there is nothing to record (a method of the receiver's own
+    class called on another object, or no method). Dicts are shared through ``shared`` (one per distinct
+    value and file). The receiver's ancestors are read through ``classes.mro`` (recorded as the
+    file's dependencies, so a changed base re-binds it)."""
+    if target.kind != "method" or target.parent is None:
+        return None
+    cls, on_this = receiver
+    recv: str | None = None
+    if not (target.file is cls.file and target.parent == cls.qualname):
+        if any(target.file is a.file and target.parent == a.qualname for a in classes.mro(cls)[1:]):
+            recv = cls.id  # inherited: `new LogHandler().run()` runs Handler.run on a LogHandler
+        elif on_this:  # dispatched below: `afterInsert()` in Handler.run runs LogHandler's on a LogHandler
+            owner = target.file.def_at(target.parent, target.line)
+            recv = owner.id if owner is not None and owner.is_type else None
+    if recv is None and not on_this:
+        return None
+    key = (recv, on_this)
+    if key not in shared:
+        shared[key] = {EDGE_RECEIVER: recv, EDGE_THIS: 1} if recv and on_this else \
+            {EDGE_RECEIVER: recv} if recv else {EDGE_THIS: 1}
+    return shared[key]

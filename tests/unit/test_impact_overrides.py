@@ -27,7 +27,7 @@ from indexer.languages import extractor_for_path
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
-from tests.resolution_harness import write_tree
+from tests.resolution_harness import resolve_fixture, short, write_tree
 
 JAVA = {
     "src/app/Handler.java": """package app;
@@ -194,3 +194,213 @@ def test_csharp_and_kotlin_mark_bodiless_methods_abstract_as_java_does(path: str
     out = ex.extract(path, source.encode())
     abstract = sorted(d.qualname for d in out.definitions if d.kind == "method" and "abstract" in d.modifiers)
     assert abstract == ["Base.Step", "IApi.Run"]
+
+
+# --------------------------------------------------------------- receiver-constrained walk
+
+
+_CUT = "the inherited method is called there on an instance of an unrelated class"
+
+
+def test_java_template_method_reaches_only_the_callers_running_the_selected_override(tmp_path: Path) -> None:
+    # LogHandler.afterInsert <- Handler.run (dispatch on this) <- new LogHandler().run(), an
+    # AuditLogHandler (a subclass: it inherits LogHandler's afterInsert) and a Handler-typed parameter
+    # (any handler may run there); not new AccountHandler().run() nor AccountHandler.again's this.run().
+    report = _report(tmp_path, JAVA, "LogHandler.afterInsert")
+    assert _reached(report) == [("Handler.run", 1), ("Triggers.any", 2), ("Triggers.audit", 2), ("Triggers.log", 2)]
+    assert [c.node.qualname for c in report.callers] == ["Handler.run"]
+    assert report.truncated == (f"2 callers not followed: {_CUT}",)
+
+
+def test_java_the_other_override_reaches_its_own_callers_and_the_base_typed_one(tmp_path: Path) -> None:
+    report = _report(tmp_path, JAVA, "AccountHandler.afterInsert")
+    assert _reached(report) == [
+        ("AccountHandler.again", 2), ("Handler.run", 1), ("Triggers.account", 2), ("Triggers.any", 2)]
+
+
+def test_a_base_typed_receiver_still_reaches_every_override(tmp_path: Path) -> None:
+    # The metadata dispatcher: `configured.run()` on a Handler may run any handler's afterInsert.
+    for target in ("LogHandler.afterInsert", "AccountHandler.afterInsert", "Handler.afterInsert"):
+        assert ("Triggers.any", 2) in _reached(_report(tmp_path / target, JAVA, target))
+
+
+def test_selecting_the_base_method_reaches_every_caller(tmp_path: Path) -> None:
+    report = _report(tmp_path, JAVA, "Handler.afterInsert")
+    assert _reached(report) == [("AccountHandler.again", 2), ("Handler.run", 1), ("Triggers.account", 2),
+                                ("Triggers.any", 2), ("Triggers.audit", 2), ("Triggers.log", 2)]
+    assert report.truncated == ()
+
+
+def test_python_class_based_view_dispatch_reaches_the_views_own_callers(tmp_path: Path) -> None:
+    # View.dispatch -> self.respond() dispatches to ListView.respond; detail_page runs a DetailView.
+    report = _report(tmp_path, PYTHON, "ListView.respond")
+    assert _reached(report) == [("View.dispatch", 1), ("any_page", 2), ("list_page", 2)]
+    assert report.truncated == (f"1 caller not followed: {_CUT}",)
+    assert _reached(_report(tmp_path / "d", PYTHON, "DetailView.respond")) == [
+        ("View.dispatch", 1), ("any_page", 2), ("detail_page", 2)]
+
+
+_LANGUAGES = {
+    "csharp": ("""
+// --- path: App/Handler.cs ---
+namespace App;
+public abstract class Handler {
+    public void Run() { AfterInsert(); }
+    protected virtual void AfterInsert() { }
+}
+public class LogHandler : Handler { protected override void AfterInsert() { } }
+public class Triggers {
+    public void Log() { new LogHandler().Run(); }
+    public void Any(Handler h) { h.Run(); }
+}
+""", "App/Handler.", "Run(0)", "AfterInsert(0)", "Log(0)", "Any(1)"),
+    "typescript": ("""
+// --- path: src/handler.ts ---
+export abstract class Handler {
+    run(): void { this.afterInsert(); }
+    protected afterInsert(): void { }
+}
+export class LogHandler extends Handler { protected afterInsert(): void { } }
+export class Triggers {
+    log() { new LogHandler().run(); }
+    any(h: Handler) { h.run(); }
+}
+""", "src/handler.", "run(0)", "afterInsert(0)", "log(0)", "any(1)"),
+    "kotlin": ("""
+// --- path: src/app/Handler.kt ---
+package app
+abstract class Handler {
+    fun run() { afterInsert() }
+    open fun afterInsert() { }
+}
+class LogHandler : Handler() { override fun afterInsert() { } }
+class Triggers {
+    fun log() { LogHandler().run() }
+    fun any(h: Handler) { h.run() }
+}
+""", "src/app/Handler.", "run()", "afterInsert()", "log()", "any(Handler)"),
+    "apex": ("""
+// --- path: classes/Handler.cls ---
+public virtual class Handler {
+    public void run() { this.afterInsert(); }
+    protected virtual void afterInsert() { }
+}
+// --- path: classes/LogHandler.cls ---
+public class LogHandler extends Handler { protected override void afterInsert() { } }
+// --- path: classes/Triggers.cls ---
+public class Triggers {
+    public void log() { new LogHandler().run(); }
+    public void any(Handler h) { h.run(); }
+}
+""", "", "run(0)", "afterInsert(0)", "log(0)", "any(1)"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(_LANGUAGES))
+def test_calls_record_this_and_the_receiver_class_where_it_is_not_the_callees(language: str) -> None:
+    fixture, prefix, run, step, log, any_ = _LANGUAGES[language]
+    result = resolve_fixture(fixture)
+    got = sorted((short(e.src), short(e.dst), tuple(sorted(e.props.items())))
+                 for f in result.files for e in f.edges if e.kind == "CALLS" and ".Triggers." in e.src + e.dst
+                 or e.kind == "CALLS" and e.src.endswith(f".Handler.{run}"))
+
+    def q(path: str, qual: str) -> str:
+        return f"{prefix or f'classes/{path}.'}{qual}"
+
+    handler, log_handler = q("Handler", "Handler"), q("LogHandler", "LogHandler")
+    assert got == sorted([
+        (f"{handler}.{run}", f"{handler}.{step}", (("this", 1),)),
+        (f"{handler}.{run}", f"{log_handler}.{step}", (("recv", f"t:{log_handler}"), ("this", 1))),
+        (f"{q('Triggers', 'Triggers')}.{log}", log_handler, ()),
+        (f"{q('Triggers', 'Triggers')}.{log}", f"{handler}.{run}", (("recv", f"t:{log_handler}"),)),
+        (f"{q('Triggers', 'Triggers')}.{any_}", f"{handler}.{run}", ()),  # the declared class's own: nothing
+    ])
+
+
+DJANGO = {
+    "app/__init__.py": "",
+    "app/views.py": """from django.http import HttpResponse
+from django.views import View
+
+
+class EditView(View):
+    def get(self, request, pk):
+        obj = self.alter(pk, request)
+        return HttpResponse(obj)
+
+    def alter(self, obj, request):
+        return obj
+
+
+class SiteEdit(EditView):
+    def alter(self, obj, request):
+        return obj + 1
+
+
+class RackEdit(EditView):
+    pass
+
+
+class CabinetEdit(SiteEdit):
+    pass
+""",
+    "app/urls.py": """from django.urls import path
+
+from app import views
+
+urlpatterns = [
+    path("sites/<int:pk>/edit/", views.SiteEdit.as_view()),
+    path("racks/<int:pk>/edit/", views.RackEdit.as_view()),
+    path("cabinets/<int:pk>/edit/", views.CabinetEdit.as_view()),
+]
+""",
+}
+
+
+def test_an_inherited_view_handler_serves_only_the_routes_of_related_view_classes(tmp_path: Path) -> None:
+    # EditView.get exposes all three routes; SiteEdit.alter runs under SiteEdit's and its subclass
+    # CabinetEdit's, not RackEdit's.
+    report = _report(tmp_path, DJANGO, "SiteEdit.alter")
+    assert [(h.http_method, h.path, h.handler.qualname) for h in report.endpoints] == [
+        ("GET", "/cabinets/{}/edit", "EditView.get"), ("GET", "/sites/{}/edit", "EditView.get")]
+    assert report.truncated == ("1 endpoint not reached: served by an inherited handler for an unrelated view class",)
+    base = _report(tmp_path / "base", DJANGO, "EditView.alter")
+    assert [h.path for h in base.endpoints] == ["/cabinets/{}/edit", "/racks/{}/edit", "/sites/{}/edit"]
+
+
+def test_a_method_reached_again_without_the_constraint_is_walked_again(tmp_path: Path) -> None:
+    # Handler.run reaches LogHandler.afterInsert twice: through the dispatch on this (only a LogHandler's
+    # run) and through Audit.note (any handler's run): every trigger is reached (here run is widened
+    # before its own callers are read, in the same level; walked again otherwise).
+    files = {**JAVA, "src/app/Audit.java": """package app;
+
+public class Audit {
+    public static void note() {
+        new LogHandler().afterInsert();
+    }
+}
+""", "src/app/Handler.java": JAVA["src/app/Handler.java"].replace("afterInsert();\n    }", "afterInsert();\n        Audit.note();\n    }")}
+    report = _report(tmp_path, files, "LogHandler.afterInsert")
+    assert _reached(report) == [("AccountHandler.again", 2), ("Audit.note", 1), ("Handler.run", 1), ("Triggers.account", 2),
+                                ("Triggers.any", 2), ("Triggers.audit", 2), ("Triggers.log", 2)]
+    assert report.truncated == ()
+
+
+def test_a_method_widened_after_its_walk_is_walked_again(tmp_path: Path) -> None:
+    # Handler.run (hop 1, a LogHandler's) is reached again at hop 3 through Audit.note <- Audit.mid:
+    # walked again, the callers the first walk cut are reached at hop 4, the length of that path.
+    files = {**JAVA, "src/app/Audit.java": """package app;
+
+public class Audit {
+    public static void note() {
+        mid();
+    }
+    static void mid() {
+        new LogHandler().afterInsert();
+    }
+}
+""", "src/app/Handler.java": JAVA["src/app/Handler.java"].replace("afterInsert();\n    }", "afterInsert();\n        Audit.note();\n    }")}
+    report = _report(tmp_path, files, "LogHandler.afterInsert")
+    assert _reached(report) == [("AccountHandler.again", 4), ("Audit.mid", 1), ("Audit.note", 2), ("Handler.run", 1),
+                                ("Triggers.account", 4), ("Triggers.any", 2), ("Triggers.audit", 2), ("Triggers.log", 2)]
+    assert report.truncated == ()
