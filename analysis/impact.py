@@ -256,8 +256,9 @@ def _stem(node_id: str) -> str:
 
 def bodiless(n: Node) -> bool:
     """Whether a callable node declares no body its overriders could share: modifier ``abstract`` (what the
-    Java, C#, Kotlin, TypeScript, Apex and Go extractors give abstract and bodiless interface methods) or a
-    Python ``@abstractmethod`` (``abc.abstractmethod``) decorator."""
+    Java, C#, Kotlin, TypeScript, Apex and Go extractors give abstract and bodiless interface methods, the
+    Python one a method decorated ``@abstractmethod`` or whose body only raises ``NotImplementedError`` or is
+    ``...``) or, in an index made before Python methods were marked, that decorator."""
     mods, decorators = n.props.get("modifiers") or (), n.props.get("decorators") or ()
     return "abstract" in mods or any(d in ("abstractmethod", "abc.abstractmethod") for d in decorators)
 

@@ -287,7 +287,10 @@ class CallBinder:
             if isinstance(rv, ObjV) and not (closed and rv.qualname.rpartition(".")[2] == closed):
                 return self._name_fallback(fc, cs)
             return None
-        return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
+        t = self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
+        if isinstance(rv, ClassV) and rv.dynamic:  # `cls.request(...)` in a classmethod: on the caller's class
+            self._pending = (rv.c, True)
+        return t
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
         """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs

@@ -187,13 +187,17 @@ def test_python_abstractmethod_brings_siblings_a_concrete_base_method_does_not(t
                "abstract class Base { public abstract void Step(); public virtual void Hook() { } }\n"),
     ("Api.kt", "interface IApi { fun Run()\n fun Size(): Int = 1 }\n"
                "abstract class Base { abstract fun Step()\n open fun Hook() { } }\n"),
+    ("api.py", "import abc\nfrom typing import Protocol\n\n\nclass IApi(Protocol):\n    def Run(self) -> None: ...\n\n"
+               "    def Size(self) -> int:\n        return 1\n\n\nclass Base:\n    def Step(self):\n"
+               "        \"\"\"Subclasses send it.\"\"\"\n        raise NotImplementedError()\n\n    def Hook(self):\n        pass\n\n"
+               "    def Other(self):\n        raise ValueError()\n\n    @abc.abstractmethod\n    def Kind(self):\n        return 0\n"),
 ])
-def test_csharp_and_kotlin_mark_bodiless_methods_abstract_as_java_does(path: str, source: str) -> None:
+def test_csharp_kotlin_python_mark_bodiless_methods_abstract_as_java_does(path: str, source: str) -> None:
     ex = extractor_for_path(path)
     assert ex is not None
     out = ex.extract(path, source.encode())
     abstract = sorted(d.qualname for d in out.definitions if d.kind == "method" and "abstract" in d.modifiers)
-    assert abstract == ["Base.Step", "IApi.Run"]
+    assert abstract == (["Base.Kind", "Base.Step", "IApi.Run"] if path.endswith(".py") else ["Base.Step", "IApi.Run"])
 
 
 # --------------------------------------------------------------- receiver-constrained walk
@@ -404,3 +408,42 @@ public class Audit {
     assert _reached(report) == [("AccountHandler.again", 4), ("Audit.mid", 1), ("Audit.note", 2), ("Handler.run", 1),
                                 ("Triggers.account", 4), ("Triggers.any", 2), ("Triggers.audit", 2), ("Triggers.log", 2)]
     assert report.truncated == ()
+
+
+TRANSPORTS = {
+    "hc/__init__.py": "",
+    "hc/transports.py": """class HttpTransport:
+    @classmethod
+    def raise_for_response(cls, response):
+        raise ValueError(response)
+
+    @classmethod
+    def post(cls, url):
+        if url:
+            cls.raise_for_response(url)
+
+
+class Slack(HttpTransport):
+    @classmethod
+    def raise_for_response(cls, response):
+        raise KeyError(response)
+
+    def notify(self):
+        self.post("x")
+
+
+class Webhook(HttpTransport):
+    def notify(self):
+        self.post("y")
+""",
+}
+
+
+def test_a_classmethod_template_on_cls_keeps_the_callers_class(tmp_path: Path) -> None:
+    # healthchecks' HttpTransport: `cls.raise_for_response(r)` in a classmethod is on the caller's class;
+    # Slack's override runs under Slack.notify's self.post(), not Webhook's.
+    report = _report(tmp_path, TRANSPORTS, "Slack.raise_for_response")
+    assert _targets(report) == [("Slack.raise_for_response", "selected"),
+                                ("HttpTransport.raise_for_response", "declaration")]
+    assert _reached(report) == [("HttpTransport.post", 1), ("Slack.notify", 2)]
+    assert report.truncated == (f"1 caller not followed: {_CUT}",)
