@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from stores.contracts import EDGE_RECEIVER, EDGE_THIS, Edge, GraphStore
+from stores.contracts import EDGE_THIS, Edge, GraphStore, edge_receiver
 
 __all__ = ["Receivers"]
 
@@ -66,7 +66,7 @@ class Receivers:
             k = self.of.get(dst)
             if k is None:
                 continue
-            recorded = {e.props[EDGE_RECEIVER] for e in incoming.get(dst, ()) if e.props.get(EDGE_RECEIVER)}
+            recorded = {r for e in incoming.get(dst, ()) for r in [edge_receiver(e)] if r}
             if recorded:
                 need |= k | recorded
         self._load(need)
@@ -111,7 +111,7 @@ class Receivers:
         and ``e`` records a receiver class unrelated to every class of the constraint; the caller is
         then kept in :attr:`cut`)."""
         k = self.of.get(dst)
-        recv = e.props.get(EDGE_RECEIVER) if e.kind == "CALLS" else None
+        recv = edge_receiver(e) if e.kind == "CALLS" else None
         if k is None or not recv or any(self._related(recv, c) for c in k):
             return True
         self.cut.add(e.src)
@@ -122,7 +122,7 @@ class Receivers:
         ``src`` is constrained and ``e`` records a receiver class (the view class an inherited handler
         serves the route for) unrelated to the constraint; the endpoint is then kept in :attr:`unserved`."""
         k = self.of.get(src)
-        recv = e.props.get(EDGE_RECEIVER)
+        recv = edge_receiver(e)
         if k is None or not recv or any(self._related(recv, c) for c in k):
             return True
         self.unserved.add(e.dst)
@@ -133,7 +133,7 @@ class Receivers:
         edge's receiver class (the narrower of each related pair); else none."""
         if e.kind != "CALLS" or not e.props.get(EDGE_THIS):
             return None
-        k, recv = self.of.get(dst), e.props.get(EDGE_RECEIVER)
+        k, recv = self.of.get(dst), edge_receiver(e)
         if not recv:
             return k
         if k is None:

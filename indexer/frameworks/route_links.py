@@ -29,7 +29,7 @@ from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import ClassV, Def, FuncV
 from indexer.symbols import file_id
-from stores.contracts import EDGE_RECEIVER, GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation
+from stores.contracts import EDGE_RECEIVER, GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation, receiver_value
 
 __all__ = ["LinkedRoute", "RouteLinks"]
 
@@ -131,7 +131,8 @@ class RouteLinks:
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
-                               service=service, route=declared_route(full), **{EDGE_RECEIVER: recv})
+                               service=service, route=declared_route(full),
+                               **{EDGE_RECEIVER: recv and receiver_value(recv, handler, eid, fc.repo)})
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
         self._linked.append(linked)

@@ -13,7 +13,8 @@ from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
-from stores.contracts import EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+from stores.contracts import (EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, Node, UnresolvedCall,
+                              receiver_value)
 from stores.qualified_symbols import WRITTEN, written_qualname
 
 if TYPE_CHECKING:
@@ -101,7 +102,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
                 add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how,
-                    receiver and receiver_props(classes, receiver, target, props_of))
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo))
             if cs.handed and isinstance(targets, list):  # `@dec` / `f()(handler)`: dec(f) calls f
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -123,7 +124,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             assert isinstance(targets, list)
             for target, how in targets:
                 add("CALLS", src, target.id, cs.line, cs.col, how,
-                    receiver and receiver_props(classes, receiver, target, props_of))
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo))
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -197,12 +198,14 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
 
 
 def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: Def,
-                   shared: dict[tuple[str | None, bool], dict[str, object]]) -> dict[str, object] | None:
+                   shared: dict[tuple[str | None, bool], dict[str, object]], src: str, repo: str
+                   ) -> dict[str, object] | None:
     """The :data:`~stores.contracts.EDGE_THIS` / :data:`~stores.contracts.EDGE_RECEIVER` properties of a CALLS edge to ``target`` bound on ``receiver``
     (:attr:`indexer.resolve.calls.CallBinder.receiver`: the receiver's class and whether it is the
-    caller's own instance); ``None`` when there is nothing to record (a method of the receiver's own
-    class called on another object, or no method). Dicts are shared through ``shared`` (one per distinct
-    value and file). The receiver's ancestors are read through ``classes.mro`` (recorded as the
+    caller's own instance) from ``src`` (the caller's id) in ``repo``; ``None`` when there is nothing to
+    record (a method of the receiver's own class called on another object, or no method). The class is
+    written compactly (:func:`stores.contracts.receiver_value`); dicts are shared through ``shared`` (one
+    per distinct value and file). The receiver's ancestors are read through ``classes.mro`` (recorded as the
     file's dependencies, so a changed base re-binds it)."""
     if target.kind != "method" or target.parent is None:
         return None
@@ -216,6 +219,8 @@ def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: 
             recv = owner.id if owner is not None and owner.is_type else None
     if recv is None and not on_this:
         return None
+    if recv is not None:
+        recv = receiver_value(recv, src, target.id, repo)
     key = (recv, on_this)
     if key not in shared:
         shared[key] = {EDGE_RECEIVER: recv, EDGE_THIS: 1} if recv and on_this else \

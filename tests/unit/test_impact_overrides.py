@@ -18,6 +18,7 @@ Every fixture is indexed with the real pipeline (extractors, resolver, writer) i
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from analysis.impact import SymbolQuery, blast_radius
 from indexer.languages import extractor_for_path
 from indexer.pipeline import index_repository
 from indexer.run import IndexOptions
+from stores.contracts import Edge, edge_receiver, id_owner, receiver_value
 from stores.embedded import EmbeddedStore
 from tests.resolution_harness import resolve_fixture, short, write_tree
 
@@ -314,9 +316,10 @@ def test_calls_record_this_and_the_receiver_class_where_it_is_not_the_callees(la
     handler, log_handler = q("Handler", "Handler"), q("LogHandler", "LogHandler")
     assert got == sorted([
         (f"{handler}.{run}", f"{handler}.{step}", (("this", 1),)),
-        (f"{handler}.{run}", f"{log_handler}.{step}", (("recv", f"t:{log_handler}"), ("this", 1))),
+        # the override's class: the callee's own ("^"); LogHandler's id without the repository's prefix
+        (f"{handler}.{run}", f"{log_handler}.{step}", (("recv", "^"), ("this", 1))),
         (f"{q('Triggers', 'Triggers')}.{log}", log_handler, ()),
-        (f"{q('Triggers', 'Triggers')}.{log}", f"{handler}.{run}", (("recv", f"t:{log_handler}"),)),
+        (f"{q('Triggers', 'Triggers')}.{log}", f"{handler}.{run}", (("recv", log_handler),)),
         (f"{q('Triggers', 'Triggers')}.{any_}", f"{handler}.{run}", ()),  # the declared class's own: nothing
     ])
 
@@ -447,3 +450,17 @@ def test_a_classmethod_template_on_cls_keeps_the_callers_class(tmp_path: Path) -
                                 ("HttpTransport.raise_for_response", "declaration")]
     assert _reached(report) == [("HttpTransport.post", 1), ("Slack.notify", 2)]
     assert report.truncated == (f"1 caller not followed: {_CUT}",)
+
+
+def test_receiver_values_are_written_compactly_and_read_back() -> None:
+    repo, base, sub = "r", "r:src/a.Handler", "r:src/b.LogHandler"
+    dispatch = Edge("CALLS", f"{base}.run(0)", f"{sub}.afterInsert(0)", repo, "src/a.java", 3, 8, "inferred",
+                    {"recv": receiver_value(sub, f"{base}.run(0)", f"{sub}.afterInsert(0)", repo), "this": 1})
+    inherited = Edge("CALLS", f"{sub}.again(0)", f"{base}.run(0)", repo, "src/b.java", 9, 8, "inferred",
+                     {"recv": receiver_value(sub, f"{sub}.again(0)", f"{base}.run(0)", repo), "this": 1})
+    typed = Edge("CALLS", "r:src/c.Triggers.log(0)", f"{base}.run(0)", repo, "src/c.java", 5, 8, "inferred",
+                 {"recv": receiver_value(sub, "r:src/c.Triggers.log(0)", f"{base}.run(0)", repo)})
+    assert [e.props["recv"] for e in (dispatch, inherited, typed)] == ["^", "<", "src/b.LogHandler"]
+    assert [edge_receiver(e) for e in (dispatch, inherited, typed)] == [sub, sub, sub]
+    assert edge_receiver(dataclasses.replace(typed, props={})) is None
+    assert id_owner("r:pkg/m.Outer.Inner.run(Map.Entry)") == "r:pkg/m.Outer.Inner"
