@@ -111,8 +111,10 @@ class Receivers:
         and ``e`` records a receiver class unrelated to every class of the constraint; the caller is
         then kept in :attr:`cut`)."""
         k = self.of.get(dst)
-        recv = edge_receiver(e) if e.kind == "CALLS" else None
-        if k is None or not recv or any(self._related(recv, c) for c in k):
+        if k is None or e.kind != "CALLS":
+            return True
+        recv = edge_receiver(e)
+        if not recv or any(self._related(recv, c) for c in k):
             return True
         self.cut.add(e.src)
         return False
@@ -122,8 +124,10 @@ class Receivers:
         ``src`` is constrained and ``e`` records a receiver class (the view class an inherited handler
         serves the route for) unrelated to the constraint; the endpoint is then kept in :attr:`unserved`."""
         k = self.of.get(src)
+        if k is None:
+            return True
         recv = edge_receiver(e)
-        if k is None or not recv or any(self._related(recv, c) for c in k):
+        if not recv or any(self._related(recv, c) for c in k):
             return True
         self.unserved.add(e.dst)
         return False
