@@ -205,14 +205,17 @@ def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: 
     caller's own instance) from ``src`` (the caller's id) in ``repo``; ``None`` when there is nothing to
     record (a method of the receiver's own class called on another object, or no method). The class is
     written compactly (:func:`stores.contracts.receiver_value`); dicts are shared through ``shared`` (one
-    per distinct value and file). The receiver's ancestors are read through ``classes.mro`` (recorded as the
-    file's dependencies, so a changed base re-binds it)."""
+    per distinct value and file). Whether ``target`` is inherited is what ``classes.lookup`` (the binder's
+    own, memoised and recorded as the file's dependency already) says; a target it does not find is an
+    override a call on ``this`` dispatches to (an overload of an ancestor it misses names an ancestor:
+    a constraint no narrower than the caller's own class)."""
     if target.kind != "method" or target.parent is None:
         return None
     cls, on_this = receiver
     recv: str | None = None
     if not (target.file is cls.file and target.parent == cls.qualname):
-        if any(target.file is a.file and target.parent == a.qualname for a in classes.mro(cls)[1:]):
+        found, inherited = classes.lookup(cls, target.name)  # the binder's own lookup: memoised, read already
+        if inherited and any(m is target for m in found):
             recv = cls.id  # inherited: `new LogHandler().run()` runs Handler.run on a LogHandler
         elif on_this:  # dispatched below: `afterInsert()` in Handler.run runs LogHandler's on a LogHandler
             owner = target.file.def_at(target.parent, target.line)
