@@ -54,6 +54,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                      resolution, props)
 
     props_of: dict[tuple[str | None, bool], dict[str, object]] = {}  # one dict per receiver and file
+    classified: dict[tuple[int, int, bool], str | None] = {}  # (receiver class, target, on this) -> its class id
     held_pairs: set[tuple[str, str]] = set()  # (caller, method) pairs held_calls gave a row (see there)
     closed = getattr(fc.rules, "closed_objects", None)  # JS: a factory's returned object, `F.return`
     classes = r.classes
@@ -102,7 +103,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
                 add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how,
-                    receiver and receiver_props(classes, receiver, target, props_of, src, repo))
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo, classified))
             if cs.handed and isinstance(targets, list):  # `@dec` / `f()(handler)`: dec(f) calls f
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -124,7 +125,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             assert isinstance(targets, list)
             for target, how in targets:
                 add("CALLS", src, target.id, cs.line, cs.col, how,
-                    receiver and receiver_props(classes, receiver, target, props_of, src, repo))
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo, classified))
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -198,28 +199,28 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
 
 
 def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: Def,
-                   shared: dict[tuple[str | None, bool], dict[str, object]], src: str, repo: str
-                   ) -> dict[str, object] | None:
+                   shared: dict[tuple[str | None, bool], dict[str, object]], src: str, repo: str,
+                   classified: dict[tuple[int, int, bool], str | None] | None = None) -> dict[str, object] | None:
     """The :data:`~stores.contracts.EDGE_THIS` / :data:`~stores.contracts.EDGE_RECEIVER` properties of a CALLS edge to ``target`` bound on ``receiver``
     (:attr:`indexer.resolve.calls.CallBinder.receiver`: the receiver's class and whether it is the
     caller's own instance) from ``src`` (the caller's id) in ``repo``; ``None`` when there is nothing to
     record (a method of the receiver's own class called on another object, or no method). The class is
     written compactly (:func:`stores.contracts.receiver_value`); dicts are shared through ``shared`` (one
-    per distinct value and file). Whether ``target`` is inherited is what ``classes.lookup`` (the binder's
+    per distinct value and file), each pair's class through ``classified`` (per file: its dependencies are
+    the file's once recorded). Whether ``target`` is inherited is what ``classes.lookup`` (the binder's
     own, memoised and recorded as the file's dependency already) says; a target it does not find is an
     override a call on ``this`` dispatches to (an overload of an ancestor it misses names an ancestor:
     a constraint no narrower than the caller's own class)."""
     if target.kind != "method" or target.parent is None:
         return None
     cls, on_this = receiver
-    recv: str | None = None
-    if not (target.file is cls.file and target.parent == cls.qualname):
-        found, inherited = classes.lookup(cls, target.name)  # the binder's own lookup: memoised, read already
-        if inherited and any(m is target for m in found):
-            recv = cls.id  # inherited: `new LogHandler().run()` runs Handler.run on a LogHandler
-        elif on_this:  # dispatched below: `afterInsert()` in Handler.run runs LogHandler's on a LogHandler
-            owner = target.file.def_at(target.parent, target.line)
-            recv = owner.id if owner is not None and owner.is_type else None
+    key3 = (id(cls), id(target), on_this)
+    if classified is not None and key3 in classified:
+        recv = classified[key3]
+    else:
+        recv = _receiver_class(classes, cls, on_this, target)
+        if classified is not None:
+            classified[key3] = recv
     if recv is None and not on_this:
         return None
     if recv is not None:
@@ -229,3 +230,16 @@ def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: 
         shared[key] = {EDGE_RECEIVER: recv, EDGE_THIS: 1} if recv and on_this else \
             {EDGE_RECEIVER: recv} if recv else {EDGE_THIS: 1}
     return shared[key]
+
+
+def _receiver_class(classes: ClassHierarchy, cls: Def, on_this: bool, target: Def) -> str | None:
+    """The class id :func:`receiver_props` records for a call of ``target`` on an instance of ``cls``."""
+    recv: str | None = None
+    if not (target.file is cls.file and target.parent == cls.qualname):
+        found, inherited = classes.lookup(cls, target.name)  # the binder's own lookup: memoised, read already
+        if inherited and any(m is target for m in found):
+            recv = cls.id  # inherited: `new LogHandler().run()` runs Handler.run on a LogHandler
+        elif on_this:  # dispatched below: `afterInsert()` in Handler.run runs LogHandler's on a LogHandler
+            owner = target.file.def_at(target.parent, target.line)
+            recv = owner.id if owner is not None and owner.is_type else None
+    return recv
