@@ -11,7 +11,7 @@ steps, each a fixed number of batched calls whatever the number of hits:
    :mod:`analysis.navigation`; a name nothing matches goes to a hybrid search of about ten candidates
    when a :class:`~analysis.retrieval.QueryEngine` is given, filtered to matching names); then its
    overloads (the members of its parent with the same qualified name), the declarations it
-   OVERRIDES (interface or abstract methods) and their other implementations, and a type's
+   OVERRIDES and, of a bodiless one (interface or abstract method), its other implementations, and a type's
    constructors (four or five calls: parents, members and overrides, overrides of overloads,
    overriders, nodes).
 2. **Direct callers**: one ``outgoing`` (the targets' own EXPOSES / CONSUMES / CALLS_HTTP / PRODUCES
@@ -27,7 +27,10 @@ steps, each a fixed number of batched calls whatever the number of hits:
    the one exposing the endpoint is not followed. A node is reached once, at its nearest hop, from
    the first node (in contract order) that reached it; cycles end there. The walk does not stop at
    an entry point: a handler another handler calls breaks both, so its callers are still followed
-   (entry points end the *example paths* only because nothing calls them). The last level is asked
+   (entry points end the *example paths* only because nothing calls them). Receiver constraints
+   (:mod:`analysis.receivers`): climbing from an override through the dispatch on ``this`` in an inherited
+   template method, only the callers (and routes) of that method running on an instance of a related class
+   are followed; a base declaration that is a target is walked as the selected override's. The last level is asked
    once more for callers only to count what the depth cut off; ``max_nodes`` caps the nodes reached
    (followed further); every direct caller is listed all the same (step 2's answer is complete).
 4. **Attach**: one ``get_nodes`` for every node, endpoint and topic reached (preceded, when a
@@ -50,6 +53,7 @@ from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_r
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
 from analysis.services import SERVICES_ENV, ambiguous_clients, application_of, names_no_service, public_host, repository_applications
+from analysis.receivers import Receivers
 from analysis.testcode import is_test_path
 from analysis.generated import GENERATED_NAMES, GlueFolder, rpc_endpoints
 from analysis.tables import is_table_target, table_accessors, table_nodes, tables_detail, tables_reached
@@ -72,7 +76,7 @@ __all__ = [
     "DEFAULT_DEPTH", "DEFAULT_MAX_NODES", "SymbolQuery", "PositionQuery", "NodesQuery", "Target", "CallSite",
     "Caller", "PathStep", "EndpointHit", "TopicHit", "EntryPoint", "ServiceHit", "StepRun", "BlastRadius",
     "CountingGraph", "blast_radius", "count_noun", "services_phrase", "WrapperVia", "WrapperHit",
-    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes",
+    "TESTS_MODES", "CERTAINTIES", "Reached", "query_nodes", "bodiless",
 ]
 
 DEFAULT_DEPTH = 5
@@ -250,8 +254,21 @@ def _stem(node_id: str) -> str:
     return node_id[:cut] if cut > 0 else node_id
 
 
-def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> list[Target]:
-    """Seeds plus overloads, overridden declarations, their other implementations (not when
+def bodiless(n: Node) -> bool:
+    """Whether a callable node declares no body its overriders could share: modifier ``abstract`` (what the
+    Java, C#, Kotlin, TypeScript, Apex and Go extractors give abstract and bodiless interface methods, the
+    Python one a method decorated ``@abstractmethod`` or whose body only raises ``NotImplementedError`` or is
+    ``...``) or, in an index made before Python methods were marked, that decorator."""
+    mods, decorators = n.props.get("modifiers") or (), n.props.get("decorators") or ()
+    return "abstract" in mods or any(d in ("abstractmethod", "abc.abstractmethod") for d in decorators)
+
+
+def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True,
+            owners: dict[str, set[str]] | None = None) -> list[Target]:
+    """Seeds plus overloads, overridden declarations, their other implementations (only those of a
+    :func:`bodiless` declaration, an interface or abstract method, whose signature change changes every
+    implementation; a concrete base method's other overrides are not, its callers dispatching to the selected
+    one reach it through the declaration; the overriders of a selected method itself always; none when
     ``siblings`` is false: a table's accessors are what a change of the table touches, and another
     implementation of the interface method one of them implements reads nothing of it), constructors (of
     a selected type), methods (of a selected interface) and handlers (the methods exposing a selected
@@ -260,7 +277,9 @@ def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> 
 
     Overloads are found among the members of the seed's parent (CONTAINS), by id (the same
     ``repo:path.Qual.name`` before the signature), not by name across the index: a name as common as
-    ``get`` or ``__init__`` would fetch thousands of nodes. Four store calls, five with overloads."""
+    ``get`` or ``__init__`` would fetch thousands of nodes. Four store calls, five with overloads.
+    ``owners``, when given, receives per declaration the ids of the classes of the selected methods (and
+    overloads) overriding it: the walk reaches its callers as callers of those (:mod:`analysis.receivers`)."""
     targets: dict[str, Target] = {n.id: Target(n, "selected") for n in seeds}
     if not targets:
         return []
@@ -274,18 +293,30 @@ def _expand(graph: GraphStore, seeds: Sequence[Node], siblings: bool = True) -> 
     overloads = sorted({e.dst for p in [*parents, *seed_ids] for e in out.get(p, [])
                         if e.kind == "CONTAINS" and e.dst not in targets and _stem(e.dst) in stems})
     declared = [e.dst for i in seed_ids for e in out.get(i, []) if e.kind == "OVERRIDES"]
-    if overloads:
-        more = graph.outgoing(overloads, ["OVERRIDES"])
-        declared += [e.dst for o in overloads for e in more.get(o, [])]
+    more = graph.outgoing(overloads, ["OVERRIDES"]) if overloads else {}
+    declared += [e.dst for o in overloads for e in more.get(o, [])]
     declarations = [d for d in dict.fromkeys(declared) if d not in targets and d not in overloads]
+    if owners is not None:
+        parent_of = {i: e.src for i, es in contained.items() for e in es}
+        parent_of.update((o, p) for p in parents for e in out.get(p, []) if e.kind == "CONTAINS"
+                         for o in [e.dst] if o in overloads)
+        for i, es in [*((i, out.get(i, [])) for i in seed_ids), *more.items()]:
+            for e in es:
+                if e.kind == "OVERRIDES" and e.dst in declarations and i in parent_of:
+                    owners.setdefault(e.dst, set()).add(parent_of[i])
     members = [e.dst for t in types for e in out.get(t, []) if e.kind == "CONTAINS" and e.dst not in targets]
     base = seed_ids + overloads + declarations
     overriders = graph.incoming(base, ["OVERRIDES"])
     known = set(base)
-    implementations = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known)) \
+    found = list(dict.fromkeys(e.src for i in base for e in overriders.get(i, []) if e.src not in known)) \
         if siblings else []
-    wanted = list(dict.fromkeys(overloads + declarations + implementations + members))
+    wanted = list(dict.fromkeys(overloads + declarations + found + members))
     nodes = graph.get_nodes(wanted) if wanted else {}
+    # A declaration's other implementations change with it only when it has no body (an interface or
+    # abstract method: its signature is theirs); a concrete base method's overriders are independent of it.
+    from_selected = {e.src for i in seed_ids + overloads for e in overriders.get(i, [])}
+    from_bodiless = {e.src for i in declarations if i in nodes and bodiless(nodes[i]) for e in overriders.get(i, [])}
+    implementations = [i for i in found if i in from_selected or i in from_bodiless]
     for role, group in (("overload", overloads), ("declaration", declarations), ("implementation", implementations)):
         for i in group:
             if i in nodes and i not in targets and (role != "overload" or nodes[i].label in CALLABLE_LABELS):
@@ -348,6 +379,10 @@ class _Walk:
     folded: set[str] = field(default_factory=set)
     """Generated RPC glue calling an rpc's implementation, not walked (:mod:`analysis.generated`)."""
     glue: GlueFolder | None = None
+    receivers: Receivers | None = None
+    """The receiver constraints (:mod:`analysis.receivers`), made with the walk."""
+    rewalk: set[str] = field(default_factory=set)
+    """Nodes walked before and queued again with a wider receiver constraint: only their callers are read."""
     sites: dict[str, dict[tuple[str, int], bool]] = field(default_factory=dict)
     """Per callable reached only through :func:`handed` edges: the (file, line) of those edges, the
     sites that hand it what it runs, each with whether it is the decoration of the function handed
@@ -356,12 +391,17 @@ class _Walk:
     def level(self, ids: list[str], hop: int, last: bool) -> list[str]:
         """One hop: the service edges of ``ids`` (reached at ``hop``), then everything one hop above
         them; returns the next level (empty when ``last``: only counted)."""
-        out = self.graph.outgoing(ids, _SERVICE_KINDS)
+        receivers = self.receivers = self.receivers or Receivers(self.graph)
+        again, self.rewalk = self.rewalk, set()
+        fresh = [i for i in ids if i not in again]  # walked before: their service edges are collected
+        out = self.graph.outgoing(fresh, _SERVICE_KINDS) if fresh else {}
+        receivers.prepare(fresh, out)
         cross: list[str] = []
         grown: set[str] = set()
         # A wrapper's endpoints after every handler's: at the same hop, the handler explains the endpoint.
-        edges = [(i, e) for i in ids for e in out.get(i, []) if e.kind != "WRAPS"]
-        edges += [(i, e) for i in ids for e in out.get(i, []) if e.kind == "WRAPS"]
+        # the route of a view class unrelated to the instance the walk climbed on is not served (receivers)
+        edges = [(i, e) for i in fresh for e in out.get(i, []) if e.kind != "WRAPS" and receivers.serves(i, e)]
+        edges += [(i, e) for i in fresh for e in out.get(i, []) if e.kind == "WRAPS"]
         for i, e in edges:
             self.service_edges.append(e)
             if e.kind in ("EXPOSES", "WRAPS"):  # a wrapper runs in the application exposing the endpoint
@@ -394,6 +434,7 @@ class _Walk:
         cross += sorted(grown - set(cross))
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
+        receivers.prepare(ask, incoming)
         rpcs = rpc_endpoints(out)  # generated glue calling these is folded into their rpc endpoint
         self.glue = self.glue or GlueFolder(self.graph)
         nxt: list[str] = []
@@ -403,6 +444,8 @@ class _Walk:
             if dst in self.sites:
                 calls = self._handed_callers(self.sites[dst], calls)
             for e in calls:
+                if not receivers.follows(dst, e):
+                    continue  # `new AccountHandler().run()` does not run LogHandler.afterInsert
                 if rpcs and self.glue.folded(e, rpcs):
                     self.folded.add(e.src)
                     continue
@@ -423,6 +466,10 @@ class _Walk:
                     self.direct.append(e)  # an endpoint's (a topic's) target: its clients (producers) call it
                 weak = max(_link_rank(e), self.weak.get(dst, 0))
                 if e.src in self.hop:
+                    if receivers.widen(e.src, receivers.carried(dst, e)) and self.hop[e.src] <= hop and not last \
+                            and e.src not in self.rewalk:
+                        self.rewalk.add(e.src)  # walked already: its callers again, under the wider constraint
+                        nxt.append(e.src)
                     if self.hop[e.src] == hop + 1:
                         if e.src in self.sites:  # not walked yet: each way it was reached counts
                             if handed(e):
@@ -440,6 +487,7 @@ class _Walk:
                     self.beyond_cap.add(e.src)
                 else:
                     self.hop[e.src], self.parent[e.src], self.weak[e.src] = hop + 1, dst, weak
+                    receivers.reach(e.src, receivers.carried(dst, e))
                     if handed(e):
                         self.sites[e.src] = {(e.file, e.line): False}
                         reached_by.append((e, dst))
@@ -854,14 +902,20 @@ def blast_radius(
     counted = CountingGraph(graph)
     clock = _Clock(counted)
     seeds, searches = _seeds(counted, query, engine, tests)
-    targets = _expand(counted, seeds, siblings=not (isinstance(query, SymbolQuery) and is_table_target(query.text)))
+    owners: dict[str, set[str]] = {}
+    targets = _expand(counted, seeds, siblings=not (isinstance(query, SymbolQuery) and is_table_target(query.text)),
+                      owners=owners)
     roles = [r for r in _ROLES if any(t.role == r for t in targets)]
     clock.lap("Targets", ", ".join(count_noun(sum(1 for t in targets if t.role == r), r, "selected" if r == "selected" else None) for r in roles) or "nothing found",
               searches)
     if not targets:
         return BlastRadius(_query_text(query), depth, (), (), (), (), (), (), (), (), tuple(clock.steps), tests_mode=tests)
 
-    walk = _Walk(counted, services or {}, resolutions, max_nodes, tests=tests)
+    receivers = Receivers(counted)
+    walk = _Walk(counted, services or {}, resolutions, max_nodes, tests=tests, receivers=receivers)
+    for t in targets:  # a base method is a target for the callers that may dispatch to the selected override
+        if t.role == "declaration" and t.node.id in owners:
+            receivers.constrain(t.node.id, owners[t.node.id])
     level = [t.node.id for t in targets]
     for i in level:
         walk.hop[i] = 0
@@ -912,6 +966,14 @@ def blast_radius(
         truncated.append(f"node cap {max_nodes:,} reached: {count_noun(len(walk.beyond_cap), 'caller')} not followed")
     if walk.skipped_clients:
         truncated.append(skipped_note(len(walk.skipped_clients), walk.skipped_hosts))
+    cut = receivers.cut - set(walk.hop)
+    if cut:
+        truncated.append(f"{count_noun(len(cut), 'caller')} not followed: the inherited method is called there on "
+                         "an instance of an unrelated class")
+    unserved = receivers.unserved - set(walk.hop)
+    if unserved:
+        truncated.append(f"{count_noun(len(unserved), 'endpoint')} not reached: served by an inherited handler for an "
+                         "unrelated view class")
     if walk.excluded_tests:
         truncated.append(f"{count_noun(len(walk.excluded_tests), 'test caller')} not followed (tests excluded)")
     tables = tables_reached(counted, sorted(target_ids), depth, max_nodes)

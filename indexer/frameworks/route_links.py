@@ -29,7 +29,7 @@ from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import ClassV, Def, FuncV
 from indexer.symbols import file_id
-from stores.contracts import GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation
+from stores.contracts import EDGE_RECEIVER, GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation, receiver_value
 
 __all__ = ["LinkedRoute", "RouteLinks"]
 
@@ -69,7 +69,12 @@ def _application_base(props: Mapping[str, str], framework: str) -> str:
 
 
 class RouteLinks:
-    """Mixin of the framework linker: EXPOSES / DECLARES edges of routes (see the module's docstring)."""
+    """Mixin of the framework linker: EXPOSES / DECLARES edges of routes (see the module's docstring).
+    An EXPOSES edge from a method a class-based view inherits (``EditView.get`` serving
+    ``SiteEdit.as_view()``) records the view's class as :data:`~stores.contracts.EDGE_RECEIVER`."""
+
+    view_class: Def | None = None
+    """The class of the class-based view the route being linked names (set by :meth:`_resolve_handler`)."""
 
     def route(self, fc: FileCtx, route: Route) -> None:
         """EXPOSES edges of ``route`` (a GraphQL resolver's: :meth:`graphql_route`), the WRAPS edges of the
@@ -82,6 +87,7 @@ class RouteLinks:
         if route.framework == EXCHANGE_ROUTE:  # an @HttpExchange interface: its controllers expose it
             return self._linked.append(LinkedRoute(fc, None, *self.exchange_route(fc, route), framework="spring"))
         handlers: list = []  # (node id, methods[, path below the route's own: a DRF viewset action])
+        self.view_class = None  # the class of a class-based view (_resolve_handler)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
             rd = fc.def_at(route.handler, route.line)
@@ -112,8 +118,12 @@ class RouteLinks:
         service = self.options.service_for(fc.path)
         linked = LinkedRoute(fc, router_key, service, framework=route.framework, view=self.drf_view(fc, route),
                          at=(fc.path, route.line, route.col, 0))
+        view = self.view_class
         for base in bases:
             for handler, methods, *tail in handlers:  # a DRF viewset's action: its path below the prefix
+                # an inherited handler (`EditView.get` serving `SiteEdit.as_view()`) runs on the view's instance
+                recv = view.id if view is not None and handler != view.id and not handler.startswith(view.id + ".") \
+                    else None
                 full = join_paths(join_paths(base, own), tail[0] if tail else "").replace(HOLE, "{}")
                 if HOLE in raw and unknown_only(full):
                     self._unknown_path(fc, route, handler, methods, linked)
@@ -121,7 +131,8 @@ class RouteLinks:
                 for method in methods:
                     eid = self._endpoint(fc, method, full)
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
-                               service=service, route=declared_route(full))
+                               service=service, route=declared_route(full),
+                               **{EDGE_RECEIVER: recv and receiver_value(recv, handler, eid, fc.repo)})
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
         self._linked.append(linked)
@@ -278,6 +289,8 @@ class RouteLinks:
         v = self.r.resolve_expr(fc, scope, expr)
         if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
             return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
+        if isinstance(v, ClassV):
+            self.view_class = v.c
         if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
             return self.viewset_handlers(v.c)
         if isinstance(v, ClassV):

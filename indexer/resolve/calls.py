@@ -37,10 +37,23 @@ class CallBinder:
     def __init__(self, resolver: Resolver) -> None:
         self.r = resolver
         self.classes = resolver.classes
+        self.receiver: tuple[Def, bool] | None = None
+        """The receiver of the last call :meth:`bind_call` bound, when its class is known: ``(class,
+        on_this)``, ``on_this`` when it is the caller's own instance (``this`` / ``self``, implicit,
+        ``super``); ``None`` otherwise. What :func:`receiver_props` records on the call's edges."""
+        self._pending: tuple[Def, bool] | None = None
 
     def bind_call(self, fc: FileCtx, cs: CallSite) -> Targets:
         """Targets of a call site with their resolution, ``EXTERNAL`` when the callee is known to
-        live outside the repository, ``None`` when nothing could bind it."""
+        live outside the repository, ``None`` when nothing could bind it; :attr:`receiver` says on
+        what it was bound."""
+        outer, self._pending = self._pending, None  # a receiver's own calls bind inside this one
+        try:
+            return self._bind(fc, cs)
+        finally:
+            self.receiver, self._pending = self._pending, outer
+
+    def _bind(self, fc: FileCtx, cs: CallSite) -> Targets:
         r, classes, rules = self.r, self.classes, fc.rules
         scope = cs.caller
         if cs.via == "decorator" and scope is not None:  # evaluated where the definition is written
@@ -92,10 +105,11 @@ class CallBinder:
                 # Java / TS implicit ``this``: the enclosing class, then the classes enclosing it (C#:
                 # also when the name is bound nowhere, which its rules call a library's type).
                 outcome: Targets = EXTERNAL if unbound_external else None
-                cls = r.enclosing_class(fc, scope)
+                cls = innermost = r.enclosing_class(fc, scope)
                 while cls is not None:
                     t = self._method_targets(InstV(cls, "exact"), cs, fc=fc)
                     if isinstance(t, list) and t:
+                        self._pending = (cls, True) if cls is innermost else None
                         return t
                     outcome = outcome or t
                     cls = r.enclosing_class(fc, cls.parent)
@@ -109,6 +123,9 @@ class CallBinder:
                 chosen = {id(d): d for d, _ in out if d.kind == "method"}
                 if len(chosen) == 1:  # several overloads kept: dispatching from each would link every override
                     out += self._implicit_this_dispatch(fc, cs, next(iter(chosen.values())))
+                cls = r.enclosing_class(fc, scope)
+                if cls is not None and any(m is v.f for m in classes.lookup(cls, v.f.name)[0]):
+                    self._pending = (cls, True)  # `step()` in a method of `cls`: `this.step()`
             return out
         if cs.via == "class" or (cs.via == "reflect" and cs.is_new):
             # `Class.forName("a.b.C")`: the class itself (loading it runs its initialiser);
@@ -129,11 +146,13 @@ class CallBinder:
                     continue
                 t = self._method_targets(InstV(base, "inferred"), cs, dispatch=False, fc=fc)
                 if t:
+                    self._pending = (cls, True)  # `super.run()`: the base's method, on this instance
                     return [(d, "inferred") for d, _ in t] if isinstance(t, list) else t
             return EXTERNAL if classes.has_external_ancestor(cls) else None
         union = self._union(either_values(r, fc, scope, recv, cs.line),  # a type test already narrowed it
                             lambda v: self._receiver_targets(fc, cs, scope, recv, v, narrowing=False))
         if union:  # `const s = a ?? new B(); s.run()`: the method of either value may run
+            self._pending = None
             return union
         rv = r.resolve_expr_at(fc, scope, recv, cs.line)
         if (rv is None or rv is EXTERNAL) and "()" in recv:  # `first(users).save()`: a generic function's result
@@ -247,7 +266,10 @@ class CallBinder:
             return None if cs.via is not None else self._name_fallback(fc, cs)
         if isinstance(rv, InstV):
             narrowed = narrowing and recv is not None and _narrowed(fc, scope, recv)
-            return self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
+            t = self._narrowed_targets(fc, cs, rv) if narrowed else self._method_targets(rv, cs, fc=fc)
+            if not narrowed:  # `c.run()`, `new C().run()`, `self.run()`: on a `C`
+                self._pending = (rv.c, recv is not None and rules.instance_prefix == recv + ".")
+            return t
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
         if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
@@ -265,7 +287,10 @@ class CallBinder:
             if isinstance(rv, ObjV) and not (closed and rv.qualname.rpartition(".")[2] == closed):
                 return self._name_fallback(fc, cs)
             return None
-        return self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
+        t = self._callee_targets(v, cs, "exact", dispatch=False, fc=fc)
+        if isinstance(rv, ClassV) and rv.dynamic:  # `cls.request(...)` in a classmethod: on the caller's class
+            self._pending = (rv.c, True)
+        return t
 
     def _result_targets(self, fc: FileCtx, cs: CallSite) -> Targets:
         """A call of what calling ``cs``'s callee returns (``CallSite.via == "result"``: FastAPI runs

@@ -13,15 +13,19 @@ from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
-from stores.contracts import Edge, FileRecord, IndexedFile, Node, UnresolvedCall
+from stores.contracts import (EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, Node, UnresolvedCall,
+                              receiver_value)
 from stores.qualified_symbols import WRITTEN, written_qualname
 
 if TYPE_CHECKING:
     from indexer.resolve.calls import CallBinder
     from indexer.resolve.context import FileCtx
+    from indexer.resolve.hierarchy import ClassHierarchy
     from indexer.resolve.interpreter import Resolver
+    from indexer.resolve.values import Def
 
-__all__ = ["file_output", "node_props"]
+__all__ = ["file_output", "node_props", "receiver_props"]
+
 
 _RUN_TIME_CHOICE = frozenset({"element", "library"})
 """Implied calls (``CallSite.via``) whose target is chosen at run time: bound at most ``inferred``."""
@@ -40,12 +44,17 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
     # file's output, as when ids were held (a spilled output pickles each string once).
     shared: dict[str, str] = {}
 
-    def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None) -> None:
+    def add(kind: str, src: str, dst: str, line: int = 0, col: int = 0, resolution: str | None = None,
+            props: dict[str, object] | None = None) -> None:
         k = (kind, src, dst, line, col)
         if k not in edges:
             edges[k] = Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
-                            resolution)
+                            resolution) if props is None else \
+                Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
+                     resolution, props)
 
+    props_of: dict[tuple[str | None, bool], dict[str, object]] = {}  # one dict per receiver and file
+    classified: dict[tuple[int, int, bool], str | None] = {}  # (receiver class, target, on this) -> its class id
     held_pairs: set[tuple[str, str]] = set()  # (caller, method) pairs held_calls gave a row (see there)
     closed = getattr(fc.rules, "closed_objects", None)  # JS: a factory's returned object, `F.return`
     classes = r.classes
@@ -90,9 +99,11 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         caller = fc.def_at(cs.caller, cs.line)
         src = caller.id if caller else fid
         targets = binder.bind_call(fc, cs)
+        receiver = binder.receiver
         if cs.via is not None:  # only what binds counts (CallSite.via)
             for target, how in targets if isinstance(targets, list) else ():
-                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how)
+                add("CALLS", src, target.id, cs.line, cs.col, "inferred" if cs.via in _RUN_TIME_CHOICE else how,
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo, classified))
             if cs.handed and isinstance(targets, list):  # `@dec` / `f()(handler)`: dec(f) calls f
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -113,7 +124,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         else:
             assert isinstance(targets, list)
             for target, how in targets:
-                add("CALLS", src, target.id, cs.line, cs.col, how)
+                add("CALLS", src, target.id, cs.line, cs.col, how,
+                    receiver and receiver_props(classes, receiver, target, props_of, src, repo, classified))
             outcomes[targets[0][1]] += 1
             for called, handed, arg in handed_calls(r, fc, cs, targets):  # `run(handler)`, `def run(cb): cb()`
                 add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
@@ -184,3 +196,50 @@ def node_props(lang: str, d: Definition) -> dict[str, object]:
     if d.generated:
         props["generated"] = d.generated
     return props
+
+
+def receiver_props(classes: ClassHierarchy, receiver: tuple[Def, bool], target: Def,
+                   shared: dict[tuple[str | None, bool], dict[str, object]], src: str, repo: str,
+                   classified: dict[tuple[int, int, bool], str | None] | None = None) -> dict[str, object] | None:
+    """The :data:`~stores.contracts.EDGE_THIS` / :data:`~stores.contracts.EDGE_RECEIVER` properties of a CALLS edge to ``target`` bound on ``receiver``
+    (:attr:`indexer.resolve.calls.CallBinder.receiver`: the receiver's class and whether it is the
+    caller's own instance) from ``src`` (the caller's id) in ``repo``; ``None`` when there is nothing to
+    record (a method of the receiver's own class called on another object, or no method). The class is
+    written compactly (:func:`stores.contracts.receiver_value`); dicts are shared through ``shared`` (one
+    per distinct value and file), each pair's class through ``classified`` (per file: its dependencies are
+    the file's once recorded). Whether ``target`` is inherited is what ``classes.lookup`` (the binder's
+    own, memoised and recorded as the file's dependency already) says; a target it does not find is an
+    override a call on ``this`` dispatches to (an overload of an ancestor it misses names an ancestor:
+    a constraint no narrower than the caller's own class)."""
+    if target.kind != "method" or target.parent is None:
+        return None
+    cls, on_this = receiver
+    key3 = (id(cls), id(target), on_this)
+    if classified is not None and key3 in classified:
+        recv = classified[key3]
+    else:
+        recv = _receiver_class(classes, cls, on_this, target)
+        if classified is not None:
+            classified[key3] = recv
+    if recv is None and not on_this:
+        return None
+    if recv is not None:
+        recv = receiver_value(recv, src, target.id, repo)
+    key = (recv, on_this)
+    if key not in shared:
+        shared[key] = {EDGE_RECEIVER: recv, EDGE_THIS: 1} if recv and on_this else \
+            {EDGE_RECEIVER: recv} if recv else {EDGE_THIS: 1}
+    return shared[key]
+
+
+def _receiver_class(classes: ClassHierarchy, cls: Def, on_this: bool, target: Def) -> str | None:
+    """The class id :func:`receiver_props` records for a call of ``target`` on an instance of ``cls``."""
+    recv: str | None = None
+    if not (target.file is cls.file and target.parent == cls.qualname):
+        found, inherited = classes.lookup(cls, target.name)  # the binder's own lookup: memoised, read already
+        if inherited and any(m is target for m in found):
+            recv = cls.id  # inherited: `new LogHandler().run()` runs Handler.run on a LogHandler
+        elif on_this:  # dispatched below: `afterInsert()` in Handler.run runs LogHandler's on a LogHandler
+            owner = target.file.def_at(target.parent, target.line)
+            recv = owner.id if owner is not None and owner.is_type else None
+    return recv

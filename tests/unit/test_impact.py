@@ -128,7 +128,7 @@ CREATE_VISIT = _id(VISITS, "svc/api.py", "create_visit", "1")
 def files() -> list[IndexedFile]:
     o = Repo(OWNERS, "java")
     o.node(REPO_I, "OwnerRepository", None, 3, 6, "Interface")
-    o.node(REPO_I, "OwnerRepository.findById", "int", 5, 5)
+    o.node(REPO_I, "OwnerRepository.findById", "int", 5, 5, modifiers=["abstract"])
     o.node(JPA, "JpaOwnerRepository", None, 3, 20, "Class")
     o.node(JPA, "JpaOwnerRepository.findById", "int", 5, 8)
     o.node(JPA, "JpaOwnerRepository.findById", "long", 10, 13)

@@ -348,6 +348,9 @@ class _FileExtractor:
         parent = member if kind == "function" else cls
         d = self._new_def(kind, self.text(name_node), parent, node, name_node, self._signature_end(node))
         d.modifiers = self._modifiers(node)
+        if kind == "method" and not any(c.type in ("block", "arrow_expression_clause") for c in node.named_children) \
+                and not {"abstract", "extern", "partial"} & set(d.modifiers):
+            d.modifiers.append("abstract")  # an interface method without a body (as Java marks them)
         d.decorators = self._attributes(node)
         d.exported = "public" in d.modifiers
         plist = node.child_by_field_name("parameters")

@@ -393,10 +393,12 @@ class _FileRun:
                        src.col(name_node), signature=self._header(node, extra), params=params, return_type=ret,
                        modifiers=self._modifiers(node), decorators=decorators, docstring=self._doc(node, extra),
                        receiver_type=_type_text(src, _child(recv, "user_type", "nullable_type") if recv else None))
+        body = _child(node, "function_body")
+        if kind == "method" and body is None and not {"abstract", "external", "expect"} & set(d.modifiers):
+            d.modifiers.append("abstract")  # an interface method without a body (as Java marks them)
         self.out.definitions.append(d)
         if d.receiver_type:
             self.out.bindings.append(Binding(qual, "this", d.receiver_type, "declared", src.line(node)))
-        body = _child(node, "function_body")
         if body is not None:
             self.walk(body, qual, qual, cls)
 

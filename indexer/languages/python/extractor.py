@@ -86,6 +86,32 @@ _TYPING_DECORATORS = frozenset({"overload", "typing.overload", "override", "typi
                                 "final", "typing.final", "abstractmethod", "abc.abstractmethod"})
 
 
+_ABSTRACT = frozenset({"abstractmethod", "abc.abstractmethod"})
+
+
+def _unimplemented(node: Node) -> bool:
+    """Whether a ``def``'s body, past its docstring, is only ``raise NotImplementedError[(...)]`` or
+    ``...`` (a protocol's or an informal abstract method's: its subclasses implement it); ``pass`` is a
+    concrete no-op hook."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return False
+    # the grammar gives a lone expression statement as the expression itself (`string`, `ellipsis`)
+    stmts = [c.named_children[0] if c.type == "expression_statement" and len(c.named_children) == 1 else c
+             for c in body.named_children if c.type != "comment"]
+    if len(stmts) > 1 and stmts[0].type in ("string", "concatenated_string"):
+        stmts = stmts[1:]
+    if len(stmts) != 1:
+        return False
+    only = stmts[0]
+    if only.type == "raise_statement":
+        raised = only.named_children[0] if only.named_children else None
+        if raised is not None and raised.type == "call":
+            raised = raised.child_by_field_name("function")
+        return raised is not None and raised.type == "identifier" and raised.text == b"NotImplementedError"
+    return only.type == "ellipsis"
+
+
 SHARED_QUERIES = ("definitions", "returns", "calls", "implicit_calls", "assignments", "unpacking", "containers",
                   "imports", "orm_attributes", "class_uses", "value_reads", "narrowing", "branches", "getattr_calls")
 """The query files every Python file runs over its whole tree (the extractor's, ``implied``'s and the
@@ -290,6 +316,8 @@ class _FileExtractor(Assignments, ImportStatements, ImpliedFacts, ContainerCalls
             kind = "constructor" if name == "__init__" else "method"
         else:
             kind = "function"
+        if kind == "method" and (any(t in _ABSTRACT for t in decorators) or _unimplemented(d.node)):
+            modifiers.append("abstract")  # a declaration its subclasses implement (Java marks theirs so)
         drop_self = kind != "function" and "staticmethod" not in modifiers
         params = [] if d.is_class else self._params(d, drop_first=drop_self)
         outer = d.decorated or d.node

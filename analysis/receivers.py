@@ -1,0 +1,164 @@
+"""Receiver constraints of the impact walk: which callers of an inherited method reach a selected override.
+
+The call graph is context-insensitive: ``afterInsert()`` in ``Handler.run`` has an edge to every override
+(``LogHandler.afterInsert``, ``AccountHandler.afterInsert``), and every ``new XHandler().run()`` an edge to
+``Handler.run``. Walking up from ``LogHandler.afterInsert`` through ``run`` to all of them reached every
+trigger running any handler (apex-recipes, session 63). The resolver records on a CALLS edge what it knew
+of the receiver (:data:`stores.contracts.EDGE_THIS`, :data:`stores.contracts.EDGE_RECEIVER`); the walk
+keeps, per method reached, the classes its ``this`` is known to be one of (or a subclass of), and:
+
+* climbing a call on ``this`` (the dispatch ``Handler.run -> LogHandler.afterInsert``, a bare
+  ``afterInsert()`` exact edge to the base declaration, ``super.x()``, an inherited ``this.run()``), the
+  caller keeps the constraint, narrowed to the edge's receiver class where one is recorded;
+* a caller of a constrained method whose edge records a receiver class is followed only when that class
+  is one of the constraint's classes, an ancestor or a descendant of one (``new LogHandler().run()`` and
+  ``new AuditLogHandler().run()`` are, ``new AccountHandler().run()`` is not); a caller whose receiver is
+  unknown or of the method's own class (``handler.run()`` on a ``Handler`` built from metadata: it may
+  be any handler) is followed, the walk stays sound;
+* any other edge leaves ``this``: the caller is unconstrained;
+* an EXPOSES edge of a constrained handler recording the view class it serves the route for (a class-based
+  view inheriting ``get``: :class:`indexer.frameworks.route_links.RouteLinks`) holds only for a related
+  class (:meth:`Receivers.serves`).
+
+A method reached again with a wider constraint (or none) is walked again (:meth:`Receivers.widen`).
+Ancestors are read from EXTENDS / IMPLEMENTS edges, one ``outgoing`` call per level of the hierarchy, only
+when a constrained method has callers recording a receiver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from stores.contracts import EDGE_THIS, Edge, GraphStore, edge_receiver
+
+__all__ = ["Receivers"]
+
+_SUPER_KINDS = ("EXTENDS", "IMPLEMENTS")
+_MAX_DEPTH = 64
+"""Most hierarchy levels read above a class (a cycle of bases ends before)."""
+
+
+class Receivers:
+    """The receiver constraints of one walk over ``graph`` (see the module docstring)."""
+
+    def __init__(self, graph: GraphStore) -> None:
+        self.graph = graph
+        self.of: dict[str, frozenset[str]] = {}
+        """Per node id reached under a constraint: the class ids its ``this`` is one of (or a subclass of
+        one of); a node reached without one is absent."""
+        self.up: dict[str, frozenset[str]] = {}
+        """Per class id read: the class and its ancestors' ids."""
+        self.cut: set[str] = set()
+        """Callers not followed: their edge's receiver class is unrelated to the constraint."""
+        self.unserved: set[str] = set()
+        """Endpoints (topics) a constrained method exposes (consumes) only for an unrelated class."""
+
+    def constrain(self, node_id: str, classes: Iterable[str]) -> None:
+        """Walk ``node_id`` (a target) as running on an instance of one of ``classes`` (class ids)."""
+        self.of[node_id] = frozenset(classes)
+
+    def prepare(self, ask: Sequence[str], incoming: Mapping[str, list[Edge]]) -> None:
+        """Read the ancestors :meth:`follows`, :meth:`serves` and :meth:`carried` need for the edges
+        ``incoming`` of (or leaving) ``ask`` (no store call when none of them is constrained or records a
+        receiver)."""
+        need: set[str] = set()
+        for dst in ask:
+            k = self.of.get(dst)
+            if k is None:
+                continue
+            recorded = {r for e in incoming.get(dst, ()) for r in [edge_receiver(e)] if r}
+            if recorded:
+                need |= k | recorded
+        self._load(need)
+
+    def _load(self, ids: Iterable[str]) -> None:
+        """Fill :attr:`up` for ``ids``: one ``outgoing`` call per hierarchy level not read yet."""
+        todo = sorted(i for i in set(ids) if i not in self.up)
+        if not todo:
+            return
+        parents: dict[str, set[str]] = {}
+        frontier, seen = todo, set(todo)
+        for _ in range(_MAX_DEPTH):
+            ask = [i for i in frontier if i not in self.up]
+            if not ask:
+                break
+            out = self.graph.outgoing(ask, _SUPER_KINDS)
+            frontier = []
+            for i in ask:
+                ps = {e.dst for e in out.get(i, ())}
+                parents[i] = ps
+                frontier += [p for p in sorted(ps) if p not in seen]
+                seen.update(ps)
+        closures = {i: self._closure(i, parents) for i in parents}
+        self.up.update(closures)
+
+    def _closure(self, i: str, parents: Mapping[str, set[str]]) -> frozenset[str]:
+        """``i`` and its ancestors: through ``parents`` (just read) and the closures read before."""
+        out, stack = {i}, [i]
+        while stack:
+            c = stack.pop()
+            for p in parents[c] if c in parents else self.up.get(c, ()):
+                if p not in out:
+                    out.add(p)
+                    stack.append(p)
+        return frozenset(out)
+
+    def _related(self, a: str, b: str) -> bool:
+        return a in self.up.get(b, (b,)) or b in self.up.get(a, (a,))
+
+    def follows(self, dst: str, e: Edge) -> bool:
+        """Whether the walk follows caller edge ``e`` of ``dst`` (false only when ``dst`` is constrained
+        and ``e`` records a receiver class unrelated to every class of the constraint; the caller is
+        then kept in :attr:`cut`)."""
+        k = self.of.get(dst)
+        if k is None or e.kind != "CALLS":
+            return True
+        recv = edge_receiver(e)
+        if not recv or any(self._related(recv, c) for c in k):
+            return True
+        self.cut.add(e.src)
+        return False
+
+    def serves(self, src: str, e: Edge) -> bool:
+        """Whether the service edge ``e`` (EXPOSES, CONSUMES) of ``src`` holds for the walk: false only when
+        ``src`` is constrained and ``e`` records a receiver class (the view class an inherited handler
+        serves the route for) unrelated to the constraint; the endpoint is then kept in :attr:`unserved`."""
+        k = self.of.get(src)
+        if k is None:
+            return True
+        recv = edge_receiver(e)
+        if not recv or any(self._related(recv, c) for c in k):
+            return True
+        self.unserved.add(e.dst)
+        return False
+
+    def carried(self, dst: str, e: Edge) -> frozenset[str] | None:
+        """The constraint ``e``'s caller is walked with: on a call on ``this``, ``dst``'s narrowed to the
+        edge's receiver class (the narrower of each related pair); else none."""
+        if e.kind != "CALLS" or not e.props.get(EDGE_THIS):
+            return None
+        k, recv = self.of.get(dst), edge_receiver(e)
+        if not recv:
+            return k
+        if k is None:
+            return frozenset((recv,))
+        return frozenset(c if recv in self.up.get(c, (c,)) else recv for c in k if self._related(recv, c))
+
+    def reach(self, node_id: str, constraint: frozenset[str] | None) -> None:
+        """Record the constraint of ``node_id``, reached for the first time."""
+        if constraint is not None:
+            self.of[node_id] = constraint
+
+    def widen(self, node_id: str, constraint: frozenset[str] | None) -> bool:
+        """``node_id``, reached before, reached again under ``constraint``: widen its own; true when it
+        changed (its callers must be walked again)."""
+        k = self.of.get(node_id)
+        if k is None:
+            return False
+        if constraint is None:
+            del self.of[node_id]
+            return True
+        if constraint <= k:
+            return False
+        self.of[node_id] = k | constraint
+        return True
