@@ -1,0 +1,90 @@
+"""Session 64, brk64b: session 63's additions attacked (schema 8's ids by CRC-32, nginx includes, Aura
+markup, the NestJS / Eventuate detectors, stores that are down, killed runs). Each class is one defect
+found, with exact expectations and what must not be linked or kept. Every input is generated here.
+
+- :class:`TestNginxIncludeFanOut`: files that include each other (ten ``conf.d/*.conf`` each holding
+  ``include *.conf;``) or several levels of globs were followed along every chain of includes up to 8
+  deep: 10 files took 25.5 s of CPU, 12 about 7 minutes, 20 would never end, and the expanded tree of
+  the one file not included elsewhere was built whole before its 2,000 routes were cut (memory growing
+  with it). A repository may hold 500 configuration files.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import indexer.frameworks.nginx_config as nginx_config
+from indexer.frameworks.nginx_config import MAX_EXPANDED, load_nginx_routes
+from indexer.frameworks.services import service_map
+from stores.gateway import GatewayRoute
+from tests.resolution_harness import write_tree
+
+
+def _directives(tree) -> int:
+    return sum(1 + (_directives(d["block"]) if isinstance(d.get("block"), list) else 0) for d in tree)
+
+
+class TestNginxIncludeFanOut:
+    @pytest.fixture
+    def counted(self, monkeypatch):
+        """Every expanded tree handed to ``routes_of_config`` (its directive count) and every
+        ``include`` pattern resolved (cached or not)."""
+        seen = {"trees": [], "resolves": 0}
+        routes_of_config, resolve = nginx_config.routes_of_config, nginx_config._Reader.resolve
+
+        def counting_routes(tree, hosts):
+            seen["trees"].append(_directives(tree))
+            return routes_of_config(tree, hosts)
+
+        def counting_resolve(self, pattern, rel, start):
+            seen["resolves"] += 1
+            return resolve(self, pattern, rel, start)
+
+        monkeypatch.setattr(nginx_config, "routes_of_config", counting_routes)
+        monkeypatch.setattr(nginx_config._Reader, "resolve", counting_resolve)
+        return seen
+
+    def test_files_including_each_other(self, tmp_path, counted):
+        files = {"docker-compose.yml": "services:\n  api:\n    build: api\n",
+                 "nginx/nginx.conf": "http {\n  server {\n    listen 80;\n    include conf.d/*.conf;\n  }\n}\n"}
+        files.update({f"nginx/conf.d/s{i:02}.conf": f"location /p{i}/ {{ proxy_pass http://api:8080/; }}\n"
+                                                    "include *.conf;\n" for i in range(12)})
+        root = write_tree(tmp_path / "loops", files)
+        loaded = load_nginx_routes(str(root), service_map(root), {"api": "api"})
+        # the conf.d files are read through nginx.conf only; its includes stop at the budget. Each
+        # location once (nginx refuses a `duplicate location`), the longest prefixes first
+        assert loaded.skipped == (("nginx/nginx.conf", "too_many_included"),)
+        assert list(loaded.routes) == [GatewayRoute("api", (f"~(?:^/p{i}/)",), (), (("ReplacePrefix", f"/p{i}/", "/"),))
+                                       for i in (10, 11, *range(10))]
+        # one tree (nginx.conf's), within the budget plus the last file put in; 13 files' includes
+        # read once per file reading them (13 x 13 for the `reached` pass) plus the expansion's
+        assert len(counted["trees"]) == 1
+        assert MAX_EXPANDED <= counted["trees"][0] <= MAX_EXPANDED + 10
+        assert counted["resolves"] < MAX_EXPANDED
+
+    def test_globs_over_globs(self, tmp_path, counted):
+        """No cycle: six levels of ten files, each including the ten of the next level (10^6 chains)."""
+        files = {"nginx/nginx.conf": "server {\n  include l0/*.conf;\n}\n"}
+        for level in range(6):
+            for i in range(10):
+                more = f"include ../l{level + 1}/*.conf;\n" if level < 5 else ""
+                files[f"nginx/l{level}/f{i}.conf"] = f"location /l{level}/f{i}/ {{ return 200; }}\n{more}"
+        root = write_tree(tmp_path / "globs", files)
+        loaded = load_nginx_routes(str(root), service_map(root), {})
+        assert loaded.skipped == (("nginx/nginx.conf", "too_many_included"),)
+        # each location once, in the order nginx reads them, as far as the budget went: l0/f0's includes
+        # alone are 111,110 files deep down; l1/f0 to l1/f3 (22,222 directives each) fit, l1/f4 in part
+        first = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), *((5, i) for i in range(10)), *((4, i) for i in range(1, 10)),
+                 *((3, i) for i in range(1, 10)), *((2, i) for i in range(1, 10)), *((1, i) for i in range(1, 5))]
+        assert [r.paths[0] for r in loaded.routes] == [f"~(?:^/l{lv}/f{i}/)" for lv, i in first]
+        assert {r.service for r in loaded.routes} == {""}
+        assert counted["trees"] == [pytest.approx(MAX_EXPANDED, abs=10)]
+        # a smaller tree is expanded whole, each chain once, nothing skipped
+        small = write_tree(tmp_path / "small", {
+            "nginx/nginx.conf": "server {\n  include a/*.conf;\n}\n",
+            "nginx/a/x.conf": "location /x/ { return 200; }\ninclude ../b/*.conf;\n",
+            "nginx/a/y.conf": "location /y/ { return 200; }\ninclude ../b/*.conf;\n",
+            "nginx/b/z.conf": "location /z/ { return 200; }\n"})
+        loaded = load_nginx_routes(str(small), service_map(small), {})
+        assert loaded.skipped == ()
+        assert [r.paths for r in loaded.routes] == [("~(?:^/x/)",), ("~(?:^/z/)",), ("~(?:^/y/)",)]  # read order
