@@ -88,3 +88,40 @@ class TestNginxIncludeFanOut:
         loaded = load_nginx_routes(str(small), service_map(small), {})
         assert loaded.skipped == ()
         assert [r.paths for r in loaded.routes] == [("~(?:^/x/)",), ("~(?:^/z/)",), ("~(?:^/y/)",)]  # read order
+
+
+def _eventuate_handlers(n: int) -> str:
+    chain = "".join(f".onMessage(C{i}.class, this::h{i})" for i in range(n))
+    return ("package x;\nimport io.eventuate.tram.sagas.participant.SagaCommandHandlersBuilder;\n"
+            "public class Handlers {\n  public Object commandHandlers() {\n"
+            f"    return SagaCommandHandlersBuilder.fromChannel(\"ch\"){chain}.build();\n  }}\n"
+            "  void h0(Object m) {}\n  void h1(Object m) {}\n"
+            "  class Inner {\n    Object f() {\n      return new Runnable() { public void run() {\n"
+            "        SagaCommandHandlersBuilder.fromChannel(\"in\").onMessage(D.class, this::run); } };\n    }\n  }\n}\n")
+
+
+class TestEventuateLongChain:
+    """A chain of 1,500 ``.onMessage(...)``: each was read by walking down the whole chain below it
+    (for its channel) and up the tree above it (for its handler's class and method, through
+    ``Node.parent``, which tree-sitter finds from the root): 1,000 took 8.1 s of CPU, 3,000 minutes
+    (the extraction's time budget covers its queries, not the detectors)."""
+
+    def test_every_handler_read_once(self, monkeypatch):
+        from indexer.languages import extractor_for_path
+        from indexer.languages.base import SourceText
+
+        calls = {"text": 0}
+        text = SourceText.text
+
+        def counting(self, node):
+            calls["text"] += 1
+            return text(self, node)
+
+        monkeypatch.setattr(SourceText, "text", counting)
+        n = 1500
+        ex = extractor_for_path("Handlers.java").extract("src/x/Handlers.java", _eventuate_handlers(n).encode())
+        got = [(t.role, t.topic.parts, t.owner, t.line) for t in ex.topics]
+        assert got == [("consumes", (("lit", f"ch/C{i}"),), f"Handlers.h{i}" if i < 2 else "Handlers.commandHandlers", 5)
+                       for i in range(n)] + [("consumes", (("lit", "in/D"),), "Handlers.Inner.f", 12)]
+        # the chain's names read a few times each, not once per call below them (1,125,750 then)
+        assert calls["text"] < 20 * n
