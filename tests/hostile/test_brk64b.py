@@ -167,3 +167,56 @@ class TestEcmaScriptLongChain:
         assert len(around) == 2 * n + 9
         other = js_extractor.base.parser("typescript").parse(src.encode()).root_node  # another tree's node
         assert ancestors(root, root) == [] and ancestors(root, other.descendant_for_byte_range(3, 4)) is None
+
+
+class TestBoltStoreDownForEndpoints:
+    """With the Bolt store down (``RIPPLE_MEMGRAPH_URI=bolt://127.0.0.1:1``) every MCP tool answered
+    ``the index cannot answer: graph store bolt://127.0.0.1:1 is unreachable (...)`` but ``endpoints``,
+    which said ``Error executing tool endpoints`` and nothing else (the driver's traceback went to the
+    server's log): ``MemgraphGraphStore.labelled``, the one read it makes first, was the one public
+    method outside the store's error boundary, so the driver's ``ServiceUnavailable`` reached the
+    tool as no store error."""
+
+    DOWN = "graph store bolt://127.0.0.1:1 is unreachable (Couldn't connect to 127.0.0.1:1"
+
+    def test_every_public_method_in_the_boundary(self):
+        from stores.memgraph import MemgraphGraphStore
+
+        own = {name for name, value in vars(MemgraphGraphStore).items()
+               if callable(value) and not name.startswith("_")}
+        unguarded = {name for name in own if not hasattr(getattr(MemgraphGraphStore, name), "__wrapped__")}
+        assert unguarded == {"close", "ping", "count_trip"}  # guarded by themselves: no schema, no query
+
+    def test_labelled_says_the_store_is_down(self):
+        from stores.errors import StoreUnavailable
+        from stores.memgraph import MemgraphGraphStore
+
+        store = MemgraphGraphStore("bolt://127.0.0.1:1", dialect="memgraph")
+        try:
+            with pytest.raises(StoreUnavailable) as err:
+                store.labelled(["Endpoint"])
+            assert str(err.value).startswith(self.DOWN)
+            assert str(err.value).endswith("start the server (docker/ has a compose file for Memgraph), or correct the"
+                                           " Bolt URI in the configuration; `ripple doctor` checks it")
+        finally:
+            store.close()
+
+    def test_mcp_endpoints_tool_says_why(self, monkeypatch, tmp_path):
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        from lsp_server.mcp_server import Backend
+
+        monkeypatch.chdir(tmp_path)
+        monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+        monkeypatch.setenv("RIPPLE_GRAPH_BACKEND", "memgraph")
+        monkeypatch.setenv("RIPPLE_MEMGRAPH_URI", "bolt://127.0.0.1:1")
+        monkeypatch.setenv("RIPPLE_SEARCH_BACKEND", "elasticsearch")
+        monkeypatch.setenv("RIPPLE_ES_URL", "http://127.0.0.1:1")
+        backend = Backend()
+        try:
+            for _ in range(2):  # and again: the server goes on answering
+                with pytest.raises(ToolError) as err:
+                    backend.call(lambda q: q.endpoints(None, None, 10, 2000, False))
+                assert str(err.value).startswith("the index cannot answer: " + self.DOWN)
+        finally:
+            backend.close()
