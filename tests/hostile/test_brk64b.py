@@ -11,11 +11,15 @@ found, with exact expectations and what must not be linked or kept. Every input 
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from click.testing import CliRunner
 
 import indexer.frameworks.nginx_config as nginx_config
 from indexer.frameworks.nginx_config import MAX_EXPANDED, load_nginx_routes
 from indexer.frameworks.services import service_map
+from lsp_server.cli import main as cli_main
 from stores.gateway import GatewayRoute
 from tests.resolution_harness import write_tree
 
@@ -220,3 +224,53 @@ class TestBoltStoreDownForEndpoints:
                 assert str(err.value).startswith("the index cannot answer: " + self.DOWN)
         finally:
             backend.close()
+
+
+class TestIndexLackingATable:
+    """An index of schema 8 whose ``node_rows`` table (and ``nodes`` view) was dropped: every command said
+    ``index ... is damaged (no such table: node_rows); delete it and re-index``, ``ripple index`` too,
+    so the index could not be rebuilt by the command the message names. A ``meta`` row changed
+    (``schema_version`` 'abc', '99') was already rebuilt. Now a table missing from an index of this
+    version is said by name, and ``ripple index`` rebuilds it; an index only lacking its BM25 block
+    maxima still answers (searches rank without them)."""
+
+    def test_rebuilt_by_ripple_index(self, tmp_path, monkeypatch):
+        import sqlite3
+
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        root = write_tree(tmp_path / "t1", {"pkg/m.py": "def f():\n    return 1\n\ndef g():\n    return f()\n"})
+        db = tmp_path / "i.db"
+        runner = CliRunner()
+        assert runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"]).exit_code == 0
+        clean = runner.invoke(cli_main, ["stats", "--db", str(db), "--json"]).output
+        conn = sqlite3.connect(db)
+        conn.execute("DROP VIEW nodes")
+        conn.execute("DROP TABLE node_rows")
+        conn.commit()
+        conn.close()
+        for args in (["stats"], ["callers", "f"], ["search", "f"]):
+            out = runner.invoke(cli_main, [*args, "--db", str(db)])
+            assert out.exit_code == 1
+            assert out.output.strip().splitlines()[-1] == (f"Error: index {db} is damaged (no node_rows, nodes); run "
+                                                            "`ripple index` again to rebuild it")
+        again = runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"])
+        assert again.exit_code == 0, again.output
+        assert runner.invoke(cli_main, ["stats", "--db", str(db), "--json"]).output == clean
+        assert runner.invoke(cli_main, ["callers", "f", "--db", str(db)]).output.splitlines()[:3] == [
+            "t1:pkg/m.f(0)  (function, pkg/m.py:1)", "1 call site from 1 caller", "pkg/m.py:5:12  g  [exact]"]
+
+    def test_block_maxima_missing_still_answer(self, tmp_path, monkeypatch):
+        import sqlite3
+
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        root = write_tree(tmp_path / "t1", {"pkg/m.py": "def f():\n    return 1\n\ndef g():\n    return f()\n"})
+        db = tmp_path / "i.db"
+        runner = CliRunner()
+        assert runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"]).exit_code == 0
+        conn = sqlite3.connect(db)
+        conn.execute("DROP TABLE bm25_maxima")
+        conn.commit()
+        conn.close()
+        out = runner.invoke(cli_main, ["search", "f", "--db", str(db), "--json"])
+        assert out.exit_code == 0
+        assert [h["fqn"] for h in json.loads(out.output)["hits"]] == ["t1:pkg/m.f(0)", "t1:pkg/m.g(0)"]
