@@ -88,11 +88,12 @@ from stores.embedded_migrate import ensure_current
 from stores.embedded_symbols import symbol_keys
 from stores.qualified_symbols import with_qualified
 from stores.embedded_schema import (MIGRATABLE_VERSIONS, NIDS_OF, NODE_SELECT, SCHEMA_VERSION, add_vector_keys_index,
-                                    decompress_text, graph_layout_current, id_hash, id_keys, node_row, qualname_sql,
+                                    decompress_text, graph_layout_current, id_hash, id_keys, missing_objects, node_row, qualname_sql,
                                     read_chunks, schema_statements)
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
-from stores.errors import StoreCorrupt, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, read_only_message
+from stores.errors import (StoreCorrupt, StoreError, StoreIncomplete, StoreOutdated, StoreReadOnly, StoreUnavailable,
+                           read_only_message)
 from stores.sqlite_file import APPLICATION_ID, file_identity, is_ripple_index, map_sqlite_error, not_an_index
 
 if TYPE_CHECKING:
@@ -288,6 +289,10 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
                 f"index {self.path} has schema version {meta.get('schema_version')!r}, this ripplegraph "
                 f"needs {SCHEMA_VERSION}; run `ripple index` again to rebuild it"
             )
+        lacking = missing_objects(conn) if version == str(SCHEMA_VERSION) else []
+        if lacking:  # ours (its meta says so), of this version, a table dropped: rebuilt as an old one is
+            raise StoreIncomplete(f"index {self.path} is damaged (no {', '.join(lacking)}); run `ripple index` again "
+                                  "to rebuild it")
         if not writable:
             conn.execute("PRAGMA temp_store = MEMORY")
             conn.execute("PRAGMA cache_size = -65536")  # 64 MiB

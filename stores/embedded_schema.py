@@ -46,6 +46,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
@@ -60,7 +61,7 @@ log = logging.getLogger(__name__)
 __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileText", "encode_chunk_text", "prune", "chunk_texts", "fid_of",
            "encode_parent", "add_parent_cut", "has_parent_cut", "product_may_be_null",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
-           "add_vector_keys_index", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
+           "add_vector_keys_index", "missing_objects", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
            "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row"]
 
 SCHEMA_VERSION = 8
@@ -331,6 +332,16 @@ def add_parent_cut(conn: sqlite3.Connection) -> None:
     for statement in schema_statements():
         if statement.startswith(("CREATE VIEW chunks ", "CREATE TRIGGER chunks_insert ")):
             conn.execute(statement)
+
+
+def missing_objects(conn: sqlite3.Connection) -> list[str]:
+    """The tables and views of :data:`SCHEMA` that the database on ``conn`` lacks, sorted (an index of
+    this version with a table dropped: damaged). ``bm25_maxima`` is not counted: searches work without
+    it and a writable open makes it again (:func:`stores.embedded_migrate.ensure_current`)."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    wanted = {m.group(1) for statement in schema_statements()
+              if (m := re.search(r"^CREATE (?:VIRTUAL TABLE|TABLE|VIEW) (\w+)", statement, re.M))}
+    return sorted(wanted - have - {"bm25_maxima"})
 
 
 def schema_statements() -> list[str]:

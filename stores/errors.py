@@ -5,6 +5,7 @@
     │   └── StoreReadOnly  the store can be read but not written (read-only mount, no write permission)
     ├── StoreCorrupt       the store exists but cannot be read (a damaged ripplegraph index)
     │   ├── StoreOutdated  a ripplegraph index of another schema version (rebuilding it is safe)
+    │   │   └── StoreIncomplete  one of this version lacking a table (dropped): rebuilt the same way
     │   └── NotAnIndex     a file ripplegraph did not create: never deleted, never advised to be
     └── QueryFailed        a well-formed request the backend refused or failed to answer
 
@@ -20,7 +21,7 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["StoreError", "StoreUnavailable", "StoreReadOnly", "StoreCorrupt", "StoreOutdated", "NotAnIndex",
+__all__ = ["StoreError", "StoreUnavailable", "StoreReadOnly", "StoreCorrupt", "StoreOutdated", "StoreIncomplete", "NotAnIndex",
            "QueryFailed", "disk_full_message", "read_only_message", "os_error_message"]
 
 
@@ -43,6 +44,11 @@ class StoreCorrupt(StoreError):
 
 class StoreOutdated(StoreCorrupt):
     """A ripplegraph index written with another schema version: only a rebuild can use it."""
+
+
+class StoreIncomplete(StoreOutdated):
+    """A ripplegraph index of this schema version (its ``meta`` says so) lacking one of its tables or
+    views: damaged, and rebuilt by ``ripple index`` as an outdated one is."""
 
 
 class NotAnIndex(StoreCorrupt):

@@ -32,7 +32,8 @@ from stores.contracts import GraphStore, RepositoryRecord, SearchIndex
 from stores.embedded import EmbeddedStore
 from stores.embedder import MODEL_ENV, Embedder
 from stores.sqlite_file import not_an_index
-from stores.errors import QueryFailed, StoreError, StoreOutdated, StoreReadOnly, StoreUnavailable, os_error_message
+from stores.errors import (QueryFailed, StoreError, StoreIncomplete, StoreOutdated, StoreReadOnly, StoreUnavailable,
+                           os_error_message)
 
 __all__ = ["DB_ENV", "INDEX_DIR", "default_db_path", "find_db", "open_store", "open_embedder", "Stores", "open_stores",
            "state_dir", "prune_state_dirs", "embed_lock", "STATE_MARKER", "PRUNE_AFTER_SECONDS", "writer_lock",
@@ -435,10 +436,11 @@ def open_store(path: Path, create: bool = False, busy_timeout: float = 5.0,
                 pass  # there already, or a read-only folder: the store's own open reports the real problem
     try:
         store = EmbeddedStore(path, busy_timeout=busy_timeout, ann_threshold=ann_threshold, ann_params=ann_params)
-    except StoreOutdated:
+    except StoreOutdated as exc:
         if not create:
             raise
-        log.warning("%s was written by another ripplegraph version: rebuilding it", path)
+        log.warning("%s: rebuilding it", f"{path} is damaged, a table is missing" if isinstance(exc, StoreIncomplete)
+                    else f"{path} was written by another ripplegraph version")
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         shutil.rmtree(f"{path}.vectors", ignore_errors=True)  # the ANN index of the old file

@@ -617,6 +617,7 @@ class MemgraphGraphStore(BoltRegistry, GraphStore):
         nodes.sort(key=lambda n: (n.label != "File", n.start_line, n.start_col, n.id))
         return nodes
 
+    @_boundary
     def labelled(self, labels: Sequence[str], limit: int | None = None) -> list[Node]:
         """The nodes of ``labels`` sorted by (label, name, id), at most ``limit``: one query; sorted
         and cut here, as servers order strings by their own collation."""

@@ -24,7 +24,8 @@ copies the repository's folder to) by its trailing components, the longest that 
 directives of the files included replace the ``include`` in its block, at most :data:`MAX_INCLUDE_DEPTH`
 deep, a file never inside itself; a file another one includes is read through it only (its routes
 belong to the ``server`` it is included in, once). A file skipped is logged with its reason
-(``too_large``, ``not_regular``, ``symlink_outside``, ``binary``, ``unparsed``). At most
+(``too_large``, ``not_regular``, ``symlink_outside``, ``binary``, ``unparsed``; ``too_many_included`` for
+a file whose includes, put in, would pass :data:`MAX_EXPANDED` directives: the rest are left out). At most
 :data:`MAX_ROUTES` routes are kept.
 
 What a ``location`` becomes (nginx's ``ngx_http_core_module`` and ``ngx_http_proxy_module``
@@ -75,7 +76,7 @@ from indexer.frameworks.services import ServiceMap, is_compose_file, walk_folder
 from indexer.fsguard import SkipFile, read_regular
 from stores.gateway import GatewayRoute
 
-__all__ = ["MAX_FILE_BYTES", "MAX_INCLUDE_DEPTH", "MAX_INCLUDED", "MAX_ROUTES", "NGINX_FOLDERS", "SNIFF_BYTES",
+__all__ = ["MAX_EXPANDED", "MAX_FILE_BYTES", "MAX_INCLUDE_DEPTH", "MAX_INCLUDED", "MAX_ROUTES", "NGINX_FOLDERS", "SNIFF_BYTES",
            "TEMPLATE_SUFFIXES", "NginxRoutes", "by_name", "dockerfile_env", "is_nginx_config", "load_nginx_routes",
            "include_names",
            "routes_of_config", "sniffed"]
@@ -97,6 +98,9 @@ MAX_INCLUDE_DEPTH = 8
 """``include`` levels followed (nginx itself has no limit; a deeper one is left as it is written)."""
 MAX_INCLUDED = 200
 """Files one ``include`` pattern may bring in."""
+MAX_EXPANDED = 100_000
+"""Directives one configuration file may hold with its includes put in (:meth:`_Reader.expanded`; a
+real ``nginx.conf`` with ``mime.types`` and its sites holds hundreds)."""
 
 NGINX_FOLDERS = frozenset({"nginx", "conf.d", "sites-available", "sites-enabled", "snippets", "nginx-conf",
                            "nginx.d", "vhosts", "vhost.d", "servers", "http.d", "stream.d", "templates"})
@@ -221,7 +225,7 @@ def load_nginx_routes(root: str, found: ServiceMap, services: Mapping[str, str])
             parsed[rel] = one
     included: set[str] = set()
     for rel, one in parsed.items():  # which files another one includes: read through it only
-        included.update(p for p in reader.reached(one, rel, rel, (rel,)) if p != rel)
+        included.update(p for p in reader.reached(one, rel, rel) if p != rel)
     routes: list[GatewayRoute] = []
     for rel, scope in candidates:
         if rel not in parsed or rel in included or len(routes) >= MAX_ROUTES:
@@ -280,21 +284,36 @@ class _Reader:
         self._parsed[rel] = out
         return out
 
-    def reached(self, tree: Sequence[Mapping[str, object]], rel: str, start: str, stack: tuple[str, ...]) -> set[str]:
+    def reached(self, tree: Sequence[Mapping[str, object]], rel: str, start: str) -> set[str]:
         """The repository files the ``include`` directives of ``tree`` (the file ``rel``, read from
         ``start``) name, at any depth of blocks, and those they include in turn, as :meth:`expanded`
-        reaches them (``stack``: the files being followed)."""
+        reaches them: level by level, at most :data:`MAX_INCLUDE_DEPTH` levels, each file's includes
+        read once (a file is reached by its shortest chain of includes, which never holds a file twice;
+        files that include each other cost their number of includes, not every chain through them)."""
         out: set[str] = set()
-        for d in tree:
-            if d.get("directive") == "include" and d.get("args") and len(stack) <= MAX_INCLUDE_DEPTH:
-                for path in self.resolve(str(d["args"][0]), rel, start):  # type: ignore[index]
+        seen = {rel}
+        level = [(tree, rel)]
+        for _ in range(MAX_INCLUDE_DEPTH):
+            following: list[tuple[Sequence[Mapping[str, object]], str]] = []
+            for one, at in level:
+                for path in self._includes(one, at, start):
                     out.add(path)
-                    inner = self.parse(path) if path not in stack else None
-                    if inner is not None:
-                        out |= self.reached(inner, path, start, (*stack, path))
-            elif isinstance(d.get("block"), list):
-                out |= self.reached(d["block"], rel, start, stack)  # type: ignore[arg-type]
+                    if path not in seen:
+                        seen.add(path)
+                        inner = self.parse(path)
+                        if inner is not None:
+                            following.append((inner, path))
+            level = following
         return out
+
+    def _includes(self, tree: Sequence[Mapping[str, object]], rel: str, start: str) -> Iterator[str]:
+        """The files each ``include`` of ``tree`` (the file ``rel``, read from ``start``) names, at any
+        depth of blocks, in order."""
+        for d in tree:
+            if d.get("directive") == "include" and d.get("args"):
+                yield from self.resolve(str(d["args"][0]), rel, start)  # type: ignore[index]
+            elif isinstance(d.get("block"), list):
+                yield from self._includes(d["block"], rel, start)  # type: ignore[arg-type]
 
     def resolve(self, pattern: str, rel: str, start: str) -> list[str]:
         """The repository files ``include pattern`` of the file ``rel`` names (module docstring):
@@ -351,20 +370,34 @@ class _Reader:
             ([_join(folder, last)] if last in files else [])
 
     def expanded(self, tree: Sequence[Mapping[str, object]], rel: str, start: str,
-                 stack: tuple[str, ...]) -> list[dict[str, object]]:
+                 stack: tuple[str, ...], budget: list[int] | None = None) -> list[dict[str, object]]:
         """``tree`` (the file ``rel``, read from ``start``) with each ``include`` replaced by the
         directives of the files it names, themselves expanded; ``stack``: the files being expanded
-        (a file is never expanded inside itself), at most :data:`MAX_INCLUDE_DEPTH` deep."""
+        (a file is never expanded inside itself), at most :data:`MAX_INCLUDE_DEPTH` deep. At most about
+        :data:`MAX_EXPANDED` directives in all (``budget``: those left, shared by the nested calls): files
+        that include each other, or several levels of globs, multiply (ten files each including
+        ``*.conf`` are 6 million chains 8 deep); once it is spent an ``include`` is left out, and
+        ``start`` is recorded once as skipped ``too_many_included``."""
+        budget = [MAX_EXPANDED] if budget is None else budget
         out: list[dict[str, object]] = []
         for d in tree:
             if d.get("directive") == "include" and d.get("args") and len(stack) <= MAX_INCLUDE_DEPTH:
                 for path in self.resolve(str(d["args"][0]), rel, start):  # type: ignore[index]
                     inner = self.parse(path) if path not in stack else None
-                    if inner is not None:
-                        out.extend(self.expanded(inner, path, start, (*stack, path)))
+                    if inner is None:
+                        continue
+                    if budget[0] <= 0:
+                        if (start, "too_many_included") not in self.skipped:
+                            self.skipped.append((start, "too_many_included"))
+                            log.info("nginx configuration %s: includes left out past %d directives", start,
+                                     MAX_EXPANDED)
+                        break
+                    out.extend(self.expanded(inner, path, start, (*stack, path), budget))
             elif isinstance(d.get("block"), list):
-                out.append({**d, "block": self.expanded(d["block"], rel, start, stack)})  # type: ignore[arg-type]
+                budget[0] -= 1
+                out.append({**d, "block": self.expanded(d["block"], rel, start, stack, budget)})  # type: ignore[arg-type]
             else:
+                budget[0] -= 1
                 out.append(dict(d))
         return out
 
@@ -467,11 +500,16 @@ def _server_routes(block: Sequence[Mapping[str, object]], upstreams: Mapping[str
     stop: list[tuple[str, GatewayRoute]] = []
     regexes: list[GatewayRoute] = []
     prefixes: list[tuple[str, GatewayRoute]] = []
+    named: set[tuple[bool, str]] = set()  # (exact, uri) of the exact and prefix locations read
     for loc in _locations(block):
         args = [str(a) for a in loc.get("args") or []]  # type: ignore[union-attr]
         modifier, uri = (args[0], args[1]) if len(args) == 2 else ("", args[0] if args else "")
         if not uri or uri.startswith("@"):
             continue  # a named location is reached by error_page / try_files, not by a path
+        if modifier in ("", "^~", "="):
+            if (modifier == "=", uri) in named:
+                continue  # nginx refuses the configuration (`duplicate location`); the first one is kept
+            named.add((modifier == "=", uri))
         if modifier in ("~", "~*"):
             pattern = f"{modifier}(?:{uri})"
         elif modifier in ("", "^~", "="):

@@ -31,7 +31,7 @@ __all__ = [
     "Budget", "extraction_budget", "kept_on_failure", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
-    "TYPE_TOKENS", "type_token", "class_literal",
+    "TYPE_TOKENS", "type_token", "class_literal", "ancestors",
     "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "definition_captures", "doc_comment", "nest",
 ]
 
@@ -886,3 +886,29 @@ def chain_receiver(src: SourceText, node: Node, cache: dict[int, str],
                 prefix = LONG_RECEIVER
         cache[link.id] = prefix
     return prefix
+
+
+def ancestors(root: Node, node: Node) -> list[Node] | None:
+    """The nodes holding ``node`` in the tree of ``root``, innermost first (``node``'s parent, ...,
+    ``root``), found by one descent from ``root`` (a :class:`tree_sitter.TreeCursor` going to the child
+    that holds ``node``'s bytes at each level): a cost linear in ``node``'s depth. Walking up
+    ``Node.parent`` costs that depth at every step (tree-sitter finds a parent by descending from the
+    root), its square in all: 5 s for a call 3,000 deep. ``None`` when the descent does not reach
+    ``node`` (a zero-width node, a node of another tree): walk ``Node.parent`` then."""
+    out: list[Node] = []
+    cursor = root.walk()
+    start, end = node.start_byte, node.end_byte
+    for _ in range(MAX_TREE_DEPTH * 4 + 1_000_000):  # a tree is finite: the bound is a guard, never reached
+        here = cursor.node
+        if here is None:
+            return None
+        if here.id == node.id:
+            out.reverse()
+            return out
+        out.append(here)
+        if cursor.goto_first_child_for_byte(start) is None:
+            return None
+        while not (cursor.node.start_byte <= start and cursor.node.end_byte >= end and cursor.node.end_byte > cursor.node.start_byte):
+            if not cursor.goto_next_sibling():
+                return None
+    return None

@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from tree_sitter import Node, Query
@@ -138,6 +139,20 @@ _KIND_CAPTURES = ("class", "interface", "enum", "function", "method", "field")
 _WS = re.compile(r"\s+")
 _OBJECT_READS = {"Object.values": "$values", "Object.entries": "$entries"}
 """``Object.values(x)`` / ``Object.entries(x)`` in a receiver: written ``x.$values()`` / ``x.$entries()``."""
+
+
+_NEAR = 64
+"""Nodes walked out by ``Node.parent`` before the rest are found from the root (``_FileRun._around``)."""
+
+
+def _object_call(fn: Node | None) -> bool:
+    """Whether the called ``fn`` is a member of the identifier ``Object`` (``Object.values``): only then
+    is its text read for :data:`_OBJECT_READS`. The text of a call's function is the whole chain below
+    it (``a.pipe(f)...pipe(f)``): read at every link of every call, a chain of 3,000 calls cost 30 s."""
+    if fn is None or fn.type != "member_expression":
+        return False
+    obj = fn.child_by_field_name("object")
+    return obj is not None and obj.type == "identifier" and obj.end_byte - obj.start_byte == 6
 _JSDOC_LINE = re.compile(r"^\s*\*? ?")
 
 
@@ -747,17 +762,37 @@ class _FileRun:
     def _own_this(self, node: Node) -> bool:
         """Whether ``this`` at ``node`` is the ``this`` of the definition around it: not when an
         anonymous ``function`` (no arrow, no definition of its own: a callback) lies in between, whose
-        ``this`` is whatever its caller binds (the parent walk stops at the first function)."""
-        cur = node.parent
-        while cur is not None:
+        ``this`` is whatever its caller binds (the walk out stops at the first function)."""
+        around = self._around(node)
+        for cur in around:
             if cur.type in ("function_expression", "generator_function"):
-                parent = cur.parent
+                parent = next(around, None)
                 return cur.id in self.def_ids or (parent is not None and parent.id in self.def_ids)
             if cur.type in ("method_definition", "function_declaration", "generator_function_declaration",
                             "class_body", "program") or cur.id in self.def_ids:
                 return True
-            cur = cur.parent
         return True
+
+    def _around(self, node: Node) -> Iterator[Node]:
+        """The nodes holding ``node``, innermost first: the first :data:`_NEAR` by ``Node.parent``, the
+        rest from one descent from the root (:func:`~indexer.languages.base.ancestors`; each
+        ``Node.parent`` costs the node's depth, and a call 3,000 links down a chain walked out 3,000
+        times)."""
+        cur = node.parent
+        for _ in range(_NEAR):
+            if cur is None:
+                return
+            yield cur
+            cur = cur.parent
+        if cur is None:
+            return
+        rest = base.ancestors(self.root, node)
+        if rest is not None:
+            yield from rest[_NEAR:]
+            return
+        while cur is not None:
+            yield cur
+            cur = cur.parent
 
     def _calls(self, matches: list[dict[str, list[Node]]]) -> None:
         calls = self.out.calls
@@ -819,7 +854,7 @@ class _FileRun:
                 fn = node.child_by_field_name("function")
                 if (injected := self._field_value_type(node)[0]) is not None:  # Angular `inject(X).m()`: an X
                     return f"new {injected}()" + "".join(reversed(parts))
-                spread = _OBJECT_READS.get(_WS.sub("", self.text(fn))) if fn is not None else None
+                spread = _OBJECT_READS.get(_WS.sub("", self.text(fn))) if _object_call(fn) else None
                 args = node.child_by_field_name("arguments")
                 if spread is not None and args is not None and args.named_child_count == 1:
                     parts.append(f".{spread}()")  # `Object.values(rec)`: `rec.$values()` (elements.query_call)

@@ -291,32 +291,61 @@ def _created_types(cf: CsFile, type_node: Node | None, include_type_args: bool) 
     return out
 
 
-def _message_types(cf: CsFile, node: Node, include_type_args: bool = False,
-                   expanding: frozenset[str] = frozenset()) -> list[str]:
+def _message_types(cf: CsFile, node: Node, include_type_args: bool = False) -> list[str]:
     """Class names of the messages an argument holds: ``new E(...)`` (also cast to a base type),
     either side of ``c ? new A() : new B()``, every value a local is given when each is one of those, or a parameter's declared
     type (unless a type parameter of the code around it); ``[]`` when any is not known (a call's
-    result, a member, or a local whose values come back to itself: ``x = c ? x : new A()``, ``expanding``
-    holding the locals being read, so a cycle ends instead of recursing without bound)."""
+    result, a member, or a local whose values come back to itself: ``x = c ? x : new A()``, the locals
+    being read kept, so a cycle ends instead of recursing without bound). Each expression is read
+    once per set of locals being read (locals reading one another through conditionals,
+    ``x2 = c ? x1 : x1``, ``x3 = c ? x2 : x2``, ..., were read once per path: 2^n), at most
+    :data:`MAX_MESSAGE_STEPS` reads in all and :data:`MAX_LOCAL_CHAIN` locals deep (past them: not
+    known, ``[]``)."""
+    return _read_messages(cf, node, include_type_args, frozenset(), {}, [MAX_MESSAGE_STEPS])
+
+
+MAX_MESSAGE_STEPS = 10_000
+"""Expressions :func:`_message_types` reads for one argument at most."""
+MAX_LOCAL_CHAIN = 64
+"""Locals :func:`_message_types` follows one through another at most (a deeper chain is not known: it
+would take the reading past Python's recursion limit)."""
+
+
+def _read_messages(cf: CsFile, node: Node, include_type_args: bool, expanding: frozenset[str],
+                   memo: dict[tuple[int, frozenset[str]], list[str]], steps: list[int]) -> list[str]:
+    """:func:`_message_types` of ``node``, ``expanding`` the locals being read; ``memo`` the answers so
+    far, ``steps`` the reads left (shared by the whole walk)."""
+    key = (node.id, expanding)
+    if key in memo:
+        return memo[key]
+    steps[0] -= 1
+    if steps[0] < 0:
+        return []
+    memo[key] = found = _read_message(cf, node, include_type_args, expanding, memo, steps)
+    return found
+
+
+def _read_message(cf: CsFile, node: Node, include_type_args: bool, expanding: frozenset[str],
+                  memo: dict[tuple[int, frozenset[str]], list[str]], steps: list[int]) -> list[str]:
     if node.type == "object_creation_expression":
         return _created_types(cf, node.child_by_field_name("type"), include_type_args)
     if node.type == "conditional_expression":
-        sides = [_message_types(cf, node.child_by_field_name(f), include_type_args, expanding)
+        sides = [_read_messages(cf, node.child_by_field_name(f), include_type_args, expanding, memo, steps)
                  for f in ("consequence", "alternative")]
         return sides[0] + sides[1] if all(sides) else []
     if node.type == "parenthesized_expression" and node.named_children:
-        return _message_types(cf, node.named_children[0], include_type_args, expanding)
+        return _read_messages(cf, node.named_children[0], include_type_args, expanding, memo, steps)
     if node.type == "cast_expression" and node.child_by_field_name("value") is not None:  # (Base)new E()
-        return _message_types(cf, node.child_by_field_name("value"), include_type_args, expanding)
+        return _read_messages(cf, node.child_by_field_name("value"), include_type_args, expanding, memo, steps)
     if node.type == "identifier":
         name = cf.text(node)
-        if name in expanding:
+        if name in expanding or len(expanding) >= MAX_LOCAL_CHAIN:
             return []
         values = cf.local_values(node)
         if values is None:
             return _parameter_type(cf, node)
         inner = expanding | {name}
-        found = [_message_types(cf, v, include_type_args, inner) for v in values if v.type != "identifier"]
+        found = [_read_messages(cf, v, include_type_args, inner, memo, steps) for v in values if v.type != "identifier"]
         return sorted({m for f in found for m in f}) if found and all(found) else []
     return []
 

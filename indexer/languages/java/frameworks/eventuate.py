@@ -113,6 +113,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             out.constants.append(StringConstant(f"{d.qualname}.{AGGREGATE_TYPE}", Template.of(_full_name(out, args[0]))))
     first = len(out.topics)
     sends: set[tuple[int, int]] = set()  # positions of the saga commands `send(new Cmd()).to(CH)`
+    chains: dict[tuple[int, frozenset[str]], Node | None] = {}
     for decl, anns in jf.annotated(_ANNOTATED_HANDLER):
         _annotated_handler(jf, decl, next(a for a in anns if a.name == _ANNOTATED_HANDLER))
     if jf.calls_any(_NAMES):
@@ -121,7 +122,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             n = stack.pop()
             stack.extend(n.named_children)
             if n.type == "method_invocation":
-                _invocation(jf, n, sends)
+                _invocation(jf, n, sends, chains)
             elif n.type == "field_declaration":
                 _class_field(jf, n)
     out.topics[first:] = sorted(out.topics[first:], key=lambda u: (u.line, u.col))
@@ -134,8 +135,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             out.constants.append(StringConstant(owner, topics[0]))
 
 
-def _invocation(jf: JavaFile, call: Node, sends: set[tuple[int, int]]) -> None:
-    """The use or endpoint one ``method_invocation`` is, if any."""
+def _invocation(jf: JavaFile, call: Node, sends: set[tuple[int, int]],
+                chains: dict[tuple[int, frozenset[str]], Node | None]) -> None:
+    """The use or endpoint one ``method_invocation`` is, if any (``sends``: the positions of saga
+    commands found so far; ``chains``: :func:`_chain_call`'s answers so far)."""
     src, out = jf.src, jf.out
     name_node, args_node = call.child_by_field_name("name"), call.child_by_field_name("arguments")
     if name_node is None or args_node is None:
@@ -144,7 +147,7 @@ def _invocation(jf: JavaFile, call: Node, sends: set[tuple[int, int]]) -> None:
     args = [a for a in args_node.named_children if a.type not in ("line_comment", "block_comment")]
     line, col = src.line(name_node), src.col(name_node)
     if name in _CONSUMERS and len(args) == 2:
-        head = _chain_call(jf, call.child_by_field_name("object"), _CONSUMERS[name])
+        head = _chain_call(jf, call.child_by_field_name("object"), _CONSUMERS[name], chains)
         kind = class_literal(compact(src, args[0]))
         if head is None or kind is None:
             return
@@ -170,7 +173,7 @@ def _invocation(jf: JavaFile, call: Node, sends: set[tuple[int, int]]) -> None:
         out.topics.append(TopicUse(FRAMEWORK, "produces", topic, jf.enclosing(call), line, col, BROKER))
         sends.add((line, col))
     elif name == "withChannel" and len(args) == 1:
-        _endpoint(jf, call, args[0])
+        _endpoint(jf, call, args[0], chains)
     elif name in _PARTICIPANTS and args and args[0].type == "field_access":
         ref = Template((("ref", compact(src, args[0])),))
         out.topics.append(TopicUse(FRAMEWORK, "produces", ref, jf.enclosing(call), line, col, BROKER))
@@ -328,11 +331,11 @@ def _sent_by(jf: JavaFile, call: Node, ref: Node) -> Template | None:
     return found[0] if len(found) == 1 else None
 
 
-def _endpoint(jf: JavaFile, call: Node, channel: Node) -> None:
+def _endpoint(jf: JavaFile, call: Node, channel: Node, chains: dict[tuple[int, frozenset[str]], Node | None]) -> None:
     """``Cmd`` endpoint field ``f = CommandEndpointBuilder.forCommand(Cmd.class).withChannel(CH)...``:
     the constant ``Owner.f`` = ``<channel>/<Cmd>``."""
     src = jf.src
-    head = _chain_call(jf, call.child_by_field_name("object"), frozenset({"forCommand"}))
+    head = _chain_call(jf, call.child_by_field_name("object"), frozenset({"forCommand"}), chains)
     kind = class_literal(compact(src, head)) if head is not None else None
     p = call.parent
     while p is not None and p.type not in ("variable_declarator", "class_body", "block"):
@@ -364,17 +367,29 @@ def _publish(jf: JavaFile, call: Node, args: list[Node], line: int, col: int) ->
     out.topics.append(TopicUse(FRAMEWORK, "produces", topic, jf.enclosing(call), line, col, BROKER))
 
 
-def _chain_call(jf: JavaFile, node: Node | None, names: frozenset[str]) -> Node | None:
+def _chain_call(jf: JavaFile, node: Node | None, names: frozenset[str],
+                chains: dict[tuple[int, frozenset[str]], Node | None]) -> Node | None:
     """The single argument of the nearest call of one of ``names`` down the receiver chain from
     ``node`` (``b.fromChannel(CH).onMessage(...)``: the ``CH`` node; ``.andForAggregateType(B)``
-    starts another aggregate's handlers), or ``None``."""
+    starts another aggregate's handlers), or ``None``. ``chains`` keeps the answer of every call
+    passed, so the calls of one chain cost its length once, not its length at each call (a chain
+    of 3,000 ``.onMessage(...)``)."""
+    passed: list[int] = []
+    found: Node | None = None
     while node is not None and node.type == "method_invocation":
+        key = (node.id, names)
+        if key in chains:
+            found = chains[key]
+            break
+        passed.append(node.id)
         if jf.src.text(node.child_by_field_name("name")) in names:
             args = node.child_by_field_name("arguments")
             named = [a for a in args.named_children if a.type not in ("line_comment", "block_comment")] if args else []
-            return named[0] if len(named) == 1 else None
+            found = named[0] if len(named) == 1 else None
+            break
         node = node.child_by_field_name("object")
-    return None
+    chains.update(((i, names), found) for i in passed)
+    return found
 
 
 def _handler(jf: JavaFile, arg: Node, call: Node) -> str | None:
