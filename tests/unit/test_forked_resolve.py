@@ -539,3 +539,25 @@ def test_an_outer_freeze_is_left_as_it_was() -> None:
         assert gc.get_freeze_count() >= before  # not thawed: the outer holder thaws
     finally:
         gc.unfreeze()
+
+
+def test_the_child_leaves_its_freed_memory_to_its_exit_and_the_run_in_process_collects_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy) -> None:
+    # release_memory after the binding, by process: the child's end gives its memory back (no full
+    # collection alone on one core while the parent waits), a run in process hands it back before its write
+    calls_log = tmp_path / "released.log"
+    real = __import__("indexer.whole_tree", fromlist=["release_memory"]).release_memory
+
+    def logged() -> None:
+        with open(calls_log, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
+        real()
+
+    monkeypatch.setattr("indexer.whole_tree.release_memory", logged)
+    src = _tree(tmp_path / "src")
+    _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == [True]
+    assert not calls_log.exists()  # the forked child bound: it did not collect
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    assert calls_log.read_text(encoding="utf-8").split() == [str(os.getpid())]  # in process: collected once, here
+    assert dump(tmp_path / "x.db") == expected
