@@ -68,7 +68,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from indexer.discovery import SkipFile, SourceFile, classify_path, discover, read_source, with_mapped_scripts
+from indexer.discovery import Discovery, SkipFile, SourceFile, classify_path, discover, read_source, with_mapped_scripts
 from indexer.extraction import ExtractStage, file_text, suffixed_paths
 from indexer.frameworks.link import LinkOptions
 from indexer.frameworks.ui_templates import CODE_SUFFIXES, TEMPLATE_SUFFIX, folder_templates, read_template
@@ -85,7 +85,7 @@ from indexer.run import IndexOptions, IndexReport, NoProgress, ProgressSink
 from indexer.spill import spill_file
 from indexer.state_records import ReleasedState, StateRecords, link_digests
 from indexer.symbols import file_id
-from indexer.whole_tree import WholeTreeBind
+from indexer.whole_tree import LinkOptionsAhead, WholeTreeBind
 from indexer.writer import IndexWriter, Journal, indexer_version
 from stores.contracts import GraphStore, SearchIndex
 
@@ -161,30 +161,12 @@ class RepositoryIndex(WholeTreeBind, StateRecords, RebindScope):
         with fewer_collections():
             return self._sync(progress)
 
-    def _sync(self, progress: ProgressSink | None) -> IndexReport:
-        progress = progress or NoProgress()
-        self.released = None  # a whole-tree run: the records path below or every file bound
-        report = IndexReport(self.repo, str(self.root))
-        t0 = time.perf_counter()
-        progress.start("discover", None)
-        found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks,
-                         self.options.doc_folders)
-        report.skipped.update(found.skipped)
-        if log.isEnabledFor(logging.INFO):
-            for reason, path in found.skipped_log:
-                log.info("skipped %s: %s", path, reason)
-        report.skipped_examples = {k: list(v) for k, v in found.skipped_examples.items()}
-        progress.done("discover")
-        t1 = time.perf_counter()
-        report.phases["discover"] = t1 - t0
-
-        # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking.
-        link = LinkOptions.for_repository(self.root, self.options.http_services)
-        self.resolver.set_link(link)
-        self.link_read = link  # what the registry entry records: applications(), gateways
-        # The resolver's records hold for link inputs but the component templates, which only the
-        # link reads: a one-shot run after a template edit links again instead (:meth:`_sync_known`).
-        bind_digest, link_digest = link_digests(link)
+    def _read_files(self, found: Discovery, report: IndexReport, progress: ProgressSink
+                    ) -> tuple[Hashed, dict[str, str], bool, set[str]]:
+        """The read phase of :meth:`_sync` over the discovered files ``found``: each file read and
+        hashed (skips go to ``report``). Returns ``(hashed, stored, trusted, keep_suffix)``: the
+        ``(file, size, checksum)`` columns, the index's checksums by path, whether the index's stored
+        digests are this user's (:meth:`_written_here`), the paths whose ids keep their suffix."""
         stored = self.graph.file_checksums(self.repo)
         trusted = self._written_here()
         self.writer.trusted = trusted
@@ -211,6 +193,41 @@ class RepositoryIndex(WholeTreeBind, StateRecords, RebindScope):
             if noting:
                 self.mention_records.note(sf.path, sf.language, data)
             del data
+        return hashed, stored, trusted, keep_suffix
+
+    def _sync(self, progress: ProgressSink | None) -> IndexReport:
+        progress = progress or NoProgress()
+        self.released = None  # a whole-tree run: the records path below or every file bound
+        report = IndexReport(self.repo, str(self.root))
+        t0 = time.perf_counter()
+        progress.start("discover", None)
+        found = discover(self.root, self.options.max_file_bytes, self.options.follow_external_symlinks,
+                         self.options.doc_folders)
+        report.skipped.update(found.skipped)
+        if log.isEnabledFor(logging.INFO):
+            for reason, path in found.skipped_log:
+                log.info("skipped %s: %s", path, reason)
+        report.skipped_examples = {k: list(v) for k, v in found.skipped_examples.items()}
+        progress.done("discover")
+        t1 = time.perf_counter()
+        report.phases["discover"] = t1 - t0
+
+        # The repository's configuration (Spring properties, gateway routes) feeds HTTP linking: a large
+        # one-shot run reads it in a second process while this one reads the files (on one core else).
+        ahead = LinkOptionsAhead(self.root, self.options.http_services) \
+            if self.skip_unchanged and forks(len(found.files)) else None
+        try:
+            hashed, stored, trusted, keep_suffix = self._read_files(found, report, progress)
+            link = ahead.options() if ahead is not None else LinkOptions.for_repository(self.root,
+                                                                                       self.options.http_services)
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+        self.resolver.set_link(link)
+        self.link_read = link  # what the registry entry records: applications(), gateways
+        # The resolver's records hold for link inputs but the component templates, which only the
+        # link reads: a one-shot run after a template edit links again instead (:meth:`_sync_known`).
+        bind_digest, link_digest = link_digests(link)
         if self.skip_unchanged and not self.synced and trusted and self._link_stamp() == link_digest \
                 and self._unchanged(hashed, stored, report):
             progress.done("read")

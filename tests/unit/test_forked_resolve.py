@@ -539,3 +539,69 @@ def test_an_outer_freeze_is_left_as_it_was() -> None:
         assert gc.get_freeze_count() >= before  # not thawed: the outer holder thaws
     finally:
         gc.unfreeze()
+
+
+def test_the_child_leaves_its_freed_memory_to_its_exit_and_the_run_in_process_collects_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy) -> None:
+    # release_memory after the binding, by process: the child's end gives its memory back (no full
+    # collection alone on one core while the parent waits), a run in process hands it back before its write
+    calls_log = tmp_path / "released.log"
+    real = __import__("indexer.whole_tree", fromlist=["release_memory"]).release_memory
+
+    def logged() -> None:
+        with open(calls_log, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
+        real()
+
+    monkeypatch.setattr("indexer.whole_tree.release_memory", logged)
+    src = _tree(tmp_path / "src")
+    _index(src, tmp_path / "x.db", tmp_path / "state")
+    assert forking.results == [True]
+    assert not calls_log.exists()  # the forked child bound: it did not collect
+    expected = _in_process(tmp_path, src, monkeypatch, "here")
+    assert calls_log.read_text(encoding="utf-8").split() == [str(os.getpid())]  # in process: collected once, here
+    assert dump(tmp_path / "x.db") == expected
+
+
+def test_a_large_one_shot_run_reads_its_link_options_in_a_second_process_while_it_reads_the_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forking: _Spy, caplog: pytest.LogCaptureFixture) -> None:
+    from indexer.frameworks.link_options import LinkOptions
+
+    src = _tree(tmp_path / "src")
+    (src / "application.properties").write_text("spring.application.name=shop\nshop.url=http://billing\n",
+                                                encoding="utf-8")
+    where = tmp_path / "read-by.log"
+    real = LinkOptions.for_repository.__func__  # type: ignore[attr-defined]
+
+    def logged(cls, root, services=None):  # type: ignore[no-untyped-def]
+        with open(where, "a", encoding="utf-8") as fh:
+            fh.write(f"{os.getpid()}\n")
+        if os.environ.get("FAIL_IN_CHILD") and os.getpid() != parent:
+            raise RuntimeError("no options here")
+        return real(cls, root, services)
+
+    parent = os.getpid()
+    monkeypatch.setattr(LinkOptions, "for_repository", classmethod(logged))
+    indexes = []
+    for run in ("ahead", "failed"):
+        if run == "failed":
+            monkeypatch.setenv("FAIL_IN_CHILD", "1")
+        where.unlink(missing_ok=True)
+        store = EmbeddedStore(tmp_path / f"{run}.db")
+        try:
+            index = RepositoryIndex(src, store, store, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / run)))
+            index.skip_unchanged = True  # a one-shot run, as index_repository makes it
+            index.sync()
+        finally:
+            store.close()
+        readers = [int(p) for p in where.read_text(encoding="utf-8").split()]
+        if run == "ahead":  # read once, by another process than this one
+            assert len(readers) == 1 and readers[0] != parent
+        else:  # the second process failed: read here after all, and said so
+            assert len(readers) == 2 and readers[0] != parent and readers[1] == parent
+            assert any("reading the link options in a second process failed" in r.getMessage() for r in caplog.records)
+        assert index.link_read == LinkOptions.for_repository(src)
+        assert index.link_read.properties["spring.application.name"] == "shop"
+        indexes.append(dump(tmp_path / f"{run}.db"))
+    assert forking.results == [True, True]
+    assert indexes[0] == indexes[1] == _in_process(tmp_path, src, monkeypatch, "here")
