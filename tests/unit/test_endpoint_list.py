@@ -26,6 +26,7 @@ from lsp_server.api.app import ApiSettings, create_app
 from lsp_server.cli import main
 from stores.config import load_config
 from stores.embedded import EmbeddedStore
+from tests.resolution_harness import write_tree
 
 SHOP = {
     "app/__init__.py": "",
@@ -56,20 +57,13 @@ SHOW = ("GET", "/owners/{}", [("app.views.show_owner", "app/views.py", 6, "/owne
 PING = ("GET", "/v1/ping", [], 1, 1)
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("endpoints")
     path = base / "index.db"
     s = EmbeddedStore(path)
     for name, files in (("shop", SHOP), ("admin", ADMIN)):
-        index_repository(write(base / name, files), s, s, IndexOptions(repo=name, jobs=1))
+        index_repository(write_tree(base / name, files), s, s, IndexOptions(repo=name, jobs=1))
     s.close()
     return path
 
