@@ -149,17 +149,7 @@ def _object(jf: JsFile, node: Node | None) -> Node | None:
 def _module_const(jf: JsFile, ident: Node) -> Node | None:
     """The initialiser of the program-level ``const`` / ``let`` / ``var`` the identifier names (the
     file's only declarator of it), ``None`` when there is none or more than one."""
-    name, found = jf.text(ident), []
-    root = ident
-    while root.parent is not None:
-        root = root.parent
-    for stmt in root.named_children:
-        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for d in decl.named_children:
-            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
-                found.append(d.child_by_field_name("value"))
+    found = jf.module_values(jf.text(ident))
     return found[0] if len(found) == 1 else None
 
 
