@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_method
-from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, drop_generics
+from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, simple_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -118,10 +118,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _handler(jf, out, caps)
         elif "call" in caps and clients:
             _send(jf, out, caps, clients, local, tokens)
-
-
-def _short(type_text: str) -> str:
-    return drop_generics(type_text).rsplit(".", 1)[-1]
 
 
 def _transport_member(jf: JsFile, node: Node | None) -> str | None:
@@ -289,7 +285,7 @@ def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[st
 
 def _clients(out: FileExtraction) -> frozenset[str]:
     """The receivers a binding of the file types as a client (:data:`CLIENT_TYPES`)."""
-    return frozenset(b.name for b in out.bindings if b.type and _short(b.type) in CLIENT_TYPES)
+    return frozenset(b.name for b in out.bindings if b.type and simple_name(b.type) in CLIENT_TYPES)
 
 
 def _handler(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
@@ -327,7 +323,7 @@ def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients:
     scope = jf.code_scope(call)
     transport, queue = local.get(receiver, (None, Template()))
     if transport is None:
-        typed = [TYPED_TRANSPORTS.get(_short(b.type)) for b in out.bindings if b.name == receiver and b.type]
+        typed = [TYPED_TRANSPORTS.get(simple_name(b.type)) for b in out.bindings if b.name == receiver and b.type]
         transport = next((t for t in typed if t), None)
     token = tokens.get(receiver) if receiver not in local else None
     out.topics.append(TopicUse(FRAMEWORK, "produces", topic, scope, line, col, broker=BROKER,
