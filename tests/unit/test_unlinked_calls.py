@@ -26,6 +26,7 @@ from lsp_server.cli import main
 from stores.config import load_config
 from stores.contracts import RepositoryRecord, unlinked_id
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 from tests.resolution_harness import write_tree
 from tests.unit.test_incremental import Workspace
 
@@ -61,9 +62,8 @@ AUDIT = ("admin", "audit.py", 7, 21, "audit.audit", "GET {}", "url", "http", "re
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("unlinked")
     path = base / "index.db"
-    s = EmbeddedStore(path)
-    for name, files in (("shop", SHOP), ("admin", ADMIN)):
-        index_repository(write_tree(base / name, files), s, s, IndexOptions(repo=name, jobs=1))
+    index_files(base / "shop", SHOP, "shop", path).close()
+    s = index_files(base / "admin", ADMIN, "admin", path)
     s.upsert_repository(RepositoryRecord("admin", "admin", "backoffice", str(base / "admin")))
     s.close()
     return path
