@@ -106,15 +106,20 @@ class Receivers:
     def _related(self, a: str, b: str) -> bool:
         return a in self.up.get(b, (b,)) or b in self.up.get(a, (a,))
 
+    def _excluded(self, node: str, e: Edge) -> bool:
+        """Whether ``node`` is constrained and ``e`` records a receiver class unrelated to every class
+        of its constraint."""
+        k = self.of.get(node)
+        if k is None:
+            return False
+        recv = edge_receiver(e)
+        return bool(recv) and not any(self._related(recv, c) for c in k)
+
     def follows(self, dst: str, e: Edge) -> bool:
         """Whether the walk follows caller edge ``e`` of ``dst`` (false only when ``dst`` is constrained
         and ``e`` records a receiver class unrelated to every class of the constraint; the caller is
         then kept in :attr:`cut`)."""
-        k = self.of.get(dst)
-        if k is None or e.kind != "CALLS":
-            return True
-        recv = edge_receiver(e)
-        if not recv or any(self._related(recv, c) for c in k):
+        if e.kind != "CALLS" or not self._excluded(dst, e):
             return True
         self.cut.add(e.src)
         return False
@@ -123,11 +128,7 @@ class Receivers:
         """Whether the service edge ``e`` (EXPOSES, CONSUMES) of ``src`` holds for the walk: false only when
         ``src`` is constrained and ``e`` records a receiver class (the view class an inherited handler
         serves the route for) unrelated to the constraint; the endpoint is then kept in :attr:`unserved`."""
-        k = self.of.get(src)
-        if k is None:
-            return True
-        recv = edge_receiver(e)
-        if not recv or any(self._related(recv, c) for c in k):
+        if not self._excluded(src, e):
             return True
         self.unserved.add(e.dst)
         return False

@@ -47,7 +47,7 @@ from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_
                                     EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
                                     MessageTransport, QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
 from indexer.string_templates import MAX_JOINED, StringConstant, Template
-from indexer.typetext import base_type, drop_generics, unwrapped
+from indexer.typetext import base_type, drop_generics, simple_name, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
     "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "MAX_JOINED", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
-    "base_type", "drop_generics", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
+    "base_type", "drop_generics", "simple_name", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
     "STRINGS", "holds_on_lines",
     "EXCHANGE_ROUTE", "DRF_ROUTE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE",

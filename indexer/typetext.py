@@ -1,4 +1,4 @@
-"""Type texts as extractors write them, reduced to what the resolver looks up: :func:`drop_generics`
+"""Type texts as extractors write them, reduced to what the resolver looks up: :func:`drop_generics`, :func:`simple_name`
 and :func:`base_type` (re-exported by :mod:`indexer.model`, where the IR's conventions are
 described)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["base_type", "drop_generics", "unwrapped"]
+__all__ = ["base_type", "drop_generics", "simple_name", "unwrapped"]
 
 
 def drop_generics(text: str) -> str:
@@ -33,6 +33,12 @@ TRANSPARENT_WRAPPERS = frozenset({"Optional", "Mapped", "Annotated", "ClassVar",
 """Python type wrappers whose value is their first argument (``typing``; SQLAlchemy 2's ``Mapped``, by
 its last dotted part: ``so.Mapped[User]`` is a ``User``)."""
 _WRAPPED = re.compile(r"(?P<name>[A-Za-z_][\w.]*)\[(?P<args>.*)\]", re.S)
+
+
+def simple_name(text: str) -> str:
+    """The last dotted part of a type text without its generics: ``ms.ClientProxy<T>`` -> ``ClientProxy``,
+    ``Map<K, V>.Entry`` -> ``Entry``; ``""`` for ``""``. Never raises."""
+    return drop_generics(text).rsplit(".", 1)[-1]
 
 
 def _first_argument(args: str) -> str:

@@ -6,6 +6,9 @@ join to an endpoint or topic, the face of the ``unlinked`` tool and ``GET /v1/un
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import click
 
 from analysis.endpoints import endpoint_line, endpoint_list, spans_several
@@ -14,6 +17,18 @@ from lsp_server.cli_support import branch_option, cli_store, emit_json, out, ter
 from stores.factory import DB_ENV
 
 __all__ = ["endpoints", "unlinked"]
+
+
+def _answer(db: str | None, branch: str | None, as_json: bool, query: Callable[[Any], Any]) -> tuple[Any, dict[str, Any]]:
+    """``query`` (an analysis taking the store) run on the index (``--db``, ``--branch``; freshness
+    checked) and its answer's ``as_dict()``; with ``--json`` that document printed and ``(None, data)``."""
+    with cli_store(db, branch, freshness=True) as store:
+        found = query(store)
+    data = found.as_dict()
+    if as_json:
+        emit_json(data)
+        return None, data
+    return found, data
 
 
 @click.command(name="endpoints")
@@ -29,11 +44,8 @@ def endpoints(db: str | None, repo: str | None, match: str | None, limit: int, u
     """The endpoints the indexed code serves (HTTP routes, GraphQL operations, gRPC methods), by path:
     each with the method serving it (PATH:LINE, the framework), how many clients call it and the
     wrappers (filters, middleware, guards) it runs through."""
-    with cli_store(db, branch, freshness=True) as store:
-        found = endpoint_list(store, repo, match, limit, unserved)
-    data = found.as_dict()
-    if as_json:
-        emit_json(data)
+    found, data = _answer(db, branch, as_json, lambda store: endpoint_list(store, repo, match, limit, unserved))
+    if found is None:
         return
     shown = data["endpoints"]
     several = spans_several(data)
@@ -62,11 +74,8 @@ def unlinked(db: str | None, repo: str | None, product: str | None, reason: str 
     """The client calls (HTTP requests, gRPC stub calls, GraphQL operations, queue uses) the index could not
     link to an endpoint or topic, by file and line: what each names, why it was not linked and the
     nearest candidates the linker had. They are the 'not linked, by reason' row of `ripple index`."""
-    with cli_store(db, branch, freshness=True) as store:
-        found = unlinked_calls(store, repo, product, reason, limit)
-    data = found.as_dict()
-    if as_json:
-        emit_json(data)
+    found, data = _answer(db, branch, as_json, lambda store: unlinked_calls(store, repo, product, reason, limit))
+    if found is None:
         return
     count = f"{len(found.calls)} of {found.total}" if found.left_out else f"{found.total}"
     where = "".join(f" {k} {v}" for k, v in (("of repository", repo), ("of product", product),

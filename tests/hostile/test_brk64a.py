@@ -36,9 +36,7 @@ import sqlite3
 from pathlib import Path
 
 from indexer.languages.go.extractor import EXTRACTOR as GO
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
-from stores.embedded import EmbeddedStore
+from tests.index_harness import index_fixture
 from tests.resolution_harness import edges, resolve_fixture, write_tree
 
 FEDERATED = b'''extend schema
@@ -268,11 +266,7 @@ func main() {
 
     def test_a_router_handed_to_another_package_serves_under_its_groups(self, tmp_path: Path) -> None:
         root = write_tree(tmp_path / "shop", FIBER_APP)
-        store = EmbeddedStore(tmp_path / "x.db")
-        try:
-            index_repository(root, store, store, IndexOptions(repo="shop", jobs=1))
-        finally:
-            store.close()
+        index_fixture(root, tmp_path / "x.db", "shop").close()
         con = sqlite3.connect(tmp_path / "x.db")
         try:
             exposes = con.execute("SELECT dst, src FROM edges WHERE kind = 'EXPOSES' ORDER BY dst").fetchall()
@@ -356,11 +350,7 @@ class TestGoConstantChains:
 
     def test_requests_in_another_file_of_the_package_get_the_whole_url(self, tmp_path: Path) -> None:
         root = write_tree(tmp_path / "it", GO_CONSTANTS)
-        store = EmbeddedStore(tmp_path / "x.db")
-        try:
-            index_repository(root, store, store, IndexOptions(repo="it", jobs=1))
-        finally:
-            store.close()
+        index_fixture(root, tmp_path / "x.db", "it").close()
         con = sqlite3.connect(tmp_path / "x.db")
         try:
             rows = con.execute("SELECT file, line, dst, json_extract(props, '$.url') FROM edges"

@@ -234,7 +234,10 @@ class TestIndexLackingATable:
     version is said by name, and ``ripple index`` rebuilds it; an index only lacking its BM25 block
     maxima still answers (searches rank without them)."""
 
-    def test_rebuilt_by_ripple_index(self, tmp_path, monkeypatch):
+    @staticmethod
+    def indexed_then(tmp_path, monkeypatch, *statements: str):
+        """``(root, db, runner, stats)``: a two-function tree indexed by ``ripple index`` into ``db``, its
+        ``ripple stats --json`` output, then ``statements`` run on the index file."""
         import sqlite3
 
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -242,12 +245,16 @@ class TestIndexLackingATable:
         db = tmp_path / "i.db"
         runner = CliRunner()
         assert runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"]).exit_code == 0
-        clean = runner.invoke(cli_main, ["stats", "--db", str(db), "--json"]).output
+        stats = runner.invoke(cli_main, ["stats", "--db", str(db), "--json"]).output
         conn = sqlite3.connect(db)
-        conn.execute("DROP VIEW nodes")
-        conn.execute("DROP TABLE node_rows")
+        for sql in statements:
+            conn.execute(sql)
         conn.commit()
         conn.close()
+        return root, db, runner, stats
+
+    def test_rebuilt_by_ripple_index(self, tmp_path, monkeypatch):
+        root, db, runner, clean = self.indexed_then(tmp_path, monkeypatch, "DROP VIEW nodes", "DROP TABLE node_rows")
         for args in (["stats"], ["callers", "f"], ["search", "f"]):
             out = runner.invoke(cli_main, [*args, "--db", str(db)])
             assert out.exit_code == 1
@@ -260,17 +267,7 @@ class TestIndexLackingATable:
             "t1:pkg/m.f(0)  (function, pkg/m.py:1)", "1 call site from 1 caller", "pkg/m.py:5:12  g  [exact]"]
 
     def test_block_maxima_missing_still_answer(self, tmp_path, monkeypatch):
-        import sqlite3
-
-        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-        root = write_tree(tmp_path / "t1", {"pkg/m.py": "def f():\n    return 1\n\ndef g():\n    return f()\n"})
-        db = tmp_path / "i.db"
-        runner = CliRunner()
-        assert runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"]).exit_code == 0
-        conn = sqlite3.connect(db)
-        conn.execute("DROP TABLE bm25_maxima")
-        conn.commit()
-        conn.close()
+        _, db, runner, _ = self.indexed_then(tmp_path, monkeypatch, "DROP TABLE bm25_maxima")
         out = runner.invoke(cli_main, ["search", "f", "--db", str(db), "--json"])
         assert out.exit_code == 0
         assert [h["fqn"] for h in json.loads(out.output)["hits"]] == ["t1:pkg/m.f(0)", "t1:pkg/m.g(0)"]

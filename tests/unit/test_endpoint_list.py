@@ -20,12 +20,11 @@ from analysis.agent_queries import AgentQueries
 from analysis.branches import BranchView
 from analysis.endpoints import endpoint_kind, endpoint_line, endpoint_list, endpoints_text
 from analysis.navigation import UnionGraph
-from indexer.pipeline import index_repository
-from indexer.run import IndexOptions
 from lsp_server.api.app import ApiSettings, create_app
 from lsp_server.cli import main
 from stores.config import load_config
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
 
 SHOP = {
     "app/__init__.py": "",
@@ -56,21 +55,12 @@ SHOW = ("GET", "/owners/{}", [("app.views.show_owner", "app/views.py", 6, "/owne
 PING = ("GET", "/v1/ping", [], 1, 1)
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("endpoints")
     path = base / "index.db"
-    s = EmbeddedStore(path)
     for name, files in (("shop", SHOP), ("admin", ADMIN)):
-        index_repository(write(base / name, files), s, s, IndexOptions(repo=name, jobs=1))
-    s.close()
+        index_files(base / name, files, name, path).close()
     return path
 
 

@@ -26,6 +26,8 @@ from lsp_server.cli import main
 from stores.config import load_config
 from stores.contracts import RepositoryRecord, unlinked_id
 from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
+from tests.resolution_harness import write_tree
 from tests.unit.test_incremental import Workspace
 
 PROTO = ('syntax = "proto3";\npackage shop.{};\nservice Orders {{ rpc Get (Req) returns (Res); }}\n'
@@ -56,20 +58,12 @@ TASK = ("shop", "tasks.py", 17, 14, "tasks.schedule", "produces celery clean_up"
 AUDIT = ("admin", "audit.py", 7, 21, "audit.audit", "GET {}", "url", "http", "requests", [])
 
 
-def write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    return root
-
-
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("unlinked")
     path = base / "index.db"
-    s = EmbeddedStore(path)
-    for name, files in (("shop", SHOP), ("admin", ADMIN)):
-        index_repository(write(base / name, files), s, s, IndexOptions(repo=name, jobs=1))
+    index_files(base / "shop", SHOP, "shop", path).close()
+    s = index_files(base / "admin", ADMIN, "admin", path)
     s.upsert_repository(RepositoryRecord("admin", "admin", "backoffice", str(base / "admin")))
     s.close()
     return path
@@ -161,7 +155,7 @@ def test_grpc_calls_of_no_rpc_and_no_proto_name_the_nearest(tmp_path: Path) -> N
                           '    orders_pb2_grpc.OrdersStub(channel).GetOrder(None)\n')}
     s = EmbeddedStore(tmp_path / "i.db")
     try:
-        index_repository(write(tmp_path / "rpc", files), s, s, IndexOptions(repo="rpc", jobs=1))
+        index_repository(write_tree(tmp_path / "rpc", files), s, s, IndexOptions(repo="rpc", jobs=1))
         assert [(c.line, c.call, c.reason, list(c.candidates)) for c in unlinked_calls(s).calls] == [
             (5, "GRPC shop.a.Orders/GetOrders", "grpc_rpc", ["shop.a.Orders/GetOrder"]),
             (6, "GRPC Order/GetOrder", "grpc_no_proto", ["shop.a.Orders"])]  # line 7 links
@@ -170,7 +164,7 @@ def test_grpc_calls_of_no_rpc_and_no_proto_name_the_nearest(tmp_path: Path) -> N
 
 
 def test_the_index_report_points_at_the_list(tmp_path: Path) -> None:
-    result = CliRunner().invoke(main, ["index", str(write(tmp_path / "admin", ADMIN)), "--db", str(tmp_path / "a.db"),
+    result = CliRunner().invoke(main, ["index", str(write_tree(tmp_path / "admin", ADMIN)), "--db", str(tmp_path / "a.db"),
                                        "--no-embed"], env={"COLUMNS": "200", "XDG_CACHE_HOME": str(tmp_path / "xdg")})
     assert result.exit_code == 0, result.output
     row = [line for line in result.stdout.splitlines() if "not linked, by reason" in line]

@@ -71,24 +71,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         elif "exported" in caps and proxy_file:
             node = unwrap(caps["exported"][0]) or caps["exported"][0]
             if node.type == "identifier":
-                node = _module_value(jf, root, jf.text(node)) or node
+                node = _module_value(jf, jf.text(node)) or node
             if node.type in ("object", "array"):
                 _table(jf, out, node)
         elif "clone" in caps:
             _rewrite(jf, out, caps, angular)
 
 
-def _module_value(jf: JsFile, root: Node, name: str) -> Node | None:
-    """The initialiser of the module-level ``const|let|var name = ...`` of the file."""
-    for stmt in root.named_children:
-        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for d in decl.named_children:
-            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
-                value = d.child_by_field_name("value")
-                return unwrap(value) or value
-    return None
+def _module_value(jf: JsFile, name: str) -> Node | None:
+    """The initialiser of the (first) module-level ``const|let|var name = ...`` of the file."""
+    found = jf.module_values(name)
+    return (unwrap(found[0]) or found[0]) if found else None
 
 
 def _table(jf: JsFile, out: FileExtraction, node: Node) -> None:

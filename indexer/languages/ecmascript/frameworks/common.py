@@ -673,6 +673,19 @@ class JsFile:
         literal too); ``None`` for a module-level name, a parameter or a local changed after."""
         return self._local_value(ident) if ident.type == "identifier" else None
 
+    def module_values(self, name: str) -> list[Node | None]:
+        """The initialisers of the program-level ``const`` / ``let`` / ``var`` declarators of ``name``
+        (exported or not), in file order (``None`` for a declarator without one); ``[]`` when none."""
+        found: list[Node | None] = []
+        for stmt in self.root.named_children:
+            decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+            if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+                continue
+            for d in decl.named_children:
+                if d.type == "variable_declarator" and self.text(d.child_by_field_name("name")) == name:
+                    found.append(d.child_by_field_name("value"))
+        return found
+
     def _local_value(self, ident: Node) -> Node | None:
         """The initialiser of the local variable an identifier names inside a function (``const url =
         base + "/x"; fetch(url)``): the last declarator of that name in an enclosing block, written

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_class
-from indexer.model import Definition, FileExtraction, Template, TopicUse, drop_generics
+from indexer.model import Definition, FileExtraction, Template, TopicUse, drop_generics, simple_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -86,10 +86,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _saga(jf, out, node, saga, of_types)
 
 
-def _short(type_text: str) -> str:
-    return drop_generics(type_text).rsplit(".", 1)[-1]
-
-
 def _use(out: FileExtraction, role: str, message: str, owner: str | None, line: int, col: int) -> None:
     out.topics.append(TopicUse(FRAMEWORK, role, Template.of(message), owner, line, col, broker=BROKER))
 
@@ -100,19 +96,19 @@ def _handler(jf: JsFile, out: FileExtraction, members: dict[str, Definition], ca
     d = jf.definition_named(cls.child_by_field_name("name")) if cls is not None else None
     if d is None:
         return
-    method = members.get(f"{d.qualname}.{_HANDLERS[_short(jf.text(caps['name'][0]))]}")
+    method = members.get(f"{d.qualname}.{_HANDLERS[simple_name(jf.text(caps['name'][0]))]}")
     owner, line, col = (method.qualname, method.name_line, method.name_col) if method else (
         d.qualname, d.name_line, d.name_col)
     for arg in arguments(caps["types"][0]):
         arg = unwrap(arg) or arg
-        if arg.type in ("identifier", "member_expression") and _short(jf.text(arg)) not in BASES:
+        if arg.type in ("identifier", "member_expression") and simple_name(jf.text(arg)) not in BASES:
             _use(out, "consumes", jf.text(arg), owner, line, col)
 
 
 def _bus_type(jf: JsFile, receiver: Node) -> str | None:
     """The ``@nestjs/cqrs`` bus type ``receiver`` holds: by a binding of the file, else by its name."""
     text = jf.receiver(receiver)
-    typed = {_short(b.type) for b in jf.out.bindings if b.name == text}
+    typed = {simple_name(b.type) for b in jf.out.bindings if b.name == text}
     if typed:
         return next((t for t in sorted(typed) if t in SENDERS), None)
     return _CONVENTIONAL.get(text.rsplit(".", 1)[-1].lstrip("_").lower())
@@ -146,7 +142,7 @@ def _aggregate(jf: JsFile, node: Node) -> bool:
         head = drop_generics(base).split(".", 1)[0]
         module = jf.imported(head)
         if module is not None and (module == PACKAGE or module.startswith(PACKAGE + "/")) and (
-                _short(base) == "AggregateRoot"):
+                simple_name(base) == "AggregateRoot"):
             return True
     return False
 
@@ -159,7 +155,7 @@ def _message_types(jf: JsFile, node: Node, scope: str | None) -> list[str]:
         if ctor is None or ctor.type not in ("identifier", "member_expression"):
             return []
         name = jf.text(ctor)
-        return [] if _short(name) in BASES else [name]
+        return [] if simple_name(name) in BASES else [name]
     if node.type != "identifier":
         return []
     name = jf.text(node)
@@ -168,7 +164,7 @@ def _message_types(jf: JsFile, node: Node, scope: str | None) -> list[str]:
         typed = sorted({drop_generics(b.type) for b in jf.out.bindings
                         if b.scope == s and b.name == name and b.how in ("declared", "constructed") and b.type})
         if typed:
-            return [t for t in typed if _short(t) not in BASES and not _type_parameter(jf, node, _short(t))]
+            return [t for t in typed if simple_name(t) not in BASES and not _type_parameter(jf, node, simple_name(t))]
         if not s:
             return []
         s = s.rpartition(".")[0] or None
@@ -212,7 +208,7 @@ def _saga(jf: JsFile, out: FileExtraction, member: Node, saga: Definition,
     for caps in inside:
         for arg in arguments(caps["of_types"][0]):
             arg = unwrap(arg) or arg
-            if arg.type in ("identifier", "member_expression") and _short(jf.text(arg)) not in BASES:
+            if arg.type in ("identifier", "member_expression") and simple_name(jf.text(arg)) not in BASES:
                 _use(out, "consumes", jf.text(arg), saga.qualname, line, col)
     produced: set[str] = set()
     stack = [member]

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_method
-from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, drop_generics
+from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, simple_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -120,10 +120,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _send(jf, out, caps, clients, local, tokens)
 
 
-def _short(type_text: str) -> str:
-    return drop_generics(type_text).rsplit(".", 1)[-1]
-
-
 def _transport_member(jf: JsFile, node: Node | None) -> str | None:
     """``Transport.KAFKA`` (or ``ms.Transport.KAFKA``, ``Transport['KAFKA']`` not) -> ``kafka``; ``None``
     for any other expression."""
@@ -149,17 +145,7 @@ def _object(jf: JsFile, node: Node | None) -> Node | None:
 def _module_const(jf: JsFile, ident: Node) -> Node | None:
     """The initialiser of the program-level ``const`` / ``let`` / ``var`` the identifier names (the
     file's only declarator of it), ``None`` when there is none or more than one."""
-    name, found = jf.text(ident), []
-    root = ident
-    while root.parent is not None:
-        root = root.parent
-    for stmt in root.named_children:
-        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
-            continue
-        for d in decl.named_children:
-            if d.type == "variable_declarator" and jf.text(d.child_by_field_name("name")) == name:
-                found.append(d.child_by_field_name("value"))
+    found = jf.module_values(jf.text(ident))
     return found[0] if len(found) == 1 else None
 
 
@@ -299,7 +285,7 @@ def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[st
 
 def _clients(out: FileExtraction) -> frozenset[str]:
     """The receivers a binding of the file types as a client (:data:`CLIENT_TYPES`)."""
-    return frozenset(b.name for b in out.bindings if b.type and _short(b.type) in CLIENT_TYPES)
+    return frozenset(b.name for b in out.bindings if b.type and simple_name(b.type) in CLIENT_TYPES)
 
 
 def _handler(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> None:
@@ -337,7 +323,7 @@ def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients:
     scope = jf.code_scope(call)
     transport, queue = local.get(receiver, (None, Template()))
     if transport is None:
-        typed = [TYPED_TRANSPORTS.get(_short(b.type)) for b in out.bindings if b.name == receiver and b.type]
+        typed = [TYPED_TRANSPORTS.get(simple_name(b.type)) for b in out.bindings if b.name == receiver and b.type]
         transport = next((t for t in typed if t), None)
     token = tokens.get(receiver) if receiver not in local else None
     out.topics.append(TopicUse(FRAMEWORK, "produces", topic, scope, line, col, broker=BROKER,
