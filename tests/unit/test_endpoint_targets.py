@@ -82,7 +82,9 @@ def test_agents_resolve_an_endpoint_target_too(store) -> None:
         AgentQueries(s, s).callers("DELETE /owners/{ownerId}")
     assert answer.text.splitlines()[2] == "Target: `GET /owners/{ownerId}` (id `endpoint:GET /owners/{}`)"  # no "(/, id"
     assert answer.result["targets"][0]["name"] == "GET /owners/{ownerId}"
-    assert answer.text.rstrip().endswith("| 1 call site from 1 caller |")  # not "1 call sites from 1 callers"
+    steps = answer.text.rstrip().splitlines()
+    assert steps[-2].endswith("| 1 call site from 1 caller |")  # not "1 call sites from 1 callers"
+    assert steps[-1].endswith("| 0 endpoints or topics served or consumed |")  # an endpoint serves none
 
 
 def test_the_cli_lists_an_endpoints_clients_without_a_location_of_its_own(store, tmp_path: Path) -> None:
