@@ -24,7 +24,7 @@ from typing import Any
 from stores.config import Config, ConfigError, load_config
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
 from stores.embedder import BUNDLED_MODEL, BUNDLED_MODEL_DIR, Embedder, EmbedderError, bundled_model_digest
-from stores.errors import NotAnIndex, StoreCorrupt, StoreError, StoreOutdated
+from stores.errors import NotAnIndex, StoreCorrupt, StoreError, StoreOutdated, StoreTooNew
 from stores.local_models import LOCAL_MODELS, models_dir
 
 __all__ = ["Check", "run_checks", "render"]
@@ -138,6 +138,9 @@ def _embedded_check(name: str, db: Path | None, what: str) -> tuple[Check, Embed
         store = EmbeddedStore(db)
     except StoreOutdated as exc:
         return Check(name, FAIL, f"embedded {db}: {exc}", "run `ripple index PATH` again: it rebuilds the index"), None
+    except StoreTooNew as exc:  # a newer ripplegraph's: upgrading keeps it
+        return Check(name, FAIL, f"embedded {db}: {exc}",
+                     "upgrade ripplegraph (the version that wrote it), or name another index file (--db / RIPPLE_DB)"), None
     except NotAnIndex as exc:  # someone else's file: never advise deleting it
         return Check(name, FAIL, f"embedded {db}: {exc}",
                      "name another index file (RIPPLE_DB / [embedded] db), or move that file away if it is not "

@@ -25,8 +25,9 @@ journal, ``synchronous=NORMAL``):
   embedded chunks on, approximately (:mod:`stores.vector_index`: an int8 HNSW index beside the
   file, candidates re-ranked by these exact vectors);
 * ``meta``: the schema version; the SQLite header's ``application_id`` is :data:`APPLICATION_ID`.
-  A ripplegraph index of another schema version raises :class:`~stores.errors.StoreOutdated`
-  (rebuilt by ``ripple index``); a damaged ripplegraph index :class:`~stores.errors.StoreCorrupt`
+  A ripplegraph index of an older schema version raises :class:`~stores.errors.StoreOutdated`
+  (rebuilt by ``ripple index``), one of a newer version :class:`~stores.errors.StoreTooNew` (never
+  rebuilt: the message asks for an upgrade or another ``--db``); a damaged ripplegraph index :class:`~stores.errors.StoreCorrupt`
   (delete it and re-index); any other file :class:`~stores.errors.NotAnIndex`, whose message never
   suggests deleting a file ripplegraph did not create.
 
@@ -92,8 +93,8 @@ from stores.embedded_schema import (MIGRATABLE_VERSIONS, NIDS_OF, NODE_SELECT, S
                                     read_chunks, schema_statements)
 from stores.embedded_write import EmbeddedWriter, normalised_blob
 from stores.vector_index import ANN_THRESHOLD, AnnParams, AnnVectors
-from stores.errors import (StoreCorrupt, StoreError, StoreIncomplete, StoreOutdated, StoreReadOnly, StoreUnavailable,
-                           read_only_message)
+from stores.errors import (StoreCorrupt, StoreError, StoreIncomplete, StoreOutdated, StoreReadOnly, StoreTooNew,
+                           StoreUnavailable, read_only_message)
 from stores.sqlite_file import APPLICATION_ID, file_identity, is_ripple_index, map_sqlite_error, not_an_index
 
 if TYPE_CHECKING:
@@ -283,6 +284,11 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         if meta.get("application") != _APPLICATION:
             raise not_an_index(self.path, "a SQLite database of another application")
         version = meta.get("schema_version")
+        if version is not None and version.isdigit() and int(version) > SCHEMA_VERSION:
+            raise StoreTooNew(
+                f"index {self.path} has schema version {version!r}, written by a newer ripplegraph; this one "
+                f"reads {SCHEMA_VERSION}: upgrade ripplegraph to use it, or pass another --db to index with this one"
+            )
         if version != str(SCHEMA_VERSION) and (version not in {str(v) for v in MIGRATABLE_VERSIONS}
                                                or not graph_layout_current(conn)):
             raise StoreOutdated(

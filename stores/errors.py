@@ -4,8 +4,9 @@
     ├── StoreUnavailable   the backend cannot be reached or opened (server down, file locked, disk full)
     │   └── StoreReadOnly  the store can be read but not written (read-only mount, no write permission)
     ├── StoreCorrupt       the store exists but cannot be read (a damaged ripplegraph index)
-    │   ├── StoreOutdated  a ripplegraph index of another schema version (rebuilding it is safe)
+    │   ├── StoreOutdated  a ripplegraph index of an older schema version (rebuilding it is safe)
     │   │   └── StoreIncomplete  one of this version lacking a table (dropped): rebuilt the same way
+    │   ├── StoreTooNew    one written by a newer ripplegraph: never rebuilt (that would downgrade it)
     │   └── NotAnIndex     a file ripplegraph did not create: never deleted, never advised to be
     └── QueryFailed        a well-formed request the backend refused or failed to answer
 
@@ -21,7 +22,8 @@ import os
 import shutil
 from pathlib import Path
 
-__all__ = ["StoreError", "StoreUnavailable", "StoreReadOnly", "StoreCorrupt", "StoreOutdated", "StoreIncomplete", "NotAnIndex",
+__all__ = ["StoreError", "StoreUnavailable", "StoreReadOnly", "StoreCorrupt", "StoreOutdated", "StoreIncomplete", "StoreTooNew",
+           "NotAnIndex",
            "QueryFailed", "disk_full_message", "read_only_message", "os_error_message"]
 
 
@@ -44,6 +46,12 @@ class StoreCorrupt(StoreError):
 
 class StoreOutdated(StoreCorrupt):
     """A ripplegraph index written with another schema version: only a rebuild can use it."""
+
+
+class StoreTooNew(StoreCorrupt):
+    """A ripplegraph index of a newer schema version than this ripplegraph reads: an older and a newer
+    ripplegraph sharing one index (an editor's bundled server and a newer CLI) must not rebuild it in
+    turn, so nothing deletes it; the message asks for an upgrade or another index file."""
 
 
 class StoreIncomplete(StoreOutdated):

@@ -9,7 +9,7 @@ import pytest
 
 from stores.contracts import Chunk, Edge, FileRecord, IndexedFile, Node, SearchFilters
 from stores.embedded import SCHEMA_VERSION, EmbeddedStore, is_ripple_index
-from stores.errors import NotAnIndex, StoreCorrupt, StoreOutdated, StoreUnavailable
+from stores.errors import NotAnIndex, StoreCorrupt, StoreOutdated, StoreTooNew, StoreUnavailable
 from stores.factory import open_store
 
 
@@ -95,7 +95,7 @@ def test_other_schema_version_is_corrupt(tmp_path):
     path = tmp_path / "index.db"
     EmbeddedStore(path).close()
     conn = sqlite3.connect(path)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION - 3),))
     conn.commit()
     conn.close()
     with pytest.raises(StoreOutdated, match="run `ripple index` again"):
@@ -105,6 +105,22 @@ def test_other_schema_version_is_corrupt(tmp_path):
         open_store(path)
     open_store(path, create=True).close()
     EmbeddedStore(path).close()
+
+
+def test_a_newer_schema_version_is_refused_not_rebuilt(tmp_path):
+    path = tmp_path / "index.db"
+    EmbeddedStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    conn.commit()
+    conn.close()
+    for opening in (lambda: EmbeddedStore(path), lambda: open_store(path), lambda: open_store(path, create=True)):
+        with pytest.raises(StoreTooNew, match="written by a newer ripplegraph") as info:
+            opening()
+        assert not isinstance(info.value, StoreOutdated)  # nothing rebuilds it
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION + 1),)
+    conn.close()
 
 
 def test_a_file_that_is_not_an_index_is_never_replaced(tmp_path):

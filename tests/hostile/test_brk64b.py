@@ -230,7 +230,7 @@ class TestIndexLackingATable:
     """An index of schema 8 whose ``node_rows`` table (and ``nodes`` view) was dropped: every command said
     ``index ... is damaged (no such table: node_rows); delete it and re-index``, ``ripple index`` too,
     so the index could not be rebuilt by the command the message names. A ``meta`` row changed
-    (``schema_version`` 'abc', '99') was already rebuilt. Now a table missing from an index of this
+    (``schema_version`` 'abc') was already rebuilt ('99', a newer ripplegraph's: refused, below). Now a table missing from an index of this
     version is said by name, and ``ripple index`` rebuilds it; an index only lacking its BM25 block
     maxima still answers (searches rank without them)."""
 
@@ -296,3 +296,30 @@ class TestCSharpMessageLocalsDiamond:
         assert topics(2) == topics(40) == topics(63) == sent
         # 64 locals through one another: not followed (the reading would pass Python's recursion limit)
         assert topics(64) == topics(200) == []
+
+
+class TestIndexOfANewerVersion:
+    """An index whose ``meta`` says a newer schema version (written by a newer ripplegraph) was silently
+    deleted and rebuilt by ``ripple index`` (brk64b): an older editor server and a newer CLI sharing
+    one index would rebuild it in turn. Now every command refuses it with the versions and the fix, and
+    ``ripple index`` leaves the file as it was; an older version ('5') is still rebuilt."""
+
+    def test_refused_and_kept(self, tmp_path, monkeypatch):
+        import hashlib
+
+        root, db, runner, _ = TestIndexLackingATable.indexed_then(
+            tmp_path, monkeypatch, "UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+        before = hashlib.sha256(db.read_bytes()).hexdigest()
+        message = (f"index {db} has schema version '99', written by a newer ripplegraph; this one reads 8: "
+                   "upgrade ripplegraph to use it, or pass another --db to index with this one")
+        for args in (["stats"], ["callers", "f"], ["index", str(root), "--no-embed"]):
+            out = runner.invoke(cli_main, [*args, "--db", str(db)])
+            assert out.exit_code == 1, (args, out.output)
+            assert message in " ".join(out.output.split()), (args, out.output)
+        assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+
+    def test_an_older_version_is_still_rebuilt(self, tmp_path, monkeypatch):
+        root, db, runner, clean = TestIndexLackingATable.indexed_then(
+            tmp_path, monkeypatch, "UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+        assert runner.invoke(cli_main, ["index", str(root), "--db", str(db), "--no-embed"]).exit_code == 0
+        assert runner.invoke(cli_main, ["stats", "--db", str(db), "--json"]).output == clean
