@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from stores.contracts import EDGE_THIS, Edge, GraphStore, edge_receiver
+from stores.contracts import EDGE_THIS, Edge, GraphStore, edge_receiver, id_owner
 
 __all__ = ["Receivers"]
 
@@ -60,15 +60,19 @@ class Receivers:
     def prepare(self, ask: Sequence[str], incoming: Mapping[str, list[Edge]]) -> None:
         """Read the ancestors :meth:`follows`, :meth:`serves` and :meth:`carried` need for the edges
         ``incoming`` of (or leaving) ``ask`` (no store call when none of them is constrained or records a
-        receiver)."""
+        receiver; a call on ``this`` recording a class reads its caller's class too)."""
         need: set[str] = set()
         for dst in ask:
             k = self.of.get(dst)
+            edges = incoming.get(dst, ())
+            # a call on ``this`` recording a class: :meth:`_receiver` compares it with the caller's class
+            own = {c for e in edges if e.props.get(EDGE_THIS) and edge_receiver(e) for c in (edge_receiver(e), id_owner(e.src))}
             if k is None:
+                need |= own
                 continue
-            recorded = {r for e in incoming.get(dst, ()) for r in [edge_receiver(e)] if r}
+            recorded = {r for e in edges for r in [edge_receiver(e)] if r}
             if recorded:
-                need |= k | recorded
+                need |= k | recorded | own
         self._load(need)
 
     def _load(self, ids: Iterable[str]) -> None:
@@ -106,13 +110,25 @@ class Receivers:
     def _related(self, a: str, b: str) -> bool:
         return a in self.up.get(b, (b,)) or b in self.up.get(a, (a,))
 
+    def _receiver(self, e: Edge) -> str | None:
+        """The class ``e``'s receiver is known to be (or to be a subclass of): the class the edge records;
+        on a call on ``this``, the narrower of it and the caller's own class. ``super().post()`` in
+        ``BaseCreateView.post`` records ``ProcessFormView``, where ``post`` was found, but runs on a
+        ``BaseCreateView``: a ``ModelFormMixin`` subclass whose ``form_valid`` that ``post`` dispatches
+        to (Django's CreateView / UpdateView POST routes, cut before)."""
+        recv = edge_receiver(e)
+        if not recv or not e.props.get(EDGE_THIS):
+            return recv
+        own = id_owner(e.src)
+        return own if own != recv and recv in self.up.get(own, ()) else recv
+
     def _excluded(self, node: str, e: Edge) -> bool:
         """Whether ``node`` is constrained and ``e`` records a receiver class unrelated to every class
         of its constraint."""
         k = self.of.get(node)
         if k is None:
             return False
-        recv = edge_receiver(e)
+        recv = self._receiver(e)
         return bool(recv) and not any(self._related(recv, c) for c in k)
 
     def follows(self, dst: str, e: Edge) -> bool:
@@ -138,7 +154,7 @@ class Receivers:
         edge's receiver class (the narrower of each related pair); else none."""
         if e.kind != "CALLS" or not e.props.get(EDGE_THIS):
             return None
-        k, recv = self.of.get(dst), edge_receiver(e)
+        k, recv = self.of.get(dst), self._receiver(e)
         if not recv:
             return k
         if k is None:

@@ -375,6 +375,59 @@ def test_an_inherited_view_handler_serves_only_the_routes_of_related_view_classe
     assert [h.path for h in base.endpoints] == ["/cabinets/{}/edit", "/racks/{}/edit", "/sites/{}/edit"]
 
 
+MIXINS = {
+    "app/__init__.py": "",
+    "app/forms.py": """class FormMixin:
+    def form_valid(self, form):
+        return form
+
+
+class ModelFormMixin(FormMixin):
+    def form_valid(self, form):
+        self.saved = form
+        return super().form_valid(form)
+
+
+class ProcessFormView:
+    def post(self, request):
+        return self.form_valid(request)
+
+
+class BaseCreateView(ModelFormMixin, ProcessFormView):
+    def post(self, request):
+        self.saved = None
+        return super().post(request)
+
+
+class ResetView(FormMixin, ProcessFormView):
+    def form_valid(self, form):
+        return super().form_valid(form)
+""",
+    "app/api.py": """from app.forms import BaseCreateView, ResetView
+
+
+def create(request):
+    return BaseCreateView().post(request)
+
+
+def reset(request):
+    return ResetView().post(request)
+""",
+}
+
+
+def test_a_super_call_runs_on_the_callers_class_not_on_the_class_it_names(tmp_path: Path) -> None:
+    # Django's CreateView shape: BaseCreateView.post's super().post() runs ProcessFormView.post on a
+    # BaseCreateView, a ModelFormMixin, so its form_valid is ModelFormMixin's: create is reached (the
+    # edge records ProcessFormView, where post was found; read as that class, the caller was cut). ResetView's
+    # super().form_valid() runs on a ResetView, no ModelFormMixin: neither it nor reset is reached.
+    report = _report(tmp_path, MIXINS, "ModelFormMixin.form_valid")
+    assert _targets(report) == [("ModelFormMixin.form_valid", "selected"), ("FormMixin.form_valid", "declaration")]
+    assert _reached(report) == [("BaseCreateView.post", 2), ("ProcessFormView.post", 1), ("create", 3)]
+    assert report.truncated == ("2 callers not followed: the inherited method is called there on an instance of an "
+                                "unrelated class",)
+
+
 def test_a_method_reached_again_without_the_constraint_is_walked_again(tmp_path: Path) -> None:
     # Handler.run reaches LogHandler.afterInsert twice: through the dispatch on this (only a LogHandler's
     # run) and through Audit.note (any handler's run): every trigger is reached (here run is widened
