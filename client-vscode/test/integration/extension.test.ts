@@ -297,9 +297,12 @@ describe('the extension against ripple serve', () => {
     stub.setCursor(join(root, JAVA, 'OwnerController.java'), 9, 18);
     const second = stub.vscode.commands.executeCommand('ripplegraph.blastRadius');
     await Promise.all([first, second]);
-    expect(sent.map((s) => s.params.position)).toEqual([{ line: 3, character: 20 }, { line: 9, character: 18 }]);
+    // only the blast-radius requests: the status bar asks ripple/indexStatus every second while the
+    // fixture is still embedding, and one such request may fall inside the second held back above
+    const radius = sent.filter((s) => s.method === 'ripple/blastRadius');
+    expect(radius.map((s) => s.params.position)).toEqual([{ line: 3, character: 20 }, { line: 9, character: 18 }]);
     expect([stub.recorder.panels.length, panel.title]).toEqual([panels, 'Blast radius of OwnerController.show']);
-    expect(panel.webview.html).toBe(expectedPage(sent[1].result, panel.title, panel.webview.html));
+    expect(panel.webview.html).toBe(expectedPage(radius[1].result, panel.title, panel.webview.html));
   });
 
   it('Blast Radius where there is no method: a message, no report', async () => {
