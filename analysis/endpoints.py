@@ -28,7 +28,7 @@ from typing import Any
 from analysis.navigation import dotted_name, location_text
 from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
 
-__all__ = ["Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
+__all__ = ["one_line", "Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
            "declared_names",
            "spans_several", "ENDPOINT_EDGES", "SHOWN_HANDLERS", "SHOWN_WRAPPERS"]
 
@@ -48,7 +48,7 @@ _BREAKS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 paragraph separators): a route is a string the repository wrote (Flask's ``@app.route("/a\\nX")``)."""
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
     """``text`` with each of :data:`_BREAKS` written as ``\\xNN`` / ``\\uNNNN``, so that a route holding a
     line feed cannot start a line of its own in a list (a forged entry or heading in an agent's answer)."""
     return _BREAKS.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 0x100
@@ -193,7 +193,7 @@ def declared_names(graph: GraphStore, nodes: Sequence[Node]) -> dict[str, str]:
             out[n.id] = n.name
             continue
         also = f" (also {', '.join(routes[1:])})" if len(routes) > 1 else ""
-        out[n.id] = _one_line(f"{_method(n)} {routes[0]}{also}")
+        out[n.id] = one_line(f"{_method(n)} {routes[0]}{also}")
     return out
 
 
@@ -258,7 +258,7 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     on_error = entry.get("on_error") or []
     if on_error:
         text += _wrapper_part("on error", on_error, "error handler")
-    return _one_line(text)
+    return one_line(text)
 
 
 def _inline(handler: dict[str, Any], method: str) -> bool:

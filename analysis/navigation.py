@@ -36,7 +36,7 @@ _T = TypeVar("_T")
 __all__ = [
     "AmbiguousPath", "CALLABLE_LABELS", "TYPE_LABELS", "Reference", "symbol_candidates", "qualified_as", "best_targets", "lookup", "inherited_members", "inherited_note", "find_targets", "callers", "references",
     "dotted_name", "container_name", "symbol_label", "REFERENCE_KINDS", "Site", "CallGroup", "SymbolTree", "Impact", "node_at", "innermost_callable", "symbol_at",
-    "incoming_calls", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
+    "incoming_calls", "incoming_calls_each", "outgoing_calls", "document_symbols", "transitive_callers", "impact", "UnionGraph",
     "location_text", "routes_serving", "closest_endpoints", "gateway_endpoints", "gateway_route", "gateway_miss",
     "entries_served",
 ]
@@ -652,9 +652,17 @@ def _group(nodes: dict[str, Node], pairs: list[tuple[str, Site]]) -> list[CallGr
 def incoming_calls(graph: GraphStore, node: Node) -> list[CallGroup]:
     """Callers of ``node`` (for a class: of its constructors too), one group per caller with its
     call sites, sorted by first call site. Module-level callers are File nodes."""
-    refs = callers(graph, [node])
-    return _group({r.source.id: r.source for r in refs},
-                  [(r.source.id, Site(r.repo, r.file, r.line, r.col)) for r in refs])
+    return incoming_calls_each(graph, [node])[node.id]
+
+
+def incoming_calls_each(graph: GraphStore, nodes: Sequence[Node]) -> dict[str, list[CallGroup]]:
+    """:func:`incoming_calls` of each of ``nodes`` by node id (an empty list for one without callers),
+    from one :func:`callers` pass over them all, not one per node."""
+    by_target: dict[str, list[Reference]] = {n.id: [] for n in nodes}
+    for r in callers(graph, nodes) if nodes else []:
+        by_target.setdefault(r.target, []).append(r)
+    return {i: _group({r.source.id: r.source for r in refs}, [(r.source.id, Site(r.repo, r.file, r.line, r.col)) for r in refs])
+            for i, refs in by_target.items()}
 
 
 def outgoing_calls(graph: GraphStore, node: Node) -> list[CallGroup]:

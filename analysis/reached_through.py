@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.navigation import CallGroup, entries_served, incoming_calls
+from analysis.navigation import CallGroup, entries_served, incoming_calls_each
 from analysis.targets import quoted_target
 from stores.contracts import GraphStore, Node
 
@@ -84,10 +84,11 @@ def reached_text(entries: Sequence[dict[str, Any]], shown: int = SHOWN_ENTRIES, 
 def incoming_through(graph: GraphStore, node: Node) -> list[tuple[ReachedThrough, CallGroup]]:
     """The callers reaching ``node`` through the endpoints and topics it serves or consumes: for each
     (:func:`reached_through`, in its order) the clients or producers as call groups
-    (:func:`analysis.navigation.incoming_calls` of the endpoint or topic: one per calling node, with
-    its call sites). Store errors propagate."""
+    (:func:`analysis.navigation.incoming_calls_each` of the endpoints and topics, in one pass: one per
+    calling node, with its call sites). Store errors propagate."""
     entries = reached_through(graph, [node])
     if not entries:
         return []
     found = graph.get_nodes([e.id for e in entries])
-    return [(e, g) for e in entries if e.id in found for g in incoming_calls(graph, found[e.id])]
+    groups = incoming_calls_each(graph, [found[e.id] for e in entries if e.id in found])
+    return [(e, g) for e in entries if e.id in found for g in groups[e.id]]

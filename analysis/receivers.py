@@ -66,7 +66,7 @@ class Receivers:
             k = self.of.get(dst)
             edges = incoming.get(dst, ())
             # a call on ``this`` recording a class: :meth:`_receiver` compares it with the caller's class
-            own = {c for e in edges if e.props.get(EDGE_THIS) and edge_receiver(e) for c in (edge_receiver(e), id_owner(e.src))}
+            own = {c for e in edges if e.props.get(EDGE_THIS) for r in [edge_receiver(e)] if r for c in (r, id_owner(e.src))}
             if k is None:
                 need |= own
                 continue

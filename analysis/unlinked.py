@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from analysis.endpoints import one_line
 from analysis.navigation import dotted_name
 from stores.contracts import UNLINKED_REASONS, GraphStore, Node, unlinked_id
 
@@ -132,12 +133,7 @@ def unlinked_line(call: dict[str, Any], several: bool = False) -> str:
     NAME; candidates: A, B)``, the path prefixed by its repository when the list spans ``several``."""
     where = f"{call['repo']}:{call['path']}" if several else call["path"]
     near = f"; candidates: {', '.join(call['candidates'])}" if call["candidates"] else ""
-    return f"{where}:{call['line']}  {_one_line(call['call'])}  ({call['reason']}; in {call['name']}{near})"
-
-
-def _one_line(text: str) -> str:
-    """``text`` without line breaks (a URL template written across lines, or forged to start a line)."""
-    return " ".join(text.split()) if any(c in text for c in "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") else text
+    return one_line(f"{where}:{call['line']}  {call['call']}  ({call['reason']}; in {call['name']}{near})")
 
 
 def unlinked_text(data: dict[str, Any]) -> list[str]:
