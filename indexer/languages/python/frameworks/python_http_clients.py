@@ -32,6 +32,7 @@ from tree_sitter import Node
 
 from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
 from indexer.languages.base import SourceText, query, run_query
+from indexer.languages.python.frameworks.url_names import route_name
 from indexer.model import FileExtraction, HttpCall, Template
 
 __all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
@@ -333,8 +334,10 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     url_t = template(src, url)
     if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
-        url_t = template(src, value) if value is not None else url_t
+        url_t, url = (template(src, value), value) if value is not None else (url_t, url)
+    named = route_name(src, ctx.imports, url) if url_t.parts and url_t.parts[0][0] != "lit" else None
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
-    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node)))
+    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node),
+                                       route_name=named))
