@@ -330,28 +330,40 @@ def users():
 
 admin.add_url_rule("/users", "user_list", users)
 # --- path: tests/test_shop.py ---
-import requests
 from flask import url_for
+from flask.testing import FlaskClient
+from shop import create_app
 
 
-def test_links():
-    requests.get(url_for("catalog.show", item_id=2, _external=True))
-    requests.get(url_for("catalog.home"))
-    requests.get(url_for("staff.user_list"))
-    requests.get(url_for("admin.user_list"))
+def test_links(client: FlaskClient):
+    client.get(url_for("catalog.show", item_id=2, _external=True))
+    client.get(url_for("catalog.home"))
+    client.get(url_for("staff.user_list"))
+    client.get(url_for("admin.user_list"))
+
+
+def test_made_client():
+    app = create_app()
+    with app.test_client() as c, app.test_request_context():
+        c.post(url_for("catalog.home"))
+    app.test_client().get(url_for("catalog.nothing"))
 """
 
 
 def test_flask_url_for_blueprint_names_endpoint_and_registration_name() -> None:
-    def link(line: int, path: str, name: str) -> tuple:
-        return ("tests/test_shop.py", line, "tests/test_shop.test_links(0)", "CALLS_HTTP", f"endpoint:GET {path}",
-                {"framework": "requests", "url": path, "route_name": name})
+    def link(line: int, path: str, name: str, method: str = "GET", caller: str = "test_links(1)") -> tuple:
+        return ("tests/test_shop.py", line, f"tests/test_shop.{caller}", "CALLS_HTTP", f"endpoint:{method} {path}",
+                {"framework": "flask-test", "url": path, "route_name": name})
+
+    def miss(line: int, caller: str, call: str, candidates: list[str]) -> tuple:
+        return ("tests/test_shop.py", line, f"tests/test_shop.{caller}", "UNLINKED", "unlinked:route_name",
+                {"call": call, "framework": "flask-test", "candidates": candidates})
 
     assert _calls(_resolve(FLASK)) == [
-        link(6, "/shop/items/{}", "catalog.show"),  # the blueprint's name + the view function's
-        link(7, "/shop", "catalog.home"),  # endpoint=
-        link(8, "/admin/users", "staff.user_list"),  # register_blueprint(..., name="staff") renames it
-        ("tests/test_shop.py", 9, "tests/test_shop.test_links(0)", "UNLINKED", "unlinked:route_name",
-         {"call": 'GET url_for("admin.user_list")', "framework": "requests",
-          "candidates": ["staff.user_list"]}),
+        link(7, "/shop/items/{}", "catalog.show"),  # the blueprint's name + the view function's
+        link(8, "/shop", "catalog.home"),  # endpoint=
+        link(9, "/admin/users", "staff.user_list"),  # register_blueprint(..., name="staff") renames it
+        miss(10, "test_links(1)", 'GET url_for("admin.user_list")', ["staff.user_list"]),  # renamed: not by its own
+        link(16, "/shop", "catalog.home", "POST", "test_made_client(0)"),  # a client made by app.test_client()
+        miss(17, "test_made_client(0)", 'GET url_for("catalog.nothing")', ["catalog.show", "catalog.home"]),
     ]  # and the view's redirect(url_for(...)) is no request
