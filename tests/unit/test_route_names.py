@@ -10,10 +10,12 @@ CALLS_HTTP and UNLINKED edges.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 
 from indexer.languages import extractor_for_path
 from indexer.resolve.repository import resolve_repository
 from tests.resolution_harness import split_fixture
+from tests.unit.test_incremental import Workspace
 
 
 def _resolve(fixture: str, repo: str = "t"):
@@ -367,3 +369,46 @@ def test_flask_url_for_blueprint_names_endpoint_and_registration_name() -> None:
         link(16, "/shop", "catalog.home", "POST", "test_made_client(0)"),  # a client made by app.test_client()
         miss(17, "test_made_client(0)", 'GET url_for("catalog.nothing")', ["catalog.show", "catalog.home"]),
     ]  # and the view's redirect(url_for(...)) is no request
+
+
+INCREMENTAL = {
+    "shop/__init__.py": "",
+    "shop/views.py": "def detail(request, pk):\n    return None\n",
+    "shop/urls.py": ('from django.urls import path\nfrom shop import views\n\napp_name = "shop"\n'
+                     'urlpatterns = [path("items/<int:pk>/", views.detail, name="detail")]\n'),
+    "site_urls.py": 'from django.urls import include, path\n\nurlpatterns = [path("s/", include("shop.urls"))]\n',
+    "shop/tests.py": ('from django.test import TestCase\nfrom django.urls import reverse\n\n\n'
+                      'class T(TestCase):\n    def test_detail(self):\n'
+                      '        self.client.get(reverse("shop:detail", args=(1,)))\n'),
+}
+
+
+def _named_links(db) -> list[tuple]:
+    """``(file, line, target)`` of the test file's CALLS_HTTP / UNLINKED edges in the index ``db``."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT file, line, dst FROM edges WHERE kind IN ('CALLS_HTTP', 'UNLINKED') "
+                            "AND file = 'shop/tests.py' ORDER BY line").fetchall()
+        return [tuple(r) for r in rows]
+    finally:
+        conn.close()
+
+
+def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_path) -> None:
+    ws = Workspace(tmp_path, INCREMENTAL)
+    try:
+        linked = [("shop/tests.py", 7, "endpoint:GET /s/items/{}")]
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == linked
+        # the route renamed: the request names no route any more (the watcher's and a one-shot run's index,
+        # each checked against a full index by the Workspace)
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"].replace('name="detail"', 'name="show"')})
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        # renamed back, but the include now gives the namespace "office": still unknown as "shop:detail"
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"],
+                 "site_urls.py": INCREMENTAL["site_urls.py"].replace('include("shop.urls")',
+                                                                     'include("shop.urls", namespace="office")')})
+        assert _named_links(ws.db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        ws.edit({"site_urls.py": INCREMENTAL["site_urls.py"].replace('"s/"', '"store/"')})
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:GET /store/items/{}")]
+    finally:
+        ws.close()
