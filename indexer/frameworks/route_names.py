@@ -6,7 +6,9 @@ that name as if its path were written (:attr:`indexer.model.HttpCall.route_name`
 A route's full name is the namespaces of the mounts leading to its router, outermost first, then its own name
 (:attr:`indexer.model.Route.name`), joined by the family's separator:
 
-* ``django`` (Django and DRF ``reverse``): ``:``. A mount's namespace is its ``include(..., namespace=)`` or the
+* ``django`` (Django and DRF ``reverse``): ``:``. A DRF router's registration with ``basename=`` names its
+  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>`` (a basename DRF derives from the
+  viewset's ``queryset`` is not read). A mount's namespace is its ``include(..., namespace=)`` or the
   app name of an ``include((patterns, "app"))`` tuple (:attr:`indexer.model.Mount.namespace`), else the included
   URLconf's ``app_name`` (:attr:`indexer.model.Router.namespace`); an include with neither adds nothing (Django
   puts its names beside the including URLconf's). ``reverse("name")`` without a namespace reaches only routes
@@ -39,6 +41,7 @@ from typing import TYPE_CHECKING, Any
 from indexer.frameworks.clients import HOLE
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.unlinked import nearest
+from indexer.model import DRF_ROUTE
 from stores.contracts import normalise_path
 
 if TYPE_CHECKING:
@@ -52,6 +55,7 @@ FAMILIES = {"django": "django", "drf": "django", "flask": "flask", "starlette": 
 """The naming rule (:attr:`~indexer.model.HttpCall.route_name`'s family) of each route framework's names."""
 SEPARATORS = {"django": ":", "flask": ".", "starlette": ":"}
 """What joins a family's namespaces and name."""
+_PK = "{pk}"  # a DRF detail route's path below its prefix (indexer.frameworks.viewsets)
 _BUILDERS = {"django": "reverse", "flask": "url_for", "starlette": "url_for"}
 _MAX_CHAINS = 64
 _MAX_DEPTH = 8
@@ -71,9 +75,10 @@ class RouteNameLinks:
     _router_names: dict[tuple[str, str], str] | None = None
 
     def name_route(self, route: Route, router: tuple[str, str] | None, bases: list[str], own: str,
-                   linked: LinkedRoute) -> None:
+                   linked: LinkedRoute, handlers: list) -> None:
         """Record the full names of ``route`` (linked as ``linked``, its router's key ``router``, its full
-        prefixes ``bases``, its own path ``own``) with the full path each names."""
+        prefixes ``bases``, its own path ``own``, its ``handlers`` as the linker resolved them: ``(node id,
+        methods[, path below the route's own])``) with the full path each names."""
         family = FAMILIES.get(route.framework)
         if family is None or not route.name or not linked.endpoints:
             return
@@ -82,13 +87,15 @@ class RouteNameLinks:
         served = {full for _, _, full in linked.endpoints}
         chains = self._chains_of(router) if router is not None else [("", ())]
         separator = SEPARATORS[family]
+        named = _drf_names(route.name, handlers) if route.framework == DRF_ROUTE else [("", route.name)]
         for base in bases:
-            full = join_paths(base, own).replace(HOLE, "{}")
-            if full not in served:
-                continue
             spaces = [ns for prefix, ns in chains if prefix == base] or [ns for _, ns in chains]
-            for ns in dict.fromkeys(spaces):
-                self._names[(family, separator.join((*ns, route.name)))][normalise_path(full)] = None
+            for tail, name in named:
+                full = join_paths(join_paths(base, own), tail).replace(HOLE, "{}")
+                if full not in served:
+                    continue
+                for ns in dict.fromkeys(spaces):
+                    self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
 
     def _namespace(self, key: tuple[str, str]) -> str | None:
         """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
@@ -146,3 +153,21 @@ class RouteNameLinks:
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+
+def _drf_names(basename: str, handlers: list) -> list[tuple[str, str]]:
+    """``(path below the registration's prefix, name)`` of each route a DRF router makes for a viewset registered
+    with ``basename``, as DRF names them: ``<basename>-list`` (the prefix itself), ``<basename>-detail``
+    (``{pk}``), and an ``@action``'s ``<basename>-<method name, _ as ->`` (``handlers``: the linker's
+    ``(node id, methods, path)`` of each, :meth:`~indexer.frameworks.viewsets.ViewSetLinks.viewset_handlers`)."""
+    out: dict[tuple[str, str], None] = {}
+    for handler, _, *tail in handlers:
+        path = tail[0] if tail else ""
+        if path == "":
+            suffix = "list"
+        elif path == _PK:
+            suffix = "detail"
+        else:  # the action method's name (a node id ends `Class.method(arity)`)
+            suffix = handler.rpartition("(")[0].rpartition(".")[2].replace("_", "-")
+        out[(path, f"{basename}-{suffix}")] = None
+    return list(out)

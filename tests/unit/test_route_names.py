@@ -412,3 +412,57 @@ def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_pat
         assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:GET /store/items/{}")]
     finally:
         ws.close()
+
+
+DRF = """
+# --- path: api/__init__.py ---
+# --- path: api/views.py ---
+from rest_framework import viewsets
+from rest_framework.decorators import action
+
+
+class ArticleViewSet(viewsets.ModelViewSet):
+    @action(detail=True, methods=["post"])
+    def publish_now(self, request, pk=None):
+        return None
+# --- path: api/urls.py ---
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+from api import views
+
+app_name = "api"
+router = DefaultRouter()
+router.register(r"articles", views.ArticleViewSet, basename="article")
+router.register(r"notes", views.ArticleViewSet)
+urlpatterns = [path("", include(router.urls))]
+# --- path: site_urls.py ---
+from django.urls import include, path
+
+urlpatterns = [path("v1/", include("api.urls"))]
+# --- path: api/tests.py ---
+from rest_framework.reverse import reverse
+from rest_framework.test import APITestCase
+
+
+class ArticleTests(APITestCase):
+    def test_all(self):
+        self.client.get(reverse("api:article-list"))
+        self.client.get(reverse("api:article-detail", args=[1]))
+        self.client.post(reverse("api:article-publish-now", kwargs={"pk": 1}))
+        self.client.get(reverse("api:note-list"))
+"""
+
+
+def test_drf_router_names_from_the_basename_under_the_urlconf_namespace() -> None:
+    def link(line: int, method: str, path: str, name: str) -> tuple:
+        return ("api/tests.py", line, "api/tests.ArticleTests.test_all(0)", "CALLS_HTTP", f"endpoint:{method} {path}",
+                {"framework": "django-test", "url": path, "route_name": name})
+
+    assert _calls(_resolve(DRF)) == [
+        link(7, "GET", "/v1/articles", "api:article-list"),
+        link(8, "GET", "/v1/articles/{}", "api:article-detail"),
+        link(9, "POST", "/v1/articles/{}/publish_now", "api:article-publish-now"),  # an @action: its name, _ as -
+        # a basename DRF derives from the viewset's queryset is not read
+        ("api/tests.py", 10, "api/tests.ArticleTests.test_all(0)", "UNLINKED", "unlinked:route_name",
+         {"call": 'GET reverse("api:note-list")', "framework": "django-test", "candidates": ["api:article-list"]}),
+    ]
