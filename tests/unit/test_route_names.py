@@ -466,3 +466,46 @@ def test_drf_router_names_from_the_basename_under_the_urlconf_namespace() -> Non
         ("api/tests.py", 10, "api/tests.ArticleTests.test_all(0)", "UNLINKED", "unlinked:route_name",
          {"call": 'GET reverse("api:note-list")', "framework": "django-test", "candidates": ["api:article-list"]}),
     ]
+
+
+SET_UP = """
+# --- path: notes/__init__.py ---
+# --- path: notes/views.py ---
+def show(request, pk):
+    return None
+# --- path: notes/urls.py ---
+from django.urls import path
+from notes import views
+
+urlpatterns = [path("notes/<int:pk>/", views.show, name="note")]
+# --- path: notes/tests.py ---
+from django.shortcuts import resolve_url
+from django.test import TestCase
+from django.urls import reverse
+
+
+class NoteTests(TestCase):
+    def setUp(self):
+        self.url = reverse("note", args=(1,))
+
+    def test_set_up_url(self):
+        self.client.get(self.url)
+
+    def test_resolve_url(self):
+        self.client.get(resolve_url("note", 1))
+        self.client.get(resolve_url("/notes/2/"))
+"""
+
+
+def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
+    def link(line: int, caller: str, path: str, props: dict) -> tuple:
+        return ("notes/tests.py", line, f"notes/tests.NoteTests.{caller}(0)", "CALLS_HTTP", f"endpoint:GET {path}",
+                {"framework": "django-test", **props})
+
+    assert _calls(_resolve(SET_UP)) == [
+        link(11, "test_set_up_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # setUp's self.url
+        link(14, "test_resolve_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),
+        # resolve_url of a path (a "/" in it) builds no URL from a name: left to the URL rules (a call's value)
+        ("notes/tests.py", 15, "notes/tests.NoteTests.test_resolve_url(0)", "UNLINKED", "unlinked:url",
+         {"call": "GET {}", "framework": "django-test"}),
+    ]
