@@ -481,7 +481,10 @@ urlpatterns = [path("notes/<int:pk>/", views.show, name="note")]
 # --- path: notes/tests.py ---
 from django.shortcuts import resolve_url
 from django.test import TestCase
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
+
+
+NOTE = reverse_lazy("note", args=(3,))
 
 
 class NoteTests(TestCase):
@@ -494,6 +497,14 @@ class NoteTests(TestCase):
     def test_resolve_url(self):
         self.client.get(resolve_url("note", 1))
         self.client.get(resolve_url("/notes/2/"))
+
+    def test_module_constant(self):
+        self.client.get(NOTE)
+
+    def test_local_after(self, other):
+        self.client.get(other)
+        self.client.get(NOTE)
+        NOTE = "/elsewhere/"
 """
 
 
@@ -503,9 +514,15 @@ def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
                 {"framework": "django-test", **props})
 
     assert _calls(_resolve(SET_UP)) == [
-        link(11, "test_set_up_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # setUp's self.url
-        link(14, "test_resolve_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),
+        link(14, "test_set_up_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # setUp's self.url
+        link(17, "test_resolve_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),
         # resolve_url of a path (a "/" in it) builds no URL from a name: left to the URL rules (a call's value)
-        ("notes/tests.py", 15, "notes/tests.NoteTests.test_resolve_url(0)", "UNLINKED", "unlinked:url",
+        ("notes/tests.py", 18, "notes/tests.NoteTests.test_resolve_url(0)", "UNLINKED", "unlinked:url",
+         {"call": "GET {}", "framework": "django-test"}),
+        link(21, "test_module_constant", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # a module constant
+        # a parameter, and a name the function assigns (after the request): no route name
+        ("notes/tests.py", 24, "notes/tests.NoteTests.test_local_after(1)", "UNLINKED", "unlinked:url",
+         {"call": "GET {}", "framework": "django-test"}),
+        ("notes/tests.py", 25, "notes/tests.NoteTests.test_local_after(1)", "UNLINKED", "unlinked:url",
          {"call": "GET {}", "framework": "django-test"}),
     ]

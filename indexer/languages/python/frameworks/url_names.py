@@ -14,7 +14,7 @@ not written but reversed from the name the route was given (:attr:`indexer.model
 the name a string literal (a name built at run time is no route name: the URL stays as it is). The call may be the
 URL's start (``reverse("x") + "?q=1"``, ``f"{reverse('x')}?q=1"``), or a local variable of the enclosing function
 its last assignment before the request binds to one of these (``url = reverse("x"); self.client.get(url)``,
-followed :data:`MAX_HOPS` times). ``arguments``: how many path values the call gives (``args=`` / ``kwargs=``
+followed :data:`MAX_HOPS` times), or else a module-level one (``DETAIL = reverse_lazy("shop:detail")``). ``arguments``: how many path values the call gives (``args=`` / ``kwargs=``
 of a literal display, the path parameters of ``url_for``; ``-1`` when they cannot be counted), which tells apart
 two routes of one name (Django's ``path("a/", v, name="n")`` and ``path("a/<int:page>/", v, name="n")``).
 
@@ -88,13 +88,43 @@ def _start(src: SourceText, node: Node | None) -> Node | None:
 
 def _assigned(src: SourceText, name: Node) -> Node | None:
     """The value the last plain assignment to the local ``name`` before it, in the enclosing function's own body
-    (nested definitions left out), gives; ``None``: none (a parameter, a global, a loop variable)."""
+    (nested definitions left out), gives; else, when the function assigns it nowhere, the last module-level
+    assignment of it (``DETAIL = reverse_lazy("shop:detail")``); ``None``: none (a parameter, a loop variable)."""
     fn = name.parent
     while fn is not None and fn.type not in ("function_definition", "lambda", "class_definition", "module"):
         fn = fn.parent
-    if fn is None or fn.type != "function_definition":
+    if fn is None or fn.type == "lambda":
         return None
-    text, at = src.text(name), name.start_byte
+    text = src.text(name)
+    if fn.type == "function_definition":
+        found = _local(src, fn, text, name.start_byte)
+        if found is not None or _binds(src, fn, text) or _local(src, fn, text, fn.end_byte + 1) is not None:
+            return found  # (assigned only after the request: a local all the same, unknown there)
+    while fn is not None and fn.type != "module":
+        fn = fn.parent
+    value: Node | None = None
+    for statement in fn.named_children if fn is not None else ():
+        node = statement.named_children[0] if statement.type == "expression_statement" and statement.named_child_count \
+            else statement
+        left = node.child_by_field_name("left") if node.type == "assignment" else None
+        if left is not None and left.type == "identifier" and src.text(left) == text:
+            value = node.child_by_field_name("right")
+    return value
+
+
+def _binds(src: SourceText, fn: Node, text: str) -> bool:
+    """Whether ``text`` is a parameter of the function ``fn`` (a local, not the module's name)."""
+    params = fn.child_by_field_name("parameters")
+    for p in params.named_children if params is not None else ():
+        target = p if p.type == "identifier" else p.child_by_field_name("name") or (
+            p.named_children[0] if p.named_child_count else None)
+        if target is not None and target.type == "identifier" and src.text(target) == text:
+            return True
+    return False
+
+
+def _local(src: SourceText, fn: Node, text: str, at: int) -> Node | None:
+    """The value of the last assignment to ``text`` in ``fn``'s own body ending before byte ``at``."""
     found: Node | None = None
     stack = [fn.child_by_field_name("body")]
     while stack:
