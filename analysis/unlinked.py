@@ -33,7 +33,7 @@ from stores.contracts import UNLINKED_REASONS, GraphStore, Node, unlinked_id
 
 __all__ = ["UnlinkedCall", "UnlinkedList", "unlinked_calls", "unlinked_line", "unlinked_text", "REASON_KINDS"]
 
-REASON_KINDS = {"url": "http", "operation": "http", "operation_no_spec": "http", "grpc_no_proto": "grpc",
+REASON_KINDS = {"url": "http", "route_name": "http", "route_name_ambiguous": "http", "operation": "http", "operation_no_spec": "http", "grpc_no_proto": "grpc",
                 "grpc_ambiguous": "grpc", "grpc_rpc": "grpc", "graphql_document": "graphql",
                 "graphql_no_schema": "graphql"}
 """The kind of call (``http``, ``grpc``, ``graphql``) of each reason; any other reason is a queue use

@@ -134,6 +134,12 @@ class Route:
     """NestJS: ``@Version("2")`` of the method, else its controller's ``{ version: ["1", "2"] }``, one path each under
     :class:`UriVersioning`; ``Template()`` is ``VERSION_NEUTRAL``, ``[]`` none written (``defaultVersion``)."""
     library_bases: tuple[str, ...] = ()
+    name: str | None = None
+    """The route's name where the framework gives it one, what code builds its URL from
+    (:mod:`indexer.frameworks.route_names`): Django ``path(..., name="detail")``, a Flask view's endpoint (the
+    ``endpoint=`` given, else the view function's name), a Starlette / FastAPI route's ``name=`` (else the
+    endpoint function's name; a ``Mount(routes=[...], name="users")`` written around it prefixes ``users:``);
+    the namespaces of the mounts above its router are the linker's. ``None``: none."""
     """Python: the route holds only when the class of its handler has, among the bases written in its repository
     lineage (its MRO), one naming one of these library classes, qualified by the imports of the file writing it
     (``graphene.types.objecttype.ObjectType``): a detector seeing resolver methods on a class whose library base is
@@ -166,6 +172,9 @@ class Router:
     name: str
     prefix: Template
     line: int
+    namespace: str | None = None
+    """The namespace the names of its routes are under when it is mounted without one of its own
+    (:attr:`Mount.namespace`) or mounted nowhere: a Django URLconf's ``app_name``, a Flask blueprint's name."""
 
 
 @dataclass(slots=True)
@@ -189,6 +198,10 @@ class Mount:
     child_module: str | None = None
     argument: int | None = None
     order: int = 0
+    namespace: str | None = None
+    """The namespace this mount puts the child's route names under, replacing the child's own
+    (:attr:`Router.namespace`): Django ``include(..., namespace="x")`` or the app name of an
+    ``include(("shop.urls", "shop"))`` tuple, Flask ``register_blueprint(bp, name="x")``."""
 
 
 @dataclass(slots=True)
@@ -209,6 +222,11 @@ class HttpCall:
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
     method_param: str | None = None
+    route_name: tuple[str, str, int] | None = None
+    """A URL built from a route's name (:mod:`indexer.frameworks.route_names`): ``(family, name, arguments)``,
+    ``family`` the naming rule (``django``: ``reverse("shop:detail", args=(1,))``; ``flask``: ``url_for("bp.view")``;
+    ``starlette``: ``request.url_for("name")``), ``arguments`` how many path values the call gives (``-1``: not
+    known). ``url`` still holds the expression as built, for display."""
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
     a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""

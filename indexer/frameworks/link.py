@@ -95,6 +95,7 @@ from indexer.frameworks.paths import join_paths as _join, path_under, unglue_hol
 from indexer.frameworks.queues import QueueLinker
 from indexer.frameworks.unlinked import UnlinkedLinks
 from indexer.frameworks.route_links import LinkedRoute, RouteLinks
+from indexer.frameworks.route_names import RouteNameLinks
 from indexer.frameworks.wrapper_links import WRAPPER_METHODS, WrapperLinks, decorator_refs
 from indexer.frameworks.link_memo import LinkMemo
 from indexer.frameworks.link_options import LinkOptions
@@ -151,7 +152,7 @@ class LinkResult:
 
 
 class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
-              ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks):
+              ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks, RouteNameLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
@@ -163,6 +164,7 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         self.routers: dict[tuple[str, str], tuple[str, Template]] = {}  # key -> (framework, prefix)
         self.refused: set[tuple[str, str, str]] = set()  # (path, name, framework): built by another class
         self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
+        self.mount_names: dict[tuple[tuple[str, str], tuple[str, str], str], str] = {}  # (child, parent, prefix) -> namespace
         self.result = LinkResult()
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
         self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
@@ -365,7 +367,10 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
                     if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
                         self.result.outcomes["unlinked_mount"] += 1
                     continue
-                self.mounts[child].append((parent, self.render(fc, scope, m.prefix), m.framework))
+                prefix = self.render(fc, scope, m.prefix)
+                self.mounts[child].append((parent, prefix, m.framework))
+                if m.namespace:  # the names it includes (route_names)
+                    self.mount_names[(child, parent, prefix)] = m.namespace
                 handed = m.argument is not None and m.argument >= 0 and not m.prefix.parts  # the object handed itself
                 self.order.mount(parent, child, (fc.path, m.line, m.col, m.order), handed)
         templates = self.client_templates()
@@ -373,18 +378,23 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         for fc in self.ctxs:
             for use in fc.ex.url_arg_calls:
                 used.update(self.wrapped_call(fc, use, templates))
+        named: list[tuple[FileCtx, HttpCall]] = []  # URLs built from a route's name: once every route is named
         for fc in self.ctxs:
             for route in fc.ex.routes:
                 self.route(fc, route)
             for call in fc.ex.http_calls:
                 if id(call) in used:
                     self.result.outcomes["client_template"] += 1
+                elif call.route_name is not None:
+                    named.append((fc, call))
                 else:
                     self.http_call(fc, call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
+        for fc, call in named:
+            self.route_name_call(fc, call)
         link_rpcs(self.r, self.ctxs, self.result, self._emit, self.options.service_for, self.unlinked)  # gRPC: grpc
         link_graphql_clients(self.r, self.ctxs, self.result, self.locate, self._endpoint, self.unlinked)  # graphql_clients
         link_tables(self.r, self.ctxs, self.result, self._emit, self.render, self.import_target,  # the data layer

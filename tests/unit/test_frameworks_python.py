@@ -81,15 +81,16 @@ app.mount("/static", StaticFiles(directory="static"))
 def test_fastapi_routes():
     out = extract(FASTAPI_SRC)
     assert out.routes == [
-        Route("fastapi", ["GET"], lit("/{item_id}"), "read_item", 8, 8, router="router"),
-        Route("fastapi", ["POST"], lit("/"), "create_item", 13, 8, router="router"),
+        # names: the endpoint function's (FastAPI's default; url_path_for builds from them)
+        Route("fastapi", ["GET"], lit("/{item_id}"), "read_item", 8, 8, router="router", name="read_item"),
+        Route("fastapi", ["POST"], lit("/"), "create_item", 13, 8, router="router", name="create_item"),
         # @cache.get(...) is no route but sits below the route decorator: it wraps the handler
         Route("fastapi", ["GET", "POST"], lit("/multi"), "multi", 18, 5, router="app",
-              wrappers=[WrapperRef("decorator", "cache.get")]),
-        Route("fastapi", ["GET"], lit("/default"), "default", 24, 5, router="app"),
-        Route("fastapi", ["DELETE"], lit("/users/{id}"), "remove", 29, 14, router="users.router"),
-        Route("fastapi", ["HEAD"], lit("/health"), "health", 38, 4, router="app"),
-        Route("fastapi", ["GET"], lit("/ext"), None, 39, 4, handler_ref="users.ping", router="app"),
+              wrappers=[WrapperRef("decorator", "cache.get")], name="multi"),
+        Route("fastapi", ["GET"], lit("/default"), "default", 24, 5, router="app", name="default"),
+        Route("fastapi", ["DELETE"], lit("/users/{id}"), "remove", 29, 14, router="users.router", name="remove"),
+        Route("fastapi", ["HEAD"], lit("/health"), "health", 38, 4, router="app", name="health"),
+        Route("fastapi", ["GET"], lit("/ext"), None, 39, 4, handler_ref="users.ping", router="app", name="ping"),
     ]
 
 
@@ -163,20 +164,22 @@ def create_app():
 def test_flask_routes():
     out = extract(FLASK_SRC)
     assert out.routes == [
-        Route("flask", ["GET"], lit("/items"), "items", 9, 4, router="bp"),
-        Route("flask", ["GET", "POST"], lit("/items/<int:id>"), "item", 14, 4, router="bp"),
-        Route("flask", ["DELETE"], lit("/items/<int:id>"), "delete_item", 19, 4, router="bp"),
+        # names: the endpoint url_for names (without the blueprint's): the view function's, the
+        # add_url_rule endpoint given, the name as_view(...) is given
+        Route("flask", ["GET"], lit("/items"), "items", 9, 4, router="bp", name="items"),
+        Route("flask", ["GET", "POST"], lit("/items/<int:id>"), "item", 14, 4, router="bp", name="item"),
+        Route("flask", ["DELETE"], lit("/items/<int:id>"), "delete_item", 19, 4, router="bp", name="delete_item"),
         Route("flask", ["GET", "PUT"], lit("/api/items/<id>"), None, 36, 8, handler_ref="ItemAPI.as_view()",
-              router="app"),
-        Route("flask", ["GET", "HEAD"], lit("/"), "items", 37, 8, router="app"),
-        Route("flask", ["*"], lit("/ext"), None, 38, 8, handler_ref="auth.Login.as_view()", router="app"),
-        Route("flask", ["GET"], lit("/hello"), "create_app.hello", 40, 9, router="app"),
+              router="app", name="item_api"),
+        Route("flask", ["GET", "HEAD"], lit("/"), "items", 37, 8, router="app", name="index"),
+        Route("flask", ["*"], lit("/ext"), None, 38, 8, handler_ref="auth.Login.as_view()", router="app", name="login"),
+        Route("flask", ["GET"], lit("/hello"), "create_app.hello", 40, 9, router="app", name="hello"),
     ]
 
 
 def test_flask_blueprints_and_registration():
     out = extract(FLASK_SRC)
-    assert out.routers == [Router("flask", "bp", lit("/shop"), 6)]  # create_app's app is local
+    assert out.routers == [Router("flask", "bp", lit("/shop"), 6, "shop")]  # create_app's app is local
     assert out.mounts == [
         Mount("flask", "app", "bp", lit("/api"), 34, 8),
         Mount("flask", "app", "auth.bp", Template(), 35, 8),
@@ -216,9 +219,10 @@ def later():
 def test_django_routes():
     out = extract(DJANGO_SRC)
     assert out.routes == [
-        Route("django", ["*"], lit("reports/"), None, 7, 4, handler_ref="views.report", router="extra_patterns"),
+        Route("django", ["*"], lit("reports/"), None, 7, 4, handler_ref="views.report", router="extra_patterns",
+              name="report"),
         Route("django", ["*"], lit("owners/<int:pk>/"), None, 11, 4, handler_ref="views.owner_detail",
-              router="urlpatterns"),
+              router="urlpatterns", name="owner"),
         Route("django", ["*"], lit(r"^pets/(?P<pk>\d+)/$"), None, 12, 4, handler_ref="views.PetView.as_view()",
               router="urlpatterns"),
         Route("django", ["*"], lit("health/"), None, 13, 4, handler_ref="health", router="urlpatterns"),
@@ -273,9 +277,10 @@ def test_django_routers_and_mounts():
         Router("django", "urlpatterns", Template(), 10),
     ]
     assert out.mounts == [
-        Mount("django", "urlpatterns", None, lit("api/"), 14, 17, child_module="shop.urls"),
+        # namespaces: include(..., namespace=), an include((module, app_name)) tuple's app name
+        Mount("django", "urlpatterns", None, lit("api/"), 14, 17, child_module="shop.urls", namespace="shop"),
         Mount("django", "urlpatterns", "extra_patterns", lit("more/"), 15, 18),
-        Mount("django", "urlpatterns", None, lit("blog/tags/"), 16, 70, child_module="tags.urls"),
+        Mount("django", "urlpatterns", None, lit("blog/tags/"), 16, 70, child_module="tags.urls", namespace="tags"),
         Mount("django", "urlpatterns", "admin.site.urls", lit("admin/"), 17, 4),
         Mount("django", "urlpatterns", "router.urls", Template(), 19, 47),
     ]

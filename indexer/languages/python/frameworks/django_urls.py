@@ -69,13 +69,31 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if "urlpatterns" not in lists:
         return
     facts: list[tuple[int, Route | Mount]] = []
+    app_name = _app_name(root, src)
     for name, found in lists.items():
         if name == "urlpatterns" or found.has_patterns:
-            out.routers.append(Router(_FRAMEWORK, name, Template(), found.line))
+            out.routers.append(Router(_FRAMEWORK, name, Template(), found.line, app_name if name == "urlpatterns" else None))
             facts.extend(found.facts)
     facts.sort(key=lambda f: f[0])
     for _, fact in facts:
         (out.routes if isinstance(fact, Route) else out.mounts).append(fact)
+
+
+def _app_name(root: Node, src: SourceText) -> str | None:
+    """The module-level ``app_name = "shop"`` of a URLconf (the last one), the namespace its
+    ``urlpatterns`` names are under when included without ``namespace=``; ``None``: none written."""
+    found = None
+    if b"app_name" not in src.data:
+        return None
+    for statement in root.named_children:
+        node = statement.named_children[0] if statement.type == "expression_statement" and statement.named_child_count \
+            else statement
+        if node is None or node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and left.type == "identifier" and src.text(left) == "app_name":
+            found = string_value(src, right) if right is not None else None
+    return found
 
 
 def _is_as_view(src: SourceText, node: Node) -> bool:
@@ -103,6 +121,7 @@ class _Walker:
         self.router = router
         self.target = target
         self.imports = imports or ImportTable(())
+        self.names = ""  # the namespaces of the inline includes being walked (``include(([...], "app"))``): ``app:``
 
     def walk(self, node: Node, prefix: Template, depth: int) -> None:
         """Facts of a list element or list-valued expression under ``prefix``."""
@@ -155,7 +174,9 @@ class _Walker:
             view, wrappers = self.unwrapped(view)
             value = string_value(src, view)
             ref = value if value is not None else None if view.type == "lambda" else ref_text(src, view)
-            fact = Route(_FRAMEWORK, ["*"], full, None, src.line(at), src.col(at), ref, self.router, wrappers)
+            name = string_value(src, args.keywords.get("name"))
+            fact = Route(_FRAMEWORK, ["*"], full, None, src.line(at), src.col(at), ref, self.router, wrappers,
+                         name=self.names + name if name else None)
             self.target.facts.append((call.start_byte, fact))
 
     def unwrapped(self, view: Node) -> tuple[Node, list[WrapperRef]]:
@@ -192,30 +213,41 @@ class _Walker:
         if arg is not None:
             callee = call.child_by_field_name("function")
             at = callee.child_by_field_name("attribute") if callee.type == "attribute" else callee
-            self.included(at, arg, prefix, depth)
+            namespace = string_value(self.src, Args.of(self.src, arguments).get(1, "namespace"))
+            self.included(at, arg, prefix, depth, namespace)
 
-    def included(self, at: Node, arg: Node, prefix: Template, depth: int) -> None:
+    def included(self, at: Node, arg: Node, prefix: Template, depth: int, namespace: str | None = None) -> None:
         """What an include names: a module string, a ``(patterns, app_name)`` tuple, an inline list
-        or an expression naming a pattern list."""
+        or an expression naming a pattern list; ``namespace``: its ``namespace=`` (else a tuple's app
+        name; Django puts the included names under it)."""
         if depth > _MAX_DEPTH:
             return
         if arg.type == "tuple":
-            first = next((c for c in arg.named_children if c.type != "comment"), None)
-            if first is not None:
-                self.included(at, first, prefix, depth + 1)
+            parts = [c for c in arg.named_children if c.type != "comment"]
+            if parts:
+                app_name = string_value(self.src, parts[1]) if len(parts) > 1 else None
+                self.included(at, parts[0], prefix, depth + 1, namespace or app_name)
             return
         if arg.type == "list":
-            self.walk(arg, prefix, depth + 1)
+            outer = self.names
+            self.names = f"{outer}{namespace}:" if namespace else outer
+            try:
+                self.walk(arg, prefix, depth + 1)
+            finally:
+                self.names = outer
             return
         module = string_value(self.src, arg)
         if module is not None:
-            self.mount(at, None, prefix, module)
+            self.mount(at, None, prefix, module, namespace)
         elif arg.type != "string":
-            self.mount(at, arg, prefix, None)
+            self.mount(at, arg, prefix, None, namespace)
 
-    def mount(self, at: Node, child: Node | None, prefix: Template, module: str | None) -> None:
-        """Record a Mount at ``at`` (its callee name) of ``child`` or of ``module``'s urlpatterns."""
+    def mount(self, at: Node, child: Node | None, prefix: Template, module: str | None,
+              namespace: str | None = None) -> None:
+        """Record a Mount at ``at`` (its callee name) of ``child`` or of ``module``'s urlpatterns, its
+        names under ``namespace`` (and the namespaces of the inline includes around it)."""
         src = self.src
         text = compact(src, child) if child is not None else None
-        fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module)
+        names = self.names + namespace if namespace else self.names.removesuffix(":") or None
+        fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module, namespace=names)
         self.target.facts.append((at.start_byte, fact))

@@ -9,7 +9,9 @@
   ``articles/{article_pk}`` (its routes are mounted where its own ``urls`` are included);
 * ``router.register(r"articles", ArticleViewSet, basename=...)`` -> a :class:`~indexer.model.Route`
   (framework :data:`~indexer.model.DRF_ROUTE`, methods ``["*"]``, path the prefix, ``handler_ref`` the viewset
-  expression, router ``router.urls``). The linker (:mod:`indexer.frameworks.viewsets`) turns it
+  expression, router ``router.urls``, ``name`` the ``basename`` given: the linker names the routes
+  ``<basename>-list`` / ``-detail`` / ``-<action>``, :mod:`indexer.frameworks.route_names`). The linker
+  (:mod:`indexer.frameworks.viewsets`) turns it
   into the routes the viewset's actions make: ``list`` / ``create`` on ``prefix/``, ``retrieve`` /
   ``update`` / ``partial_update`` / ``destroy`` on ``prefix/{pk}/``, ``@action`` methods below them,
   each only when the class has that action (its own method or a mixin it lists).
@@ -79,5 +81,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             out.routers.append(Router(DRF_ROUTE, f"{name}.urls", Template(), src.line(candidates[name])))
         at = call.child_by_field_name("function").child_by_field_name("attribute")
         out.routes.append(Route(DRF_ROUTE, ["*"], template(src, prefix), None, src.line(at), src.col(at),
-                                ref_text(src, viewset), f"{name}.urls"))
+                                ref_text(src, viewset), f"{name}.urls",
+                                name=string_value(src, args.get(2, "basename") or args.keywords.get("base_name"))))
 

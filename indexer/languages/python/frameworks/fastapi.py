@@ -83,6 +83,7 @@ from indexer.languages.python.frameworks.common import (
     ref_text,
     scope_of,
     string_list,
+    string_value,
     template,
 )
 from indexer.languages.base import SourceText, query, run_query
@@ -225,6 +226,7 @@ def _decorated_route(ctx: Context, caps: dict[str, list[Node]], known: _Receiver
             col=src.col(verb_node),
             router=receiver,
             wrappers=[WrapperRef("dependency", e) for e, _ in _dependency_list(ctx, args.keywords.get("dependencies"))],
+            name=string_value(src, args.keywords.get("name")) or name,
         )
     )
 
@@ -325,7 +327,9 @@ def _call(ctx: Context, caps: dict[str, list[Node]], known: _Receivers) -> None:
         methods = _methods(src, args.keywords.get("methods"))
         path = template(src, args.get(0, "path"))
         wrappers = [WrapperRef("dependency", e) for e, _ in _dependency_list(ctx, args.keywords.get("dependencies"))]
-        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver, wrappers))
+        name = string_value(src, args.keywords.get("name")) or (
+            compact(src, endpoint).rpartition(".")[2] if endpoint.type in ("identifier", "attribute") else None)
+        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver, wrappers, name=name))
         return
     if name == "add_middleware":
         cls = args.get(0, "middleware_class")

@@ -53,7 +53,8 @@ import re
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, scope_of, string_list, template
+from indexer.languages.python.frameworks.common import (Args, Context, compact, library_kind, scope_of, string_list,
+                                                        string_value, template)
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, Mount, Route, Router, Template, Wrapper
 from indexer.symbols import handler_name
@@ -145,8 +146,24 @@ def _decorated_route(ctx: Context, caps: dict[str, list[Node]]) -> None:
             line=src.line(verb_node),
             col=src.col(verb_node),
             router=receiver,
+            name=_endpoint(src, args.keywords.get("endpoint")) or name,
         )
     )
+
+
+def _endpoint(src: SourceText, node: Node | None, view: Node | None = None) -> str | None:
+    """A view's endpoint name (what ``url_for`` names it by, without its blueprint's): the literal
+    ``endpoint`` given, else the view function's name (``view_func=views.show``: ``show``) or the name
+    ``X.as_view("name")`` gives; ``None`` when not known."""
+    given = string_value(src, node)
+    if given or view is None:
+        return given
+    if view.type in ("identifier", "attribute"):
+        return compact(src, view).rpartition(".")[2]
+    callee = view.child_by_field_name("function") if view.type == "call" else None
+    if callee is not None and callee.type == "attribute" and src.text(callee.child_by_field_name("attribute")) == "as_view":
+        return string_value(src, Args.of(src, view.child_by_field_name("arguments")).get(0, "name"))
+    return None
 
 
 def _router(ctx: Context, caps: dict[str, list[Node]]) -> None:
@@ -159,7 +176,8 @@ def _router(ctx: Context, caps: dict[str, list[Node]]) -> None:
         return
     args = Args.of(src, caps["args"][0])
     prefix = template(src, args.get(5, "url_prefix")) if kind == "blueprint" else Template()
-    ctx.out.routers.append(Router(_FRAMEWORK, src.text(caps["router.name"][0]), prefix, src.line(assign)))
+    namespace = string_value(src, args.get(0, "name")) if kind == "blueprint" else None
+    ctx.out.routers.append(Router(_FRAMEWORK, src.text(caps["router.name"][0]), prefix, src.line(assign), namespace))
 
 
 def _view_methods(ctx: Context, view: Node, scope: str | None) -> list[str]:
@@ -203,13 +221,15 @@ def _call(ctx: Context, caps: dict[str, list[Node]]) -> None:
             handler, ref = ctx.inline_function(view, handler_name(methods, path), scope), None
         else:
             handler, ref = ctx.handler(view, scope)
-        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver))
+        ctx.out.routes.append(Route(_FRAMEWORK, methods, path, handler, line, col, ref, receiver,
+                                    name=_endpoint(src, args.get(1, "endpoint"), view)))
         return
     child = args.get(0, "blueprint")
     if child is None:
         return
     prefix = template(src, args.keywords.get("url_prefix"))
-    ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))
+    ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col,
+                                namespace=string_value(src, args.keywords.get("name"))))
 
 
 def _dispatcher(ctx: Context, caps: dict[str, list[Node]]) -> None:

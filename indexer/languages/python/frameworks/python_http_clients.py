@@ -12,6 +12,14 @@ Found (rules in ``indexer/languages/python/queries/http_clients.scm``), only in 
   module variable, ``with ... as c``, an annotated parameter, ``self.x = ...`` in a method or a class
   attribute (``self.x`` seen from the class's methods).
 
+A Flask application's test client (a file importing ``flask``): a receiver bound to ``app.test_client()`` (or
+``with app.test_client() as c``, or annotated ``FlaskClient``), framework ``flask-test``; pytest's ``client`` fixture
+given without annotation is not known to be one here.
+
+A URL built from a route's name (``reverse("shop:detail")``, ``url_for("bp.view")``, ``request.url_for("name")``,
+directly, as the URL's start or through a local) is recorded as the call's ``route_name``
+(:mod:`indexer.languages.python.frameworks.url_names`).
+
 Locust load tests (a file importing ``locust``): ``self.client.get("/cart")`` in a user or task set
 and ``l.client.post("/cart", ...)`` in a task function given the user (``def index(l):``), any
 ``<name>.client.<verb>(url)``: the client is an ``HttpSession`` (a ``requests.Session``) or
@@ -32,6 +40,7 @@ from tree_sitter import Node
 
 from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
 from indexer.languages.base import SourceText, query, run_query
+from indexer.languages.python.frameworks.url_names import route_name
 from indexer.model import FileExtraction, HttpCall, Template
 
 __all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
@@ -39,7 +48,7 @@ __all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
 LANGUAGES = ("python",)
 
 _LIBRARIES = ("requests", "httpx")
-_TEST_LIBRARIES = ("fastapi", "starlette", "django", "locust")
+_TEST_LIBRARIES = ("fastapi", "starlette", "django", "flask", "locust")
 """Libraries whose test clients send a request to the application in process, or (locust) to the
 host under load (no library call of the module itself is a request)."""
 _VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
@@ -53,12 +62,16 @@ _CLIENTS = {
     ("starlette", "TestClient"): "testclient",
     ("django", "Client"): "django-test",
     ("django", "AsyncClient"): "django-test",
+    ("flask", "FlaskClient"): "flask-test",
 }
+_FLASK_TEST_CLIENT = ".test_client"
+"""What a Flask application's test client is made by: ``c = app.test_client()``, ``with app.test_client() as c``,
+``app.test_client().get(url)`` (in a file importing flask)."""
 _ABSOLUTE = ("http://", "https://", "//")
 
 
 _NEEDED = tuple(sorted(set(_LIBRARIES) | {last for (head, last) in _CLIENTS if head not in _LIBRARIES}
-                      | {"TestCase", "locust"}))
+                      | {"TestCase", "locust", "test_client"}))
 """Words one of which every call found here is named with: a name qualified into a library of
 :data:`_LIBRARIES` starts with it, any other client of :data:`_CLIENTS` ends with its class name, a
 test case's ``self.client`` is in a class of a ``...TestCase`` lineage, a locust client's file imports ``locust``."""
@@ -177,13 +190,18 @@ def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str
         return qualified.split(".", 1)[0], Template()
     if receiver.type == "call":  # httpx.Client(base_url=...).get(url)
         callee = receiver.child_by_field_name("function")
-        library = library_kind(imports.qualify(compact(src, callee)), _CLIENTS)
+        made = compact(src, callee)
+        if made.endswith(_FLASK_TEST_CLIENT) and imports.uses("flask"):
+            return "flask-test", Template()
+        library = library_kind(imports.qualify(made), _CLIENTS)
         if library is None:
             return None
         base = Args.of(src, receiver.child_by_field_name("arguments")).keywords.get("base_url")
         return library, template(src, base)
     for bound_type, binding in ctx.bindings.types(imports, scope_of(call, src), text):
         library = library_kind(bound_type, _CLIENTS)
+        if library is None and bound_type.endswith(_FLASK_TEST_CLIENT) and imports.uses("flask"):
+            library = "flask-test"
         if library is not None:
             return library, bases.get((binding.line, binding.name), Template())
     if text in _TEST_CASE_CLIENTS and lineages.test_case(_enclosing_class(call)):
@@ -333,8 +351,10 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     url_t = template(src, url)
     if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
-        url_t = template(src, value) if value is not None else url_t
+        url_t, url = (template(src, value), value) if value is not None else (url_t, url)
+    named = route_name(src, ctx.imports, url) if url_t.parts and url_t.parts[0][0] != "lit" else None
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
-    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node)))
+    ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node),
+                                       route_name=named))

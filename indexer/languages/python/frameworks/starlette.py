@@ -23,7 +23,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, query, run_query
-from indexer.languages.python.frameworks.common import Args, Context, compact, join, string_list, template
+from indexer.languages.python.frameworks.common import Args, Context, compact, join, string_list, string_value, template
 from indexer.model import FileExtraction, Mount, Route, Router, Template
 
 __all__ = ["LANGUAGES", "MAX_NESTING", "detect"]
@@ -53,11 +53,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if routes is not None and routes.type == "identifier":
             routes = lists.get(src.text(routes))
         if routes is not None and routes.type == "list":
-            _entries(ctx, name, routes, Template(), 0, [0])
+            _entries(ctx, name, routes, Template(), 0, [0], "")
 
 
-def _entries(ctx: Context, router: str, node: Node, prefix: Template, depth: int, count: list[int]) -> None:
-    """The ``Route`` / ``Mount`` calls of the list ``node``, under ``prefix``."""
+def _entries(ctx: Context, router: str, node: Node, prefix: Template, depth: int, count: list[int], names: str) -> None:
+    """The ``Route`` / ``Mount`` calls of the list ``node``, under ``prefix``, their names under ``names``
+    (``users:`` inside ``Mount("/users", routes=[...], name="users")``)."""
     src = ctx.src
     for call in node.named_children:
         if call.type != "call" or count[0] >= MAX_ENTRIES:
@@ -78,11 +79,16 @@ def _entries(ctx: Context, router: str, node: Node, prefix: Template, depth: int
             methods = [m.upper() for m in string_list(src, args.keywords.get("methods")) or []]
             if not methods:  # a function of this file: GET; a class (its verbs) or a name from elsewhere: any
                 methods = ["GET"] if handler is not None else ["*"]
-            ctx.out.routes.append(Route(_FRAMEWORK, methods, full, handler, line, col, ref, router))
+            name = string_value(src, args.keywords.get("name")) or (  # else the endpoint's __name__
+                compact(src, endpoint).rpartition(".")[2] if endpoint.type in ("identifier", "attribute") else None)
+            ctx.out.routes.append(Route(_FRAMEWORK, methods, full, handler, line, col, ref, router,
+                                        name=names + name if name else None))
         elif callee == "Mount":
             app = args.get(1, "app")
             nested = args.keywords.get("routes")
+            own = string_value(src, args.keywords.get("name"))
             if app is not None and app.type in ("identifier", "attribute"):
-                ctx.out.mounts.append(Mount(_FRAMEWORK, router, compact(src, app), full, line, col))
+                ctx.out.mounts.append(Mount(_FRAMEWORK, router, compact(src, app), full, line, col,
+                                            namespace=names + own if own else names.removesuffix(":") or None))
             elif nested is not None and nested.type == "list" and depth < MAX_NESTING:
-                _entries(ctx, router, nested, full, depth + 1, count)
+                _entries(ctx, router, nested, full, depth + 1, count, f"{names}{own}:" if own else names)

@@ -1,0 +1,173 @@
+"""Requests whose URL is built from a route's name: ``self.client.get(reverse("shop:detail", args=(1,)))``,
+``client.get(url_for("bp.show", id=1))``, ``client.get(app.url_path_for("user", id=1))``, linked to the route of
+that name as if its path were written (:attr:`indexer.model.HttpCall.route_name`, read by
+:mod:`indexer.languages.python.frameworks.url_names`).
+
+A route's full name is the namespaces of the mounts leading to its router, outermost first, then its own name
+(:attr:`indexer.model.Route.name`), joined by the family's separator:
+
+* ``django`` (Django and DRF ``reverse``): ``:``. A DRF router's registration with ``basename=`` names its
+  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>`` (a basename DRF derives from the
+  viewset's ``queryset`` is not read). A mount's namespace is its ``include(..., namespace=)`` or the
+  app name of an ``include((patterns, "app"))`` tuple (:attr:`indexer.model.Mount.namespace`), else the included
+  URLconf's ``app_name`` (:attr:`indexer.model.Router.namespace`); an include with neither adds nothing (Django
+  puts its names beside the including URLconf's). ``reverse("name")`` without a namespace reaches only routes
+  whose chain has none, as in Django.
+* ``flask`` (``url_for``): ``.``, each blueprint's name (or its ``register_blueprint(..., name=)``): a nested
+  blueprint's view is ``parent.child.view``; an app's own views have no namespace. A blueprint registered where
+  the linker cannot see it keeps its own name.
+* ``starlette`` (Starlette and FastAPI ``url_for`` / ``url_path_for``): ``:``, a ``Mount(..., name="x")``'s name;
+  a mount without one adds nothing (Starlette looks through it).
+
+The table holds the routes the linker exposed (a route whose view resolves to nothing has no endpoint, so no
+name), each full name with its full paths (normalised: ``<int:pk>`` is ``{}``, as in endpoint ids). A name the repository does not give any route is
+``unlinked_route_name`` (candidates: the nearest names); a name several paths carry (Django's same name in two
+URLconfs without namespaces, one name on ``a/`` and ``a/<int:page>/``) links when the number of path values the
+call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, else it is
+``unlinked_route_name_ambiguous`` (candidates: the paths); which of them Django would build depends on run-time
+values (and on the order of URLconfs the settings choose), so none is guessed. Names are looked up in the calling
+repository only: ``reverse`` builds URLs of its own process's URLconf, never another repository's.
+
+A redirect built from a name (``redirect("shop:detail")``, ``HttpResponseRedirect(reverse(...))``) is no client
+call and gets no edge: the browser makes the next request, not the view (the view's ``reverse`` call stays a
+CALLS edge to the library).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from indexer.frameworks.clients import HOLE
+from indexer.frameworks.paths import join_paths, unglue_holes
+from indexer.frameworks.unlinked import nearest
+from indexer.model import DRF_ROUTE
+from stores.contracts import normalise_path
+
+if TYPE_CHECKING:
+    from indexer.frameworks.route_links import LinkedRoute
+    from indexer.model import HttpCall, Route
+    from indexer.resolve.context import FileCtx
+
+__all__ = ["FAMILIES", "RouteNameLinks", "SEPARATORS"]
+
+FAMILIES = {"django": "django", "drf": "django", "flask": "flask", "starlette": "starlette", "fastapi": "starlette"}
+"""The naming rule (:attr:`~indexer.model.HttpCall.route_name`'s family) of each route framework's names."""
+SEPARATORS = {"django": ":", "flask": ".", "starlette": ":"}
+"""What joins a family's namespaces and name."""
+_PK = "{pk}"  # a DRF detail route's path below its prefix (indexer.frameworks.viewsets)
+_BUILDERS = {"django": "reverse", "flask": "url_for", "starlette": "url_for"}
+_MAX_CHAINS = 64
+_MAX_DEPTH = 8
+
+
+class RouteNameLinks:
+    """Mixin of the framework linker (which provides ``ctxs``, ``mounts``, ``mount_names``, ``routers``, ``result``,
+    ``_own``, ``link_url``, ``unlinked`` and ``_owner_id``): the route-name table, filled as routes are linked
+    (:meth:`name_route`), and the links of the requests naming a route (:meth:`route_name_call`)."""
+
+    mounts: Any
+    mount_names: dict[tuple[tuple[str, str], tuple[str, str], str], str]
+    result: Any
+
+    _names: dict[tuple[str, str], dict[str, None]] | None = None
+    _name_chains: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None
+    _router_names: dict[tuple[str, str], str] | None = None
+
+    def name_route(self, route: Route, router: tuple[str, str] | None, bases: list[str], own: str,
+                   linked: LinkedRoute, handlers: list) -> None:
+        """Record the full names of ``route`` (linked as ``linked``, its router's key ``router``, its full
+        prefixes ``bases``, its own path ``own``, its ``handlers`` as the linker resolved them: ``(node id,
+        methods[, path below the route's own])``) with the full path each names."""
+        family = FAMILIES.get(route.framework)
+        if family is None or not route.name or not linked.endpoints:
+            return
+        if self._names is None:
+            self._names = defaultdict(dict)
+        served = {full for _, _, full in linked.endpoints}
+        chains = self._chains_of(router) if router is not None else [("", ())]
+        separator = SEPARATORS[family]
+        named = _drf_names(route.name, handlers) if route.framework == DRF_ROUTE else [("", route.name)]
+        for base in bases:
+            spaces = [ns for prefix, ns in chains if prefix == base] or [ns for _, ns in chains]
+            for tail, name in named:
+                full = join_paths(join_paths(base, own), tail).replace(HOLE, "{}")
+                if full not in served:
+                    continue
+                for ns in dict.fromkeys(spaces):
+                    self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
+
+    def _namespace(self, key: tuple[str, str]) -> str | None:
+        """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
+        if self._router_names is None:
+            self._router_names = {(fc.path, r.name): r.namespace for fc in self.ctxs  # type: ignore[attr-defined]
+                                  for r in fc.ex.routers if r.namespace}
+        return self._router_names.get(key)
+
+    def _chains_of(self, key: tuple[str, str]) -> list[tuple[str, tuple[str, ...]]]:
+        """``(full prefix, namespaces)`` of each chain of mounts leading to the router ``key``, prefixes as the
+        linker's :meth:`~indexer.frameworks.link._Linker.prefixes` computes them."""
+        if self._name_chains is None:
+            self._name_chains = {}
+        found = self._name_chains.get(key)
+        if found is None:
+            found = self._name_chains[key] = self._walk(key, frozenset())
+        return found
+
+    def _walk(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]) -> list[tuple[str, tuple[str, ...]]]:
+        own = self._own(key)  # type: ignore[attr-defined]
+        own_ns = self._namespace(key)
+        mounts = self.mounts.get(key)
+        if not mounts or len(seen) >= _MAX_DEPTH:
+            return [(own, (own_ns,) if own_ns else ())]
+        out: list[tuple[str, tuple[str, ...]]] = []
+        inner = seen | {key}
+        for parent, prefix, framework in mounts:
+            if parent in inner:
+                continue
+            ns = self.mount_names.get((key, parent, prefix)) or own_ns
+            prefix = unglue_holes(prefix, glued_to_next=framework == "django")
+            tail = prefix if (framework == "flask" and prefix) else join_paths(prefix, own)
+            for pp, pns in self._walk(parent, inner):
+                out.append((join_paths(pp, tail), (*pns, ns) if ns else pns))
+                if len(out) >= _MAX_CHAINS:
+                    return out
+        return out or [(own, (own_ns,) if own_ns else ())]
+
+    def route_name_call(self, fc: FileCtx, call: HttpCall) -> None:
+        """The CALLS_HTTP edge of a request whose URL names a route (``call.route_name``), to the path of the
+        route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
+        assert call.route_name is not None
+        family, name, given = call.route_name
+        paths = list((self._names or {}).get((family, name), ()))
+        if len(paths) > 1 and given >= 0:
+            fitting = [p for p in paths if p.count("{}") == given]
+            paths = fitting if len(fitting) == 1 else paths
+        method = "GET" if call.method == "*" else call.method
+        shown = f'{method} {_BUILDERS[family]}("{name}")'
+        if len(paths) != 1:
+            names = [n for f, n in (self._names or {}) if f == family]
+            reason = "unlinked_route_name_ambiguous" if paths else "unlinked_route_name"
+            self.unlinked(fc, self._owner_id(fc, call.caller, call.line), call.line, call.col,  # type: ignore[attr-defined]
+                          reason, shown, call.framework, sorted(paths) if paths else nearest(name, names))
+            return
+        self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
+                      paths[0].replace("{}", HOLE), route_name=name)
+
+
+def _drf_names(basename: str, handlers: list) -> list[tuple[str, str]]:
+    """``(path below the registration's prefix, name)`` of each route a DRF router makes for a viewset registered
+    with ``basename``, as DRF names them: ``<basename>-list`` (the prefix itself), ``<basename>-detail``
+    (``{pk}``), and an ``@action``'s ``<basename>-<method name, _ as ->`` (``handlers``: the linker's
+    ``(node id, methods, path)`` of each, :meth:`~indexer.frameworks.viewsets.ViewSetLinks.viewset_handlers`)."""
+    out: dict[tuple[str, str], None] = {}
+    for handler, _, *tail in handlers:
+        path = tail[0] if tail else ""
+        if path == "":
+            suffix = "list"
+        elif path == _PK:
+            suffix = "detail"
+        else:  # the action method's name (a node id ends `Class.method(arity)`)
+            suffix = handler.rpartition("(")[0].rpartition(".")[2].replace("_", "-")
+        out[(path, f"{basename}-{suffix}")] = None
+    return list(out)
