@@ -8,11 +8,12 @@ records, :mod:`indexer.languages.ecmascript.frameworks.nest_microservices`). Its
 * the transport its own file names (:attr:`TopicUse.transport`: a typed ``ClientKafka``, a client the file
   creates, ``@MessagePattern(p, Transport.KAFKA)``);
 * a send through an injected client (:attr:`TopicUse.client`, the token): the ``ClientsModule``
-  registrations of that token in the nearest folder holding the sending file (the module beside or
+  registrations (their options' transport, or that of the provider they name: ``useClass``, a function
+  returning the options, :attr:`MessageTransport.via`) of that token in the nearest folder holding the sending file (the module beside or
   above it); when no folder above it registers the token, every registration of the token in the
   repository if they agree on one transport;
 * a handler: the server bootstraps (``createMicroservice`` / ``connectMicroservice``; options imported
-  from another module: the transport that module's options constant records) of the nearest
+  from another module or returned by a function: the transport that constant or function records) of the nearest
   folder holding the handler's file that has any (``apps/orders/src/main.ts`` for
   ``apps/orders/src/orders.controller.ts``): a hybrid application's handlers listen on each.
 
@@ -93,8 +94,12 @@ class NestTransports:
                     self.servers[_folder(fc.path)].append((transport, queue))
                 elif t.role == "client" and t.name.parts:
                     token = self.render(fc, None, t.name)
+                    transport = t.transport
+                    if not transport and t.via.parts:  # useClass / a provider function: its recorded transport
+                        named = self.render(fc, None, t.via)
+                        transport = "" if _HOLE in named else named
                     if token and _HOLE not in token:
-                        self.clients[token].append((_folder(fc.path), t.transport, queue))
+                        self.clients[token].append((_folder(fc.path), transport, queue))
         self._agreed: dict[str, set[str]] | None = None
 
     def route(self, fc: FileCtx, use: TopicUse) -> Route:

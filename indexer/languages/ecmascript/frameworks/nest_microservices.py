@@ -172,29 +172,74 @@ def _options(jf: JsFile, node: Node | None) -> tuple[str, Template] | None:
 
 
 def _options_constants(jf: JsFile, root: Node, out: FileExtraction) -> None:
-    """A program-level ``[export] const options = { transport: Transport.KAFKA, ... }`` records the
-    constant ``options.transport`` = ``kafka`` (:data:`TRANSPORT_FIELD`), which a bootstrap of
-    another file handed ``options`` reads (its server record names it)."""
+    """Record the transport of options a program-level declaration holds or returns, for a bootstrap or
+    registration of another file (or this one) that names it (:data:`TRANSPORT_FIELD`):
+
+    * ``[export] const options = { transport: Transport.KAFKA, ... }``: ``options.transport`` = ``kafka``;
+    * a function returning such an object (``export function getKafkaOptions() { return {...} }``,
+      ``export const getKafkaConfig = (cfg) => ({...})``): ``getKafkaOptions.transport``;
+    * a class's method returning one: ``Class.method.transport`` (``KafkaConfig.getOptions()``), and for
+      ``createClientOptions`` (Nest's ``ClientsModuleOptionsFactory``, the class ``registerAsync``'s
+      ``useClass`` names) ``Class.transport``.
+
+    An object whose transport is no ``Transport`` member records nothing."""
     if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
         return
     for stmt in root.named_children:
         decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+        if decl is None:
             continue
-        for d in decl.named_children:
-            value = unwrap(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+        named: list[tuple[str, Node | None]] = []
+        if decl.type in ("lexical_declaration", "variable_declaration"):
+            for d in decl.named_children:
+                name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                value = unwrap(d.child_by_field_name("value")) if name is not None else None
+                if name is not None and name.type == "identifier" and value is not None:
+                    named.append((jf.text(name), value if value.type == "object" else _factory_result(jf, value)))
+        elif decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
+            named.append((jf.text(decl.child_by_field_name("name")), _factory_result(jf, decl)))
+        elif decl.type == "class_declaration" and decl.child_by_field_name("name") is not None:
+            cls, body = jf.text(decl.child_by_field_name("name")), decl.child_by_field_name("body")
+            for m in body.named_children if body is not None else ():
+                key = m.child_by_field_name("name") if m.type == "method_definition" else None
+                if key is None:
+                    continue
+                returned = _factory_result(jf, m)
+                named.append((f"{cls}.{jf.text(key)}", returned))
+                if jf.text(key) == "createClientOptions":
+                    named.append((cls, returned))
+        for name, value in named:
+            value = unwrap(value)
             pairs = jf.object_pairs(value) if value is not None and value.type == "object" else {}
             transport = _transport_member(jf, pairs.get("transport"))
-            name = d.child_by_field_name("name")
-            if transport and name is not None and name.type == "identifier":
-                out.constants.append(StringConstant(f"{jf.text(name)}.{TRANSPORT_FIELD}", Template.of(transport)))
+            if transport:
+                out.constants.append(StringConstant(f"{name}.{TRANSPORT_FIELD}", Template.of(transport)))
+
+
+def _provider_ref(jf: JsFile, node: Node | None) -> Template:
+    """Where options not written here come from, as a ``ref`` to the transport constant
+    :func:`_options_constants` records: an identifier ``x`` (options imported) or a class named by
+    ``useClass`` -> ``x.transport``; a call ``getKafkaOptions(...)`` / ``KafkaConfig.getOptions(...)`` ->
+    ``getKafkaOptions.transport`` / ``KafkaConfig.getOptions.transport``; an empty template for anything
+    else (``config.get('kafka')`` names no provider, which renders to nothing)."""
+    node = unwrap(node)
+    if node is not None and node.type == "call_expression":
+        node = unwrap(node.child_by_field_name("function"))
+        if node is not None and node.type == "member_expression":
+            obj = node.child_by_field_name("object")
+            if obj is None or obj.type != "identifier":
+                return Template()
+    if node is None or node.type not in ("identifier", "member_expression"):
+        return Template()
+    return Template((("ref", f"{jf.text(node)}.{TRANSPORT_FIELD}"),))
 
 
 def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
-    """The object a ``useFactory`` function returns: an arrow function's expression body, or the
-    value of its body's only top-level ``return``."""
+    """The expression a ``useFactory`` function (a function, method or arrow function) returns: an arrow
+    function's expression body, or the value of its body's only top-level ``return``."""
     fn = unwrap(fn)
-    if fn is None or fn.type not in ("arrow_function", "function_expression", "function"):
+    if fn is None or fn.type not in ("arrow_function", "function_expression", "function", "function_declaration",
+                                     "method_definition"):
         return None
     body = fn.child_by_field_name("body")
     if body is None:
@@ -218,8 +263,8 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
                          args[0] if args and setup != "createMicroservice" else None)
         options = unwrap(args[1] if setup == "createMicroservice" and len(args) > 1 else
                          args[0] if args and setup != "createMicroservice" else None)
-        if found is None and options is not None and options.type == "identifier":  # options of another module
-            ref = Template((("ref", f"{jf.text(options)}.{TRANSPORT_FIELD}"),))
+        ref = _provider_ref(jf, options) if found is None else Template()
+        if ref.parts:  # options of another module, or a function's
             out.transports.append(MessageTransport(FRAMEWORK, "server", "", ref, Template(), line, col))
         if found is None:
             return
@@ -240,9 +285,11 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
             options = _factory_result(jf, pairs["useFactory"]) if "useFactory" in pairs else entry
             found = _options(jf, options) if setup == "register" or "useFactory" in pairs else None
             transport, queue = found if found is not None else ("", Template())
+            provider = pairs.get("useClass") or pairs.get("useExisting")
+            via = _provider_ref(jf, provider if provider is not None else options) if found is None else Template()
             eline, ecol = jf.pos(entry)
             out.transports.append(MessageTransport(FRAMEWORK, "client", transport, jf.template(pairs["name"]), queue,
-                                                   eline, ecol))
+                                                   eline, ecol, via))
     elif setup == "create" and receiver == "ClientProxyFactory" and args:
         found = _options(jf, args[0])
         if found is not None:
