@@ -18,9 +18,9 @@ records, :mod:`indexer.languages.ecmascript.frameworks.nest_microservices`). Its
   ``apps/orders/src/orders.controller.ts``): a hybrid application's handlers listen on each.
 
 Nest routes a pattern on Kafka as the topic of that name, on NATS as the subject, on Redis as the
-channel: those uses become topics of the ``kafka``, ``nats`` and ``redis`` brokers, joining the
-producers and consumers other libraries and languages declare there (``exact``). TCP, MQTT and RMQ
-keep broker ``nest`` (RMQ carries every pattern of a server on one queue, the pattern inside the
+channel, on MQTT as the topic (a handler's pattern a topic filter, ``+`` / ``#`` wildcards included): those
+uses become topics of the ``kafka``, ``nats``, ``redis`` and ``mqtt`` brokers, joining the producers and
+consumers other libraries and languages declare there (``exact``). TCP and RMQ keep broker ``nest`` (RMQ carries every pattern of a server on one queue, the pattern inside the
 message: an RMQ send through a registered client also produces that queue on broker ``rabbitmq``, and
 the RMQ server's bootstrap consumes it). A use whose transport nothing says goes to the broker the
 determined uses of the same pattern all agree on (``inferred``), else stays ``nest`` (``exact``, as
@@ -41,7 +41,7 @@ __all__ = ["FRAMEWORK", "NestTransports", "Route", "broker_of"]
 FRAMEWORK = "nestjs-microservices"
 """The framework name of the NestJS microservice uses and transports."""
 
-_BROKERS = {"kafka": "kafka", "nats": "nats", "redis": "redis"}
+_BROKERS = {"kafka": "kafka", "nats": "nats", "redis": "redis", "mqtt": "mqtt"}
 """The transports whose pattern is the broker's own destination name; any other stays ``nest``."""
 _HOLE = "\x00"
 
@@ -50,7 +50,7 @@ Render = Callable[[FileCtx, "str | None", Template], str]
 
 def broker_of(transport: str) -> str:
     """The broker a pattern on a Nest ``transport`` (``kafka``, ``rmq``, ``tcp``...) is a topic of:
-    ``kafka``, ``nats``, ``redis``, else ``nest``."""
+    ``kafka``, ``nats``, ``redis``, ``mqtt``, else ``nest``."""
     return _BROKERS.get(transport, "nest")
 
 
