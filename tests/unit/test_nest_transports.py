@@ -332,6 +332,14 @@ export class KafkaConfigService implements ClientsModuleOptionsFactory {
   }
 }
 
+export class StockKafka {
+  constructor(private readonly config: ConfigService) {}
+
+  getKafkaConfig(): KafkaOptions {
+    return { transport: Transport.KAFKA, options: { client: { brokers: [this.config.get('KAFKA_BROKER')] } } };
+  }
+}
+
 export class Unfolded implements ClientsModuleOptionsFactory {
   createClientOptions(): ClientProvider {
     return this.config.get('client');
@@ -371,6 +379,24 @@ export class AuditController {
   @MessagePattern('audit.write')
   write(data: object) { return data; }
 }
+// --- path: stock/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { ConfigService } from '@nestjs/config';
+import { StockKafka } from '../../libs/config/src/kafka.config';
+
+async function bootstrap() {
+  const kafka = new StockKafka(new ConfigService());
+  const app = await NestFactory.create(StockModule);
+  app.connectMicroservice(kafka.getKafkaConfig());
+  await app.startAllMicroservices();
+}
+// --- path: stock/src/stock.controller.ts ---
+import { EventPattern } from '@nestjs/microservices';
+
+export class StockController {
+  @EventPattern('stock-updates')
+  update(data: object) { return data; }
+}
 // --- path: legacy/src/main.ts ---
 import { NestFactory } from '@nestjs/core';
 import { ConfigService } from '@nestjs/config';
@@ -392,7 +418,7 @@ export class LegacyController {
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { ClientsModule } from '@nestjs/microservices';
-import { KafkaConfigService, Unfolded, getNatsOptions } from '../../libs/config/src/kafka.config';
+import { KafkaConfigService, StockKafka, Unfolded, getNatsOptions } from '../../libs/config/src/kafka.config';
 
 @Module({
   imports: [
@@ -400,6 +426,7 @@ import { KafkaConfigService, Unfolded, getNatsOptions } from '../../libs/config/
       { name: 'ORDERS', useClass: KafkaConfigService },
       { name: 'AUDIT', useFactory: () => getNatsOptions() },
       { name: 'LEGACY', useClass: Unfolded },
+      { name: 'STOCK', inject: [StockKafka], useFactory: (kafka: StockKafka) => kafka.getKafkaConfig() },
       { name: 'OTHER', inject: [ConfigService], useFactory: (config: ConfigService) => config.get('other') },
     ]),
   ],
@@ -416,6 +443,7 @@ export class GatewayService {
     @Inject('AUDIT') private readonly audit: ClientProxy,
     @Inject('LEGACY') private readonly legacy: ClientProxy,
     @Inject('OTHER') private readonly other: ClientProxy,
+    @Inject('STOCK') private readonly stock: ClientProxy,
   ) {}
 
   create(order: object) {
@@ -423,6 +451,7 @@ export class GatewayService {
     this.audit.send('audit.write', order);
     this.legacy.emit('legacy_ping', order);
     this.other.emit('other_ping', order);
+    this.stock.emit('stock-updates', order);
   }
 }
 """
@@ -437,28 +466,33 @@ def test_options_built_by_a_function_or_a_class_give_their_transport() -> None:
     assert sorted((c.qualname, c.value.parts) for c in config.constants if c.qualname.endswith(".transport")) == [
         ("KafkaConfigService.createClientOptions.transport", (("lit", "kafka"),)),
         ("KafkaConfigService.transport", (("lit", "kafka"),)),
+        ("StockKafka.getKafkaConfig.transport", (("lit", "kafka"),)),
         ("getKafkaConfig.transport", (("lit", "kafka"),)), ("getNatsOptions.transport", (("lit", "nats"),))]
     module = next(ex for ex, _, _ in extract_fixture(BUILT) if ex.path == "gateway/src/app.module.ts")
     assert [(t.name.parts, t.transport, t.via.parts) for t in module.transports] == [
         ((("lit", "ORDERS"),), "", (("ref", "KafkaConfigService.transport"),)),
         ((("lit", "AUDIT"),), "", (("ref", "getNatsOptions.transport"),)),
         ((("lit", "LEGACY"),), "", (("ref", "Unfolded.transport"),)),
-        ((("lit", "OTHER"),), "", (("ref", "config.get.transport"),))]
+        ((("lit", "STOCK"),), "", (("ref", "StockKafka.getKafkaConfig.transport"),)),  # the parameter's class
+        ((("lit", "OTHER"),), "", (("ref", "ConfigService.get.transport"),))]  # records nothing: nest
     result = resolve_fixture(BUILT)
     assert edges(result, "CONSUMES") == [
         "audit/src/audit.controller.AuditController.write(1) -> topic:nats:audit.write",
         "legacy/src/legacy.controller.LegacyController.ping(1) -> topic:nest:legacy_ping",
         "orders/src/orders.controller.OrdersController.created(1) -> topic:order_created",
+        "stock/src/stock.controller.StockController.update(1) -> topic:stock-updates",  # new StockKafka(...)
     ]
     assert edges(result, "PRODUCES") == [
         "gateway/src/gateway.service.GatewayService.create(1) -> topic:nats:audit.write",
         "gateway/src/gateway.service.GatewayService.create(1) -> topic:nest:legacy_ping",
         "gateway/src/gateway.service.GatewayService.create(1) -> topic:nest:other_ping",
         "gateway/src/gateway.service.GatewayService.create(1) -> topic:order_created",
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:stock-updates",
     ]
     matches = sorted({(e.kind, e.dst, e.props.get("match")) for f in result.files for e in f.edges
                       if e.kind in ("CONSUMES", "PRODUCES")})
     assert matches == [("CONSUMES", "topic:nats:audit.write", "exact"), ("CONSUMES", "topic:nest:legacy_ping", "exact"),
-                       ("CONSUMES", "topic:order_created", "exact"), ("PRODUCES", "topic:nats:audit.write", "exact"),
+                       ("CONSUMES", "topic:order_created", "exact"), ("CONSUMES", "topic:stock-updates", "exact"),
+                       ("PRODUCES", "topic:nats:audit.write", "exact"),
                        ("PRODUCES", "topic:nest:legacy_ping", "exact"), ("PRODUCES", "topic:nest:other_ping", "exact"),
-                       ("PRODUCES", "topic:order_created", "exact")]
+                       ("PRODUCES", "topic:order_created", "exact"), ("PRODUCES", "topic:stock-updates", "exact")]

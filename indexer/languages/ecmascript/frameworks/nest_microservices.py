@@ -81,6 +81,7 @@ _CORE = "@nestjs/core"
 """Where ``NestFactory`` comes from: a bootstrap file may import nothing of ``@nestjs/microservices``."""
 TRANSPORT_FIELD = "transport"
 """The member of a program-level options constant whose recorded value is its transport (``kafka``)."""
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "function_declaration", "method_definition"})
 _MAX_CLIENTS = 64
 """Most entries of one ``ClientsModule.register`` read."""
 _HANDLERS = frozenset({"MessagePattern", "EventPattern"})
@@ -220,18 +221,43 @@ def _provider_ref(jf: JsFile, node: Node | None) -> Template:
     """Where options not written here come from, as a ``ref`` to the transport constant
     :func:`_options_constants` records: an identifier ``x`` (options imported) or a class named by
     ``useClass`` -> ``x.transport``; a call ``getKafkaOptions(...)`` / ``KafkaConfig.getOptions(...)`` ->
-    ``getKafkaOptions.transport`` / ``KafkaConfig.getOptions.transport``; an empty template for anything
-    else (``config.get('kafka')`` names no provider, which renders to nothing)."""
+    ``getKafkaOptions.transport`` / ``KafkaConfig.getOptions.transport``, and on an instance of a class
+    (``svc.getKafkaConfig()``, ``svc`` a ``new KafkaConfigService()`` or a parameter of that type)
+    ``KafkaConfigService.getKafkaConfig.transport``; an empty template for anything else. A call no
+    provider records (``config.get('kafka')``) renders to nothing: its transport stays unknown."""
     node = unwrap(node)
     if node is not None and node.type == "call_expression":
         node = unwrap(node.child_by_field_name("function"))
         if node is not None and node.type == "member_expression":
-            obj = node.child_by_field_name("object")
-            if obj is None or obj.type != "identifier":
+            obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if obj is None or obj.type != "identifier" or prop is None:
                 return Template()
+            cls = _instance_class(jf, obj)  # `svc.getKafkaConfig()` on a KafkaConfigService
+            return Template((("ref", f"{cls or jf.text(obj)}.{jf.text(prop)}.{TRANSPORT_FIELD}"),))
     if node is None or node.type not in ("identifier", "member_expression"):
         return Template()
     return Template((("ref", f"{jf.text(node)}.{TRANSPORT_FIELD}"),))
+
+
+def _instance_class(jf: JsFile, ident: Node) -> str | None:
+    """The class a variable holds: ``new C(...)`` its local initialiser, the type annotation of the
+    parameter of that name of the function around it (``(svc: KafkaConfigService) => ...``), else the one
+    type the file's bindings of that name declare; ``None`` otherwise."""
+    held = unwrap(jf.local_value(ident))
+    if held is not None and held.type == "new_expression":
+        ctor = held.child_by_field_name("constructor")
+        return jf.text(ctor) if ctor is not None and ctor.type == "identifier" else None
+    name = jf.text(ident)
+    fn = ident.parent
+    while fn is not None and fn.type not in _FUNCTIONS:
+        fn = fn.parent
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    for p in params.named_children if params is not None else ():
+        pattern, typed = p.child_by_field_name("pattern"), p.child_by_field_name("type")
+        if pattern is not None and jf.text(pattern) == name and typed is not None and typed.named_children:
+            return simple_name(jf.text(typed.named_children[0]))
+    types = {simple_name(b.type) for b in jf.out.bindings if b.name == name and b.type}
+    return next(iter(types)) if len(types) == 1 else None
 
 
 def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
