@@ -24,8 +24,8 @@ keeps, per method reached, the classes its ``this`` is known to be one of (or a 
 
 A method reached again with a wider constraint (or none) is walked again (:meth:`Receivers.widen`).
 Ancestors are read from EXTENDS / IMPLEMENTS edges, one ``outgoing`` call per level of the hierarchy, only
-when a constrained method has callers recording a receiver; descendants (``incoming``, per level) only for a
-receiver class and a constraint class neither of which inherits the other.
+when a constrained method has callers recording a receiver; descendants (``incoming``, per level) only of a
+constraint's class that a caller's receiver class neither inherits nor is inherited by (and their ancestors).
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ class Receivers:
             if recorded:
                 need |= k | recorded | own
         self._load(need)
-        # a pair neither of which inherits the other may still have a common subclass (the diamond)
+        # a pair neither of which inherits the other may still have a common subclass (the diamond): the
+        # constraint's class's subclasses (an override's or a mixin's: few) and their ancestors are read
         apart: set[str] = set()
         for dst in ask:
             k = self.of.get(dst)
@@ -88,9 +89,9 @@ class Receivers:
             for e in incoming.get(dst, ()):
                 recv = self._receiver(e)
                 if recv:
-                    pairs = [(recv, c) for c in k if not self._inherits(recv, c)]
-                    apart.update(x for pair in pairs for x in pair)
+                    apart.update(c for c in k if not self._inherits(recv, c))
         self._load_down(apart)
+        self._load(d for c in apart for d in self.down[c])
 
     def _load_down(self, ids: Iterable[str]) -> None:
         """Fill :attr:`down` for ``ids``: one ``incoming`` call per hierarchy level not read yet (at most
@@ -155,15 +156,16 @@ class Receivers:
         """Whether one of ``a``, ``b`` is the other or inherits it (through any path of its bases)."""
         return a in self.up.get(b, (b,)) or b in self.up.get(a, (a,))
 
-    def _common(self, a: str, b: str) -> frozenset[str]:
-        """The classes inheriting both ``a`` and ``b`` (neither inheriting the other): an instance of one
-        of them is both an ``a`` and a ``b`` (``class TitledJson(TitleMixin, JsonRenderer)``)."""
-        return self.down.get(a, frozenset()) & self.down.get(b, frozenset())
+    def _common(self, recv: str, c: str) -> frozenset[str]:
+        """The subclasses of the constraint's class ``c`` (read by :meth:`prepare`) that inherit ``recv``
+        too, through any of their bases: an instance of one of them is both (``class
+        TitledJson(TitleMixin, JsonRenderer)`` for ``JsonRenderer`` and ``TitleMixin``)."""
+        return frozenset(d for d in self.down.get(c, ()) if recv in self.up.get(d, (d,)))
 
-    def _related(self, a: str, b: str) -> bool:
-        """Whether a value known to be an ``a`` (or a subclass of it) may be a ``b`` (or a subclass): one
+    def _related(self, recv: str, c: str) -> bool:
+        """Whether a value known to be a ``recv`` (or a subclass of it) may be a ``c`` (or a subclass): one
         inherits the other, or some class inherits both (the diamond)."""
-        return self._inherits(a, b) or bool(self._common(a, b))
+        return self._inherits(recv, c) or bool(self._common(recv, c))
 
     def _receiver(self, e: Edge) -> str | None:
         """The class ``e``'s receiver is known to be (or to be a subclass of): the class the edge records;
