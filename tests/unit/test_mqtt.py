@@ -2,7 +2,8 @@
 transport, are topics of broker ``mqtt``; a subscription's topic filter with ``+`` / ``#`` wildcards is
 reached by every publish it matches (``inferred``), never the reverse. The shapes are MQTT.js's README
 (``mqtt.connect``, ``client.subscribe``, ``client.on('message', ...)``), paho-mqtt's (``on_connect``
-subscribing, ``client.on_message = on_message``) and Nest's MQTT transport docs."""
+subscribing, ``client.on_message = on_message``), Eclipse Paho Java's (``MqttCallback.messageArrived``, a lambda
+listener) and Nest's MQTT transport docs."""
 
 from __future__ import annotations
 
@@ -156,3 +157,84 @@ def test_a_publish_reaches_its_topic_and_every_wildcard_filter_matching_it() -> 
     ]
     # a filter never produces: no edge from a subscriber to a publish
     assert not [e for f in result.files for e in f.edges if e.kind == "PRODUCES" and "subscriber" in e.src]
+
+
+PAHO_JAVA = """
+// --- path: sensor/src/main/java/iot/Sensor.java ---
+package iot;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+
+public class Sensor {
+    private static final String TOPIC = "home/cellar/temp";
+    private final MqttClient client;
+
+    public Sensor(MqttClient client) { this.client = client; }
+
+    public void report(double v) throws MqttException {
+        client.publish(TOPIC, new MqttMessage(String.valueOf(v).getBytes()));
+        client.publish("alarms/flood", "1".getBytes(), 1, false);
+        client.publish("home/cellar/a/temp", "1".getBytes(), 1, false);
+    }
+}
+// --- path: hub/src/main/java/iot/Listener.java ---
+package iot;
+
+import org.eclipse.paho.client.mqttv3.*;
+
+public class Listener implements MqttCallback {
+    private IMqttClient mqtt;
+
+    public void start() throws MqttException {
+        mqtt.setCallback(this);
+        mqtt.subscribe("home/+/temp");
+        mqtt.subscribe(new String[]{"alarms/fire", "alarms/flood"}, new int[]{1, 1});
+    }
+
+    public void messageArrived(String topic, MqttMessage message) { handle(message); }
+
+    void handle(MqttMessage m) { }
+
+    public void connectionLost(Throwable t) { }
+
+    public void deliveryComplete(IMqttDeliveryToken token) { }
+}
+// --- path: hub/src/main/java/iot/Alarms.java ---
+package iot;
+
+import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+
+public class Alarms {
+    public void run(MqttAsyncClient c) throws MqttException {
+        c.subscribe("alarms/#", 1, (topic, msg) -> process(msg));
+    }
+
+    void process(MqttMessage m) { }
+}
+"""
+
+
+def test_eclipse_paho_in_java_publishes_and_subscribes_filters() -> None:
+    # Listener's subscriptions are run by its MqttCallback.messageArrived (setCallback(this)); Alarms' by the
+    # lambda listener handed to subscribe, i.e. in run. Sensor's publishes reach the filters matching them;
+    # home/cellar/a/temp (two levels under home/) does not reach home/+/temp.
+    result = resolve_fixture(PAHO_JAVA)
+    assert edges(result, "CONSUMES") == [
+        "hub/src/main/java/iot/Alarms.Alarms.run(MqttAsyncClient) -> topic:mqtt:alarms/#",
+        "hub/src/main/java/iot/Listener.Listener.messageArrived(String,MqttMessage) -> topic:mqtt:alarms/fire",
+        "hub/src/main/java/iot/Listener.Listener.messageArrived(String,MqttMessage) -> topic:mqtt:alarms/flood",
+        "hub/src/main/java/iot/Listener.Listener.messageArrived(String,MqttMessage) -> topic:mqtt:home/+/temp",
+    ]
+    produced = sorted((e.src.rsplit("/", 1)[-1], e.line, e.dst, e.props.get("match"))
+                      for f in result.files for e in f.edges if e.kind == "PRODUCES")
+    assert produced == [
+        ("Sensor.Sensor.report(double)", 14, "topic:mqtt:home/+/temp", "inferred"),
+        ("Sensor.Sensor.report(double)", 14, "topic:mqtt:home/cellar/temp", "exact"),  # the constant TOPIC
+        ("Sensor.Sensor.report(double)", 15, "topic:mqtt:alarms/#", "inferred"),
+        ("Sensor.Sensor.report(double)", 15, "topic:mqtt:alarms/flood", "exact"),
+        ("Sensor.Sensor.report(double)", 16, "topic:mqtt:home/cellar/a/temp", "exact"),
+    ]
