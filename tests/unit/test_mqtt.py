@@ -238,3 +238,59 @@ def test_eclipse_paho_in_java_publishes_and_subscribes_filters() -> None:
         ("Sensor.Sensor.report(double)", 15, "topic:mqtt:alarms/flood", "exact"),
         ("Sensor.Sensor.report(double)", 16, "topic:mqtt:home/cellar/a/temp", "exact"),
     ]
+
+
+CALLBACKS = """
+// --- path: monitor.py ---
+import paho.mqtt.client as mqtt
+
+
+def on_message(client, userdata, msg):
+    return msg
+
+
+def on_bytes(client, userdata, msg):
+    return msg
+
+
+def on_fire(client, userdata, msg):
+    return msg
+
+
+def on_unused(client, userdata, msg):
+    return msg
+
+
+c = mqtt.Client()
+c.message_callback_add("$SYS/broker/bytes/#", on_bytes)
+c.message_callback_add("alarms/fire", on_fire)
+c.on_message = on_message
+c.subscribe("$SYS/#")
+c.subscribe("alarms/fire")
+// --- path: broker_stats.py ---
+import paho.mqtt.client as mqtt
+
+c = mqtt.Client()
+
+
+def report():
+    c.publish("$SYS/broker/bytes/sent", "1")
+    c.publish("$SYS/uptime", "1")
+"""
+
+
+def test_paho_callbacks_for_a_filter_consume_it() -> None:
+    # message_callback_add's callback gets the messages matching its filter: on_fire its own subscription's,
+    # on_bytes those of $SYS/broker/bytes/# under the $SYS/# subscription; on_message the rest.
+    result = resolve_fixture(CALLBACKS)
+    assert edges(result, "CONSUMES") == [
+        "monitor.on_bytes(3) -> topic:mqtt:$SYS/broker/bytes/#",
+        "monitor.on_fire(3) -> topic:mqtt:alarms/fire",
+        "monitor.on_message(3) -> topic:mqtt:$SYS/#",
+    ]
+    produced = sorted((e.line, e.dst, e.props.get("match")) for f in result.files for e in f.edges if e.kind == "PRODUCES")
+    assert produced == [
+        (7, "topic:mqtt:$SYS/#", "inferred"), (7, "topic:mqtt:$SYS/broker/bytes/#", "inferred"),
+        (7, "topic:mqtt:$SYS/broker/bytes/sent", "exact"),
+        (8, "topic:mqtt:$SYS/#", "inferred"), (8, "topic:mqtt:$SYS/uptime", "exact"),  # not bytes/#
+    ]

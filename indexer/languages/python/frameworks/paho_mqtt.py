@@ -5,8 +5,9 @@
 * ``client.subscribe("topic")``, ``subscribe(("topic", qos))``, ``subscribe([("a", 0), ("b", 1)])`` (``topic=``
   too): consumes each topic filter (``+`` one level, ``#`` the rest: the linker joins each publish to
   the wildcard filters matching it, :func:`indexer.frameworks.queues.mqtt_matches`). paho hands a
-  message to the callback ``client.message_callback_add(filter, cb)`` registers for its filter, else to
-  ``client.on_message = cb``: the subscription's owner is that callback when it names a function or
+  message to the callback ``client.message_callback_add(filter, cb)`` registers for a filter matching its
+  topic (that filter is consumed by ``cb`` too, in a file that subscribes: ``$SYS/broker/bytes/#`` under a
+  ``$SYS/#`` subscription), else to ``client.on_message = cb``: the subscription's owner is that callback when it names a function or
   method of this file (``on_message``, ``self.on_message``; set on the same receiver, or the file's only
   one: ``subscribe`` is mostly called in ``on_connect`` on the client it is handed), else the function
   around the call (aiomqtt reads ``client.messages`` there).
@@ -40,6 +41,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     defs = {d.qualname for d in out.definitions if d.kind in ("function", "method")}
     on_message, by_filter = _callbacks(root, src, defs)
     only = next(iter(set(on_message.values()))) if len(set(on_message.values())) == 1 else None
+    subscribed: set[str] = set()
     for c in pubsub_calls(root, src):
         if c.method not in ("publish", "subscribe"):
             continue
@@ -52,8 +54,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         for t in _filters(topic):
             text = src.text(t)
-            owner = by_filter.get(text) or on_message.get(c.receiver) or only or c.scope
+            subscribed.add(text)
+            owner = (by_filter[text][0] if text in by_filter else None) or on_message.get(c.receiver) or only or c.scope
             out.topics.append(TopicUse(FRAMEWORK, "consumes", template(src, t), owner, line, col, broker="mqtt"))
+    if subscribed:  # a callback for a narrower filter than the subscription's gets the messages matching it
+        for text, (owner, node) in by_filter.items():
+            if text not in subscribed:
+                out.topics.append(TopicUse(FRAMEWORK, "consumes", template(src, node), owner, src.line(node),
+                                           src.col(node), broker="mqtt"))
 
 
 def _filters(node: Node) -> list[Node]:
@@ -69,11 +77,12 @@ def _filters(node: Node) -> list[Node]:
     return [node]
 
 
-def _callbacks(root: Node, src: SourceText, defs: set[str]) -> tuple[dict[str, str], dict[str, str]]:
+def _callbacks(root: Node, src: SourceText, defs: set[str]) -> tuple[dict[str, str], dict[str, tuple[str, Node]]]:
     """The file's message callbacks that name a function of it: ``{client: cb}`` of ``client.on_message =
-    cb`` (the first per client) and ``{filter source text: cb}`` of ``client.message_callback_add(filter, cb)``."""
+    cb`` (the first per client) and ``{filter source text: (cb, filter node)}`` of
+    ``client.message_callback_add(filter, cb)``."""
     on_message: dict[str, str] = {}
-    by_filter: dict[str, str] = {}
+    by_filter: dict[str, tuple[str, Node]] = {}
     stack = [root]
     while stack:
         n = stack.pop()
@@ -93,7 +102,7 @@ def _callbacks(root: Node, src: SourceText, defs: set[str]) -> tuple[dict[str, s
             sub, cb = args.get(0, "sub"), args.get(1, "callback")
             owner = callback_owner(src, cb, scope_of(n, src), defs) if sub is not None else None
             if owner and sub is not None:
-                by_filter.setdefault(src.text(sub), owner)
+                by_filter.setdefault(src.text(sub), (owner, sub))
     return on_message, by_filter
 
 
