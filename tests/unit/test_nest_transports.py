@@ -496,3 +496,40 @@ def test_options_built_by_a_function_or_a_class_give_their_transport() -> None:
                        ("PRODUCES", "topic:nats:audit.write", "exact"),
                        ("PRODUCES", "topic:nest:legacy_ping", "exact"), ("PRODUCES", "topic:nest:other_ping", "exact"),
                        ("PRODUCES", "topic:order_created", "exact"), ("PRODUCES", "topic:stock-updates", "exact")]
+
+
+HELD = """
+// --- path: pay/src/app.module.ts ---
+import { Module } from '@nestjs/common';
+import { ClientProviderOptions, ClientsModule, Transport } from '@nestjs/microservices';
+import { imported } from './clients';
+
+const clients: ClientProviderOptions[] = [{ name: 'PAY', transport: Transport.NATS }];
+
+@Module({ imports: [ClientsModule.register(clients), ClientsModule.register(imported)] })
+export class AppModule {}
+// --- path: pay/src/pay.service.ts ---
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+
+@Injectable()
+export class PayService {
+  constructor(@Inject('PAY') private readonly pay: ClientProxy, @Inject('OTHER') private readonly other: ClientProxy) {}
+
+  charge(o: object) {
+    this.pay.emit('charged', o);
+    this.other.emit('refunded', o);
+  }
+}
+"""
+
+
+def test_registered_clients_held_by_a_constant_of_the_file() -> None:
+    # `ClientsModule.register(clients)` with `const clients = [...]` in the file: NATS. The array imported from
+    # another module is not read: OTHER's emit stays `nest`.
+    module = next(ex for ex, _, _ in extract_fixture(HELD) if ex.path == "pay/src/app.module.ts")
+    assert [(t.role, t.transport, t.name.parts) for t in module.transports] == [("client", "nats", (("lit", "PAY"),))]
+    assert edges(resolve_fixture(HELD), "PRODUCES") == [
+        "pay/src/pay.service.PayService.charge(1) -> topic:nats:charged",
+        "pay/src/pay.service.PayService.charge(1) -> topic:nest:refunded",
+    ]

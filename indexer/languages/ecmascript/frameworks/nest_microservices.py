@@ -143,6 +143,14 @@ def _object(jf: JsFile, node: Node | None) -> Node | None:
     return node if node is not None and node.type == "object" else None
 
 
+def _held(jf: JsFile, node: Node | None) -> Node | None:
+    """``node``, or the value a local or program-level ``const`` of the file it names holds
+    (``const clients = [...]; ClientsModule.register(clients)``)."""
+    if node is not None and node.type == "identifier":
+        return unwrap(jf.local_value(node) or _module_const(jf, node))
+    return node
+
+
 def _module_const(jf: JsFile, ident: Node) -> Node | None:
     """The initialiser of the program-level ``const`` / ``let`` / ``var`` the identifier names (the
     file's only declarator of it), ``None`` when there is none or more than one."""
@@ -299,9 +307,9 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         if queue.parts:
             out.topics.append(TopicUse(FRAMEWORK, "consumes", queue, jf.code_scope(call), line, col, broker="rabbitmq"))
     elif setup in ("register", "registerAsync") and receiver == "ClientsModule" and args:
-        entries = unwrap(args[0])
+        entries = _held(jf, unwrap(args[0]))
         if entries is not None and entries.type == "object":  # registerAsync({ clients: [...] })
-            entries = unwrap(jf.object_pairs(entries).get("clients"))
+            entries = _held(jf, unwrap(jf.object_pairs(entries).get("clients")))
         if entries is None or entries.type != "array":
             return
         for entry in entries.named_children[:_MAX_CLIENTS]:
