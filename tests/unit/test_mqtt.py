@@ -7,10 +7,14 @@ listener) and Nest's MQTT transport docs."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from indexer.frameworks.queues import mqtt_filter, mqtt_matches
-from tests.resolution_harness import edges, extract_fixture, resolve_fixture
+from tests.index_dump import dump
+from tests.resolution_harness import edges, extract_fixture, resolve_fixture, split_fixture
+from tests.unit.test_incremental import Workspace
 
 MQTT = """
 // --- path: sensors/publisher.js ---
@@ -294,3 +298,22 @@ def test_paho_callbacks_for_a_filter_consume_it() -> None:
         (7, "topic:mqtt:$SYS/broker/bytes/sent", "exact"),
         (8, "topic:mqtt:$SYS/#", "inferred"), (8, "topic:mqtt:$SYS/uptime", "exact"),  # not bytes/#
     ]
+
+
+def test_a_new_wildcard_subscription_in_another_file_reaches_the_unedited_publishers(tmp_path: Path) -> None:
+    """Only the subscriber changes: the publisher's inferred edges to the filters follow (the watcher's and the
+    one-shot run's index equal a full index at each step)."""
+    files = split_fixture(MQTT)
+    ws = Workspace(tmp_path, files)
+    try:
+        def reached(db: Path) -> list[str]:
+            return sorted({dst for kind, src, dst, *_ in dump(db)["edges"] if kind == "PRODUCES" and "publisher" in src})
+
+        assert reached(ws.db) == ["topic:mqtt:home/+/temp", "topic:mqtt:home/kitchen/light/#",
+                                  "topic:mqtt:home/kitchen/light/level", "topic:mqtt:home/kitchen/temp"]
+        sub = files["dashboard/subscriber.ts"]
+        ws.edit({"dashboard/subscriber.ts": sub.replace("['home/+/temp', 'home/kitchen/light/#']", "['home/#']")})
+        assert reached(ws.db) == ["topic:mqtt:home/#", "topic:mqtt:home/kitchen/light/level",
+                                  "topic:mqtt:home/kitchen/temp"]
+    finally:
+        ws.close()

@@ -533,3 +533,25 @@ def test_registered_clients_held_by_a_constant_of_the_file() -> None:
         "pay/src/pay.service.PayService.charge(1) -> topic:nats:charged",
         "pay/src/pay.service.PayService.charge(1) -> topic:nest:refunded",
     ]
+
+
+def test_an_edited_options_provider_moves_the_uses_of_every_file_naming_it(tmp_path: Path) -> None:
+    """Only the configuration module changes: the handler served through `getKafkaConfig(...)` and the sends
+    through `useClass: KafkaConfigService` move to NATS (the watcher's and the one-shot run's index equal a full
+    index at each step)."""
+    files = split_fixture(BUILT)
+    ws = Workspace(tmp_path, files)
+    try:
+        def topics(db: Path) -> list[tuple[str, str]]:
+            return sorted((kind, dst) for kind, src, dst, *_ in dump(db)["edges"]
+                          if kind in ("CONSUMES", "PRODUCES") and "order_created" in dst)
+
+        assert topics(ws.db) == [("CONSUMES", "topic:order_created"), ("PRODUCES", "topic:order_created")]
+        config = files["libs/config/src/kafka.config.ts"]
+        ws.edit({"libs/config/src/kafka.config.ts": config.replace("transport: Transport.KAFKA,\n  options: { client: { brokers: [config",
+                                                                    "transport: Transport.NATS,\n  options: { client: { brokers: [config").replace(
+            "return { transport: Transport.KAFKA, options: { client: { brokers } } };",
+            "return { transport: Transport.NATS, options: { client: { brokers } } };")})
+        assert topics(ws.db) == [("CONSUMES", "topic:nats:order_created"), ("PRODUCES", "topic:nats:order_created")]
+    finally:
+        ws.close()
