@@ -257,7 +257,7 @@ class QueueLinker:
             return [Destination("mqtt", mqtt_filter(name), "exact")]
         found = [Destination("mqtt", name, "exact")]
         if not _mqtt_wildcard(name):
-            found += [Destination("mqtt", f, "inferred") for f in sorted(self.filters) if f != name and mqtt_matches(f, name)]
+            found += [Destination("mqtt", f, "inferred") for f in sorted(f for f in self.filters if f != name and mqtt_matches(f, name))]
         return found
 
     def handler(self, fc: FileCtx, use: TopicUse) -> str | None:
