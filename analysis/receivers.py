@@ -12,7 +12,9 @@ keeps, per method reached, the classes its ``this`` is known to be one of (or a 
   caller keeps the constraint, narrowed to the edge's receiver class where one is recorded;
 * a caller of a constrained method whose edge records a receiver class is followed only when that class
   is one of the constraint's classes, an ancestor or a descendant of one (``new LogHandler().run()`` and
-  ``new AuditLogHandler().run()`` are, ``new AccountHandler().run()`` is not); a caller whose receiver is
+  ``new AuditLogHandler().run()`` are, ``new AccountHandler().run()`` is not), or shares a subclass with one
+  (a diamond: ``r: JsonRenderer`` may hold a ``class TitledJson(TitleMixin, JsonRenderer)``, a ``TitleMixin``;
+  the edge does not say whether its class is exact, as after a constructor, or declared); a caller whose receiver is
   unknown or of the method's own class (``handler.run()`` on a ``Handler`` built from metadata: it may
   be any handler) is followed, the walk stays sound;
 * any other edge leaves ``this``: the caller is unconstrained;
@@ -22,7 +24,8 @@ keeps, per method reached, the classes its ``this`` is known to be one of (or a 
 
 A method reached again with a wider constraint (or none) is walked again (:meth:`Receivers.widen`).
 Ancestors are read from EXTENDS / IMPLEMENTS edges, one ``outgoing`` call per level of the hierarchy, only
-when a constrained method has callers recording a receiver.
+when a constrained method has callers recording a receiver; descendants (``incoming``, per level) only of a
+constraint's class that a caller's receiver class neither inherits nor is inherited by (and their ancestors).
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class Receivers:
         one of); a node reached without one is absent."""
         self.up: dict[str, frozenset[str]] = {}
         """Per class id read: the class and its ancestors' ids."""
+        self.down: dict[str, frozenset[str]] = {}
+        """Per class id whose subclasses were read: the class and its descendants' ids."""
         self.cut: set[str] = set()
         """Callers not followed: their edge's receiver class is unrelated to the constraint."""
         self.unserved: set[str] = set()
@@ -74,6 +79,46 @@ class Receivers:
             if recorded:
                 need |= k | recorded | own
         self._load(need)
+        # a pair neither of which inherits the other may still have a common subclass (the diamond): the
+        # constraint's class's subclasses (an override's or a mixin's: few) and their ancestors are read
+        apart: set[str] = set()
+        for dst in ask:
+            k = self.of.get(dst)
+            if k is None:
+                continue
+            for e in incoming.get(dst, ()):
+                recv = self._receiver(e)
+                if recv:
+                    apart.update(c for c in k if not self._inherits(recv, c))
+        self._load_down(apart)
+        self._load(d for c in apart for d in self.down[c])
+
+    def _load_down(self, ids: Iterable[str]) -> None:
+        """Fill :attr:`down` for ``ids``: one ``incoming`` call per hierarchy level not read yet (at most
+        :data:`_MAX_DEPTH` levels; a class already read is not asked again)."""
+        todo = sorted(i for i in set(ids) if i not in self.down)
+        if not todo:
+            return
+        children: dict[str, set[str]] = {}
+        frontier = todo
+        for _ in range(_MAX_DEPTH):
+            ask = [i for i in frontier if i not in children and i not in self.down]
+            if not ask:
+                break
+            found = self.graph.incoming(ask, _SUPER_KINDS)
+            frontier = []
+            for i in ask:
+                children[i] = {e.src for e in found.get(i, ())}
+                frontier += sorted(children[i])
+        for i in todo:
+            out, stack = {i}, [i]
+            while stack:
+                c = stack.pop()
+                for d in children[c] if c in children else self.down.get(c, ()):
+                    if d not in out:
+                        out.add(d)
+                        stack.append(d)
+            self.down[i] = frozenset(out)
 
     def _load(self, ids: Iterable[str]) -> None:
         """Fill :attr:`up` for ``ids``: one ``outgoing`` call per hierarchy level not read yet."""
@@ -107,8 +152,20 @@ class Receivers:
                     stack.append(p)
         return frozenset(out)
 
-    def _related(self, a: str, b: str) -> bool:
+    def _inherits(self, a: str, b: str) -> bool:
+        """Whether one of ``a``, ``b`` is the other or inherits it (through any path of its bases)."""
         return a in self.up.get(b, (b,)) or b in self.up.get(a, (a,))
+
+    def _common(self, recv: str, c: str) -> frozenset[str]:
+        """The subclasses of the constraint's class ``c`` (read by :meth:`prepare`) that inherit ``recv``
+        too, through any of their bases: an instance of one of them is both (``class
+        TitledJson(TitleMixin, JsonRenderer)`` for ``JsonRenderer`` and ``TitleMixin``)."""
+        return frozenset(d for d in self.down.get(c, ()) if recv in self.up.get(d, (d,)))
+
+    def _related(self, recv: str, c: str) -> bool:
+        """Whether a value known to be a ``recv`` (or a subclass of it) may be a ``c`` (or a subclass): one
+        inherits the other, or some class inherits both (the diamond)."""
+        return self._inherits(recv, c) or bool(self._common(recv, c))
 
     def _receiver(self, e: Edge) -> str | None:
         """The class ``e``'s receiver is known to be (or to be a subclass of): the class the edge records;
@@ -159,7 +216,16 @@ class Receivers:
             return k
         if k is None:
             return frozenset((recv,))
-        return frozenset(c if recv in self.up.get(c, (c,)) else recv for c in k if self._related(recv, c))
+        out: set[str] = set()
+        for c in k:
+            if recv in self.up.get(c, (c,)):
+                out.add(c)
+            elif c in self.up.get(recv, (recv,)):
+                out.add(recv)
+            else:
+                # both at once: one of their common subclasses
+                out |= self._common(recv, c)
+        return frozenset(out)
 
     def reach(self, node_id: str, constraint: frozenset[str] | None) -> None:
         """Record the constraint of ``node_id``, reached for the first time."""

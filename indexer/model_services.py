@@ -97,6 +97,11 @@ class MessageTransport:
     queue: Template
     line: int
     col: int
+    via: Template = Template()
+    """A client's transport named elsewhere (``transport`` empty): a ``ref`` to the constant
+    ``<X>.transport`` the options' provider records (``registerAsync`` with ``useClass: X`` /
+    ``useExisting: X``, a ``useFactory`` returning ``X(...)``), rendered by the linker through the
+    imports; empty when the entry's options are read here or not at all."""
 
 
 ENTRY_KINDS = frozenset({"scheduled", "cli", "main", "runtime", "trigger", "async"})

@@ -103,7 +103,7 @@ def endpoint_id(http_method: str, path: str) -> str:
 
 
 BROKERS = ("kafka", "rabbitmq", "jms", "stream", "celery", "sqs", "sns", "nats", "redis", "inprocess", "salesforce",
-           "eventuate", "nest")
+           "eventuate", "nest", "mqtt")
 """The message brokers a Topic node belongs to (its ``props["broker"]``): a topic, queue, channel,
 subject or task of one broker is a different node from the same name on another (:func:`topic_id`).
 ``stream`` is a Spring Cloud Stream destination whose binder the configuration does not name;
@@ -113,9 +113,10 @@ on it, named as the event: ``order_shipped__e``) or a record event of an sObject
 on it: ``account.update``); ``eventuate`` an Eventuate Tram channel's messages of one kind (a command
 type on a channel, ``kitchenService/CreateTicket``; an aggregate's domain events, named as the
 aggregate's class; a command's reply, ``kitchenService/CreateTicket/CreateTicketReply``), whatever transport
-carries the channel; ``nest`` a NestJS microservice message or event pattern on a TCP, MQTT or RMQ transport
+carries the channel; ``nest`` a NestJS microservice message or event pattern on a TCP or RMQ transport
 or one not found (``ClientProxy.send`` / ``emit`` to ``@MessagePattern`` / ``@EventPattern`` handlers; on Kafka,
-NATS or Redis the pattern is that broker's topic, subject or channel)."""
+NATS, Redis or MQTT the pattern is that broker's topic, subject or channel); ``mqtt`` an MQTT topic, or a
+topic filter a subscription names (``home/+/temp``: the publishes it matches reach it too)."""
 
 
 def topic_id(name: str, broker: str = "kafka") -> str:

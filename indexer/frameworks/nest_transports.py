@@ -8,18 +8,19 @@ records, :mod:`indexer.languages.ecmascript.frameworks.nest_microservices`). Its
 * the transport its own file names (:attr:`TopicUse.transport`: a typed ``ClientKafka``, a client the file
   creates, ``@MessagePattern(p, Transport.KAFKA)``);
 * a send through an injected client (:attr:`TopicUse.client`, the token): the ``ClientsModule``
-  registrations of that token in the nearest folder holding the sending file (the module beside or
+  registrations (their options' transport, or that of the provider they name: ``useClass``, a function
+  returning the options, :attr:`MessageTransport.via`) of that token in the nearest folder holding the sending file (the module beside or
   above it); when no folder above it registers the token, every registration of the token in the
   repository if they agree on one transport;
 * a handler: the server bootstraps (``createMicroservice`` / ``connectMicroservice``; options imported
-  from another module: the transport that module's options constant records) of the nearest
+  from another module or returned by a function: the transport that constant or function records) of the nearest
   folder holding the handler's file that has any (``apps/orders/src/main.ts`` for
   ``apps/orders/src/orders.controller.ts``): a hybrid application's handlers listen on each.
 
 Nest routes a pattern on Kafka as the topic of that name, on NATS as the subject, on Redis as the
-channel: those uses become topics of the ``kafka``, ``nats`` and ``redis`` brokers, joining the
-producers and consumers other libraries and languages declare there (``exact``). TCP, MQTT and RMQ
-keep broker ``nest`` (RMQ carries every pattern of a server on one queue, the pattern inside the
+channel, on MQTT as the topic (a handler's pattern a topic filter, ``+`` / ``#`` wildcards included): those
+uses become topics of the ``kafka``, ``nats``, ``redis`` and ``mqtt`` brokers, joining the producers and
+consumers other libraries and languages declare there (``exact``). TCP and RMQ keep broker ``nest`` (RMQ carries every pattern of a server on one queue, the pattern inside the
 message: an RMQ send through a registered client also produces that queue on broker ``rabbitmq``, and
 the RMQ server's bootstrap consumes it). A use whose transport nothing says goes to the broker the
 determined uses of the same pattern all agree on (``inferred``), else stays ``nest`` (``exact``, as
@@ -40,7 +41,7 @@ __all__ = ["FRAMEWORK", "NestTransports", "Route", "broker_of"]
 FRAMEWORK = "nestjs-microservices"
 """The framework name of the NestJS microservice uses and transports."""
 
-_BROKERS = {"kafka": "kafka", "nats": "nats", "redis": "redis"}
+_BROKERS = {"kafka": "kafka", "nats": "nats", "redis": "redis", "mqtt": "mqtt"}
 """The transports whose pattern is the broker's own destination name; any other stays ``nest``."""
 _HOLE = "\x00"
 
@@ -49,7 +50,7 @@ Render = Callable[[FileCtx, "str | None", Template], str]
 
 def broker_of(transport: str) -> str:
     """The broker a pattern on a Nest ``transport`` (``kafka``, ``rmq``, ``tcp``...) is a topic of:
-    ``kafka``, ``nats``, ``redis``, else ``nest``."""
+    ``kafka``, ``nats``, ``redis``, ``mqtt``, else ``nest``."""
     return _BROKERS.get(transport, "nest")
 
 
@@ -93,8 +94,12 @@ class NestTransports:
                     self.servers[_folder(fc.path)].append((transport, queue))
                 elif t.role == "client" and t.name.parts:
                     token = self.render(fc, None, t.name)
+                    transport = t.transport
+                    if not transport and t.via.parts:  # useClass / a provider function: its recorded transport
+                        named = self.render(fc, None, t.via)
+                        transport = "" if _HOLE in named else named
                     if token and _HOLE not in token:
-                        self.clients[token].append((_folder(fc.path), t.transport, queue))
+                        self.clients[token].append((_folder(fc.path), transport, queue))
         self._agreed: dict[str, set[str]] | None = None
 
     def route(self, fc: FileCtx, use: TopicUse) -> Route:

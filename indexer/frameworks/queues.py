@@ -34,7 +34,9 @@ its PRODUCES / CONSUMES edges (``match`` says how sure the link is, like a CALLS
 * Any other use names its destination (JMS, SQS, SNS, NATS, Redis): ``exact`` when the name is a
   literal or constant. An SQS queue URL or SNS topic ARN stands for its last segment (the queue's or
   topic's name). A NATS publish also goes to every wildcard subscription of the repository that
-  matches its subject (``orders.*``, ``orders.>``: ``inferred``).
+  matches its subject (``orders.*``, ``orders.>``: ``inferred``); an MQTT publish likewise to every
+  topic filter with wildcards matching its topic (``home/+/temp``, ``home/#``: :func:`mqtt_matches`), a
+  shared subscription (``$share/group/...``) consuming the filter after its prefix.
 * **A NestJS microservice pattern** (broker ``nest``): the broker its transport makes it a topic of
   (:mod:`indexer.frameworks.nest_transports`: ``kafka``, ``nats``, ``redis``, else ``nest``).
 * **A message handed to a wrapper or an outbox** (:attr:`TopicUse.handed_as`, C#'s
@@ -65,7 +67,7 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
 from indexer.resolve.values import EXTERNAL, ClassV, FuncV
 
-__all__ = ["Destination", "QueueLinker", "nats_matches", "routing_matches", "stream_broker"]
+__all__ = ["Destination", "QueueLinker", "mqtt_filter", "mqtt_matches", "nats_matches", "routing_matches", "stream_broker"]
 
 Render = Callable[[FileCtx, "str | None", Template], str]
 """The linker's template rendering: constants substituted, ``${...}`` filled, unknown pieces ``\\x00``."""
@@ -122,6 +124,36 @@ def nats_matches(pattern: str, subject: str) -> bool:
     return len(have) == len(want)
 
 
+def mqtt_filter(name: str) -> str:
+    """An MQTT subscription's topic filter without a shared-subscription prefix (``$share/<group>/``,
+    ``$queue/``: the broker hands each message to one member of the group, the filter is the rest)."""
+    if name.startswith("$share/"):
+        return name.split("/", 2)[2] if name.count("/") >= 2 else name
+    return name.removeprefix("$queue/")
+
+
+def mqtt_matches(pattern: str, topic: str) -> bool:
+    """Whether an MQTT topic filter ``pattern`` matches the published ``topic`` (MQTT 3.1.1 / 5.0,
+    section 4.7): levels split at ``/``, ``+`` matches exactly one level (an empty one too), a final
+    ``#`` the parent level and any number below it; a filter starting with a wildcard does not match a
+    topic starting with ``$`` (``$SYS/...``). ``home/+/temp`` matches ``home/kitchen/temp``, not
+    ``home/kitchen/a/temp``; ``home/#`` matches ``home`` and ``home/a/b``. A ``#`` that is not the last
+    level makes the filter invalid: it matches nothing."""
+    want, have = pattern.split("/"), topic.split("/")
+    if topic.startswith("$") and want[0] in ("+", "#"):
+        return False
+    for i, w in enumerate(want):
+        if w == "#":
+            return i == len(want) - 1
+        if i >= len(have) or (w != "+" and w != have[i]):
+            return False
+    return len(have) == len(want)
+
+
+def _mqtt_wildcard(name: str) -> bool:
+    return any(level in ("+", "#") for level in name.split("/"))
+
+
 def stream_broker(props: Mapping[str, str]) -> str:
     """The broker a Spring Cloud Stream application's bindings live on, from its configuration:
     ``kafka``, ``rabbitmq``, else ``stream`` (the binder is not named)."""
@@ -146,6 +178,7 @@ class QueueLinker:
         self.bindings: dict[str, list[tuple[str, str]]] = defaultdict(list)  # exchange -> (key, queue)
         self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
         self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
+        self.filters: set[str] = set()  # MQTT topic filters subscribed to with wildcards
         self.consumed: set[tuple[str, str]] = set()  # (broker, name) of every destination consumed by name
         self.nest = NestTransports(ctxs, render)
         for fc in ctxs:
@@ -163,10 +196,21 @@ class QueueLinker:
                     subject = self.render(fc, use.owner, use.topic)
                     if _HOLE not in subject and ("*" in subject.split(".") or subject.endswith(">")):
                         self.subjects.add(subject)
+                if use.role == "consumes" and (use.broker == "mqtt" or use.framework == NEST and use.broker == "nest"):
+                    self._mqtt_filter(fc, use)
                 if use.broker == "celery" and use.role == "consumes" and use.owner:
                     name = self.render(fc, None, use.topic) if use.topic.parts else f"{fc.module_key}.{use.owner}"
                     if name and _HOLE not in name:
                         self.tasks[(fc.path, use.owner)] = name
+
+    def _mqtt_filter(self, fc: FileCtx, use: TopicUse) -> None:
+        """Keep the topic filter of an MQTT subscription (a NestJS pattern's on an MQTT transport) that has
+        wildcards: every publish it matches reaches it (:meth:`destinations`)."""
+        name = self.render(fc, use.owner, use.topic)
+        if _HOLE in name or not _mqtt_wildcard(name):
+            return
+        if use.broker == "mqtt" or "mqtt" in self.nest.route(fc, use).brokers:
+            self.filters.add(mqtt_filter(name))
 
     def _name(self, fc: FileCtx, scope: str | None, tpl: Template) -> str | None:
         """A binding's queue or exchange name (``None``: unknown)."""
@@ -196,12 +240,25 @@ class QueueLinker:
             found += [Destination("nats", s, "inferred") for s in sorted(self.subjects) if s != name
                       and nats_matches(s, name)]
             return found, None
+        if use.broker == "mqtt":
+            return self._mqtt(use, name), None
         if use.needs_consumer and use.role == "produces" and (use.broker, name) not in self.consumed:
             return [], "no_consumer"  # a record event no trigger of the repository runs on
         if use.broker == "rabbitmq" and use.role == "produces" and use.exchange is not None:
             return self._rabbit(fc, use, name), None
         match = "name" if use.broker == "celery" else "exact"  # send_task("name"): a name only
         return [Destination(use.broker, name, match)], None
+
+    def _mqtt(self, use: TopicUse, name: str) -> list[Destination]:
+        """An MQTT subscription consumes its topic filter (``$share/<group>/`` dropped); a publish produces
+        its topic and reaches every wildcard filter of the repository matching it (``inferred``; a filter
+        never reaches another filter's publishers the other way)."""
+        if use.role == "consumes":
+            return [Destination("mqtt", mqtt_filter(name), "exact")]
+        found = [Destination("mqtt", name, "exact")]
+        if not _mqtt_wildcard(name):
+            found += [Destination("mqtt", f, "inferred") for f in sorted(f for f in self.filters if f != name and mqtt_matches(f, name))]
+        return found
 
     def handler(self, fc: FileCtx, use: TopicUse) -> str | None:
         """The node id of the function a consumer's :attr:`TopicUse.target` names (resolved like a

@@ -304,3 +304,66 @@ def test_editing_the_extends_attribute_or_the_base_helper_rebinds_the_sub_compon
         after = edges(live.resolve(paths))
         assert after == edges(resolve_repository(REPO, extract_fixture(edited)))
         assert "aura/sub/subController.handleClick(3) -> aura/base/baseHelper.load(1) [exact]" not in after
+
+
+CALLBACKS = """
+// --- path: aura/cb/cb.cmp ---
+<aura:component controller="CbController">
+    <aura:handler name="init" value="{!this}" action="{!c.doInit}"/>
+</aura:component>
+// --- path: aura/cb/cbController.js ---
+({
+    doInit: function (component, event, helper) {
+        window.setTimeout($A.getCallback(function () {
+            helper.load(component);
+        }), 100);
+        $A.getCallback(function () { helper.done(component); })();
+    }
+});
+// --- path: aura/cb/cbHelper.js ---
+({
+    load: function (component) {
+        var self = this;
+        var action = component.get("c.fetch");
+        action.setCallback(this, $A.getCallback(function (response) {
+            this.done(response);
+        }));
+        window.setTimeout($A.getCallback(function () { self.own(component); this.other(component); }), 10);
+        [1].forEach(function (self) { self.other(component); });
+        $A.enqueueAction(action);
+    },
+    wrap: function (component) {
+        return $A.getCallback(function () { this.other(component); self.other(component); });
+    },
+    own: function (x) {},
+    done: function (response) {},
+    other: function (x) {}
+});
+// --- path: classes/CbController.cls ---
+public with sharing class CbController {
+    @AuraEnabled
+    public static String fetch() { return null; }
+}
+"""
+
+
+def test_wrapped_callbacks_and_this_aliases_call_the_helper() -> None:
+    check(CALLBACKS, [
+        "aura/cb/cb.cmp -> aura/cb/cbController.doInit(3) [exact]",
+        "aura/cb/cbController.doInit(3) -> aura/cb/cbHelper.done(1) [exact]",  # in an invoked $A.getCallback(...)
+        "aura/cb/cbController.doInit(3) -> aura/cb/cbHelper.load(1) [exact]",  # in setTimeout($A.getCallback(...))
+        "aura/cb/cbHelper.load(1) -> aura/cb/cbHelper.done(1) [exact]",  # setCallback(this, $A.getCallback(...))
+        "aura/cb/cbHelper.load(1) -> aura/cb/cbHelper.own(1) [exact]",  # `var self = this`, in a callback
+        "aura/cb/cbHelper.load(1) -> classes/CbController.CbController.fetch(0) [exact]",
+    ])
+    # not linked: `this.other` in setTimeout's callback (its `this` is whatever calls it), `self.other` in the
+    # forEach callback whose parameter is named `self`, wrap's `this.other` in a returned $A.getCallback and its
+    # `self.other` (no alias in wrap)
+    calls = {e.path: [(c.caller, c.name, c.receiver, c.line) for c in e.calls if c.name in {"load", "done", "own", "other"}]
+             for e, _, _ in extract_fixture(CALLBACKS) if e.path.endswith(".js")}
+    assert calls == {  # each call read once
+        "aura/cb/cbController.js": [("doInit", "load", "aura$helper", 4), ("doInit", "done", "aura$helper", 6)],
+        "aura/cb/cbHelper.js": [("load", "done", "aura$helper", 6), ("load", "own", "aura$helper", 8),
+                                ("load", "other", "function.this", 8), ("load", "other", "self", 9),
+                                ("wrap", "other", "function.this", 13), ("wrap", "other", "self", 13)],
+    }

@@ -517,3 +517,132 @@ def test_receiver_values_are_written_compactly_and_read_back() -> None:
     assert [edge_receiver(e) for e in (dispatch, inherited, typed)] == [sub, sub, sub]
     assert edge_receiver(dataclasses.replace(typed, props={})) is None
     assert id_owner("r:pkg/m.Outer.Inner.run(Map.Entry)") == "r:pkg/m.Outer.Inner"
+
+
+DIAMOND = {
+    "app/__init__.py": "",
+    "app/render.py": """class Renderer:
+    def run(self):
+        return self.context()
+
+    def context(self):
+        return {}
+
+
+class TitleMixin(Renderer):
+    def context(self):
+        return {"title": 1}
+
+
+class JsonRenderer(Renderer):
+    def kind(self):
+        return "json"
+
+
+class PlainRenderer(Renderer):
+    def kind(self):
+        return "plain"
+
+
+class TitledJson(TitleMixin, JsonRenderer):
+    pass
+""",
+    "app/api.py": """from app.render import JsonRenderer, PlainRenderer, TitledJson
+
+
+def show_json(r: JsonRenderer):
+    return r.run()
+
+
+def show_plain(r: PlainRenderer):
+    return r.run()
+
+
+def show_titled():
+    return TitledJson().run()
+
+
+def make_json():
+    return JsonRenderer().run()
+""",
+}
+
+
+def test_a_receiver_typed_by_a_sibling_of_the_mixin_may_hold_their_common_subclass(tmp_path: Path) -> None:
+    # The diamond (acc64a's known limit): show_json's `r: JsonRenderer` may hold a TitledJson, which is a
+    # TitleMixin (Renderer is reached through two paths), so TitleMixin.context runs under show_json's
+    # r.run(). PlainRenderer has no subclass that is a TitleMixin: show_plain is not reached.
+    # make_json's JsonRenderer() is an exact JsonRenderer, but the edge records only the class, and a
+    # declared JsonRenderer may be a TitledJson: it is followed too (sound).
+    report = _report(tmp_path, DIAMOND, "TitleMixin.context")
+    assert _targets(report) == [("TitleMixin.context", "selected"), ("Renderer.context", "declaration")]
+    assert _reached(report) == [("Renderer.run", 1), ("make_json", 2), ("show_json", 2), ("show_titled", 2)]
+    assert report.truncated == (f"1 caller not followed: {_CUT}",)
+
+
+SIBLINGS = {
+    "app/__init__.py": "",
+    "app/views.py": """class ProcessForm:
+    def post(self):
+        return self.form_valid()
+
+
+class ValidMixin:
+    def form_valid(self):
+        return 1
+
+
+class OtherValid:
+    def form_valid(self):
+        return 2
+
+
+class ProcessChild(ProcessForm):
+    def extra(self):
+        return 0
+
+
+class CreateView(ValidMixin, ProcessForm):
+    pass
+
+
+class ResetView(OtherValid, ProcessForm):
+    pass
+
+
+class CreateChild(ValidMixin, ProcessChild):
+    pass
+
+
+class ResetChild(OtherValid, ProcessChild):
+    pass
+""",
+    "app/api.py": """from app.views import CreateView, ProcessChild, ProcessForm, ResetView
+
+
+def create():
+    return CreateView().post()
+
+
+def reset():
+    return ResetView().post()
+
+
+def any_form(v: ProcessForm):
+    return v.post()
+
+
+def child(v: ProcessChild):
+    return v.post()
+""",
+}
+
+
+def test_a_mixins_self_call_dispatches_to_a_sibling_mixin_under_a_receiver_sharing_a_subclass(tmp_path: Path) -> None:
+    # ProcessForm.post's self.form_valid() runs ValidMixin's on a CreateView or a CreateChild (siblings'
+    # common subclasses). child's `v: ProcessChild` may hold a CreateChild: followed (it was cut). reset's
+    # ResetView() has no subclass that is a ValidMixin: cut.
+    report = _report(tmp_path, SIBLINGS, "ValidMixin.form_valid")
+    assert _targets(report) == [("ValidMixin.form_valid", "selected")]
+    assert _reached(report) == [("ProcessForm.post", 1), ("any_form", 2), ("child", 2), ("create", 2)]
+    assert report.truncated == (f"1 caller not followed: {_CUT}",)

@@ -306,3 +306,252 @@ def test_options_imported_from_a_configuration_module_give_their_transport() -> 
     ]
     matches = sorted((e.dst, e.props.get("match")) for f in result.files for e in f.edges if e.kind == "CONSUMES")
     assert matches == [("topic:nest:ship", "exact"), ("topic:stock", "exact")]
+
+
+BUILT = """
+// --- path: libs/config/src/kafka.config.ts ---
+import { ConfigService } from '@nestjs/config';
+import { ClientProvider, ClientsModuleOptionsFactory, KafkaOptions, Transport } from '@nestjs/microservices';
+
+export const getKafkaConfig = (config: ConfigService, groupId: string): KafkaOptions => ({
+  transport: Transport.KAFKA,
+  options: { client: { brokers: [config.get('KAFKA_BROKER')] }, consumer: { groupId } },
+});
+
+export function getNatsOptions() {
+  const url = process.env.NATS_URL;
+  return { transport: Transport.NATS, options: { servers: [url] } };
+}
+
+export class KafkaConfigService implements ClientsModuleOptionsFactory {
+  constructor(private readonly config: ConfigService) {}
+
+  createClientOptions(): ClientProvider {
+    const brokers = [this.config.get('KAFKA_BROKER')];
+    return { transport: Transport.KAFKA, options: { client: { brokers } } };
+  }
+}
+
+export class StockKafka {
+  constructor(private readonly config: ConfigService) {}
+
+  getKafkaConfig(): KafkaOptions {
+    return { transport: Transport.KAFKA, options: { client: { brokers: [this.config.get('KAFKA_BROKER')] } } };
+  }
+}
+
+export class Unfolded implements ClientsModuleOptionsFactory {
+  createClientOptions(): ClientProvider {
+    return this.config.get('client');
+  }
+}
+// --- path: orders/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { ConfigService } from '@nestjs/config';
+import { getKafkaConfig } from '../../libs/config/src/kafka.config';
+
+async function bootstrap() {
+  const app = await NestFactory.create(OrdersModule);
+  app.connectMicroservice(getKafkaConfig(app.get(ConfigService), 'orders'));
+  await app.startAllMicroservices();
+}
+// --- path: orders/src/orders.controller.ts ---
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+
+@Controller()
+export class OrdersController {
+  @EventPattern('order_created')
+  created(data: object) { return data; }
+}
+// --- path: audit/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { getNatsOptions } from '../../libs/config/src/kafka.config';
+
+async function bootstrap() {
+  const app = await NestFactory.createMicroservice(AuditModule, getNatsOptions());
+  await app.listen();
+}
+// --- path: audit/src/audit.controller.ts ---
+import { MessagePattern } from '@nestjs/microservices';
+
+export class AuditController {
+  @MessagePattern('audit.write')
+  write(data: object) { return data; }
+}
+// --- path: stock/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { ConfigService } from '@nestjs/config';
+import { StockKafka } from '../../libs/config/src/kafka.config';
+
+async function bootstrap() {
+  const kafka = new StockKafka(new ConfigService());
+  const app = await NestFactory.create(StockModule);
+  app.connectMicroservice(kafka.getKafkaConfig());
+  await app.startAllMicroservices();
+}
+// --- path: stock/src/stock.controller.ts ---
+import { EventPattern } from '@nestjs/microservices';
+
+export class StockController {
+  @EventPattern('stock-updates')
+  update(data: object) { return data; }
+}
+// --- path: legacy/src/main.ts ---
+import { NestFactory } from '@nestjs/core';
+import { ConfigService } from '@nestjs/config';
+
+async function bootstrap() {
+  const app = await NestFactory.create(LegacyModule);
+  const config = app.get(ConfigService);
+  app.connectMicroservice(config.get('microservice'));
+  await app.startAllMicroservices();
+}
+// --- path: legacy/src/legacy.controller.ts ---
+import { EventPattern } from '@nestjs/microservices';
+
+export class LegacyController {
+  @EventPattern('legacy_ping')
+  ping(data: object) { return data; }
+}
+// --- path: gateway/src/app.module.ts ---
+import { Module } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { ClientsModule } from '@nestjs/microservices';
+import { KafkaConfigService, StockKafka, Unfolded, getNatsOptions } from '../../libs/config/src/kafka.config';
+
+@Module({
+  imports: [
+    ClientsModule.registerAsync([
+      { name: 'ORDERS', useClass: KafkaConfigService },
+      { name: 'AUDIT', useFactory: () => getNatsOptions() },
+      { name: 'LEGACY', useClass: Unfolded },
+      { name: 'STOCK', inject: [StockKafka], useFactory: (kafka: StockKafka) => kafka.getKafkaConfig() },
+      { name: 'OTHER', inject: [ConfigService], useFactory: (config: ConfigService) => config.get('other') },
+    ]),
+  ],
+})
+export class AppModule {}
+// --- path: gateway/src/gateway.service.ts ---
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+
+@Injectable()
+export class GatewayService {
+  constructor(
+    @Inject('ORDERS') private readonly orders: ClientProxy,
+    @Inject('AUDIT') private readonly audit: ClientProxy,
+    @Inject('LEGACY') private readonly legacy: ClientProxy,
+    @Inject('OTHER') private readonly other: ClientProxy,
+    @Inject('STOCK') private readonly stock: ClientProxy,
+  ) {}
+
+  create(order: object) {
+    this.orders.emit('order_created', order);
+    this.audit.send('audit.write', order);
+    this.legacy.emit('legacy_ping', order);
+    this.other.emit('other_ping', order);
+    this.stock.emit('stock-updates', order);
+  }
+}
+"""
+
+
+def test_options_built_by_a_function_or_a_class_give_their_transport() -> None:
+    # getKafkaConfig(...) (an arrow function), getNatsOptions() (a function), registerAsync's useClass
+    # (a ClientsModuleOptionsFactory) and a useFactory returning getNatsOptions(): each records its transport.
+    # Negatives: options from config.get(...) (a bootstrap and a useFactory) and a factory class whose
+    # createClientOptions returns no literal stay `nest`.
+    config = next(ex for ex, _, _ in extract_fixture(BUILT) if ex.path == "libs/config/src/kafka.config.ts")
+    assert sorted((c.qualname, c.value.parts) for c in config.constants if c.qualname.endswith(".transport")) == [
+        ("KafkaConfigService.createClientOptions.transport", (("lit", "kafka"),)),
+        ("KafkaConfigService.transport", (("lit", "kafka"),)),
+        ("StockKafka.getKafkaConfig.transport", (("lit", "kafka"),)),
+        ("getKafkaConfig.transport", (("lit", "kafka"),)), ("getNatsOptions.transport", (("lit", "nats"),))]
+    module = next(ex for ex, _, _ in extract_fixture(BUILT) if ex.path == "gateway/src/app.module.ts")
+    assert [(t.name.parts, t.transport, t.via.parts) for t in module.transports] == [
+        ((("lit", "ORDERS"),), "", (("ref", "KafkaConfigService.transport"),)),
+        ((("lit", "AUDIT"),), "", (("ref", "getNatsOptions.transport"),)),
+        ((("lit", "LEGACY"),), "", (("ref", "Unfolded.transport"),)),
+        ((("lit", "STOCK"),), "", (("ref", "StockKafka.getKafkaConfig.transport"),)),  # the parameter's class
+        ((("lit", "OTHER"),), "", (("ref", "ConfigService.get.transport"),))]  # records nothing: nest
+    result = resolve_fixture(BUILT)
+    assert edges(result, "CONSUMES") == [
+        "audit/src/audit.controller.AuditController.write(1) -> topic:nats:audit.write",
+        "legacy/src/legacy.controller.LegacyController.ping(1) -> topic:nest:legacy_ping",
+        "orders/src/orders.controller.OrdersController.created(1) -> topic:order_created",
+        "stock/src/stock.controller.StockController.update(1) -> topic:stock-updates",  # new StockKafka(...)
+    ]
+    assert edges(result, "PRODUCES") == [
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:nats:audit.write",
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:nest:legacy_ping",
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:nest:other_ping",
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:order_created",
+        "gateway/src/gateway.service.GatewayService.create(1) -> topic:stock-updates",
+    ]
+    matches = sorted({(e.kind, e.dst, e.props.get("match")) for f in result.files for e in f.edges
+                      if e.kind in ("CONSUMES", "PRODUCES")})
+    assert matches == [("CONSUMES", "topic:nats:audit.write", "exact"), ("CONSUMES", "topic:nest:legacy_ping", "exact"),
+                       ("CONSUMES", "topic:order_created", "exact"), ("CONSUMES", "topic:stock-updates", "exact"),
+                       ("PRODUCES", "topic:nats:audit.write", "exact"),
+                       ("PRODUCES", "topic:nest:legacy_ping", "exact"), ("PRODUCES", "topic:nest:other_ping", "exact"),
+                       ("PRODUCES", "topic:order_created", "exact"), ("PRODUCES", "topic:stock-updates", "exact")]
+
+
+HELD = """
+// --- path: pay/src/app.module.ts ---
+import { Module } from '@nestjs/common';
+import { ClientProviderOptions, ClientsModule, Transport } from '@nestjs/microservices';
+import { imported } from './clients';
+
+const clients: ClientProviderOptions[] = [{ name: 'PAY', transport: Transport.NATS }];
+
+@Module({ imports: [ClientsModule.register(clients), ClientsModule.register(imported)] })
+export class AppModule {}
+// --- path: pay/src/pay.service.ts ---
+import { Inject, Injectable } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+
+@Injectable()
+export class PayService {
+  constructor(@Inject('PAY') private readonly pay: ClientProxy, @Inject('OTHER') private readonly other: ClientProxy) {}
+
+  charge(o: object) {
+    this.pay.emit('charged', o);
+    this.other.emit('refunded', o);
+  }
+}
+"""
+
+
+def test_registered_clients_held_by_a_constant_of_the_file() -> None:
+    # `ClientsModule.register(clients)` with `const clients = [...]` in the file: NATS. The array imported from
+    # another module is not read: OTHER's emit stays `nest`.
+    module = next(ex for ex, _, _ in extract_fixture(HELD) if ex.path == "pay/src/app.module.ts")
+    assert [(t.role, t.transport, t.name.parts) for t in module.transports] == [("client", "nats", (("lit", "PAY"),))]
+    assert edges(resolve_fixture(HELD), "PRODUCES") == [
+        "pay/src/pay.service.PayService.charge(1) -> topic:nats:charged",
+        "pay/src/pay.service.PayService.charge(1) -> topic:nest:refunded",
+    ]
+
+
+def test_an_edited_options_provider_moves_the_uses_of_every_file_naming_it(tmp_path: Path) -> None:
+    """Only the configuration module changes: the handler served through `getKafkaConfig(...)` and the sends
+    through `useClass: KafkaConfigService` move to NATS (the watcher's and the one-shot run's index equal a full
+    index at each step)."""
+    files = split_fixture(BUILT)
+    ws = Workspace(tmp_path, files)
+    try:
+        def topics(db: Path) -> list[tuple[str, str]]:
+            return sorted((kind, dst) for kind, src, dst, *_ in dump(db)["edges"]
+                          if kind in ("CONSUMES", "PRODUCES") and "order_created" in dst)
+
+        assert topics(ws.db) == [("CONSUMES", "topic:order_created"), ("PRODUCES", "topic:order_created")]
+        config = files["libs/config/src/kafka.config.ts"]
+        ws.edit({"libs/config/src/kafka.config.ts": config.replace("transport: Transport.KAFKA,\n  options: { client: { brokers: [config",
+                                                                    "transport: Transport.NATS,\n  options: { client: { brokers: [config").replace(
+            "return { transport: Transport.KAFKA, options: { client: { brokers } } };",
+            "return { transport: Transport.NATS, options: { client: { brokers } } };")})
+        assert topics(ws.db) == [("CONSUMES", "topic:nats:order_created"), ("PRODUCES", "topic:nats:order_created")]
+    finally:
+        ws.close()

@@ -28,6 +28,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "base_urls",
     "kafkajs",
     "amqplib",
+    "mqtt_js",
     "aws_messaging",
     "grpc_js",
     "listeners",

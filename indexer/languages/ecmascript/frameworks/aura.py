@@ -125,8 +125,9 @@ def _helper_calls(folder: str, out: FileExtraction, scoped: frozenset[tuple[int,
     helper, ``this.f(...)`` written in a top-level function (``this`` is the helper object the
     function is called on: ``helper.load(...)``) likewise, and in a callback it hands
     ``action.setCallback(this, function () {...})`` (at the positions ``scoped``: Aura runs the
-    callback with the scope given, :func:`_scoped_callback_calls`). ``this`` in any other nested
-    function is not read (it depends on how that function is called)."""
+    callback with the scope given, also wrapped in ``$A.getCallback``) and a call on a variable set to
+    ``this`` in the function (:func:`_scoped_callback_calls`). ``this`` in any other nested function is not
+    read (it depends on how that function is called)."""
     role = _role(folder, out.path)
     at = _HELPER_PARAMETER.get(role)
     if role == "Helper":
@@ -142,40 +143,105 @@ def _helper_calls(folder: str, out: FileExtraction, scoped: frozenset[tuple[int,
                                     (cs.receiver == _NESTED_THIS and (cs.line, cs.col) in scoped)):
             cs.receiver = HELPER
             line = line or cs.line
+        elif cs.caller in handed and role == "Helper" and (cs.line, cs.col) in scoped:
+            cs.receiver = HELPER  # `var self = this; ... self.f()`
+            line = line or cs.line
     if line:
         out.imports.append(Import(HELPER, AURA_HELPER + folder, None, line=line))
 
 
 def _scoped_callback_calls(root: Node, src: SourceText) -> frozenset[tuple[int, int]]:
-    """The positions of the callee names of ``this.f(...)`` calls whose ``this`` is the helper
-    through Aura's ``action.setCallback(this, function (response) {...})`` (``Action.setCallback(scope,
-    callback)`` runs the callback with ``this`` = ``scope``): in such a callback written in a top-level
-    function of the file (where ``this`` is the helper), not inside a function nested in the callback."""
+    """The positions of the callee names of calls whose receiver is the helper though not written
+    ``this`` in a top-level function of the file (where ``this`` is the helper):
+
+    * ``this.f(...)`` in a callback handed ``action.setCallback(this, function (response) {...})``
+      (``Action.setCallback(scope, callback)`` runs the callback with ``this`` = ``scope``), also when the
+      callback is wrapped ``$A.getCallback(function () {...})`` (Aura's wrapper calls it with the ``this``
+      it is called with), not inside a function nested in the callback;
+    * ``self.f(...)`` where the top-level function declares ``var self = this`` (any name), anywhere in
+      that function, its callbacks included (``$A.getCallback(function () { helper.f(); })``, greased's
+      ``var helper = this``), except in a nested function declaring the same name again."""
     found: set[tuple[int, int]] = set()
     stack = [root]
     while stack:
         n = stack.pop()
         stack.extend(n.named_children)
-        fn, args = n.child_by_field_name("function"), n.child_by_field_name("arguments")
-        prop = fn.child_by_field_name("property") if n.type == "call_expression" and fn is not None \
-            and fn.type == "member_expression" else None
+        if n.type == "variable_declarator":
+            _alias_calls(n, src, found)
+            continue
+        prop = _member_call(n)
+        args = n.child_by_field_name("arguments")
         if prop is None or args is None or src.text(prop) != "setCallback":
             continue
         handed = [a for a in args.named_children if a.type != "comment"]
-        if len(handed) < 2 or handed[0].type != "this" or handed[1].type not in _OWN_THIS or not _outermost(n):
+        callback = _unwrapped(handed[1], src) if len(handed) >= 2 else None
+        if handed[0].type != "this" or callback is None or not _outermost(n):
             continue
-        inner = [handed[1].child_by_field_name("body")]
+        inner = [callback.child_by_field_name("body")]
         while inner:
             m = inner.pop()
             if m is None or m.type in _OWN_THIS:
                 continue  # a function of its own: another `this`
             inner.extend(m.named_children)
-            callee = m.child_by_field_name("function") if m.type == "call_expression" else None
-            obj = callee.child_by_field_name("object") if callee is not None and callee.type == "member_expression" else None
-            if obj is not None and obj.type == "this":
-                name = callee.child_by_field_name("property")
+            name = _member_call(m)
+            if name is not None and name.parent.child_by_field_name("object").type == "this":
                 found.add((src.line(name), src.col(name)))
     return frozenset(found)
+
+
+def _member_call(n: Node) -> Node | None:
+    """The property node of call ``n`` written ``x.f(...)`` (``f``), else ``None``."""
+    fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+    return fn.child_by_field_name("property") if fn is not None and fn.type == "member_expression" else None
+
+
+def _unwrapped(arg: Node, src: SourceText) -> Node | None:
+    """The function ``arg`` is, or wraps as ``$A.getCallback(function () {...})``; else ``None``."""
+    if arg.type in _OWN_THIS:
+        return arg
+    prop = _member_call(arg)
+    if prop is None or src.text(prop) != "getCallback" or src.text(prop.parent.child_by_field_name("object")) != "$A":
+        return None
+    inner = [a for a in arg.child_by_field_name("arguments").named_children if a.type != "comment"]
+    return inner[0] if len(inner) == 1 and inner[0].type in _OWN_THIS else None
+
+
+def _alias_calls(declarator: Node, src: SourceText, found: set[tuple[int, int]]) -> None:
+    """Add to ``found`` the callee positions of ``name.f(...)`` in the top-level function where
+    ``declarator`` is ``name = this`` (not nested in another function with a ``this`` of its own),
+    outside nested functions declaring ``name`` again (a parameter or a variable)."""
+    name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+    if name is None or value is None or name.type != "identifier" or value.type != "this" or not _outermost(declarator):
+        return
+    alias = src.text(name)
+    fn = declarator.parent
+    while fn is not None and fn.type not in _OWN_THIS:
+        fn = fn.parent
+    inner = [fn.child_by_field_name("body")] if fn is not None else []
+    while inner:
+        m = inner.pop()
+        if m is None or (m.type in _OWN_THIS or m.type == "arrow_function") and _redeclares(m, alias, src):
+            continue
+        inner.extend(m.named_children)
+        prop = _member_call(m)
+        obj = prop.parent.child_by_field_name("object") if prop is not None else None
+        if obj is not None and obj.type == "identifier" and src.text(obj) == alias:
+            found.add((src.line(prop), src.col(prop)))
+
+
+def _redeclares(fn: Node, alias: str, src: SourceText) -> bool:
+    """Whether the nested function ``fn`` has a parameter or declares a variable named ``alias``."""
+    stack = [c for c in fn.named_children if c.type != "statement_block"]
+    stack += [fn.child_by_field_name("body")] if fn.child_by_field_name("body") is not None else []
+    while stack:
+        m = stack.pop()
+        if m.type == "identifier" and m.parent is not None and m.parent.type in {"formal_parameters", "arrow_function"} \
+                and src.text(m) == alias:
+            return True
+        if m.type == "variable_declarator" and src.text(m.child_by_field_name("name")) == alias:
+            return True
+        stack.extend(c for c in m.named_children if c.type not in _OWN_THIS and c.type != "arrow_function")
+    return False
 
 
 def _outermost(node: Node) -> bool:

@@ -81,6 +81,7 @@ _CORE = "@nestjs/core"
 """Where ``NestFactory`` comes from: a bootstrap file may import nothing of ``@nestjs/microservices``."""
 TRANSPORT_FIELD = "transport"
 """The member of a program-level options constant whose recorded value is its transport (``kafka``)."""
+_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "function_declaration", "method_definition"})
 _MAX_CLIENTS = 64
 """Most entries of one ``ClientsModule.register`` read."""
 _HANDLERS = frozenset({"MessagePattern", "EventPattern"})
@@ -142,6 +143,14 @@ def _object(jf: JsFile, node: Node | None) -> Node | None:
     return node if node is not None and node.type == "object" else None
 
 
+def _held(jf: JsFile, node: Node | None) -> Node | None:
+    """``node``, or the value a local or program-level ``const`` of the file it names holds
+    (``const clients = [...]; ClientsModule.register(clients)``)."""
+    if node is not None and node.type == "identifier":
+        return unwrap(jf.local_value(node) or _module_const(jf, node))
+    return node
+
+
 def _module_const(jf: JsFile, ident: Node) -> Node | None:
     """The initialiser of the program-level ``const`` / ``let`` / ``var`` the identifier names (the
     file's only declarator of it), ``None`` when there is none or more than one."""
@@ -172,29 +181,99 @@ def _options(jf: JsFile, node: Node | None) -> tuple[str, Template] | None:
 
 
 def _options_constants(jf: JsFile, root: Node, out: FileExtraction) -> None:
-    """A program-level ``[export] const options = { transport: Transport.KAFKA, ... }`` records the
-    constant ``options.transport`` = ``kafka`` (:data:`TRANSPORT_FIELD`), which a bootstrap of
-    another file handed ``options`` reads (its server record names it)."""
+    """Record the transport of options a program-level declaration holds or returns, for a bootstrap or
+    registration of another file (or this one) that names it (:data:`TRANSPORT_FIELD`):
+
+    * ``[export] const options = { transport: Transport.KAFKA, ... }``: ``options.transport`` = ``kafka``;
+    * a function returning such an object (``export function getKafkaOptions() { return {...} }``,
+      ``export const getKafkaConfig = (cfg) => ({...})``): ``getKafkaOptions.transport``;
+    * a class's method returning one: ``Class.method.transport`` (``KafkaConfig.getOptions()``), and for
+      ``createClientOptions`` (Nest's ``ClientsModuleOptionsFactory``, the class ``registerAsync``'s
+      ``useClass`` names) ``Class.transport``.
+
+    An object whose transport is no ``Transport`` member records nothing."""
     if not any(i.module == PACKAGE or i.module.startswith(PACKAGE + "/") for i in out.imports):
         return
     for stmt in root.named_children:
         decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
-        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+        if decl is None:
             continue
-        for d in decl.named_children:
-            value = unwrap(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+        named: list[tuple[str, Node | None]] = []
+        if decl.type in ("lexical_declaration", "variable_declaration"):
+            for d in decl.named_children:
+                name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                value = unwrap(d.child_by_field_name("value")) if name is not None else None
+                if name is not None and name.type == "identifier" and value is not None:
+                    named.append((jf.text(name), value if value.type == "object" else _factory_result(jf, value)))
+        elif decl.type == "function_declaration" and decl.child_by_field_name("name") is not None:
+            named.append((jf.text(decl.child_by_field_name("name")), _factory_result(jf, decl)))
+        elif decl.type == "class_declaration" and decl.child_by_field_name("name") is not None:
+            cls, body = jf.text(decl.child_by_field_name("name")), decl.child_by_field_name("body")
+            for m in body.named_children if body is not None else ():
+                key = m.child_by_field_name("name") if m.type == "method_definition" else None
+                if key is None:
+                    continue
+                returned = _factory_result(jf, m)
+                named.append((f"{cls}.{jf.text(key)}", returned))
+                if jf.text(key) == "createClientOptions":
+                    named.append((cls, returned))
+        for name, value in named:
+            value = unwrap(value)
             pairs = jf.object_pairs(value) if value is not None and value.type == "object" else {}
             transport = _transport_member(jf, pairs.get("transport"))
-            name = d.child_by_field_name("name")
-            if transport and name is not None and name.type == "identifier":
-                out.constants.append(StringConstant(f"{jf.text(name)}.{TRANSPORT_FIELD}", Template.of(transport)))
+            if transport:
+                out.constants.append(StringConstant(f"{name}.{TRANSPORT_FIELD}", Template.of(transport)))
+
+
+def _provider_ref(jf: JsFile, node: Node | None) -> Template:
+    """Where options not written here come from, as a ``ref`` to the transport constant
+    :func:`_options_constants` records: an identifier ``x`` (options imported) or a class named by
+    ``useClass`` -> ``x.transport``; a call ``getKafkaOptions(...)`` / ``KafkaConfig.getOptions(...)`` ->
+    ``getKafkaOptions.transport`` / ``KafkaConfig.getOptions.transport``, and on an instance of a class
+    (``svc.getKafkaConfig()``, ``svc`` a ``new KafkaConfigService()`` or a parameter of that type)
+    ``KafkaConfigService.getKafkaConfig.transport``; an empty template for anything else. A call no
+    provider records (``config.get('kafka')``) renders to nothing: its transport stays unknown."""
+    node = unwrap(node)
+    if node is not None and node.type == "call_expression":
+        node = unwrap(node.child_by_field_name("function"))
+        if node is not None and node.type == "member_expression":
+            obj, prop = node.child_by_field_name("object"), node.child_by_field_name("property")
+            if obj is None or obj.type != "identifier" or prop is None:
+                return Template()
+            cls = _instance_class(jf, obj)  # `svc.getKafkaConfig()` on a KafkaConfigService
+            return Template((("ref", f"{cls or jf.text(obj)}.{jf.text(prop)}.{TRANSPORT_FIELD}"),))
+    if node is None or node.type not in ("identifier", "member_expression"):
+        return Template()
+    return Template((("ref", f"{jf.text(node)}.{TRANSPORT_FIELD}"),))
+
+
+def _instance_class(jf: JsFile, ident: Node) -> str | None:
+    """The class a variable holds: ``new C(...)`` its local initialiser, the type annotation of the
+    parameter of that name of the function around it (``(svc: KafkaConfigService) => ...``), else the one
+    type the file's bindings of that name declare; ``None`` otherwise."""
+    held = unwrap(jf.local_value(ident))
+    if held is not None and held.type == "new_expression":
+        ctor = held.child_by_field_name("constructor")
+        return jf.text(ctor) if ctor is not None and ctor.type == "identifier" else None
+    name = jf.text(ident)
+    fn = ident.parent
+    while fn is not None and fn.type not in _FUNCTIONS:
+        fn = fn.parent
+    params = fn.child_by_field_name("parameters") if fn is not None else None
+    for p in params.named_children if params is not None else ():
+        pattern, typed = p.child_by_field_name("pattern"), p.child_by_field_name("type")
+        if pattern is not None and jf.text(pattern) == name and typed is not None and typed.named_children:
+            return simple_name(jf.text(typed.named_children[0]))
+    types = {simple_name(b.type) for b in jf.out.bindings if b.name == name and b.type}
+    return next(iter(types)) if len(types) == 1 else None
 
 
 def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
-    """The object a ``useFactory`` function returns: an arrow function's expression body, or the
-    value of its body's only top-level ``return``."""
+    """The expression a ``useFactory`` function (a function, method or arrow function) returns: an arrow
+    function's expression body, or the value of its body's only top-level ``return``."""
     fn = unwrap(fn)
-    if fn is None or fn.type not in ("arrow_function", "function_expression", "function"):
+    if fn is None or fn.type not in ("arrow_function", "function_expression", "function", "function_declaration",
+                                     "method_definition"):
         return None
     body = fn.child_by_field_name("body")
     if body is None:
@@ -218,8 +297,8 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
                          args[0] if args and setup != "createMicroservice" else None)
         options = unwrap(args[1] if setup == "createMicroservice" and len(args) > 1 else
                          args[0] if args and setup != "createMicroservice" else None)
-        if found is None and options is not None and options.type == "identifier":  # options of another module
-            ref = Template((("ref", f"{jf.text(options)}.{TRANSPORT_FIELD}"),))
+        ref = _provider_ref(jf, options) if found is None else Template()
+        if ref.parts:  # options of another module, or a function's
             out.transports.append(MessageTransport(FRAMEWORK, "server", "", ref, Template(), line, col))
         if found is None:
             return
@@ -228,9 +307,9 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         if queue.parts:
             out.topics.append(TopicUse(FRAMEWORK, "consumes", queue, jf.code_scope(call), line, col, broker="rabbitmq"))
     elif setup in ("register", "registerAsync") and receiver == "ClientsModule" and args:
-        entries = unwrap(args[0])
+        entries = _held(jf, unwrap(args[0]))
         if entries is not None and entries.type == "object":  # registerAsync({ clients: [...] })
-            entries = unwrap(jf.object_pairs(entries).get("clients"))
+            entries = _held(jf, unwrap(jf.object_pairs(entries).get("clients")))
         if entries is None or entries.type != "array":
             return
         for entry in entries.named_children[:_MAX_CLIENTS]:
@@ -240,9 +319,11 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
             options = _factory_result(jf, pairs["useFactory"]) if "useFactory" in pairs else entry
             found = _options(jf, options) if setup == "register" or "useFactory" in pairs else None
             transport, queue = found if found is not None else ("", Template())
+            provider = pairs.get("useClass") or pairs.get("useExisting")
+            via = _provider_ref(jf, provider if provider is not None else options) if found is None else Template()
             eline, ecol = jf.pos(entry)
             out.transports.append(MessageTransport(FRAMEWORK, "client", transport, jf.template(pairs["name"]), queue,
-                                                   eline, ecol))
+                                                   eline, ecol, via))
     elif setup == "create" and receiver == "ClientProxyFactory" and args:
         found = _options(jf, args[0])
         if found is not None:

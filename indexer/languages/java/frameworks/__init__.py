@@ -27,6 +27,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "kafka_clients",
     "spring_rabbit",
     "spring_jms",
+    "paho_java",
     "spring_cloud_stream",
     "spring_sqs",
     "eventuate",

@@ -30,6 +30,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "pika_rabbit",
     "boto3_messaging",
     "nats_messaging",
+    "paho_mqtt",
     "redis_pubsub",
     "grpc_python",
     "strawberry",
