@@ -131,6 +131,45 @@ class _RpcLinker:
                 self.use(fc, use, served)
         for fc, use in deferred:
             self.use(fc, use, served)
+        self.typed_go_clients(served)
+
+    def typed_go_clients(self, served: set[tuple[str, str]]) -> None:
+        """grpc-go client calls the file alone cannot see: ``r.data.bc.GetBeer(ctx, req)`` where ``bc``
+        is a field declared ``catalogv1.CatalogClient`` in another file of the package (kratos' and
+        go-clean-template's data layers declare the struct in ``data.go``, call it everywhere else),
+        or the result of a function returning the client. Each Go call named as an rpc of a service
+        some ``*_grpc.pb.go`` declares, not already a use of the file, whose receiver the resolver
+        types as that generated file's ``FooClient`` interface (or its ``fooClient`` struct) calls
+        the rpc of ``Foo`` of that folder (``match`` exact: the folder names the service). A
+        receiver of unknown type, or of a type of another folder, links nothing."""
+        by_dir: dict[str, dict[str, _Service]] = {}
+        names: set[str] = set()
+        for svcs in self.services.values():
+            for svc in svcs.values():
+                for d in svc.go_dirs:
+                    by_dir.setdefault(d, {})[svc.name] = svc
+                    names.update(svc.rpcs)
+        if not by_dir:
+            return
+        for fc in self.ctxs:
+            if not fc.path.endswith(".go") or fc.path.endswith(".pb.go"):
+                continue
+            taken = {(u.line, u.col) for u in fc.ex.rpc_uses if u.role == "calls"}
+            for c in fc.ex.calls:
+                if (c.receiver is None or c.via is not None or c.is_new or c.name not in names
+                        or (c.line, c.col) in taken):
+                    continue
+                v = self.r.resolve_expr(fc, c.caller, c.receiver)
+                if not isinstance(v, InstV) or not v.c.file.path.endswith(".pb.go"):
+                    continue
+                folder = posixpath.dirname(v.c.file.path)
+                stem = v.c.name.removesuffix("Client")
+                svcs = by_dir.get(folder, {})
+                svc = svcs.get(stem) or svcs.get(stem[:1].upper() + stem[1:])
+                if stem == v.c.name or svc is None or c.name not in svc.rpcs:
+                    continue
+                self.use(fc, RpcUse("grpc-go", "calls", svc.name, c.name, c.caller, c.line, c.col, module=folder),
+                         served)
 
     def service(self, fc: FileCtx, use: RpcUse) -> tuple[_Service, str] | None:
         """The one service ``use`` names, with the certainty of the match; ``None`` (counted; a call

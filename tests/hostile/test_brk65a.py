@@ -169,3 +169,95 @@ import (
         "echo": "github.com/labstack/echo/v4", "v3": "v3",
         "v2": "example.com/a/api/orders/v2", "v4": "github.com/labstack/echo/v4",
     }
+
+
+GO_FIELD_CLIENTS = """
+// --- path: go.mod ---
+module example.com/shop
+// --- path: api/catalog/v1/catalog_grpc.pb.go ---
+""" + _desc("catalog.v1", "Catalog", "GetBeer") + """
+// --- path: api/user/v1/user_grpc.pb.go ---
+""" + _desc("user.v1", "User", "GetBeer") + """
+// --- path: app/shop/data/data.go ---
+package data
+
+import (
+\tcatalogv1 "example.com/shop/api/catalog/v1"
+\tuserv1 "example.com/shop/api/user/v1"
+)
+
+type Data struct {
+\tbc catalogv1.CatalogClient
+\tuc userv1.UserClient
+}
+
+func NewCatalog(conn grpc.ClientConnInterface) catalogv1.CatalogClient {
+\treturn catalogv1.NewCatalogClient(conn)
+}
+// --- path: app/shop/data/catalog.go ---
+package data
+
+import (
+\t"context"
+
+\tctV1 "example.com/shop/api/catalog/v1"
+)
+
+type catalogRepo struct {
+\tdata *Data
+}
+
+type beers struct{}
+
+func (b *beers) GetBeer(ctx context.Context, id int64) error { return nil }
+
+type usecase struct {
+\tbc *beers
+}
+
+func (r *catalogRepo) GetBeer(ctx context.Context, id int64) error {
+\t_, err := r.data.bc.GetBeer(ctx, &ctV1.Req{})
+\t_, err = r.data.uc.GetBeer(ctx, nil)
+\treturn err
+}
+
+func (r *catalogRepo) Other(ctx context.Context, u *usecase, conn grpc.ClientConnInterface) error {
+\tNewCatalog(conn).Other(ctx, nil)
+\treturn u.bc.GetBeer(ctx, 1)
+}
+"""
+
+
+def test_go_client_calls_through_a_field_declared_in_another_file_reach_their_rpc() -> None:
+    # beer-shop app/shop/interface/internal/data/catalog.go:32 `r.data.bc.GetBeer(ctx, &ctV1.GetBeerReq{...})`,
+    # `bc catalogv1.CatalogClient` declared in data.go: no client call linked in the whole repository (the
+    # detector read one file), so `ripple callers "GRPC catalog.service.v1.Catalog/GetBeer"` said 0 call sites.
+    edges, outcomes = _link(GO_FIELD_CLIENTS, ("CALLS_HTTP",))
+    assert edges == [
+        ("CALLS_HTTP", "app/shop/data/catalog.catalogRepo.GetBeer(2)", "endpoint:GRPC catalog.v1.Catalog/GetBeer", 22, "exact"),
+        ("CALLS_HTTP", "app/shop/data/catalog.catalogRepo.GetBeer(2)", "endpoint:GRPC user.v1.User/GetBeer", 23, "exact"),
+        ("CALLS_HTTP", "app/shop/data/catalog.catalogRepo.Other(3)", "endpoint:GRPC catalog.v1.Catalog/Other", 28, "exact"),
+    ]
+    # `u.bc.GetBeer` is the application's own `beers` type (same field name, same method name): no rpc
+    assert outcomes == {"calls_grpc": 3}
+
+
+def test_go_client_field_retyped_in_another_file_relinks_the_calls(tmp_path) -> None:
+    # the link reads data.go's field type while linking catalog.go: an edit of data.go alone must re-link
+    # catalog.go's calls, as a full index would (Workspace compares every row after each edit)
+    from tests.index_dump import http_links
+    from tests.unit.test_incremental import Workspace
+
+    files = split_fixture(GO_FIELD_CLIENTS)
+    ws = Workspace(tmp_path, files)
+    try:
+        assert sorted(dst for _, dst, _ in http_links(ws.db)) == [
+            "endpoint:GRPC catalog.v1.Catalog/GetBeer", "endpoint:GRPC catalog.v1.Catalog/Other",
+            "endpoint:GRPC user.v1.User/GetBeer"]
+        ws.edit({"app/shop/data/data.go": files["app/shop/data/data.go"].replace("bc catalogv1.CatalogClient", "bc *beers")})
+        assert sorted(dst for _, dst, _ in http_links(ws.db)) == [
+            "endpoint:GRPC catalog.v1.Catalog/Other", "endpoint:GRPC user.v1.User/GetBeer"]
+        ws.edit({"app/shop/data/data.go": files["app/shop/data/data.go"]})
+        assert len(http_links(ws.db)) == 3
+    finally:
+        ws.close()
