@@ -261,3 +261,83 @@ def test_go_client_field_retyped_in_another_file_relinks_the_calls(tmp_path) -> 
         assert len(http_links(ws.db)) == 3
     finally:
         ws.close()
+
+
+# -- .proto HTTP rules (google.api.http): grpc-gateway, kratos' protoc-gen-go-http -------------------------------
+
+PROTO_HTTP = """syntax = "proto3";
+package catalog.v1;
+import "google/api/annotations.proto";
+service Catalog {
+  rpc GetBeer (Req) returns (Reply) {
+    option (google.api.http) = {
+      get: "/v1/catalog/beers/{id}"
+      additional_bindings { get: "/v1/beers/{id}" }
+      additional_bindings { custom: { kind: "HEAD" path: "/v1/beers/{id}" } }
+    };
+  }
+  rpc UpdateBeer (Req) returns (Reply) {
+    option (google.api.http) = { patch: "/v1/{name=shelves/*/beers/*}" body: "*" };
+  }
+  rpc Other (Req) returns (Reply);
+}
+"""
+
+
+def test_proto_http_rules_are_read_per_rpc() -> None:
+    ex = _extract("api/catalog/v1/catalog.proto", PROTO_HTTP)
+    assert [(s.name, s.rpcs, s.http) for s in ex.rpc_services] == [(
+        "Catalog", ["GetBeer", "UpdateBeer", "Other"],
+        [("GetBeer", "GET", "/v1/catalog/beers/{id}"), ("GetBeer", "GET", "/v1/beers/{id}"),
+         ("GetBeer", "HEAD", "/v1/beers/{id}"), ("UpdateBeer", "PATCH", "/v1/shelves/{name}/beers/{name}")])]
+
+
+GO_HTTP_RULES = """
+// --- path: go.mod ---
+module example.com/shop
+// --- path: api/catalog/v1/catalog.proto ---
+""" + PROTO_HTTP + """
+// --- path: api/catalog/v1/catalog_grpc.pb.go ---
+""" + _desc("catalog.v1", "Catalog", "GetBeer") + """
+// --- path: app/catalog/server/grpc.go ---
+package server
+
+import (
+\t"context"
+
+\tpb "example.com/shop/api/catalog/v1"
+\t"google.golang.org/grpc"
+)
+
+type catalog struct{}
+
+func (c *catalog) GetBeer(ctx context.Context, r *pb.Req) (*pb.Reply, error) { return nil, nil }
+
+func (c *catalog) Other(ctx context.Context, r *pb.Req) (*pb.Reply, error) { return nil, nil }
+
+func NewGRPCServer(srv *grpc.Server) {
+\tpb.RegisterCatalogServer(srv, &catalog{})
+}
+// --- path: web/api.js ---
+export const getBeer = (id) => fetch(`/v1/catalog/beers/${id}`);
+export const other = () => fetch("/v1/other");
+"""
+
+
+def test_a_server_of_an_rpc_serves_the_http_routes_its_proto_binds() -> None:
+    # beer-shop: the BFF's 25 HTTP routes (api/shop/interface/v1/shop_interface.proto `option (google.api.http)`,
+    # served through kratos' generated shop_interface_http.pb.go) were missing from `ripple endpoints`, so its
+    # React client's requests reached nothing.
+    edges, outcomes = _link(GO_HTTP_RULES)
+    assert edges == [
+        ("CALLS_HTTP", "web/api.getBeer(1)", "endpoint:GET /v1/catalog/beers/{}", 1, None),
+        ("CALLS_HTTP", "web/api.other(0)", "endpoint:GET /v1/other", 2, None),  # served by no one
+        ("EXPOSES", "app/catalog/server/grpc.catalog.GetBeer(2)", "endpoint:GET /v1/beers/{}", 17, "exact"),
+        ("EXPOSES", "app/catalog/server/grpc.catalog.GetBeer(2)", "endpoint:GET /v1/catalog/beers/{}", 17, "exact"),
+        ("EXPOSES", "app/catalog/server/grpc.catalog.GetBeer(2)", "endpoint:GRPC catalog.v1.Catalog/GetBeer", 17, "exact"),
+        ("EXPOSES", "app/catalog/server/grpc.catalog.GetBeer(2)", "endpoint:HEAD /v1/beers/{}", 17, "exact"),
+        ("EXPOSES", "app/catalog/server/grpc.catalog.Other(2)", "endpoint:GRPC catalog.v1.Catalog/Other", 17, "exact"),
+    ]
+    # Other has no HTTP rule: no route; UpdateBeer is declared by the .proto only (not in the generated
+    # code's service desc, not implemented): nothing serves its PATCH route
+    assert outcomes == {"exposes_grpc": 2}
