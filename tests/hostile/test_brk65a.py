@@ -341,3 +341,29 @@ def test_a_server_of_an_rpc_serves_the_http_routes_its_proto_binds() -> None:
     # Other has no HTTP rule: no route; UpdateBeer is declared by the .proto only (not in the generated
     # code's service desc, not implemented): nothing serves its PATCH route
     assert outcomes == {"exposes_grpc": 2}
+
+
+# -- ASP.NET Core minimal APIs: MapMethods with the framework's verb constants (dotnet/eShop) -----------------------
+
+ASPNET_METHODS = """using Microsoft.AspNetCore.Http;
+
+public static class WebhookEndpoints
+{
+    public static IEndpointRouteBuilder MapWebhookEndpoints(this IEndpointRouteBuilder app)
+    {
+        app.MapMethods("/check", [HttpMethods.Options], (HttpResponse response) => Results.Ok());
+        app.MapMethods("/both", new[] { HttpMethods.Get, "HEAD" }, Handlers.Both);
+        app.MapMethods("/net", new[] { HttpMethod.Put.Method }, Handlers.Both);
+        app.MapMethods("/any", verbs, Handlers.Both);
+        return app;
+    }
+}
+"""
+
+
+def test_aspnet_map_methods_reads_the_verb_constants() -> None:
+    # eShop src/WebhookClient/Endpoints/WebhookEndpoints.cs:16 `app.MapMethods("/check", [HttpMethods.Options], ...)`
+    # was listed as `* /check` (any method), so every client of /check of any verb linked to it
+    ex = _extract("src/WebhookEndpoints.cs", ASPNET_METHODS)
+    assert [(r.methods, r.path.literal()) for r in ex.routes] == [
+        (["OPTIONS"], "/check"), (["GET", "HEAD"], "/both"), (["PUT"], "/net"), (["*"], "/any")]
