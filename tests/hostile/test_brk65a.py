@@ -367,3 +367,69 @@ def test_aspnet_map_methods_reads_the_verb_constants() -> None:
     ex = _extract("src/WebhookEndpoints.cs", ASPNET_METHODS)
     assert [(r.methods, r.path.literal()) for r in ex.routes] == [
         (["OPTIONS"], "/check"), (["GET", "HEAD"], "/both"), (["PUT"], "/net"), (["*"], "/any")]
+
+
+# -- Kotlin: Spring's fluent clients (WebClient, RestClient, WebTestClient) ----------------------------------------
+
+KOTLIN_SPRING_CLIENTS = """
+// --- path: src/main/kotlin/demo/DemoController.kt ---
+package demo
+
+import org.springframework.web.bind.annotation.*
+import org.springframework.web.reactive.function.client.WebClient
+import org.springframework.web.client.RestClient
+import org.springframework.http.HttpMethod
+
+@RestController
+class DemoController(private val rest: RestClient, private val repo: Repo) {
+    @GetMapping("/api/demo")
+    suspend fun demo(): String = "hi"
+
+    @PatchMapping("/api/posts/{id}")
+    suspend fun patch(@PathVariable id: Long): String = "ok"
+
+    @GetMapping("/api/demo/webclient")
+    suspend fun viaWebClient(): String? {
+        val webClient = WebClient.create("http://localhost:8080")
+        return webClient.get()
+            .uri("/api/demo")
+            .retrieve()
+            .awaitBody<String>()
+    }
+
+    fun viaRestClient(id: Long) {
+        rest.method(HttpMethod.PATCH).uri("/api/posts/$id").retrieve()
+        repo.get().uri("/api/demo")
+        rest.get().uri { it.path("/api/demo").build() }
+    }
+}
+// --- path: src/test/kotlin/demo/DemoControllerTest.kt ---
+package demo
+
+import org.springframework.test.web.reactive.server.WebTestClient
+
+class DemoControllerTest(@Autowired val client: WebTestClient) {
+    @Test
+    fun `demo answers`() {
+        client.get()
+            .uri("/api/demo")
+            .exchange()
+    }
+}
+"""
+
+
+def test_kotlin_spring_fluent_clients_request_their_routes() -> None:
+    # spring-boot-3-reactive-with-kotlin-coroutines: DemoController.kt:84 `webClient.get().uri("/api/demo")` and the
+    # 11 WebTestClient requests of its integration tests linked nothing (Kotlin read only Retrofit, Feign and
+    # Ktor's client), so `ripple callers "GET /api/demo"` said 0 call sites and impact listed no test.
+    edges, _ = _link(KOTLIN_SPRING_CLIENTS, ("CALLS_HTTP",))
+    assert [(src, dst, line) for _, src, dst, line, _ in edges] == [
+        ("src/main/kotlin/demo/DemoController.DemoController.viaRestClient(Long)", "endpoint:PATCH /api/posts/{}", 26),
+        ("src/main/kotlin/demo/DemoController.DemoController.viaWebClient()", "endpoint:GET /api/demo", 19),
+        ("src/test/kotlin/demo/DemoControllerTest.DemoControllerTest.`demo answers`()", "endpoint:GET /api/demo", 8),
+    ]
+    # `repo.get().uri(...)` is no client (its declared type is Repo); a `uri { ... }` lambda is not read
+    frameworks = sorted(h.framework for h in _extract("src/main/kotlin/demo/DemoController.kt",
+                                                      split_fixture(KOTLIN_SPRING_CLIENTS)["src/main/kotlin/demo/DemoController.kt"]).http_calls)
+    assert frameworks == ["restclient", "webclient"]

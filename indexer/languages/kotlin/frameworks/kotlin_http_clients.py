@@ -15,6 +15,16 @@ Ktor client.
   resolves when it is a constant), at the callee name, ``caller`` the enclosing function. A type-safe
   request (the Resources plugin: ``client.get(Users.Id(id = 3))``) requests the resource class's path
   (:func:`_resource`).
+* Spring's fluent clients, as in Java (:mod:`indexer.languages.java.frameworks.java_http_clients`):
+  ``client.get().uri("/api/x/{id}", id)`` (``post``, ``put``, ``delete``, ``patch``, ``head``,
+  ``options``; ``method(HttpMethod.X)``, else ``*``), at the verb's name, ``caller`` the enclosing
+  function, framework ``webclient`` / ``restclient`` / ``webtestclient`` (a test's request to its own
+  application, under the context path: :data:`~indexer.frameworks.app_prefixes.APP_RELATIVE_CLIENTS`) by
+  the declared type of the receiver's first name (``WebClient``, ``RestClient``, ``WebTestClient``, their
+  ``Builder``), else by that name (``webTestClient``, ``WebClient.create(base)``: containing
+  ``webtestclient`` / ``webclient`` / ``restclient``, case-insensitive). The URL is the first argument of
+  ``uri`` as written (a base URL set on the builder is not joined); a ``uri { it.path(...) }`` lambda is
+  not read.
 """
 
 from __future__ import annotations
@@ -111,9 +121,64 @@ def _resource(src: SourceText, arg: Node) -> Template | None:
     return Template((("ref", f"{text}.{RESOURCE_KEY}"),))
 
 
+_SPRING_VERB = re.compile(r"^(.+)\.(get|post|put|delete|patch|head|options|method)\(\)$")
+_SPRING_TYPES = {"WebClient": "webclient", "RestClient": "restclient", "WebTestClient": "webtestclient"}
+_SPRING_NAMES = (("webtestclient", "webtestclient"), ("webclient", "webclient"), ("restclient", "restclient"))
+
+
+def _spring_kind(out: FileExtraction, scope: str | None, head: str) -> str | None:
+    """The Spring client framework of a fluent chain's head (``webClient``, ``this.client``,
+    ``WebClient.create(base)``), by the declared type of its first name, else by its text."""
+    first = head.split(".")[1 if head.startswith("this.") else 0].split("(", 1)[0]
+    declared = declared_type(out, scope, first)
+    if declared and declared[:1].isupper():
+        # `WebClient.Builder`; a factory's result `WebClient.create` / `WebClient.builder.build`: the type named
+        types = [p for p in declared.split("<", 1)[0].removesuffix("?").split(".") if p[:1].isupper() and p != "Builder"]
+        return _SPRING_TYPES.get(types[-1]) if types else None
+    low = head.lower()
+    return next((kind for key, kind in _SPRING_NAMES if key in low), None)
+
+
+def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """``client.get().uri(url)`` chains of Spring's WebClient, RestClient and WebTestClient (module docstring)."""
+    sites = {}
+    for c in out.calls:
+        m = _SPRING_VERB.match(c.receiver or "") if c.name == "uri" and c.arity >= 1 else None
+        if m is not None:
+            sites[(c.line, c.col)] = (c, m.group(1), m.group(2))
+    if not sites:
+        return
+    found: list[HttpCall] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "navigation_suffix" or not n.named_children:
+            continue
+        hit = sites.get((src.line(n.named_children[0]), src.col(n.named_children[0])))
+        call = n.parent.parent if n.parent is not None else None
+        if hit is None or call is None or call.type != "call_expression":
+            continue
+        site, head, verb = hit
+        kind = _spring_kind(out, site.caller, head)
+        url = string_arg(src, call, 0)
+        verb_call = n.parent.named_children[0] if n.parent.named_children else None
+        verb_nav = verb_call.named_children[0] if verb_call is not None and verb_call.named_children else None
+        verb_name = verb_nav.named_children[-1] if verb_nav is not None and verb_nav.type == "navigation_expression" else None
+        if kind is None or url is None or verb_call is None or verb_name is None:
+            continue
+        method = verb.upper()
+        if verb == "method":
+            m = re.search(r"\bHttpMethod\.(\w+)", src.text(verb_call.named_children[-1]))
+            method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
+        found.append(HttpCall(kind, method, template(src, url), site.caller, src.line(verb_name), src.col(verb_name)))
+    out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's Retrofit and Ktor client requests to ``out.http_calls``."""
+    """Append the file's Retrofit, Ktor client and Spring fluent client requests to ``out.http_calls``."""
     _retrofit(root, src, out)
+    _spring_fluent(root, src, out)
     sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
     if not sites:
         return
