@@ -433,3 +433,61 @@ def test_kotlin_spring_fluent_clients_request_their_routes() -> None:
     frameworks = sorted(h.framework for h in _extract("src/main/kotlin/demo/DemoController.kt",
                                                       split_fixture(KOTLIN_SPRING_CLIENTS)["src/main/kotlin/demo/DemoController.kt"]).http_calls)
     assert frameworks == ["restclient", "webclient"]
+
+
+# -- Spring R2DBC's DatabaseClient: raw SQL of the reactive / coroutine services ------------------------------------
+
+R2DBC = '''
+// --- path: src/main/kotlin/demo/ImageRepository.kt ---
+package demo
+
+import org.springframework.r2dbc.core.DatabaseClient
+
+class ImageRepository(private val databaseClient: DatabaseClient, private val cache: Cache) {
+    suspend fun findByPostId(postId: Long): List<ImageEntity>? =
+        databaseClient.sql("SELECT * FROM images WHERE postId = :postId")
+            .bind("postId", postId)
+            .map { row, _ -> row.toImageEntity() }
+            .flow().toList()
+
+    suspend fun create(url: String): Long =
+        databaseClient.sql("""
+            INSERT INTO images (postId, url) SELECT posts.id, :url FROM posts
+        """.trimIndent()).fetch().awaitRowsUpdated()
+
+    fun other() = cache.sql("DELETE FROM users")
+}
+// --- path: src/main/java/demo/PostRepository.java ---
+package demo;
+
+import org.springframework.r2dbc.core.DatabaseClient;
+
+public class PostRepository {
+    private final DatabaseClient client;
+    private final Cache cache;
+
+    public Mono<Long> delete(long id) {
+        return client.sql("DELETE FROM posts WHERE id = :id").bind("id", id).fetch().rowsUpdated();
+    }
+
+    public void other() { cache.sql("DELETE FROM users"); }
+}
+'''
+
+
+def test_r2dbc_database_client_sql_reads_and_writes_its_tables() -> None:
+    # spring-boot-3-reactive-with-kotlin-coroutines: its 17 repository methods run SQL through
+    # `databaseClient.sql(...)` (ImageRepository.kt:28 `SELECT * FROM images WHERE postId = :postId`): no READS /
+    # WRITES at all, so `ripple impact ImageRepository.findByPostId` said "Tables: none".
+    from tests.resolution_harness import edges, resolve_fixture
+
+    result = resolve_fixture(R2DBC)
+    kt = "src/main/kotlin/demo/ImageRepository.ImageRepository"
+    java = "src/main/java/demo/PostRepository.PostRepository"
+    assert edges(result, "READS") == sorted([
+        f"{java}.delete(long) -> table:t:.posts",  # its WHERE clause reads the table
+        f"{kt}.create(String) -> table:t:.posts",
+        f"{kt}.findByPostId(Long) -> table:t:.images",
+    ])
+    # never `users`: cache.sql(...) is a Cache, not a DatabaseClient
+    assert edges(result, "WRITES") == sorted([f"{java}.delete(long) -> table:t:.posts", f"{kt}.create(String) -> table:t:.images"])
