@@ -491,3 +491,54 @@ def test_r2dbc_database_client_sql_reads_and_writes_its_tables() -> None:
     ])
     # never `users`: cache.sql(...) is a Cache, not a DatabaseClient
     assert edges(result, "WRITES") == sorted([f"{java}.delete(long) -> table:t:.posts", f"{kt}.create(String) -> table:t:.images"])
+
+
+# -- TypeScript clients swagger-typescript-api generates (mutoe/vue3-realworld-example-app) ------------------------
+
+SWAGGER_TS = '''
+// --- path: server/routes.ts ---
+import { Router } from "express";
+const router = Router();
+router.get("/articles/:slug", (req, res) => res.json({}));
+router.get("/articles", (req, res) => res.json({}));
+export default router;
+// --- path: client/api.ts ---
+export class HttpClient {
+  private customFetch = (...fetchParams: Parameters<typeof fetch>) => fetch(...fetchParams);
+  public request = async ({ path, method, query, ...params }: FullRequestParams) => {
+    return this.customFetch(`${this.baseUrl}${path}`, { method });
+  };
+}
+export class Api extends HttpClient {
+  articles = {
+    getArticles: (query?: { tag?: string }, params: RequestParams = {}) =>
+      this.request<{ articles: Article[] }, GenericErrorModel>({
+        path: `/articles`,
+        method: "GET",
+        query: query,
+        ...params,
+      }),
+    getArticle: (slug: string, params: RequestParams = {}) =>
+      this.request<{ article: Article }, GenericErrorModel>({
+        path: `/articles/${slug}`,
+        method: "GET",
+        ...params,
+      }),
+  };
+}
+// --- path: client/graph.ts ---
+import { request } from "graphql-request";
+export const load = (doc: unknown) => request("/graphql", { query: doc });
+'''
+
+
+def test_swagger_typescript_api_requests_reach_their_routes() -> None:
+    # vue3-realworld-example-app src/services/api.ts:517 `this.request({path: `/articles/feed`, method: "GET", query})`:
+    # none of its 19 requests was an HTTP call (only `{url}` configs were read), and the two with a `query`
+    # property were listed by `ripple unlinked` as GraphQL operations with no document.
+    edges, _ = _link(SWAGGER_TS, ("CALLS_HTTP",))
+    assert [(src, dst, line) for _, src, dst, line, _ in edges] == [
+        ("client/api.Api", "endpoint:GET /articles", 10),
+        ("client/api.Api", "endpoint:GET /articles/{}", 17),
+    ]
+
