@@ -542,3 +542,14 @@ def test_swagger_typescript_api_requests_reach_their_routes() -> None:
         ("client/api.Api", "endpoint:GET /articles/{}", 17),
     ]
 
+
+def test_a_rest_request_s_query_property_is_no_graphql_document() -> None:
+    # the same file: `ripple unlinked` listed api.ts:510 and :554 (`query: query` of a REST request) as
+    # "GRAPHQL query (graphql_document)" unlinked operations
+    extractions = []
+    for path, source in split_fixture(SWAGGER_TS).items():
+        data = source.encode()
+        extractions.append((_extract(path, source), hashlib.sha256(data).hexdigest(), len(data)))
+    outcomes = resolve_repository("t", extractions).link_outcomes
+    # the real graphql-request call with an unknown document is still counted; the REST request's query is not
+    assert {k: v for k, v in outcomes.items() if "graphql" in k} == {"unlinked_graphql_document": 1}
