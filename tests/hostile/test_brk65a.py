@@ -553,3 +553,43 @@ def test_a_rest_request_s_query_property_is_no_graphql_document() -> None:
     outcomes = resolve_repository("t", extractions).link_outcomes
     # the real graphql-request call with an unknown document is still counted; the REST request's query is not
     assert {k: v for k, v in outcomes.items() if "graphql" in k} == {"unlinked_graphql_document": 1}
+
+
+# -- Celery: a test runs a task's function in place (testdrivenio/fastapi-celery) ---------------------------------
+
+CELERY_RUN = """
+# --- path: project/worker.py ---
+from celery import Celery
+
+celery = Celery(__name__)
+
+@celery.task(name="create_task")
+def create_task(task_type):
+    return True
+
+def plain(x):
+    return x
+# --- path: project/tests/test_tasks.py ---
+from worker import create_task, plain
+
+def test_task():
+    assert create_task.run(1)
+
+def test_apply():
+    assert create_task.apply(args=[2])
+
+def test_plain():
+    plain.run(3)
+"""
+
+
+def test_celery_task_run_and_apply_call_the_task_function() -> None:
+    # fastapi-celery project/tests/test_tasks.py:14 `assert create_task.run(1)`: `ripple callers create_task` listed
+    # only the route's `create_task.delay(...)`, so the blast radius of the task missed the test that runs it
+    from tests.resolution_harness import edges, resolve_fixture
+
+    result = resolve_fixture(CELERY_RUN.replace("from worker import", "from project.worker import"))
+    assert [e for e in edges(result) if e.startswith("project/tests/")] == [
+        "project/tests/test_tasks.test_apply(0) -> project/worker.create_task(1) [inferred]",
+        "project/tests/test_tasks.test_task(0) -> project/worker.create_task(1) [inferred]",
+    ]  # not test_plain: `plain` has no decorator, is no task
