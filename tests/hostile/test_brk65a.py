@@ -593,3 +593,50 @@ def test_celery_task_run_and_apply_call_the_task_function() -> None:
         "project/tests/test_tasks.test_apply(0) -> project/worker.create_task(1) [inferred]",
         "project/tests/test_tasks.test_task(0) -> project/worker.create_task(1) [inferred]",
     ]  # not test_plain: `plain` has no decorator, is no task
+
+
+KOTLIN_REST_TEMPLATE = """
+// --- path: src/main/kotlin/blog/HtmlController.kt ---
+package blog
+
+import org.springframework.web.bind.annotation.*
+import org.springframework.web.client.RestTemplate
+
+const val USERS = "http://users/api/users"
+
+@RestController
+class HtmlController(private val rest: RestTemplate, private val cache: Cache) {
+    @GetMapping("/")
+    fun blog(): String = "blog"
+
+    @DeleteMapping("/api/article/{id}")
+    fun delete(@PathVariable id: Long) {
+        rest.postForObject(USERS, id, String::class.java)
+        cache.put("/api/article/1", id)
+    }
+}
+// --- path: src/test/kotlin/blog/IntegrationTests.kt ---
+package blog
+
+import org.springframework.boot.test.web.client.TestRestTemplate
+import org.springframework.boot.test.web.client.getForEntity
+
+class IntegrationTests(@Autowired val restTemplate: TestRestTemplate) {
+    @Test
+    fun `Assert blog page title`() {
+        val entity = restTemplate.getForEntity<String>("/")
+        restTemplate.exchange("/api/article/{id}", HttpMethod.DELETE, null, String::class.java, 1)
+    }
+}
+"""
+
+
+def test_kotlin_rest_template_and_test_rest_template_request_their_routes() -> None:
+    # The Spring Boot Kotlin tutorial's tests (`restTemplate.getForEntity<String>("/")` on a TestRestTemplate) and
+    # RestTemplate calls in Kotlin were read in Java only.
+    edges, _ = _link(KOTLIN_REST_TEMPLATE, ("CALLS_HTTP",))
+    assert [(src, dst, line) for _, src, dst, line, _ in edges] == [
+        ("src/main/kotlin/blog/HtmlController.HtmlController.delete(Long)", "endpoint:POST /api/users", 15),
+        ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert blog page title`()", "endpoint:DELETE /api/article/{}", 10),
+        ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert blog page title`()", "endpoint:GET /", 9),
+    ]  # cache.put is no client

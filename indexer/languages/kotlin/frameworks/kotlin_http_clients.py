@@ -25,6 +25,16 @@ Ktor client.
   ``webtestclient`` / ``webclient`` / ``restclient``, case-insensitive). The URL is the first argument of
   ``uri`` as written (a base URL set on the builder is not joined); a ``uri { it.path(...) }`` lambda is
   not read.
+* Spring's ``RestTemplate`` (``resttemplate``) and Spring Boot's ``TestRestTemplate`` (``testresttemplate``,
+  a test's request to its own application, as ``webtestclient``), as in Java: ``getForObject`` /
+  ``getForEntity`` (GET), ``postForObject`` / ``postForEntity`` / ``postForLocation`` (POST), ``put``,
+  ``delete``, ``patchForObject`` (PATCH), ``headForHeaders``, ``optionsForAllow``, ``exchange`` (the method
+  from an ``HttpMethod.X`` argument, else ``*``); Kotlin's reified extensions too
+  (``restTemplate.getForEntity<String>("/")``, the Spring Boot Kotlin tutorial's tests). The client by the
+  declared type of the receiver's first name (``RestTemplate``, ``RestOperations``, ``OAuth2RestTemplate``,
+  ``TestRestTemplate``), else by that name (containing ``testresttemplate``, else ``resttemplate`` or
+  ``restoperations``); the URL is the first argument (a name: a ``ref`` the linker resolves when it is a
+  constant).
 """
 
 from __future__ import annotations
@@ -126,17 +136,28 @@ _SPRING_TYPES = {"WebClient": "webclient", "RestClient": "restclient", "WebTestC
 _SPRING_NAMES = (("webtestclient", "webtestclient"), ("webclient", "webclient"), ("restclient", "restclient"))
 
 
-def _spring_kind(out: FileExtraction, scope: str | None, head: str) -> str | None:
+_TEMPLATE_VERBS = {"getForObject": "GET", "getForEntity": "GET", "postForObject": "POST", "postForEntity": "POST",
+                   "postForLocation": "POST", "put": "PUT", "delete": "DELETE", "patchForObject": "PATCH",
+                   "headForHeaders": "HEAD", "optionsForAllow": "OPTIONS", "exchange": "*"}
+_TEMPLATE_TYPES = {"RestTemplate": "resttemplate", "RestOperations": "resttemplate", "OAuth2RestTemplate": "resttemplate",
+                   "TestRestTemplate": "testresttemplate"}
+_TEMPLATE_NAMES = (("testresttemplate", "testresttemplate"), ("resttemplate", "resttemplate"),
+                   ("restoperations", "resttemplate"))
+
+
+def _spring_kind(out: FileExtraction, scope: str | None, head: str, types: dict[str, str] = _SPRING_TYPES,
+                 names: tuple[tuple[str, str], ...] = _SPRING_NAMES) -> str | None:
     """The Spring client framework of a fluent chain's head (``webClient``, ``this.client``,
-    ``WebClient.create(base)``), by the declared type of its first name, else by its text."""
+    ``WebClient.create(base)``), by the declared type of its first name, else by its text (``types`` /
+    ``names``: the fluent clients' by default, or the templates')."""
     first = head.split(".")[1 if head.startswith("this.") else 0].split("(", 1)[0]
     declared = declared_type(out, scope, first)
     if declared and declared[:1].isupper():
         # `WebClient.Builder`; a factory's result `WebClient.create` / `WebClient.builder.build`: the type named
-        types = [p for p in declared.split("<", 1)[0].removesuffix("?").split(".") if p[:1].isupper() and p != "Builder"]
-        return _SPRING_TYPES.get(types[-1]) if types else None
+        named = [p for p in declared.split("<", 1)[0].removesuffix("?").split(".") if p[:1].isupper() and p != "Builder"]
+        return types.get(named[-1]) if named else None
     low = head.lower()
-    return next((kind for key, kind in _SPRING_NAMES if key in low), None)
+    return next((kind for key, kind in names if key in low), None)
 
 
 def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -175,10 +196,40 @@ def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
     out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
 
 
+def _rest_templates(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """``restTemplate.getForObject("/x", ...)`` calls of Spring's RestTemplate and TestRestTemplate (module docstring)."""
+    sites = {(c.line, c.col): c for c in out.calls if c.name in _TEMPLATE_VERBS and c.receiver and c.arity >= 1}
+    if not sites:
+        return
+    found: list[HttpCall] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "navigation_suffix" or not n.named_children:
+            continue
+        site = sites.get((src.line(n.named_children[0]), src.col(n.named_children[0])))
+        call = n.parent.parent if n.parent is not None else None
+        if site is None or call is None or call.type != "call_expression":
+            continue
+        kind = _spring_kind(out, site.caller, site.receiver or "", _TEMPLATE_TYPES, _TEMPLATE_NAMES)
+        url = string_arg(src, call, 0)
+        if kind is None or url is None:
+            continue
+        method = _TEMPLATE_VERBS[site.name]
+        if method == "*":
+            m = re.search(r"\bHttpMethod\.(\w+)", src.text(call.named_children[-1]))
+            method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
+        found.append(HttpCall(kind, method, template(src, url), site.caller, site.line, site.col))
+    out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's Retrofit, Ktor client and Spring fluent client requests to ``out.http_calls``."""
+    """Append the file's Retrofit, Ktor client and Spring client (fluent, RestTemplate) requests to
+    ``out.http_calls``."""
     _retrofit(root, src, out)
     _spring_fluent(root, src, out)
+    _rest_templates(root, src, out)
     sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
     if not sites:
         return
