@@ -640,3 +640,57 @@ def test_kotlin_rest_template_and_test_rest_template_request_their_routes() -> N
         ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert blog page title`()", "endpoint:DELETE /api/article/{}", 10),
         ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert blog page title`()", "endpoint:GET /", 9),
     ]  # cache.put is no client
+
+
+REST_TEST_CLIENT = """
+// --- path: src/main/kotlin/blog/HtmlController.kt ---
+package blog
+
+import org.springframework.web.bind.annotation.*
+
+@RestController
+class HtmlController {
+    @GetMapping("/")
+    fun blog(): String = "blog"
+
+    @GetMapping("/article/{slug}")
+    fun article(@PathVariable slug: String): String = slug
+}
+// --- path: src/test/kotlin/blog/IntegrationTests.kt ---
+package blog
+
+import org.springframework.test.web.servlet.client.RestTestClient
+
+class IntegrationTests(@Autowired val restClient: RestTestClient) {
+    @Test
+    fun `Assert article page`() {
+        val title = "Lorem"
+        restClient.get().uri("/article/${title.toSlug()}").exchangeSuccessfully()
+    }
+}
+// --- path: src/test/java/blog/JavaTests.java ---
+package blog;
+
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+class JavaTests {
+    @Autowired RestTestClient client;
+    Cache cache;
+
+    @Test
+    void blog() {
+        client.get().uri("/").exchange();
+        cache.get().uri("/article/x");
+    }
+}
+"""
+
+
+def test_rest_test_client_requests_reach_their_routes() -> None:
+    # spring-guides/tut-spring-boot-kotlin (Spring Boot 4) IntegrationTests.kt:35
+    # `restClient.get().uri("/article/${title.toSlug()}")` on a RestTestClient: no test reached a route
+    edges, _ = _link(REST_TEST_CLIENT, ("CALLS_HTTP",))
+    assert [(src, dst, line) for _, src, dst, line, _ in edges] == [
+        ("src/test/java/blog/JavaTests.JavaTests.blog()", "endpoint:GET /", 11),
+        ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert article page`()", "endpoint:GET /article/{}", 9),
+    ]  # cache.get().uri(...) is no client

@@ -18,11 +18,12 @@ Ktor client.
 * Spring's fluent clients, as in Java (:mod:`indexer.languages.java.frameworks.java_http_clients`):
   ``client.get().uri("/api/x/{id}", id)`` (``post``, ``put``, ``delete``, ``patch``, ``head``,
   ``options``; ``method(HttpMethod.X)``, else ``*``), at the verb's name, ``caller`` the enclosing
-  function, framework ``webclient`` / ``restclient`` / ``webtestclient`` (a test's request to its own
-  application, under the context path: :data:`~indexer.frameworks.app_prefixes.APP_RELATIVE_CLIENTS`) by
-  the declared type of the receiver's first name (``WebClient``, ``RestClient``, ``WebTestClient``, their
-  ``Builder``), else by that name (``webTestClient``, ``WebClient.create(base)``: containing
-  ``webtestclient`` / ``webclient`` / ``restclient``, case-insensitive). The URL is the first argument of
+  function, framework ``webclient`` / ``restclient`` / ``webtestclient`` / ``resttestclient`` (a test's
+  request to its own application, under the context path:
+  :data:`~indexer.frameworks.app_prefixes.APP_RELATIVE_CLIENTS`) by the declared type of the receiver's
+  first name (``WebClient``, ``RestClient``, ``WebTestClient``, Spring Framework 7's ``RestTestClient``,
+  their ``Builder``), else by that name (``webTestClient``, ``WebClient.create(base)``: containing
+  ``webtestclient`` / ``resttestclient`` / ``webclient`` / ``restclient``, case-insensitive). The URL is the first argument of
   ``uri`` as written (a base URL set on the builder is not joined); a ``uri { it.path(...) }`` lambda is
   not read.
 * Spring's ``RestTemplate`` (``resttemplate``) and Spring Boot's ``TestRestTemplate`` (``testresttemplate``,
@@ -132,8 +133,10 @@ def _resource(src: SourceText, arg: Node) -> Template | None:
 
 
 _SPRING_VERB = re.compile(r"^(.+)\.(get|post|put|delete|patch|head|options|method)\(\)$")
-_SPRING_TYPES = {"WebClient": "webclient", "RestClient": "restclient", "WebTestClient": "webtestclient"}
-_SPRING_NAMES = (("webtestclient", "webtestclient"), ("webclient", "webclient"), ("restclient", "restclient"))
+_SPRING_TYPES = {"WebClient": "webclient", "RestClient": "restclient", "WebTestClient": "webtestclient",
+                 "RestTestClient": "resttestclient"}
+_SPRING_NAMES = (("webtestclient", "webtestclient"), ("resttestclient", "resttestclient"), ("webclient", "webclient"),
+                 ("restclient", "restclient"))
 
 
 _TEMPLATE_VERBS = {"getForObject": "GET", "getForEntity": "GET", "postForObject": "POST", "postForEntity": "POST",
