@@ -694,3 +694,60 @@ def test_rest_test_client_requests_reach_their_routes() -> None:
         ("src/test/java/blog/JavaTests.JavaTests.blog()", "endpoint:GET /", 11),
         ("src/test/kotlin/blog/IntegrationTests.IntegrationTests.`Assert article page`()", "endpoint:GET /article/{}", 9),
     ]  # cache.get().uri(...) is no client
+
+
+KOTLIN_MOCK_MVC = """
+// --- path: src/main/kotlin/blog/HttpControllers.kt ---
+package blog
+
+import org.springframework.web.bind.annotation.*
+
+@RestController
+@RequestMapping("/api/article")
+class ArticleController {
+    @GetMapping("/")
+    fun findAll(): List<String> = listOf()
+
+    @PostMapping("/{slug}")
+    fun save(@PathVariable slug: String): String = slug
+
+    @DeleteMapping("/{slug}")
+    fun drop(@PathVariable slug: String): String = slug
+}
+// --- path: src/test/kotlin/blog/HttpControllersTests.kt ---
+package blog
+
+import org.springframework.test.web.servlet.MockMvc
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders
+
+class HttpControllersTests(@Autowired val mockMvc: MockMvc) {
+    @Test
+    fun `List articles`() {
+        mockMvc.perform(get("/api/article/").accept(MediaType.APPLICATION_JSON))
+        mockMvc.perform(MockMvcRequestBuilders.request(HttpMethod.DELETE, "/api/article/lorem"))
+    }
+
+    @Test
+    fun `Save through the DSL`() {
+        mockMvc.post("/api/article/lorem") { contentType = MediaType.APPLICATION_JSON }
+    }
+}
+// --- path: src/main/kotlin/blog/Routing.kt ---
+package blog
+
+fun Route.articles() {
+    get("/api/article/") { call.respond("ktor") }
+}
+"""
+
+
+def test_kotlin_mock_mvc_requests_reach_their_routes() -> None:
+    # spring-guides/tut-spring-boot-kotlin HttpControllersTests.kt:32 `mockMvc.perform(get("/api/article/"))`:
+    # Kotlin read no MockMvc request, so `ripple callers "GET /api/article"` said 0 call sites
+    edges, _ = _link(KOTLIN_MOCK_MVC, ("CALLS_HTTP",))
+    assert [(src.rsplit(".", 1)[-1], dst, line) for _, src, dst, line, _ in edges] == [
+        ("`List articles`()", "endpoint:DELETE /api/article/{}", 11),
+        ("`List articles`()", "endpoint:GET /api/article", 10),
+        ("`Save through the DSL`()", "endpoint:POST /api/article/{}", 16),
+    ]  # Routing.kt's `get("/api/article/") { }` is a Ktor route of a file importing no MockMvc builder: no request

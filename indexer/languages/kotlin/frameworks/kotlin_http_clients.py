@@ -36,6 +36,11 @@ Ktor client.
   ``TestRestTemplate``), else by that name (containing ``testresttemplate``, else ``resttemplate`` or
   ``restoperations``); the URL is the first argument (a name: a ``ref`` the linker resolves when it is a
   constant).
+* Spring's ``MockMvc`` (``mockmvc``, in process, under no context path): the request builders
+  ``get("/x")`` / ``post`` / ``put`` / ``delete`` / ``patch`` / ``head`` / ``options`` (``request(HttpMethod.X,
+  url)``) of ``MockMvcRequestBuilders``, imported by name or with ``*`` or written qualified
+  (``mockMvc.perform(get("/api/article/"))``), and the Kotlin DSL ``mockMvc.get("/x") { ... }`` on a
+  receiver declared ``MockMvc`` (else named ``...mockMvc``); at the verb, the URL its first argument.
 """
 
 from __future__ import annotations
@@ -227,12 +232,59 @@ def _rest_templates(root: Node, src: SourceText, out: FileExtraction) -> None:
     out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
 
 
+_BUILDERS = "org.springframework.test.web.servlet.request.MockMvcRequestBuilders"
+_MOCK_VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
+               "options": "OPTIONS", "request": "*"}
+
+
+def _mock_mvc(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """MockMvc requests: ``MockMvcRequestBuilders``' builders and the Kotlin DSL (module docstring)."""
+    builders = {i.local for i in out.imports if i.module == _BUILDERS and i.name in _MOCK_VERBS}
+    star = any(i.module == _BUILDERS and i.local == "*" for i in out.imports)
+    sites = {}
+    for c in out.calls:
+        if c.name not in _MOCK_VERBS or c.arity < 1:
+            continue
+        if c.receiver is None and (c.name in builders or star) or c.receiver in ("MockMvcRequestBuilders", _BUILDERS):
+            sites[(c.line, c.col)] = c
+        elif c.receiver and c.name != "request" and _spring_kind(out, c.caller, c.receiver, {"MockMvc": "mockmvc"},
+                                                                 (("mockmvc", "mockmvc"),)) == "mockmvc":
+            sites[(c.line, c.col)] = c
+    if not sites:
+        return
+    found: list[HttpCall] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type == "navigation_suffix" and n.named_children:  # `mockMvc.get(...)`, `MockMvcRequestBuilders.get(...)`
+            name, call = n.named_children[0], n.parent.parent if n.parent is not None else None
+        elif n.type == "call_expression" and n.named_children and n.named_children[0].type == "simple_identifier":
+            name, call = n.named_children[0], n  # `get(...)`
+        else:
+            continue
+        site = sites.get((src.line(name), src.col(name)))
+        if site is None or call is None or call.type != "call_expression":
+            continue
+        method = _MOCK_VERBS[site.name]
+        url = string_arg(src, call, 0)
+        if method == "*":  # request(HttpMethod.POST, url)
+            m = re.search(r"\bHttpMethod\.(\w+)", src.text(url)) if url is not None else None
+            method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
+            url = string_arg(src, call, 1)
+        if url is None:
+            continue
+        found.append(HttpCall("mockmvc", method, template(src, url), site.caller, site.line, site.col))
+    out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
+
+
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's Retrofit, Ktor client and Spring client (fluent, RestTemplate) requests to
+    """Append the file's Retrofit, Ktor client and Spring client (fluent, RestTemplate, MockMvc) requests to
     ``out.http_calls``."""
     _retrofit(root, src, out)
     _spring_fluent(root, src, out)
     _rest_templates(root, src, out)
+    _mock_mvc(root, src, out)
     sites = {(c.line, c.col): c for c in out.calls if c.name in KTOR_VERBS and c.receiver and c.arity >= 1}
     if not sites:
         return
