@@ -425,14 +425,16 @@ def test_kotlin_spring_fluent_clients_request_their_routes() -> None:
     # Ktor's client), so `ripple callers "GET /api/demo"` said 0 call sites and impact listed no test.
     edges, _ = _link(KOTLIN_SPRING_CLIENTS, ("CALLS_HTTP",))
     assert [(src, dst, line) for _, src, dst, line, _ in edges] == [
+        ("src/main/kotlin/demo/DemoController.DemoController.viaRestClient(Long)", "endpoint:GET /api/demo", 28),
         ("src/main/kotlin/demo/DemoController.DemoController.viaRestClient(Long)", "endpoint:PATCH /api/posts/{}", 26),
         ("src/main/kotlin/demo/DemoController.DemoController.viaWebClient()", "endpoint:GET /api/demo", 19),
         ("src/test/kotlin/demo/DemoControllerTest.DemoControllerTest.`demo answers`()", "endpoint:GET /api/demo", 8),
     ]
-    # `repo.get().uri(...)` is no client (its declared type is Repo); a `uri { ... }` lambda is not read
+    # `repo.get().uri(...)` is no client (its declared type is Repo); `rest.get().uri { it.path(...) }` is read
+    # through its lambda (test_kotlin_fluent_client_uri_lambda_paths)
     frameworks = sorted(h.framework for h in _extract("src/main/kotlin/demo/DemoController.kt",
                                                       split_fixture(KOTLIN_SPRING_CLIENTS)["src/main/kotlin/demo/DemoController.kt"]).http_calls)
-    assert frameworks == ["restclient", "webclient"]
+    assert frameworks == ["restclient", "restclient", "webclient"]
 
 
 # -- Spring R2DBC's DatabaseClient: raw SQL of the reactive / coroutine services ------------------------------------
@@ -751,3 +753,18 @@ def test_kotlin_mock_mvc_requests_reach_their_routes() -> None:
         ("`List articles`()", "endpoint:GET /api/article", 10),
         ("`Save through the DSL`()", "endpoint:POST /api/article/{}", 16),
     ]  # Routing.kt's `get("/api/article/") { }` is a Ktor route of a file importing no MockMvc builder: no request
+
+
+def test_kotlin_fluent_client_uri_lambda_paths() -> None:
+    # `webTestClient.get().uri { it.path("/api/posts/{id}").build(id) }`: the lambda's path pieces are the URL;
+    # a lambda building no path gives no call
+    ex = _extract("src/test/kotlin/PostsTest.kt", """class PostsTest(val webTestClient: WebTestClient) {
+    fun posts(id: Long) {
+        webTestClient.get().uri { it.path("/api/posts/{id}").build(id) }.exchange()
+        webTestClient.delete().uri { b -> b.path("/api/posts").queryParam("q", 1).build() }.exchange()
+        webTestClient.get().uri { b -> b.build() }.exchange()
+    }
+}
+""")
+    assert [(h.framework, h.method, h.url.literal(), h.line) for h in ex.http_calls] == [
+        ("webtestclient", "GET", "/api/posts/{id}", 3), ("webtestclient", "DELETE", "/api/posts", 4)]

@@ -24,8 +24,8 @@ Ktor client.
   first name (``WebClient``, ``RestClient``, ``WebTestClient``, Spring Framework 7's ``RestTestClient``,
   their ``Builder``), else by that name (``webTestClient``, ``WebClient.create(base)``: containing
   ``webtestclient`` / ``resttestclient`` / ``webclient`` / ``restclient``, case-insensitive). The URL is the first argument of
-  ``uri`` as written (a base URL set on the builder is not joined); a ``uri { it.path(...) }`` lambda is
-  not read.
+  ``uri`` as written (a base URL set on the builder is not joined), or the ``path("...")`` pieces of a
+  ``uri { it.path("/api/posts/{id}").build(id) }`` lambda.
 * Spring's ``RestTemplate`` (``resttemplate``) and Spring Boot's ``TestRestTemplate`` (``testresttemplate``,
   a test's request to its own application, as ``webtestclient``), as in Java: ``getForObject`` /
   ``getForEntity`` (GET), ``postForObject`` / ``postForEntity`` / ``postForLocation`` (POST), ``put``,
@@ -168,6 +168,29 @@ def _spring_kind(out: FileExtraction, scope: str | None, head: str, types: dict[
     return next((kind for key, kind in names if key in low), None)
 
 
+def _lambda_path(src: SourceText, call: Node) -> Template | None:
+    """The path a ``uri { it.path("/api/posts/{id}").build(id) }`` lambda builds: its ``path(...)`` calls'
+    string arguments in source order, joined (``None``: no lambda, or no ``path`` call with a string)."""
+    suffix = call.named_children[-1] if call.named_children else None
+    lam = next((c for c in suffix.named_children if c.type == "annotated_lambda"), None) \
+        if suffix is not None and suffix.type == "call_suffix" else None
+    if lam is None:
+        return None
+    pieces: list[Node] = []
+    stack = [lam]
+    while stack:
+        n = stack.pop()
+        stack.extend(reversed(n.named_children))
+        nav = n.named_children[0] if n.type == "call_expression" and n.named_children else None
+        last = nav.named_children[-1] if nav is not None and nav.type == "navigation_expression" else None
+        if last is not None and last.type == "navigation_suffix" and src.text(last).lstrip("?.").strip() == "path":
+            arg = string_arg(src, n, 0)
+            if arg is not None and arg.type in ("string_literal", "line_string_literal", "multi_line_string_literal"):
+                pieces.append(arg)
+    pieces.sort(key=lambda a: a.start_byte)
+    return Template.merged(part for a in pieces for part in template(src, a).parts) if pieces else None
+
+
 def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
     """``client.get().uri(url)`` chains of Spring's WebClient, RestClient and WebTestClient (module docstring)."""
     sites = {}
@@ -190,7 +213,8 @@ def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
             continue
         site, head, verb = hit
         kind = _spring_kind(out, site.caller, head)
-        url = string_arg(src, call, 0)
+        arg = string_arg(src, call, 0)
+        url = template(src, arg) if arg is not None else _lambda_path(src, call)
         verb_call = n.parent.named_children[0] if n.parent.named_children else None
         verb_nav = verb_call.named_children[0] if verb_call is not None and verb_call.named_children else None
         verb_name = verb_nav.named_children[-1] if verb_nav is not None and verb_nav.type == "navigation_expression" else None
@@ -200,7 +224,7 @@ def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
         if verb == "method":
             m = re.search(r"\bHttpMethod\.(\w+)", src.text(verb_call.named_children[-1]))
             method = m.group(1).upper() if m and m.group(1).upper() in HTTP_METHODS else "*"
-        found.append(HttpCall(kind, method, template(src, url), site.caller, src.line(verb_name), src.col(verb_name)))
+        found.append(HttpCall(kind, method, url, site.caller, src.line(verb_name), src.col(verb_name)))
     out.http_calls.extend(sorted(found, key=lambda h: (h.line, h.col)))
 
 
