@@ -768,3 +768,17 @@ def test_kotlin_fluent_client_uri_lambda_paths() -> None:
 """)
     assert [(h.framework, h.method, h.url.literal(), h.line) for h in ex.http_calls] == [
         ("webtestclient", "GET", "/api/posts/{id}", 3), ("webtestclient", "DELETE", "/api/posts", 4)]
+
+
+def test_proto_http_rules_of_broken_or_odd_files_never_crash() -> None:
+    # an unterminated option block is read to the rpc's end; a rule without a leading `/` (a body, a typo) is
+    # no route; an option of another extension is not an HTTP rule
+    from indexer.languages.proto.extractor import http_bindings
+
+    assert http_bindings('rpc A (R) returns (R) { option (google.api.http) = { get: "/v1/a/{id}" ') == [
+        ("GET", "/v1/a/{id}")]
+    assert http_bindings('rpc A (R) returns (R) { option (google.api.http) = { post: "v1/a" body: "*" }; }') == []
+    assert http_bindings('rpc A (R) returns (R) { option (other.http) = { get: "/v1/a" }; }') == []
+    assert http_bindings('option (google.api.http) = { get: "/v1/{name=**}" }') == [("GET", "/v1/{name}")]
+    ex = _extract("x.proto", 'syntax = "proto3";\nservice S { rpc A (R) returns (R) { option (google.api.http) = {')
+    assert (ex.rpc_services, ex.errors) == ([], ["1:0: syntax error"])  # what parsed is kept: here nothing
