@@ -46,7 +46,8 @@ Ktor client.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from indexer.frameworks import HTTP_METHODS, RETROFIT_VERBS
 from indexer.languages.kotlin.frameworks.common import (
@@ -66,6 +67,8 @@ if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
 __all__ = ["LANGUAGES", "detect"]
+
+_T = TypeVar("_T")
 
 LANGUAGES = ("kotlin",)
 KTOR_VERBS = {"get": "GET", "post": "POST", "put": "PUT", "delete": "DELETE", "patch": "PATCH", "head": "HEAD",
@@ -168,6 +171,26 @@ def _spring_kind(out: FileExtraction, scope: str | None, head: str, types: dict[
     return next((kind for key, kind in names if key in low), None)
 
 
+def _sited_calls(root: Node, src: SourceText, sites: dict[tuple[int, int], _T],
+                 bare: bool = False) -> Iterator[tuple[_T, Node, Node]]:
+    """``(site, callee name node, call_expression)`` of each call ``recv.name(...)`` (and, with ``bare``,
+    ``name(...)``) under ``root`` whose callee name is at a position of ``sites`` (the extractor's
+    ``CallSite`` positions)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type == "navigation_suffix" and n.named_children:
+            name, call = n.named_children[0], n.parent.parent if n.parent is not None else None
+        elif bare and n.type == "call_expression" and n.named_children and n.named_children[0].type == "simple_identifier":
+            name, call = n.named_children[0], n
+        else:
+            continue
+        site = sites.get((src.line(name), src.col(name)))
+        if site is not None and call is not None and call.type == "call_expression":
+            yield site, name, call
+
+
 def _lambda_path(src: SourceText, call: Node) -> Template | None:
     """The path a ``uri { it.path("/api/posts/{id}").build(id) }`` lambda builds: its ``path(...)`` calls'
     string arguments in source order, joined (``None``: no lambda, or no ``path`` call with a string)."""
@@ -201,23 +224,15 @@ def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not sites:
         return
     found: list[HttpCall] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type != "navigation_suffix" or not n.named_children:
-            continue
-        hit = sites.get((src.line(n.named_children[0]), src.col(n.named_children[0])))
-        call = n.parent.parent if n.parent is not None else None
-        if hit is None or call is None or call.type != "call_expression":
-            continue
-        site, head, verb = hit
+    for (site, head, verb), uri, call in _sited_calls(root, src, sites):
         kind = _spring_kind(out, site.caller, head)
         arg = string_arg(src, call, 0)
         url = template(src, arg) if arg is not None else _lambda_path(src, call)
-        verb_call = n.parent.named_children[0] if n.parent.named_children else None
+        nav = uri.parent.parent if uri.parent is not None else None  # `<verb call>.uri`
+        verb_call = nav.named_children[0] if nav is not None and nav.named_children else None
         verb_nav = verb_call.named_children[0] if verb_call is not None and verb_call.named_children else None
-        verb_name = verb_nav.named_children[-1] if verb_nav is not None and verb_nav.type == "navigation_expression" else None
+        verb_suffix = verb_nav.named_children[-1] if verb_nav is not None and verb_nav.type == "navigation_expression" else None
+        verb_name = verb_suffix.named_children[0] if verb_suffix is not None and verb_suffix.named_children else None
         if kind is None or url is None or verb_call is None or verb_name is None:
             continue
         method = verb.upper()
@@ -234,16 +249,7 @@ def _rest_templates(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not sites:
         return
     found: list[HttpCall] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type != "navigation_suffix" or not n.named_children:
-            continue
-        site = sites.get((src.line(n.named_children[0]), src.col(n.named_children[0])))
-        call = n.parent.parent if n.parent is not None else None
-        if site is None or call is None or call.type != "call_expression":
-            continue
+    for site, _, call in _sited_calls(root, src, sites):
         kind = _spring_kind(out, site.caller, site.receiver or "", _TEMPLATE_TYPES, _TEMPLATE_NAMES)
         url = string_arg(src, call, 0)
         if kind is None or url is None:
@@ -277,19 +283,7 @@ def _mock_mvc(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not sites:
         return
     found: list[HttpCall] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type == "navigation_suffix" and n.named_children:  # `mockMvc.get(...)`, `MockMvcRequestBuilders.get(...)`
-            name, call = n.named_children[0], n.parent.parent if n.parent is not None else None
-        elif n.type == "call_expression" and n.named_children and n.named_children[0].type == "simple_identifier":
-            name, call = n.named_children[0], n  # `get(...)`
-        else:
-            continue
-        site = sites.get((src.line(name), src.col(name)))
-        if site is None or call is None or call.type != "call_expression":
-            continue
+    for site, _, call in _sited_calls(root, src, sites, bare=True):  # `mockMvc.get(...)`, `get(...)`
         method = _MOCK_VERBS[site.name]
         url = string_arg(src, call, 0)
         if method == "*":  # request(HttpMethod.POST, url)
@@ -313,17 +307,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if not sites:
         return
     found: list[HttpCall] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type != "navigation_suffix" or not n.named_children:
-            continue
-        name = n.named_children[0]
-        site = sites.get((src.line(name), src.col(name)))
-        call = n.parent.parent if n.parent is not None else None
-        if site is None or call is None or call.type != "call_expression":
-            continue
+    for site, _, call in _sited_calls(root, src, sites):
         recv = site.receiver or ""
         first = recv.split(".")[1 if recv.startswith("this.") else 0]
         declared = declared_type(out, site.caller, first)
