@@ -782,3 +782,22 @@ def test_proto_http_rules_of_broken_or_odd_files_never_crash() -> None:
     assert http_bindings('option (google.api.http) = { get: "/v1/{name=**}" }') == [("GET", "/v1/{name}")]
     ex = _extract("x.proto", 'syntax = "proto3";\nservice S { rpc A (R) returns (R) { option (google.api.http) = {')
     assert (ex.rpc_services, ex.errors) == ([], ["1:0: syntax error"])  # what parsed is kept: here nothing
+
+
+def test_kratos_http_server_registration_is_no_grpc_service() -> None:
+    # beer-shop app/shop/admin/internal/server/http.go:42 `v1.RegisterShopAdminHTTPServer(srv, s)` (kratos'
+    # protoc-gen-go-http) registers HTTP routes, not a gRPC service `ShopAdminHTTP`; in a file naming grpc too it
+    # was read as one (and counted unlinked, no .proto declaring it)
+    ex = _extract("server/server.go", '''package server
+
+import (
+\t"google.golang.org/grpc"
+\tv1 "example.com/shop/api/shop/v1"
+)
+
+func New(srv *grpc.Server, h *http.Server, s *Shop) {
+\tv1.RegisterShopServer(srv, s)
+\tv1.RegisterShopHTTPServer(h, s)
+}
+''')
+    assert [(u.role, u.service, u.line) for u in ex.rpc_uses] == [("serves", "Shop", 9)]
