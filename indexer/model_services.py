@@ -165,7 +165,11 @@ class RpcService:
     ``name`` the service, ``rpcs`` its rpc names in order, ``qualname`` the service's definition
     (the rpcs are ``<qualname>.<rpc>``), ``java_package`` its ``option java_package`` (``None``: not
     set; the generated ``<name>Grpc`` class then lies in ``package``), ``csharp_namespace`` its
-    ``option csharp_namespace`` (``None``: not set; the C# code then lies in ``package`` PascalCased)."""
+    ``option csharp_namespace`` (``None``: not set; the C# code then lies in ``package`` PascalCased).
+    ``http``: the HTTP bindings its rpcs declare (``option (google.api.http) = { get: "/v1/beers/{id}" }``,
+    additional bindings too; grpc-gateway, kratos' protoc-gen-go-http, Envoy's transcoder serve them),
+    as ``(rpc, METHOD, path)`` in source order, the path with ``{id=pattern}`` variables written
+    ``{id}`` per segment and any ``:verb`` suffix kept."""
 
     package: str
     name: str
@@ -174,6 +178,7 @@ class RpcService:
     line: int
     java_package: str | None = None
     csharp_namespace: str | None = None
+    http: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 RPC_ROLES = ("serves", "calls")

@@ -51,11 +51,11 @@ TESTED_NEST_APP = "supertest-nest"
 """The client framework of supertest requests to a NestJS application a test creates
 (``request(app.getHttpServer())``, :mod:`indexer.languages.ecmascript.frameworks.js_http_clients`)."""
 
-APP_RELATIVE_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc", "testresttemplate", "webtestclient"})
+APP_RELATIVE_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc", "testresttemplate", "webtestclient", "resttestclient"})
 """Client frameworks of Spring tests whose relative paths are inside the application: MockMvc (its
 request URI has no context path unless the test sets one), RestAssured's MockMvc / WebTestClient
-modules, WebTestClient (bound to the application in process, or Spring Boot's auto-configured one,
-whose base URL ends with the context path) and Spring Boot's ``TestRestTemplate`` (its
+modules, WebTestClient and Spring Framework 7's RestTestClient (bound to the application in process, or
+Spring Boot's auto-configured one, whose base URL ends with the context path) and Spring Boot's ``TestRestTemplate`` (its
 ``LocalHostUriTemplateHandler`` roots a relative URL at ``http://localhost:<port>`` + the context path) (:mod:`indexer.languages.java.frameworks.spring_test_clients`)."""
 MOCK_MVC_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc"})
 """Of :data:`APP_RELATIVE_CLIENTS`, those that call the DispatcherServlet in process with an empty

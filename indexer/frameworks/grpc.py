@@ -18,8 +18,11 @@ calls :func:`link_rpcs` in its run).
   its own or inherited from a class of the repository (not from generated code checked in,
   :data:`GENERATED`); a server function (a grpc-js handler) the rpc
   it was registered for. A client call CALLS_HTTP the rpc it names (``props["kind"] = "grpc"``), so
-  the impact walk crosses it as it crosses HTTP.
-* Counted in :attr:`LinkResult.outcomes`: ``exposes_grpc``, ``calls_grpc``; ``unlinked_grpc_no_proto``
+  the impact walk crosses it as it crosses HTTP. A Go call on a receiver the resolver types as a generated
+  ``FooClient`` (a field declared in another file) is one too (:meth:`_RpcLinker.typed_go_clients`).
+* HTTP rules: the code serving an rpc also EXPOSES the HTTP routes its ``.proto`` binds it to
+  (``option (google.api.http)``, :attr:`~indexer.model.RpcService.http`; grpc-gateway, kratos).
+* Counted in :attr:`LinkResult.outcomes`: ``exposes_grpc``, ``calls_grpc``, ``exposes_http_rule``; ``unlinked_grpc_no_proto``
   (no ``.proto`` of the repository declares the service), ``unlinked_grpc_ambiguous``,
   ``unlinked_grpc_rpc`` (a call or handler naming no rpc of the service), ``unlinked_grpc_server``
   (a server whose implementation resolves to nothing, or implements none of the rpcs).
@@ -64,6 +67,7 @@ class _Service:
     paths: set[str] = field(default_factory=set)
     csharp_namespaces: set[str] = field(default_factory=set)
     go_dirs: set[str] = field(default_factory=set)
+    http: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # rpc -> its (METHOD, path) bindings
 
     @property
     def full(self) -> str:
@@ -114,6 +118,10 @@ class _RpcLinker:
                 svc = self.services.setdefault(s.name, {}).setdefault(
                     f"{s.package}.{s.name}" if s.package else s.name, _Service(s.package, s.name))
                 svc.rpcs.extend(r for r in s.rpcs if r not in svc.rpcs)
+                for rpc, method, path in s.http:
+                    bindings = svc.http.setdefault(rpc, [])
+                    if (method, path) not in bindings:
+                        bindings.append((method, path))
                 svc.java_packages.add(s.java_package or s.package)
                 svc.csharp_namespaces.add(s.csharp_namespace or csharp_default_namespace(s.package))
                 svc.paths.add(module_path(fc.path))
@@ -131,6 +139,45 @@ class _RpcLinker:
                 self.use(fc, use, served)
         for fc, use in deferred:
             self.use(fc, use, served)
+        self.typed_go_clients(served)
+
+    def typed_go_clients(self, served: set[tuple[str, str]]) -> None:
+        """grpc-go client calls the file alone cannot see: ``r.data.bc.GetBeer(ctx, req)`` where ``bc``
+        is a field declared ``catalogv1.CatalogClient`` in another file of the package (kratos' and
+        go-clean-template's data layers declare the struct in ``data.go``, call it everywhere else),
+        or the result of a function returning the client. Each Go call named as an rpc of a service
+        some ``*_grpc.pb.go`` declares, not already a use of the file, whose receiver the resolver
+        types as that generated file's ``FooClient`` interface (or its ``fooClient`` struct) calls
+        the rpc of ``Foo`` of that folder (``match`` exact: the folder names the service). A
+        receiver of unknown type, or of a type of another folder, links nothing."""
+        by_dir: dict[str, dict[str, _Service]] = {}
+        names: set[str] = set()
+        for svcs in self.services.values():
+            for svc in svcs.values():
+                for d in svc.go_dirs:
+                    by_dir.setdefault(d, {})[svc.name] = svc
+                    names.update(svc.rpcs)
+        if not by_dir:
+            return
+        for fc in self.ctxs:
+            if not fc.path.endswith(".go") or fc.path.endswith(".pb.go"):
+                continue
+            taken = {(u.line, u.col) for u in fc.ex.rpc_uses if u.role == "calls"}
+            for c in fc.ex.calls:
+                if (c.receiver is None or c.via is not None or c.is_new or c.name not in names
+                        or (c.line, c.col) in taken):
+                    continue
+                v = self.r.resolve_expr(fc, c.caller, c.receiver)
+                if not isinstance(v, InstV) or not v.c.file.path.endswith(".pb.go"):
+                    continue
+                folder = posixpath.dirname(v.c.file.path)
+                stem = v.c.name.removesuffix("Client")
+                svcs = by_dir.get(folder, {})
+                svc = svcs.get(stem) or svcs.get(stem[:1].upper() + stem[1:])
+                if stem == v.c.name or svc is None or c.name not in svc.rpcs:
+                    continue
+                self.use(fc, RpcUse("grpc-go", "calls", svc.name, c.name, c.caller, c.line, c.col, module=folder),
+                         served)
 
     def service(self, fc: FileCtx, use: RpcUse) -> tuple[_Service, str] | None:
         """The one service ``use`` names, with the certainty of the match; ``None`` (counted; a call
@@ -198,6 +245,7 @@ class _RpcLinker:
             for h in handlers:
                 self._edge(fc, "EXPOSES", h, self._endpoint(fc, svc, rpc), use, certainty)
                 self.result.outcomes["exposes_grpc"] += 1
+                self._http_routes(fc, svc, rpc, h, use, certainty)
             return
         cls = self._class(fc, use)
         if cls is None or (use.owner_ref is not None and (cls.id, svc.full) in served):
@@ -213,6 +261,7 @@ class _RpcLinker:
                     if m.is_callable and m.file.repo == self.r.repo and not m.file.path.endswith(GENERATED):
                         self._edge(fc, "EXPOSES", m.id, self._endpoint(fc, svc, rpc), use, certainty)
                         self.result.outcomes["exposes_grpc"] += 1
+                        self._http_routes(fc, svc, rpc, m.id, use, certainty)
                         linked += 1
         if not linked:
             self.result.outcomes["unlinked_grpc_server"] += 1
@@ -239,6 +288,23 @@ class _RpcLinker:
     def _owner(self, fc: FileCtx, qualname: str | None, line: int) -> str:
         rd = fc.def_at(qualname, line) if qualname else None
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+    def _http_routes(self, fc: FileCtx, svc: _Service, rpc: str, handler: str, use: RpcUse, certainty: str) -> None:
+        """The HTTP routes the ``.proto`` binds ``rpc`` to (``google.api.http``): ``handler``, serving the
+        rpc, EXPOSES each (framework ``google.api.http``, ``route`` the path as the rule writes it, ``rpc`` the
+        gRPC wire path), counted ``exposes_http_rule``."""
+        for method, path in svc.http.get(rpc, ()):
+            eid = endpoint_id(method, path)
+            name = eid.removeprefix("endpoint:")
+            self.emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
+                                    {"http_method": method, "path": name.partition(" ")[2]}))
+            props: dict[str, str] = {"framework": "google.api.http", "route": path, "match": certainty,
+                                     "rpc": f"{svc.full}/{rpc}"}
+            service = self.service_for(fc.path)
+            if service:
+                props["service"] = service
+            self.result.edges[fc.path].append(Edge("EXPOSES", handler, eid, fc.repo, fc.path, use.line, use.col, None, props))
+            self.result.outcomes["exposes_http_rule"] += 1
 
     def _endpoint(self, fc: FileCtx, svc: _Service, rpc: str) -> str:
         eid = endpoint_id(GRPC_METHOD, f"{svc.full}/{rpc}")

@@ -197,8 +197,9 @@ class ModuleSystem(Protocol):
     call_method: str | None
     """The method calling an instance runs (Python ``__call__``); ``None``: instances are not callable."""
     deferred_calls: frozenset[str]
-    """Methods of a decorated function that run it later (Celery tasks' ``f.delay(...)`` /
-    ``f.apply_async(...)``): a call of one binds to the function itself, ``inferred``."""
+    """Methods of a decorated function that run it, later or in place (Celery tasks' ``f.delay(...)`` /
+    ``f.apply_async(...)``, ``f.apply(...)`` / ``f.run(...)``): a call of one binds to the function itself,
+    ``inferred``."""
     instance_prefix: str
     """How a method writes an attribute of its instance in a binding's name (``self.``, ``this.``)."""
     class_body_hidden: bool

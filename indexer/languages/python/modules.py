@@ -473,7 +473,9 @@ class PythonModuleSystem:
     constructor_name = "__init__"
     construction_hooks = ("__new__", "__post_init__")
     call_method = "__call__"
-    deferred_calls = frozenset({"delay", "apply_async"})
+    deferred_calls = frozenset({"delay", "apply_async", "apply", "run"})
+    """A Celery task's methods that run its function: later on a worker (``delay``, ``apply_async``) or in
+    place (``apply``; ``run``, the function itself, as tests call it: ``create_task.run(1)``)."""
     guard_callbacks = {
         # Flask-HTTPAuth: `@auth.login_required` runs what was registered on that same `auth` object.
         ("flask_httpauth", ".login_required"): ("verify_password", "verify_token", "get_password", "hash_password",

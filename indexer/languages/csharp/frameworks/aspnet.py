@@ -15,7 +15,9 @@
   optional markers are dropped: ``{id:int}`` / ``{id?}`` -> ``{id}``; a catch-all ``{*path}`` ->
   ``{path}``.
 * Minimal APIs: ``X.MapGet|MapPost|MapPut|MapDelete|MapPatch(pattern, handler)``,
-  ``X.MapMethods(pattern, new[] { "GET" }, handler)``, and groups ``var g = X.MapGroup("/api")``
+  ``X.MapMethods(pattern, new[] { "GET" }, handler)`` (the verbs as literals or ``HttpMethods.Options`` /
+  ``HttpMethod.Get.Method`` constants, in an array or a collection expression ``[HttpMethods.Options]``;
+  none read: ``*``), and groups ``var g = X.MapGroup("/api")``
   (prefix; groups of groups too, same file; the group's fluent calls after it,
   ``X.MapGroup("/api").HasApiVersion(1.0).RequireAuthorization()``, return the group); a lambda handler becomes a definition named after the
   route (``GET /todos/{id}``), a method group (``Handlers.GetTodo``) a ``handler_ref``. An
@@ -48,6 +50,7 @@ FRAMEWORK = "aspnet"
 _HTTP_ATTRS = {"HttpGet": "GET", "HttpPost": "POST", "HttpPut": "PUT", "HttpDelete": "DELETE",
                "HttpPatch": "PATCH", "HttpHead": "HEAD", "HttpOptions": "OPTIONS"}
 _MAP = {"MapGet": "GET", "MapPost": "POST", "MapPut": "PUT", "MapDelete": "DELETE", "MapPatch": "PATCH"}
+_VERB_CONSTANT = re.compile(r"\bHttpMethods?\.(Get|Post|Put|Delete|Patch|Head|Options|Trace|Connect)\b")
 _ROUTE_ATTRS = frozenset(_HTTP_ATTRS) | {"AcceptVerbs", "Route"}
 _HANDLER_NODES = frozenset({"identifier", "member_access_expression", "lambda_expression", "anonymous_method_expression"})
 _STRING_NODES = frozenset({"string_literal", "verbatim_string_literal", "interpolated_string_expression",
@@ -189,7 +192,7 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         elif name in _MAP and len(args) >= 2:
             methods, pattern, handler = [_MAP[name]], args[0], args[-1]
         elif name == "MapMethods" and len(args) >= 3:
-            methods = [m.upper() for m in re.findall(r'"(\w+)"', cf.text(args[1]))] or ["*"]
+            methods = _verbs(cf.text(args[1]))
             pattern, handler = args[0], args[-1]
         else:
             continue
@@ -214,6 +217,15 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         elif handler.type in ("identifier", "member_access_expression"):
             out.routes.append(Route(FRAMEWORK, methods, path, None, line, col, handler_ref=cf.expr(handler),
                                     scope=scope))
+
+
+def _verbs(text: str) -> list[str]:
+    """The HTTP methods of ``MapMethods``' second argument, in order, each once: string literals
+    (``new[] { "GET", "HEAD" }``) and the framework's constants (``HttpMethods.Options``,
+    ``HttpMethod.Get.Method``); ``["*"]`` when none is read (a variable)."""
+    found = [(m.start(), m.group(1).upper()) for m in re.finditer(r'"(\w+)"', text)]
+    found += [(m.start(), m.group(1).upper()) for m in _VERB_CONSTANT.finditer(text)]
+    return list(dict.fromkeys(v for _, v in sorted(found))) or ["*"]
 
 
 def _handler_first(args: list[Node]) -> bool:

@@ -24,8 +24,10 @@ Rules (``indexer/languages/ecmascript/queries/graphql_clients.scm``, read here):
   GraphQL, a module-level or imported constant (``ref``, followed by the linker), or a name imported
   from a ``.graphql`` / ``.gql`` file (webpack / Vite loaders: ``path``, and ``operation`` for a named
   import). ``strict`` (an unresolvable document is counted) for hooks, object properties, and any
-  call in a file importing a GraphQL client package; generic names (``query``, ``request``) in other
-  files only link when their argument turns out to be a document.
+  call in a file importing a GraphQL client package; generic names (``query``, ``request``,
+  ``subscribe``: :data:`_GENERIC`) in other files only link when their argument, or their object
+  argument's ``query`` property, turns out to be a document (a generated REST client's
+  ``this.request({path, method, query})`` is no GraphQL operation).
 * an HTTP request posted to a GraphQL path, as tests of a GraphQL server write it (supertest / chai-http
   ``request(app.getHttpServer()).post("/graphql").send({ query: "..." })``, any chain whose ``post``
   path's last segment is ``graphql``): the ``query`` property of ``send``'s object argument.
@@ -55,6 +57,9 @@ _CLIENT_PACKAGES = re.compile(
 _FRAMEWORKS = (("apollo", "apollo-client"), ("urql", "urql"), ("graphql-request", "graphql-request"),
                ("relay", "relay"))
 _DOC_KEYS = ("query", "mutation", "subscription", "document", "source")
+_GENERIC = frozenset({"query", "request", "subscribe"})
+"""Runner names other libraries use too (an HTTP client's ``request({path, query})``, RxJS's ``subscribe``):
+outside a file importing a GraphQL client, what they are given is a document only when it reads as one."""
 _OBJECT_ONLY = frozenset({"execute", "executeOperation", "graphql"})
 """Runners whose document is only ever an object argument's property (their first argument is a
 link, a schema or a request object)."""
@@ -159,9 +164,12 @@ def _use(jf: JsFile, call: Node, runner: str, args_node: Node, out: FileExtracti
     scope = jf.code_scope(call)
     line, col = jf.pos(call)
     candidates: list[tuple[Node, bool]] = []  # (expression, surely a document)
+    # `{query: q}` is surely a document for a GraphQL runner; for a generic name in a file importing no GraphQL
+    # client it may be an HTTP request's query string (`this.request({path: "/articles", query})`)
+    surely = strict_file or runner not in _GENERIC
     for a in args:
         pairs = jf.object_pairs(a)
-        candidates += [(pairs[k], True) for k in _DOC_KEYS if k in pairs]
+        candidates += [(pairs[k], surely) for k in _DOC_KEYS if k in pairs]
     if not candidates and args and runner not in _OBJECT_ONLY and runner != "send":
         hook = runner.startswith("use")
         candidates.append((args[0], hook or strict_file))

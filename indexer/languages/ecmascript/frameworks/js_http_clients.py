@@ -247,15 +247,18 @@ class _Detector:
         """``client.post({url: "/api/items", ...})``: any receiver's verb called with one request
         configuration whose ``url`` is a path or an absolute URL written in the call (the SDKs
         @hey-api/openapi-ts generates, ofetch-style wrappers); ``request({url, method})`` takes the
-        config's method (``*`` when not a literal). A ``url`` that is a bare name, or no first literal
-        ``/`` or scheme, is no request one can tell."""
+        config's method (``*`` when not a literal), and so does ``request({path, method})`` (the
+        ``this.request({path: `/articles/${slug}`, method: "GET"})`` of the clients swagger-typescript-api
+        generates). A ``url`` that is a bare name, or no first literal ``/`` or scheme, is no request one
+        can tell."""
         if len(args) != 1 or (verb not in _ANGULAR_VERBS and verb != "request"):
             return None
         first = unwrap(args[0]) or args[0]
         if first.type != "object":
             return None
         config = self.jf.object_pairs(first)
-        url = self.jf.template(config["url"]) if "url" in config else None
+        key = "url" if "url" in config else "path" if verb == "request" and "path" in config else None
+        url = self.jf.template(config[key]) if key is not None else None
         head = url.parts[0] if url is not None and url.parts else None
         if head is None or head[0] != "lit" or not (head[1].startswith("/") or _ABSOLUTE.match(head[1])):
             return None

@@ -47,6 +47,33 @@ def receiver_type(text: str) -> str:
     return t.split("[", 1)[0]
 
 
+_MAJOR = re.compile(r"^v\d+$")
+
+
+def _version_named(root: Node, src: SourceText) -> Iterator[tuple[str, str]]:
+    """``(vN, path)`` for each import written without a name whose path ends in a ``vN`` segment
+    (``"github.com/x/shop/api/catalog/v1"``): the convention binds it to the segment before
+    (:func:`indexer.languages.go.extractor.package_name`, right for a module's major version,
+    ``.../echo/v4``), but a package whose own clause is ``package v1`` (protoc's ``go_package =
+    "api/catalog/v1;v1"``, kratos' layout) is written ``v1.NewCatalogClient(conn)``. A file can
+    write ``v1.X`` only for such a package (or a local of that name), so the detectors see both names;
+    an import with a name written binds only that name."""
+    for decl in root.named_children:
+        if decl.type != "import_declaration":
+            continue
+        specs = [c for c in decl.named_children if c.type == "import_spec"]
+        specs += [c for group in decl.named_children if group.type == "import_spec_list"
+                  for c in group.named_children if c.type == "import_spec"]
+        for spec in specs:
+            path_node = spec.child_by_field_name("path")
+            if spec.child_by_field_name("name") is not None or path_node is None:
+                continue
+            path = src.text(path_node).strip('"`')
+            last = path.rstrip("/").rsplit("/", 1)[-1]
+            if "/" in path and _MAJOR.match(last):
+                yield last, path
+
+
 class GoFile:
     """One Go file as the detectors read it (built once per file, shared through :func:`go_file`)."""
 
@@ -57,6 +84,8 @@ class GoFile:
         for imp in out.imports:
             if imp.local != "*":
                 self.imports[imp.local] = imp.module
+        for local, path in _version_named(root, src):
+            self.imports.setdefault(local, path)
         self.calls: list[Node] = []
         self.literals: list[Node] = []
         self.constants: dict[str, Template] = {}

@@ -36,7 +36,9 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("go",)
 _FRAMEWORK = "grpc-go"
-_REGISTER = re.compile(r"^Register(\w+)Server$")
+_REGISTER = re.compile(r"^Register(\w+?)(?<!HTTP)Server$")
+"""``pb.RegisterFooServer``; not kratos' ``RegisterFooHTTPServer`` (protoc-gen-go-http: the HTTP routes of the
+``.proto``'s ``google.api.http`` rules, which the linker reads from the ``.proto`` itself), no service ``FooHTTP``."""
 _NEW_CLIENT = re.compile(r"^New(\w+)Client$")
 _CLIENT_TYPE = re.compile(r"^\*?(\w+)\.(\w+)Client$")
 _SERVICE_NAME = re.compile(rb'\bServiceName:\s*"([\w.]+)"')

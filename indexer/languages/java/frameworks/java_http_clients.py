@@ -14,7 +14,8 @@ Calls (``queries/java/http_clients.scm``), at the callee name, ``caller`` the en
 * ``webclient`` / ``restclient``: ``client.get().uri(url, ...)`` and likewise ``post`` / ``put`` /
   ``delete`` / ``patch`` / ``head`` / ``options`` / ``method(HttpMethod.X)``; a ``uri`` lambda
   (``b -> b.path("/x").build()``) contributes its ``path(...)`` pieces. The test clients of the same
-  shape are read alike: ``webtestclient`` (``WebTestClient``) and ``mockmvc`` (Spring 6.2's AssertJ
+  shape are read alike: ``webtestclient`` (``WebTestClient``), ``resttestclient`` (Spring Framework 7's
+  ``RestTestClient``) and ``mockmvc`` (Spring 6.2's AssertJ
   ``MockMvcTester``: ``mvc.get().uri("/x")``), requests of a test to its own application (the
   linker puts the context path before their relative paths: see
   :mod:`indexer.languages.java.frameworks.spring_test_clients`).
@@ -105,6 +106,8 @@ CLIENT_TYPES = {
     "RestClient.Builder": "restclient",
     "WebTestClient": "webtestclient",
     "WebTestClient.Builder": "webtestclient",
+    "RestTestClient": "resttestclient",  # Spring Framework 7's RestClient-based test client (Boot 4's @AutoConfigureRestTestClient)
+    "RestTestClient.Builder": "resttestclient",
     "MockMvcTester": "mockmvc",
 }
 EXCHANGE_VERBS = {
@@ -271,7 +274,7 @@ class _Detector:
     def _fluent(self, m: dict[str, list[Node]]) -> None:
         verb_node, receiver = m["verb"][0], m["receiver"][0]
         kind, caller = self._kind(verb_node, receiver)
-        if kind not in ("webclient", "restclient", "webtestclient", "mockmvc"):
+        if kind not in ("webclient", "restclient", "webtestclient", "resttestclient", "mockmvc"):
             return
         verb = self.src.text(verb_node)
         if verb == "method":

@@ -28,7 +28,7 @@ Uses (owners: the enclosing method):
   linker from the argument), ``find`` / ``getReference`` (``X.class``) read, ``createQuery`` is JPQL,
   ``createNativeQuery`` SQL;
 * ``JdbcTemplate`` / ``NamedParameterJdbcTemplate`` / ``JdbcClient`` / ``JdbcOperations`` /
-  ``java.sql`` ``Connection`` and ``Statement``: the first argument of ``query*``, ``update``,
+  ``java.sql`` ``Connection`` and ``Statement`` / Spring R2DBC's ``DatabaseClient``: the first argument of ``query*``, ``update``,
   ``batchUpdate``, ``execute``, ``prepareStatement``, ``executeQuery``, ``executeUpdate``, ``sql``
   is a SQL template (literals and constants), parsed by the linker once constants are known;
 * MyBatis ``@Select`` / ``@Insert`` / ``@Update`` / ``@Delete`` on a mapper method: SQL.
@@ -82,7 +82,7 @@ _OPERATORS = (
 _JDBC_TYPES = {
     "JdbcTemplate": "jdbc", "NamedParameterJdbcTemplate": "jdbc", "JdbcOperations": "jdbc",
     "NamedParameterJdbcOperations": "jdbc", "JdbcClient": "jdbc", "Connection": "jdbc", "Statement": "jdbc",
-    "PreparedStatement": "jdbc", "SimpleJdbcCall": "jdbc",
+    "PreparedStatement": "jdbc", "SimpleJdbcCall": "jdbc", "DatabaseClient": "jdbc",  # Spring R2DBC's: sql(...)
 }
 _JDBC_METHODS = frozenset({
     "query", "queryForObject", "queryForList", "queryForMap", "queryForRowSet", "queryForStream", "queryForLong",

@@ -4,8 +4,8 @@ makes READS / WRITES edges.
 
 A call of ``query*``, ``update``, ``batchUpdate``, ``execute`` or ``sql`` (:data:`JDBC_METHODS`) on a
 receiver whose declared type (property, constructor property, parameter, local) is a ``JdbcTemplate``,
-``NamedParameterJdbcTemplate``, ``JdbcClient`` or one of their ``*Operations`` interfaces
-(:data:`JDBC_TYPES`): its first argument is the SQL. The argument is a string (``$name`` / ``${a.b}``
+``NamedParameterJdbcTemplate``, ``JdbcClient``, one of their ``*Operations`` interfaces or Spring R2DBC's
+``DatabaseClient`` (the reactive and coroutine services' ``databaseClient.sql("...")``; :data:`JDBC_TYPES`): its first argument is the SQL. The argument is a string (``$name`` / ``${a.b}``
 pieces are references the linker fills from constants, anything else a hole), a raw string with its
 ``.trimIndent()`` / ``.trimMargin()`` / ``.trim()`` (whitespace SQL ignores), or a local ``val`` of
 the function holding one (``val sql = <raw string>.trimIndent()``; a ``var`` or a value of any
@@ -28,8 +28,8 @@ __all__ = ["JDBC_METHODS", "JDBC_TYPES", "LANGUAGES", "detect"]
 
 LANGUAGES = ("kotlin",)
 JDBC_TYPES = frozenset({"JdbcTemplate", "NamedParameterJdbcTemplate", "JdbcClient", "JdbcOperations",
-                        "NamedParameterJdbcOperations"})
-"""Spring's JDBC clients, by simple name."""
+                        "NamedParameterJdbcOperations", "DatabaseClient"})
+"""Spring's JDBC clients, and R2DBC's ``DatabaseClient`` (``databaseClient.sql("SELECT ...")``), by simple name."""
 JDBC_METHODS = frozenset({"query", "queryForObject", "queryForList", "queryForMap", "queryForRowSet",
                           "queryForStream", "update", "batchUpdate", "execute", "sql"})
 """Their methods whose first argument is SQL."""
