@@ -40,6 +40,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_cli",
     "openapi_python",
     "python_constants",
+    "config_values",
     "pytest_plugins",
     "registrations",
     "orm_tables",

@@ -30,7 +30,8 @@ import re
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import (Args, Context, compact, join, library_kind, local_value, scope_of,
+                                                        string_value, template)
 from indexer.languages.base import SourceText, query, run_query
 from indexer.model import FileExtraction, HttpCall, Template
 
@@ -331,6 +332,9 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     if url is None:
         return
     url_t = template(src, url)
+    held = local_value(src, url) if url_t.parts and url_t.parts[0][0] == "ref" and len(url_t.parts) == 1 else None
+    if held is not None:  # `url = '{}/{}'.format(app.config["CONTACTS_URI"], user); requests.post(url=url)`
+        url_t = template(src, held)
     if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
         url_t = template(src, value) if value is not None else url_t
