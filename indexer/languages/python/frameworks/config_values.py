@@ -24,7 +24,7 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Node
 
-from indexer.languages.base import SourceText
+from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import Args, config_key, template
 from indexer.model import FileExtraction, StringConstant, Template
 from indexer.symbols import CONFIG_KEY
@@ -32,10 +32,6 @@ from indexer.symbols import CONFIG_KEY
 __all__ = ["LANGUAGES", "detect", "is_settings_module"]
 
 LANGUAGES = ("python",)
-
-_MAX_NODES = 200_000
-"""Nodes walked per file looking for configuration writes (a generated module stops there)."""
-
 
 def is_settings_module(path: str) -> bool:
     """Whether ``path`` (repository-relative, POSIX) is a Django settings module: ``settings.py`` or a
@@ -69,20 +65,13 @@ def _keep(found: dict[str, Template], key: str, value: Template) -> None:
 
 
 def _writes(root: Node, src: SourceText, found: dict[str, Template]) -> None:
-    """``X.config["K"] = v`` and ``X.config.update(K=v)`` anywhere in the tree, in source order."""
-    stack = [root]
-    seen = 0
-    while stack and seen < _MAX_NODES:
-        node = stack.pop()
-        seen += 1
-        if node.type == "assignment":
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            key = config_key(src, left) if left is not None and left.type == "subscript" else None
-            if key is not None and right is not None:
-                _keep(found, key, template(src, right))
-        elif node.type == "call":
-            callee = node.child_by_field_name("function")
-            if callee is not None and callee.type == "attribute" and src.text(callee).endswith(".config.update"):
-                for name, value in Args.of(src, node.child_by_field_name("arguments")).keywords.items():
-                    _keep(found, name, template(src, value))
-        stack.extend(reversed(node.named_children))
+    """``X.config["K"] = v`` and ``X.config.update(K=v)`` anywhere in the tree, in source order
+    (``indexer/languages/python/queries/config_values.scm``)."""
+    for _, caps in run_query(query("python", "python/queries", "config_values"), root):
+        if "key" in caps:
+            key = config_key(src, caps["key"][0])
+            if key is not None:
+                _keep(found, key, template(src, caps["value"][0]))
+        elif "update" in caps:
+            for name, value in Args.of(src, caps["update"][0]).keywords.items():
+                _keep(found, name, template(src, value))
