@@ -102,6 +102,26 @@ class TestPythonConfigUrls:
         # a local assigned twice may hold either value: unknown
         assert [(f, line) for f, line, _, _ in _rows(tmp_path / "i.db", "UNLINKED")] == [("front/app.py", 18)]
 
+    def test_a_local_base_is_followed_once(self, tmp_path: Path) -> None:
+        # bank-of-anthos's metadata requests: `metadata_url + 'instance/zone'`, the local assigned once in create_app
+        front = (
+            "import os\nimport requests\n\n\ndef create_app():\n"
+            "    server = os.getenv('METADATA_SERVER', 'metadata.google.internal')\n"
+            "    metadata_url = f'http://{server}/computeMetadata/v1/'\n"
+            "    requests.get(metadata_url + 'instance/zone')\n"
+            "    other = 'http://a/x/'\n"
+            "    if os.getenv('B'):\n"
+            "        other = 'http://b/y/'\n"
+            "    requests.get(other + 'z')\n"
+        )
+        index_files(tmp_path / "r", {"front/app.py": front}, "meta").close()
+        assert _rows(tmp_path / "i.db") == [
+            ("front/app.py", 8, "endpoint:GET /computeMetadata/v1/instance/zone",
+             "http://{}/computeMetadata/v1/instance/zone"),
+        ]
+        # assigned twice: an unknown base, and "z" is no path
+        assert [(f, line) for f, line, _, _ in _rows(tmp_path / "i.db", "UNLINKED")] == [("front/app.py", 12)]
+
     def test_django_settings_and_getenv_default(self, tmp_path: Path) -> None:
         index_files(tmp_path / "r", DJANGO, "shop").close()
         assert _rows(tmp_path / "i.db") == [
