@@ -321,3 +321,33 @@ class TestKnownEnds:
             # nothing but unknown pieces: no known end
             ("web/api.ts", 10, "unlinked:url", "GET {}/{}", None),
         ]
+
+
+class TestEditsRelink:
+    def test_builder_and_server_edits_relink_like_a_full_index(self, tmp_path: Path) -> None:
+        # A builder's body edited (another file's request changes), the server exposing one of two ambiguous
+        # ends, a Flask config value edited: each update equals a full index (Workspace checks it).
+        from tests.unit.test_incremental import Workspace
+
+        files = {**_jhipster(tmp_path), "server/index.js": KNOWN_ENDS_SERVER, "server/package.json": '{"name": "s"}',
+                 "web/api.ts": KNOWN_ENDS_CLIENT, "web/package.json": '{"name": "w"}',
+                 "front/app.py": FLASK_FRONT, "back/app.py": FLASK_BACK}
+        w = Workspace(tmp_path, files)
+
+        def http() -> list[tuple[str, int, str]]:
+            return [(f.rsplit("/", 1)[-1], line, dst) for f, line, dst, _ in _rows(w.db)
+                    if f.endswith(("label.service.ts", "api.ts", "app.py"))]
+
+        try:
+            assert ("label.service.ts", 21, "endpoint:POST /api/register") in http()
+            assert ("api.ts", 6, "endpoint:GET /v1/users") not in http()
+            assert ("app.py", 10, "endpoint:POST /transactions") in http()
+            config = "src/main/webapp/app/core/config/application-config.service.ts"
+            w.edit({config: CONFIG_SERVICE.replace("return `${this.endpointPrefix}${api}`;", "return `/v2/${api}`;")})
+            assert ("label.service.ts", 21, "endpoint:POST /v2/api/register") in http()
+            w.edit({"server/index.js": KNOWN_ENDS_SERVER.replace('app.get("/v2/users"', 'app.get("/v2/people"')})
+            assert ("api.ts", 6, "endpoint:GET /v1/users") in http()
+            w.edit({"front/app.py": FLASK_FRONT.replace("}/transactions'", "}/v2/transactions'")})
+            assert ("app.py", 10, "endpoint:POST /v2/transactions") in http()
+        finally:
+            w.close()
