@@ -351,3 +351,75 @@ class TestEditsRelink:
             assert ("app.py", 10, "endpoint:POST /v2/transactions") in http()
         finally:
             w.close()
+
+
+PY_CLIENT = {
+    "shop/settings.py": 'ORDERS_API = "http://orders:8000/api/v1"\n',
+    "shop/urls.py": '''from django.conf import settings
+
+
+def api_url(path):
+    return f"{settings.ORDERS_API}/{path}"
+
+
+def joined(path):
+    from urllib.parse import urljoin
+    return urljoin(settings.ORDERS_API, path)
+''',
+    "shop/client.py": '''import requests
+
+from shop.urls import api_url, joined
+
+
+class Orders:
+    base = "http://orders:8000/api/v1"
+
+    def _url(self, path, item=None):
+        if item is not None:
+            return "{}/{}/{}".format(self.base, path, item)
+        return self.base + "/" + path
+
+    def one(self, order_id):
+        return requests.get(self._url("orders", order_id))
+
+    def all(self):
+        return requests.get(self._url("orders"))
+
+    def by_function(self):
+        return requests.get(api_url("orders") + "/recent")
+
+    def opaque(self):
+        return requests.get(joined("orders"))
+''',
+    "orders/main.py": '''from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.get("/api/v1/orders")
+def orders():
+    return []
+
+
+@app.get("/api/v1/orders/{order_id}")
+def order(order_id: int):
+    return {}
+
+
+@app.get("/api/v1/orders/recent")
+def recent():
+    return []
+''',
+}
+
+
+class TestPythonUrlBuilders:
+    def test_python_builders_fold_their_arguments(self, tmp_path: Path) -> None:
+        index_files(tmp_path / "r", PY_CLIENT, "shop").close()
+        assert _rows(tmp_path / "i.db") == [
+            ("shop/client.py", 15, "endpoint:GET /api/v1/orders/{}", "http://orders:8000/api/v1/orders/{}"),
+            ("shop/client.py", 18, "endpoint:GET /api/v1/orders", "http://orders:8000/api/v1/orders"),
+            ("shop/client.py", 21, "endpoint:GET /api/v1/orders/recent", "http://orders:8000/api/v1/orders/recent"),
+        ]
+        # urljoin(...) is no string built here: unknown, as before
+        assert [(f, line) for f, line, _, _ in _rows(tmp_path / "i.db", "UNLINKED")] == [("shop/client.py", 24)]

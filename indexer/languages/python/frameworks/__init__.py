@@ -41,6 +41,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "openapi_python",
     "python_constants",
     "config_values",
+    "url_builders",
     "pytest_plugins",
     "registrations",
     "orm_tables",

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, budget_expired, query, run_query, storable
-from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type
+from indexer.model import (CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type, call_ref,
+                           is_call_ref)
 from indexer.symbols import CONFIG_KEY, inline_definition, inline_header
 
 __all__ = [
@@ -358,6 +359,8 @@ def _parts(src: SourceText, node: Node, depth: int) -> list[tuple[str, str]]:
         key = config_key(src, node)
         if key is not None:
             return [("ref", CONFIG_KEY + key)]
+    if kind == "call":
+        return [_call_piece(src, node, depth)]
     if kind in ("identifier", "attribute"):
         text = compact(src, node)
         if _DOTTED.fullmatch(text):
@@ -416,6 +419,36 @@ def _format_parts(src: SourceText, call: Node, depth: int = 0) -> list[tuple[str
             out.extend(_parts(src, next(filled), depth + 1) if k == "hole" else [(k, text)])
         return out
     return parts
+
+
+MAX_CALL_ARGUMENTS = 4
+"""The most arguments of a call in a string kept as a call (:func:`_call_piece`); more: a hole."""
+_PLAIN_ARGUMENTS = frozenset({"string", "concatenated_string", "binary_operator", "identifier", "attribute",
+                              "parenthesized_expression"})
+
+
+def _call_piece(src: SourceText, node: Node, depth: int) -> tuple[str, str]:
+    """A call in a string: a ``ref`` to the call (:func:`~indexer.model.call_ref`) when its callee is a plain or
+    dotted name and it passes 1 to :data:`MAX_CALL_ARGUMENTS` positional arguments, at least one a string or name
+    and none a call (``urls.api_url("orders")``: the linker folds it when the callee is the application's
+    :class:`~indexer.model.UrlBuilder`); a ``hole`` otherwise."""
+    callee = node.child_by_field_name("function")
+    name = compact(src, callee) if callee is not None and callee.type in ("identifier", "attribute") else ""
+    args = Args.of(src, node.child_by_field_name("arguments"))
+    if not _DOTTED.fullmatch(name) or args.keywords or args.splat or not 1 <= len(args.positional) <= MAX_CALL_ARGUMENTS:
+        return ("hole", _collapsed(src, node))
+    built: list[Template | None] = []
+    for a in args.positional:
+        if a.type not in _PLAIN_ARGUMENTS:
+            built.append(None)
+            continue
+        t = _merge(_parts(src, a, depth + 1))
+        if any(k == "ref" and is_call_ref(x) for k, x in t.parts):
+            return ("hole", _collapsed(src, node))  # one level: a call of a call is unknown
+        built.append(t)
+    if all(b is None for b in built):
+        return ("hole", _collapsed(src, node))
+    return ("ref", call_ref(name, built))
 
 
 _ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "environ.get", "getenv"})
