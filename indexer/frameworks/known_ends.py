@@ -32,7 +32,11 @@ from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD
 if TYPE_CHECKING:
     from stores.contracts import Edge, Node
 
-__all__ = ["Ambiguous", "known_end", "retarget_known_ends"]
+__all__ = ["Ambiguous", "MAX_COMPARED", "known_end", "retarget_known_ends"]
+
+MAX_COMPARED = 5_000
+"""The most exposed endpoints one request is compared with; a request with more candidates (a known end of one
+glued word in a repository of thousands of routes) is left as it was."""
 
 _HOLE = "{}"
 _WORD = re.compile(r"[A-Za-z0-9_~-]+")
@@ -91,6 +95,27 @@ def _ends(template: list[str], end: list[str], glued: bool) -> bool:
     return anchored
 
 
+def _candidates(by_method: dict[str, list[tuple[list[str], str]]],
+                by_segment: dict[tuple[str, int, str], list[tuple[list[str], str]]],
+                method: str, end: list[str], glued: bool) -> list[tuple[list[str], str]]:
+    """The templates of ``method`` that may end with ``end``: those holding its first literal segment (which
+    :func:`_ends` anchors on a literal segment) at its place from the end; when that segment is the glued first
+    one (matched by its end), those holding the next literal segment or a ``{}`` at its place; every template of
+    the method when there is no next one."""
+    for i, seg in enumerate(end):
+        if _HOLE in seg:
+            continue
+        back = len(end) - 1 - i
+        if i > 0 or not glued:
+            return by_segment.get((method, back, seg), [])
+        for j in range(1, len(end)):  # glued: the next literal segment, equal to the template's or to its `{}`
+            if _HOLE not in end[j]:
+                back = len(end) - 1 - j
+                return by_segment.get((method, back, end[j]), []) + by_segment.get((method, back, _HOLE), [])
+        break
+    return by_method.get(method, [])
+
+
 def retarget_known_ends(nodes: dict[str, list[Node]], edges: dict[str, list[Edge]],
                         whole: Callable[[str, str, str], str]) -> tuple[int, list[Ambiguous]]:
     """Retarget, in place, the ``CALLS_HTTP`` edges of ``edges`` (per file path) whose URL starts with an unknown
@@ -98,13 +123,19 @@ def retarget_known_ends(nodes: dict[str, list[Node]], edges: dict[str, list[Edge
     docstring); take out those several endpoints end with, and drop from ``nodes`` the Endpoint nodes no edge
     of their file points to any more. ``whole(file path, method, path)``: the id of the endpoint a request of a
     glued plain word reaches (the caller makes its node). Returns how many edges moved to an exposed endpoint and
-    the ones taken out. Linear in the edges times the exposed endpoints of the same method."""
+    the ones taken out. Each request is compared with the exposed endpoints of its method holding its first
+    literal segment at the same place from the end (:func:`_candidates`)."""
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
     by_method: dict[str, list[tuple[list[str], str]]] = defaultdict(list)
+    # (method, segments from the end, segment) -> the templates having it there: a known end is compared only
+    # with the templates holding its first literal segment at its place (not every template of its method)
+    by_segment: dict[tuple[str, int, str], list[tuple[list[str], str]]] = defaultdict(list)
     for eid in sorted(exposed):
         split = _split(eid)
         if split is not None:
             by_method[split[0]].append((split[1], eid))
+            for back, seg in enumerate(reversed(split[1])):
+                by_segment[(split[0], back, seg)].append((split[1], eid))
     moved = 0
     taken: list[Ambiguous] = []
     for path, file_edges in edges.items():
@@ -113,7 +144,11 @@ def retarget_known_ends(nodes: dict[str, list[Node]], edges: dict[str, list[Edge
         for e in file_edges:
             end = known_end(str(e.props.get("url") or "")) if e.kind == "CALLS_HTTP" and e.dst not in exposed else None
             method = e.dst.removeprefix("endpoint:").partition(" ")[0] if end is not None else ""
-            found = [eid for tsegs, eid in by_method.get(method, ()) if _ends(tsegs, *end)] if end is not None else []
+            near = _candidates(by_method, by_segment, method, *end) if end is not None else []
+            if end is None or len(near) > MAX_COMPARED:
+                kept.append(e)
+                continue
+            found = [eid for tsegs, eid in near if _ends(tsegs, *end)]
             if len(found) == 1:
                 kept.append(dataclasses.replace(e, dst=found[0], props={**e.props, "known_end": True}))
                 moved += 1
@@ -121,7 +156,7 @@ def retarget_known_ends(nodes: dict[str, list[Node]], edges: dict[str, list[Edge
             elif len(found) > 1:
                 taken.append((path, e, found))
                 changed = True
-            elif end is not None and end[1] and _WORD.fullmatch(end[0][0]):
+            elif end[1] and _WORD.fullmatch(end[0][0]):
                 dst = whole(path, method, "/" + "/".join(end[0]))
                 kept.append(dataclasses.replace(e, dst=dst) if dst != e.dst else e)
                 changed = changed or dst != e.dst

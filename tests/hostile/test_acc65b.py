@@ -273,6 +273,7 @@ app.get("/v1/api/orders/:id", (req, res) => res.json({}));
 app.get("/v1/users", (req, res) => res.json([]));
 app.get("/v2/users", (req, res) => res.json([]));
 app.get("/v1/items/:id", (req, res) => res.json({}));
+app.get("/v1/reports/:kind", (req, res) => res.json({}));
 app.listen(3000);
 '''
 
@@ -292,6 +293,10 @@ export function removeOrder(base: string, id: string) {
   return fetch(`${base}/api/orders/${id}`, { method: "DELETE" });
 }
 
+export function report(base: string) {
+  return fetch(`${base}/reports/daily`);
+}
+
 export function known(id: string) {
   return fetch(`/api/orders/${id}`);
 }
@@ -307,7 +312,9 @@ class TestKnownEnds:
             ("web/api.ts", 2, "endpoint:GET /v1/api/orders/{}", "{}/api/orders/{}"),
             # DELETE: no endpoint of that method ends so; a known start stays where it points
             ("web/api.ts", 14, "endpoint:DELETE /api/orders/{}", "{}/api/orders/{}"),
-            ("web/api.ts", 18, "endpoint:GET /api/orders/{}", "/api/orders/{}"),
+            # a later literal segment reaches the endpoint's path variable
+            ("web/api.ts", 18, "endpoint:GET /v1/reports/{}", "{}/reports/daily"),
+            ("web/api.ts", 22, "endpoint:GET /api/orders/{}", "/api/orders/{}"),
         ]
         con = sqlite3.connect(tmp_path / "i.db")
         try:
@@ -423,3 +430,27 @@ class TestPythonUrlBuilders:
         ]
         # urljoin(...) is no string built here: unknown, as before
         assert [(f, line) for f, line, _, _ in _rows(tmp_path / "i.db", "UNLINKED")] == [("shop/client.py", 24)]
+
+
+class TestKnownEndBounds:
+    def test_a_request_with_too_many_candidates_is_left_as_it_was(self, monkeypatch) -> None:
+        from indexer.frameworks import known_ends
+        from stores.contracts import Edge
+
+        def edges() -> dict[str, list[Edge]]:
+            served = [Edge("EXPOSES", f"h{i}", f"endpoint:GET /v{i}/api", "r", "s.js", 1, 1, None, {}) for i in range(3)]
+            asked = [Edge("CALLS_HTTP", "c", "endpoint:GET /x", "r", "c.js", 2, 1, None, {"url": "{}1/api"}),
+                     Edge("CALLS_HTTP", "d", "endpoint:GET /api", "r", "c.js", 3, 1, None, {"url": "{}api"})]
+            return {"s.js": served, "c.js": asked}
+
+        found = edges()
+        moved, taken = known_ends.retarget_known_ends({}, found, lambda p, m, u: f"endpoint:{m} {u}")
+        # "{}1/api": the glued "1" ends only "v1"; "{}api" (one glued word): every /v{i}/api ends with it: taken out
+        assert (moved, [(p, e.line, c) for p, e, c in taken]) == (1, [("c.js", 3, ["endpoint:GET /v0/api",
+                                                                                  "endpoint:GET /v1/api",
+                                                                                  "endpoint:GET /v2/api"])])
+        assert [e.dst for e in found["c.js"]] == ["endpoint:GET /v1/api"]
+        monkeypatch.setattr(known_ends, "MAX_COMPARED", 2)
+        found = edges()
+        assert known_ends.retarget_known_ends({}, found, lambda p, m, u: f"endpoint:{m} {u}") == (0, [])
+        assert [e.dst for e in found["c.js"]] == ["endpoint:GET /x", "endpoint:GET /api"]  # 3 candidates > 2: as it was
