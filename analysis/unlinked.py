@@ -8,6 +8,8 @@ of its reason (:mod:`indexer.frameworks.unlinked`; ids ``unlinked:url``, ``unlin
 ...). The reason says what was missing:
 
 * ``url``: the URL names no path the linker could read (``"http://" + host``: only the host, unknown);
+* ``url_ambiguous``: the URL's start is unknown (``${base}/orders``) and several endpoints end with its known
+  end (the candidates);
 * ``operation`` / ``operation_no_spec``: a generated API client's operation no OpenAPI spec declares;
 * ``grpc_no_proto`` / ``grpc_ambiguous`` / ``grpc_rpc``: no ``.proto`` declares the service, several
   do (the candidates), or the service has no rpc of that name;
@@ -33,7 +35,8 @@ from stores.contracts import UNLINKED_REASONS, GraphStore, Node, unlinked_id
 
 __all__ = ["UnlinkedCall", "UnlinkedList", "unlinked_calls", "unlinked_line", "unlinked_text", "REASON_KINDS"]
 
-REASON_KINDS = {"url": "http", "route_name": "http", "route_name_ambiguous": "http", "operation": "http", "operation_no_spec": "http", "grpc_no_proto": "grpc",
+REASON_KINDS = {"url": "http", "url_ambiguous": "http", "route_name": "http", "route_name_ambiguous": "http", "operation": "http",
+                "operation_no_spec": "http", "grpc_no_proto": "grpc",
                 "grpc_ambiguous": "grpc", "grpc_rpc": "grpc", "graphql_document": "graphql",
                 "graphql_no_schema": "graphql"}
 """The kind of call (``http``, ``grpc``, ``graphql``) of each reason; any other reason is a queue use

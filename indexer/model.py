@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 
 from indexer.model_http import (DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
                                 WRAPPER_KINDS, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
-                                UrlArgCall, UrlRewrite, Wrapper, WrapperRef)
+                                UrlArgCall, UrlBuilder, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
                                     EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
                                     MessageTransport, QueueBinding, RpcService, RpcUse, TableDef, TableUse, TopicUse)
-from indexer.string_templates import MAX_JOINED, StringConstant, Template
+from indexer.string_templates import CALL_REF, MAX_JOINED, StringConstant, Template, call_ref, is_call_ref, read_call_ref
 from indexer.typetext import base_type, drop_generics, simple_name, unwrapped
 from indexer.ui_component import UiComponent
 
@@ -54,7 +54,8 @@ __all__ = [
     "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
     "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "MessageTransport", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
-    "Mount", "HttpCall", "UrlArgCall", "TopicUse", "StringConstant", "MAX_JOINED", "EntryRegistration", "ENTRY_KINDS",
+    "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "TopicUse", "StringConstant", "MAX_JOINED", "CALL_REF", "call_ref",
+    "is_call_ref", "read_call_ref", "EntryRegistration", "ENTRY_KINDS",
     "GRAPHQL_SCHEMA", "RpcService", "RpcUse", "RPC_ROLES", "FileExtraction", "TableDef", "TableUse", "TABLE_ROLES",
     "UiComponent", "unwrapped",
     "base_type", "drop_generics", "simple_name", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
@@ -387,6 +388,7 @@ class FileExtraction:
     mounts: list[Mount] = field(default_factory=list)
     http_calls: list[HttpCall] = field(default_factory=list)
     url_arg_calls: list[UrlArgCall] = field(default_factory=list)
+    url_builders: list[UrlBuilder] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)
     transports: list[MessageTransport] = field(default_factory=list)

@@ -18,7 +18,7 @@ from indexer.string_templates import Template
 
 __all__ = [
     "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE",
-    "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "GlobalPrefix",
+    "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
     "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl",
 ]
 
@@ -278,6 +278,21 @@ class UrlArgCall:
     method: "POST", body })``: its value as a template, ``None`` when it is no string, name or concatenation), which
     a template whose parameter is destructured (``({ url, method }) => fetch(url, { method })``,
     :attr:`Param.fields`) reads in that parameter's place."""
+
+
+@dataclass(slots=True)
+class UrlBuilder:
+    """A function or method of the application that builds a string from its parameters and returns it:
+    ``getEndpointFor(api, microservice?) { if (microservice) return `${this.prefix}services/${microservice}/${api}`;
+    return `${this.prefix}${api}`; }``. ``qualname`` is the function's (``ApplicationConfigService.getEndpointFor``),
+    ``params`` its parameter names in order, ``returns`` the template of each ``return`` in source order, a
+    parameter named as a ``ref`` of its name. A call of it in a URL (a :func:`~indexer.string_templates.call_ref`
+    piece) is its one return whose parameters the call all passes, those parameters replaced by the arguments
+    (:mod:`indexer.frameworks.built_urls`)."""
+
+    qualname: str
+    params: tuple[str, ...]
+    returns: tuple[Template, ...]
 
 
 @dataclass(slots=True)

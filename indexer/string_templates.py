@@ -6,12 +6,13 @@ both).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from indexer.model_pickling import pickle_records
 
-__all__ = ["MAX_JOINED", "StringConstant", "Template"]
+__all__ = ["CALL_REF", "MAX_JOINED", "StringConstant", "Template", "call_ref", "is_call_ref", "read_call_ref"]
 
 MAX_JOINED = 65_536
 """Characters a concatenation (``a + b``) keeps: the text is cut there and ends in ``\u2026`` (the mark
@@ -87,6 +88,50 @@ class StringConstant:
 
     qualname: str
     value: Template
+
+
+CALL_REF = "call:"
+"""The head of a ``ref`` piece standing for a call of a function of the application that builds a string from
+its arguments (``this.config.getEndpointFor('api/users')``): :func:`call_ref` writes it, the linker reads it
+(:mod:`indexer.frameworks.built_urls`) and gives it the value the function's :class:`~indexer.model.UrlBuilder`
+returns for those arguments, or leaves it unknown. Any other reader takes it for an unknown piece."""
+
+
+def call_ref(callee: str, args: Iterable[Template | None]) -> str:
+    """The ``ref`` text of a call of ``callee`` (a dotted name) with ``args`` (each a template, ``None``
+    for one that is no string): ``call:<callee>`` then the arguments' pieces as JSON."""
+    return CALL_REF + callee + json.dumps([list(a.parts) if a is not None else None for a in args],
+                                          separators=(",", ":"))
+
+
+def is_call_ref(text: str) -> bool:
+    """Whether a ``ref`` piece's text is a call (:func:`call_ref`)."""
+    return text.startswith(CALL_REF)
+
+
+def read_call_ref(text: str) -> tuple[str, tuple[Template | None, ...]] | None:
+    """``(callee, arguments)`` of a :func:`call_ref` text; ``None`` for any other text or a damaged one."""
+    if not text.startswith(CALL_REF):
+        return None
+    cut = text.find("[", len(CALL_REF))
+    if cut < 0:
+        return None
+    try:
+        raw = json.loads(text[cut:])
+    except ValueError:
+        return None
+    if not isinstance(raw, list):
+        return None
+    args: list[Template | None] = []
+    for a in raw:
+        if a is None:
+            args.append(None)
+        elif isinstance(a, list) and all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                         for p in a):
+            args.append(Template(tuple((k, t) for k, t in a)))
+        else:
+            return None
+    return text[len(CALL_REF):cut], tuple(args)
 
 
 pickle_records(globals(), __name__)

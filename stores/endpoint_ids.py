@@ -140,9 +140,11 @@ def topic_parts(node_id: str) -> tuple[str, str]:
 
 UNLINKED_PREFIX = "unlinked:"
 """The id prefix of the shared ``Unlinked`` nodes (:func:`unlinked_id`)."""
-UNLINKED_REASONS = ("url", "route_name", "route_name_ambiguous", "operation", "operation_no_spec", "grpc_no_proto",
-                    "grpc_ambiguous", "grpc_rpc", "graphql_document", "graphql_no_schema", "topic", "task", "binding")
-"""Why a client call was not linked, the vocabulary of the ``Unlinked`` nodes: a URL naming no path, a URL
+UNLINKED_REASONS = ("url", "url_ambiguous", "route_name", "route_name_ambiguous", "operation", "operation_no_spec",
+                    "grpc_no_proto", "grpc_ambiguous", "grpc_rpc", "graphql_document", "graphql_no_schema", "topic", "task",
+                    "binding")
+"""Why a client call was not linked, the vocabulary of the ``Unlinked`` nodes: a URL naming no path, a URL of
+unknown start whose known end several exposed endpoints end with (:mod:`indexer.frameworks.known_ends`), a URL
 built from a route name no route of the repository has / several paths carry (``reverse("x")``), a
 generated API client's operation no spec declares (or no spec at all), a gRPC service no ``.proto``
 declares / several declare / without that rpc, a GraphQL document not found / a root field no schema

@@ -79,6 +79,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.auth_guards import DEFAULT_STRATEGY
+from indexer.frameworks.built_urls import BuiltUrlLinks
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -116,6 +117,7 @@ from indexer.resolve.context import FileCtx, default_export
 from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
+from indexer.string_templates import is_call_ref
 from indexer.symbols import CONFIG_KEY, file_id
 from stores.contracts import Edge, Node, endpoint_id, topic_id
 
@@ -151,8 +153,8 @@ class LinkResult:
     outcomes: Counter[str] = field(default_factory=Counter)
 
 
-class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks, DrfDefaultLinks,
-              ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks, RouteNameLinks):
+class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks,
+              DrfDefaultLinks, ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks, RouteNameLinks):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
@@ -312,10 +314,15 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
     def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
         """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises
         :class:`_Unknown` through every constant of ``stack`` when it depends on itself."""
+        if is_call_ref(expr):  # a call of the application's URL builder (built_urls)
+            return self.call_value(fc, scope, expr, stack)
         env = ENV_REF.match(expr)
         if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
             return env_for(self.options.env, fc.path).get(env.group(1))
         found = self.config_constant(fc, expr) if expr.startswith(CONFIG_KEY) else self.locate(fc, scope, expr)
+        if found is None:
+            setting = self.setting_key(fc, expr)  # Django's settings.X: the settings module's X
+            found = self.config_constant(fc, setting) if setting is not None else None
         key = (found[0].path, found[1]) if found is not None else None
         if key is not None and key in stack and scope is not None:
             # A name that is, inside its owner, the constant being computed (`R = { v1: v1 }`: a JS object's
@@ -407,6 +414,7 @@ class _Linker(RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLin
         moved = retarget_literal_clients(self.result.nodes, self.result.edges)  # GET /owners/1 -> /owners/{}
         if moved:
             self.result.outcomes["calls_http_literal"] += moved
+        self.link_known_ends()  # {}/api/orders/{} -> /v1/api/orders/{} (built_urls)
         dropped = drop_unserved_alternatives(self.result.nodes, self.result.edges)  # client_chains
         if dropped:
             self.result.outcomes["calls_http_unserved_alternative"] += dropped

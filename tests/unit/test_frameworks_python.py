@@ -298,7 +298,8 @@ def test_django_list_comprehension_and_splat_include():
         "]\n"
         'urlpatterns.append(path("t/", include(*obj.urls)))\n'
     )
-    assert out.routes == [Route("django", ["*"], T(("hole", "{}"), ("lit", "/")), None, 2, 4, "views.v", "urlpatterns")]
+    # "{}/".format(n) fills its placeholder with the argument, as f"{n}/" does (acc65b)
+    assert out.routes == [Route("django", ["*"], T(("ref", "n"), ("lit", "/")), None, 2, 4, "views.v", "urlpatterns")]
     assert out.mounts == [Mount("django", "urlpatterns", "obj.urls", lit("t/"), 4, 30)]
 
 
@@ -348,7 +349,7 @@ def test_http_client_calls():
         HttpCall("httpx", "POST", lit("http://api.local/items"), "calls", 13, 11),
         HttpCall("httpx", "GET", lit("https://other.local/x"), "calls", 14, 11),
         HttpCall("requests", "PUT", T(("ref", "OWNERS_URL")), "calls", 16, 12),
-        HttpCall("httpx", "GET", T(("ref", "BASE"), ("lit", "/z/"), ("hole", "{}")), "calls", 19, 32),
+        HttpCall("httpx", "GET", T(("ref", "BASE"), ("lit", "/z/"), ("ref", "owner_id")), "calls", 19, 32),  # .format(owner_id) fills {}
         HttpCall("httpx", "GET", lit("http://w/stream"), "Gateway.fetch", 28, 20),
         HttpCall("httpx", "PATCH", T(("ref", "url"), ("lit", "/p")), "Gateway.fetch", 29, 31),
     ]

@@ -19,12 +19,12 @@ from indexer.resolve import interpreter, return_inference, scope_lookup
 from indexer.resolve.interpreter import Resolver
 
 HTTP = {"WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE",
-        "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "GlobalPrefix",
+        "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
         "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl"}
 SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
             "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
             "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse"}
-STRINGS = {"Template", "StringConstant", "MAX_JOINED"}
+STRINGS = {"Template", "StringConstant", "MAX_JOINED", "CALL_REF", "call_ref", "is_call_ref", "read_call_ref"}
 
 
 def test_model_reexports_each_family_and_defines_none_twice() -> None:

@@ -43,6 +43,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "angular_templates",
     "openapi_clients",
     "js_constants",
+    "url_builders",
     "typeorm",
     "js_data",
     "sequelize",

@@ -31,17 +31,17 @@ from tree_sitter import Node, Query
 
 from indexer.languages import base
 from indexer.languages.ecmascript.local_scopes import ScopeTables
-from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template, call_ref, is_call_ref
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
-__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments",
+__all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "MAX_CALL_ARGUMENTS", "JsFile", "js_file", "merge_parts", "join_paths", "unwrap", "arguments",
            "enclosing_class"]
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
-            "test_callbacks", "express_errors", "nest_cqrs", "nest_microservices")
+            "test_callbacks", "express_errors", "nest_cqrs", "nest_microservices", "url_builders")
 """The query files of the ECMAScript detectors, one per detector module."""
 _QUERY_FILES = (*SECTIONS, "local_names")  # and the names declared and written, for ScopeTables
 
@@ -73,6 +73,8 @@ T = TypeVar("T")
 _UNKNOWN = object()
 
 MAX_ALTERNATIVES = 4
+MAX_CALL_ARGUMENTS = 4
+"""The most arguments of a call in a string kept as a call (:meth:`JsFile._call_piece`); more: a hole."""
 """The most values :meth:`JsFile.alternatives` gives one expression (two conditionals' worth)."""
 
 _WRAPPERS = frozenset(
@@ -653,6 +655,8 @@ class JsFile:
             self._template(node.named_children[0], parts, depth + 1)
         elif t == "ternary_expression" and self._chose():  # alternatives(): one branch per run
             self._chosen(node, "consequence", "alternative", parts, depth)
+        elif t == "call_expression":
+            parts.append(self._call_piece(node, depth))
         else:
             local = self._local_value(node) if t == "identifier" else None
             if local is not None:
@@ -660,6 +664,33 @@ class JsFile:
                 return
             ref = self.name_ref(node)
             parts.append(("ref", ref) if ref is not None else ("hole", self.flat(node)))
+
+    def _call_piece(self, node: Node, depth: int) -> tuple[str, str]:
+        """A call in a string: a ``ref`` to the call (:func:`~indexer.string_templates.call_ref`) when its callee
+        is a name or property chain (:meth:`name_ref`) and it passes 1 to :data:`MAX_CALL_ARGUMENTS` plain
+        arguments, each a string or name, not itself holding a call (``this.config.getEndpointFor('api/x')``:
+        the linker folds it when the callee is the application's :class:`~indexer.model.UrlBuilder`); a
+        ``hole`` otherwise."""
+        callee = node.child_by_field_name("function")
+        args = arguments(node.child_by_field_name("arguments"))
+        name = self.name_ref(callee) if callee is not None and callee.type in ("identifier", "member_expression") \
+            else None
+        if name is None or not 1 <= len(args) <= MAX_CALL_ARGUMENTS:
+            return ("hole", self.flat(node))
+        built: list[Template | None] = []
+        for a in args:
+            inner = unwrap(a) or a
+            if inner.type not in _JOINABLE or inner.type == "ternary_expression":
+                built.append(None)
+                continue
+            sub: list[tuple[str, str]] = []
+            self._template(inner, sub, depth + 1)
+            if any(k == "ref" and is_call_ref(x) for k, x in sub):
+                return ("hole", self.flat(node))  # one level: a call of a call is unknown
+            built.append(Template(merge_parts(sub)))
+        if all(b is None for b in built):
+            return ("hole", self.flat(node))  # nothing of a string passed
+        return ("ref", call_ref(name, built))
 
     def _chose(self) -> bool:
         """Whether this run of :meth:`template` chooses at choice points (under :meth:`alternatives`);

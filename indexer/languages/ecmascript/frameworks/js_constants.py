@@ -20,7 +20,9 @@ A value counts when it is built only from string / number / template literal tex
 taken as the literal) with at least one literal piece, or a bare environment variable
 (``const API = import.meta.env.VITE_API_URL``, ``process.env.REACT_APP_API``: a ``ref`` the linker
 reads from the package's ``.env`` files, :mod:`indexer.frameworks.env_config`); anything computed (a call, ``a ? b : c``)
-disqualifies it. Names stay ``ref`` pieces the linker resolves across files.
+disqualifies it, but for a class field's call of one name or property chain with plain arguments (``resourceUrl =
+this.applicationConfigService.getEndpointFor('api/users')``: a :func:`~indexer.string_templates.call_ref`
+the linker folds when the callee builds a URL). Names stay ``ref`` pieces the linker resolves across files.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import ENV_HEADS, JsFile, arguments, js_file, unwrap
-from indexer.model import FileExtraction, StringConstant, Template
+from indexer.model import FileExtraction, StringConstant, Template, is_call_ref, read_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -68,7 +70,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             d = jf.definition_named(cls.child_by_field_name("name")) if cls is not None else None
             if d is None or name in assigned:
                 continue
-            template = _constant(jf, caps["value"][0])
+            template = _constant(jf, caps["value"][0], field=True)
             if template is not None:
                 found.append(StringConstant(f"{d.qualname}.{name}", template))
         elif "enum" in caps:
@@ -112,11 +114,19 @@ def _value(jf: JsFile, qualname: str, node: Node, found: list[StringConstant], d
         found.append(StringConstant(qualname, template))
 
 
-def _constant(jf: JsFile, node: Node) -> Template | None:
-    """The value as a template when it is a constant string (see the module's rule), else ``None``."""
+def _constant(jf: JsFile, node: Node, field: bool = False) -> Template | None:
+    """The value as a template when it is a constant string (see the module's rule), else ``None``; a call
+    only for a class field (``field``)."""
     if node.type == "member_expression":  # const API = import.meta.env.VITE_API_URL
         ref = jf.name_ref(node)
         return Template((("ref", ref),)) if ref is not None and ref.startswith(ENV_HEADS) else None
+    if node.type == "call_expression" and field:  # resourceUrl = this.config.getEndpointFor("api/users")
+        template = jf.template(node)
+        if len(template.parts) != 1 or not is_call_ref(template.parts[0][1]):
+            return None
+        call = read_call_ref(template.parts[0][1])  # a string passed: `inject(Service)`, `signal(null)` are no URL
+        return template if call is not None and any(a is not None and any(k == "lit" for k, _ in a.parts)
+                                                    for a in call[1]) else None
     if node.type not in _VALUE_NODES:
         return None
     text = jf.text(node)

@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.nest import decorated_method
-from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, simple_name
+from indexer.model import FileExtraction, MessageTransport, StringConstant, Template, TopicUse, is_call_ref, simple_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -175,7 +175,7 @@ def _options(jf: JsFile, node: Node | None) -> tuple[str, Template] | None:
     if transport == "rmq":
         found = jf.object_pairs(_object(jf, pairs.get("options"))).get("queue")
         queue = jf.template(found) if found is not None else Template()
-        if any(k == "hole" for k, _ in queue.parts):
+        if any(k == "hole" or is_call_ref(x) for k, x in queue.parts):
             queue = Template()
     return transport, queue
 
@@ -427,7 +427,7 @@ def pattern_route(jf: JsFile, node: Node) -> Template | None:
         node = unwrap(held) or held
     if node.type != "object":
         found = jf.template(node)
-        return found if found.parts and not any(k == "hole" for k, _ in found.parts) else None
+        return found if found.parts and not any(k == "hole" or is_call_ref(x) for k, x in found.parts) else None
     parts = _object_route(jf, node, 0)
     return Template.merged(parts) if parts is not None else None
 
@@ -472,7 +472,7 @@ def _object_route(jf: JsFile, node: Node, depth: int) -> list[tuple[str, str]] |
             parts.extend(inner)
             continue
         found = Template.of(value.type) if value.type in ("true", "false") else jf.template(value)
-        if not found.parts or any(kind == "hole" for kind, _ in found.parts):
+        if not found.parts or any(kind == "hole" or is_call_ref(x) for kind, x in found.parts):
             return None
         bare = value.type in _BARE
         parts.extend([*([] if bare else [("lit", '"')]), *found.parts, *([] if bare else [("lit", '"')])])

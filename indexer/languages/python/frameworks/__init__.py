@@ -41,6 +41,8 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "python_cli",
     "openapi_python",
     "python_constants",
+    "config_values",
+    "url_builders",
     "pytest_plugins",
     "registrations",
     "orm_tables",

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, budget_expired, query, run_query, storable
-from indexer.model import CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type
-from indexer.symbols import inline_definition, inline_header
+from indexer.model import (CALLABLE_KINDS, Binding, FileExtraction, Import, Param, Template, base_type, call_ref,
+                           is_call_ref)
+from indexer.symbols import CONFIG_KEY, inline_definition, inline_header
 
 __all__ = [
     "Args",
@@ -42,9 +43,11 @@ __all__ = [
     "Context",
     "ImportTable",
     "compact",
+    "config_key",
     "has_hole",
     "join",
     "library_kind",
+    "local_value",
     "outermost_call",
     "ref_text",
     "known_calls",
@@ -346,9 +349,18 @@ def _parts(src: SourceText, node: Node, depth: int) -> list[tuple[str, str]]:
     if kind == "binary_operator":
         return _binary_parts(src, node, depth)
     if kind == "call":
-        formatted = _format_parts(src, node)
+        formatted = _format_parts(src, node, depth)
         if formatted is not None:
             return formatted
+        fallback = _env_default(src, node)
+        if fallback is not None:
+            return _parts(src, fallback, depth + 1)
+    if kind in ("subscript", "call"):
+        key = config_key(src, node)
+        if key is not None:
+            return [("ref", CONFIG_KEY + key)]
+    if kind == "call":
+        return [_call_piece(src, node, depth)]
     if kind in ("identifier", "attribute"):
         text = compact(src, node)
         if _DOTTED.fullmatch(text):
@@ -385,15 +397,167 @@ def _binary_parts(src: SourceText, node: Node, depth: int) -> list[tuple[str, st
     return out
 
 
-def _format_parts(src: SourceText, call: Node) -> list[tuple[str, str]] | None:
-    """``"/owners/{}".format(x)``: literal pieces and a hole per placeholder; ``None`` otherwise."""
+def _format_parts(src: SourceText, call: Node, depth: int = 0) -> list[tuple[str, str]] | None:
+    """``"/owners/{}".format(x)``: literal pieces and a hole per placeholder; ``None`` otherwise. When
+    every placeholder is an automatic ``{}`` and the call passes exactly that many positional
+    arguments and nothing else (``'http://{}/users'.format(host)``), each placeholder is its argument's
+    parts instead (Python's ``str.format`` fills them in order)."""
     callee = call.child_by_field_name("function")
     if callee is None or callee.type != "attribute" or src.text(callee.child_by_field_name("attribute")) != "format":
         return None
     fmt = string_value(src, callee.child_by_field_name("object"))
     if fmt is None:
         return None
-    return _placeholders(fmt, _BRACES)
+    parts = _placeholders(fmt, _BRACES)
+    holes = [i for i, (k, _) in enumerate(parts) if k == "hole"]
+    args = Args.of(src, call.child_by_field_name("arguments"))
+    if (holes and all(parts[i][1] == "{}" for i in holes) and len(args.positional) == len(holes)
+            and not args.keywords and not args.splat):
+        out: list[tuple[str, str]] = []
+        filled = iter(args.positional)
+        for k, text in parts:
+            out.extend(_parts(src, next(filled), depth + 1) if k == "hole" else [(k, text)])
+        return out
+    return parts
+
+
+MAX_CALL_ARGUMENTS = 4
+"""The most arguments of a call in a string kept as a call (:func:`_call_piece`); more: a hole."""
+_PLAIN_ARGUMENTS = frozenset({"string", "concatenated_string", "binary_operator", "identifier", "attribute",
+                              "parenthesized_expression"})
+
+
+def _call_piece(src: SourceText, node: Node, depth: int) -> tuple[str, str]:
+    """A call in a string: a ``ref`` to the call (:func:`~indexer.model.call_ref`) when its callee is a plain or
+    dotted name and it passes 1 to :data:`MAX_CALL_ARGUMENTS` positional arguments, at least one a string or name
+    and none a call (``urls.api_url("orders")``: the linker folds it when the callee is the application's
+    :class:`~indexer.model.UrlBuilder`); a ``hole`` otherwise."""
+    callee = node.child_by_field_name("function")
+    name = compact(src, callee) if callee is not None and callee.type in ("identifier", "attribute") else ""
+    args = Args.of(src, node.child_by_field_name("arguments"))
+    if not _DOTTED.fullmatch(name) or args.keywords or args.splat or not 1 <= len(args.positional) <= MAX_CALL_ARGUMENTS:
+        return ("hole", _collapsed(src, node))
+    built: list[Template | None] = []
+    for a in args.positional:
+        if a.type not in _PLAIN_ARGUMENTS:
+            built.append(None)
+            continue
+        t = _merge(_parts(src, a, depth + 1))
+        if any(k == "ref" and is_call_ref(x) for k, x in t.parts):
+            return ("hole", _collapsed(src, node))  # one level: a call of a call is unknown
+        built.append(t)
+    if all(b is None for b in built):
+        return ("hole", _collapsed(src, node))
+    return ("ref", call_ref(name, built))
+
+
+_ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "environ.get", "getenv"})
+"""Callees reading an environment variable with a default (``os.getenv("API", "http://api:8080")``)."""
+
+_CONFIG_MAPS = frozenset({"config"})
+"""Attribute names of an application's configuration mapping (Flask's ``app.config``)."""
+
+
+def _env_default(src: SourceText, call: Node) -> Node | None:
+    """The default of ``os.getenv("X", default)`` / ``os.environ.get("X", default)`` (what a process
+    without ``X`` set gets, as a JavaScript ``process.env.X || "lit"`` is read); ``None`` for any other
+    call or one without a default."""
+    callee = call.child_by_field_name("function")
+    if callee is None or compact(src, callee) not in _ENV_GETTERS:
+        return None
+    args = Args.of(src, call.child_by_field_name("arguments"))
+    return args.get(1, "default")
+
+
+_SCOPE_NODES = frozenset({"function_definition", "class_definition", "lambda"})
+_BINDERS = {"for_statement": "left", "for_in_clause": "left", "augmented_assignment": "left",
+            "named_expression": "name", "as_pattern": "alias", "global_statement": "", "nonlocal_statement": "",
+            "delete_statement": "", "import_statement": "", "import_from_statement": ""}
+"""Statements that (re)bind a name, and the field holding the names bound (``""``: the whole statement)."""
+_MAX_LOCAL_NODES = 20_000
+
+
+def local_value(src: SourceText, ident: Node) -> Node | None:
+    """The value of the local variable ``ident`` names when its function binds it exactly once, by a plain
+    ``name = value`` written before ``ident`` (``url = '{}/{}'.format(base, user); requests.post(url=url)``):
+    not a parameter, and no other assignment, loop, ``with``, walrus, ``del``, ``global`` or import in the
+    function (nested functions and classes excluded) names it; ``None`` otherwise, at module level, and
+    past :data:`_MAX_LOCAL_NODES` nodes of the function."""
+    if ident.type != "identifier":
+        return None
+    name = src.text(ident)
+    fn = ident.parent
+    while fn is not None and fn.type not in _SCOPE_NODES:
+        fn = fn.parent
+    if fn is None or fn.type != "function_definition":
+        return None
+    params = fn.child_by_field_name("parameters")
+    if params is not None and name in {src.text(n) for n in _identifiers(params)}:
+        return None
+    body = fn.child_by_field_name("body")
+    found: list[Node] = []
+    stack = list(body.named_children) if body is not None else []
+    seen = 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > _MAX_LOCAL_NODES:
+            return None
+        if node.type in _SCOPE_NODES:
+            continue
+        if node.type == "assignment":
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "identifier" and src.text(left) == name:
+                found.append(node)
+            elif left is not None and any(src.text(n) == name for n in _identifiers(left)):
+                return None  # `a, url = ...`: unpacked
+        elif node.type in _BINDERS:
+            target = node.child_by_field_name(_BINDERS[node.type]) if _BINDERS[node.type] else node
+            if target is not None and any(src.text(n) == name for n in _identifiers(target)):
+                return None
+        stack.extend(node.named_children)
+    if len(found) != 1 or found[0].end_byte > ident.start_byte:
+        return None
+    return found[0].child_by_field_name("right")
+
+
+def _identifiers(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = [node]
+    while stack and len(out) < 1000:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.append(n)
+        elif n.type not in ("call", "subscript", "attribute", "block"):
+            stack.extend(n.named_children)
+    return out
+
+
+def config_key(src: SourceText, node: Node) -> str | None:
+    """The key an application's configuration mapping is read or written at: ``app.config["K"]``,
+    ``current_app.config.get("K")`` / ``.get("K", default)`` (any receiver whose last attribute is
+    ``config``, :data:`_CONFIG_MAPS`) -> ``"K"``; ``None`` for any other expression. The linker gives
+    the read the value written under that key in the same service folder
+    (:data:`~indexer.symbols.CONFIG_KEY` constants)."""
+    if node.type == "subscript":
+        mapping = node.child_by_field_name("value")
+        key = node.child_by_field_name("subscript")
+    elif node.type == "call":
+        callee = node.child_by_field_name("function")
+        if callee is None or callee.type != "attribute" or src.text(callee.child_by_field_name("attribute")) != "get":
+            return None
+        mapping = callee.child_by_field_name("object")
+        args = Args.of(src, node.child_by_field_name("arguments"))
+        key = args.get(0, "key")
+    else:
+        return None
+    if mapping is None or key is None or mapping.type != "attribute":
+        return None
+    attr = mapping.child_by_field_name("attribute")
+    if attr is None or src.text(attr) not in _CONFIG_MAPS:
+        return None
+    value = string_value(src, key)
+    return value if value and _DOTTED.fullmatch(value) else None
 
 
 def _placeholders(fmt: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
@@ -440,6 +604,8 @@ def _fstring_parts(src: SourceText, node: Node) -> list[tuple[str, str]] | None:
         formatted = any(c.type in ("type_conversion", "format_specifier") for c in child.children)
         if expr is not None and expr.type in ("identifier", "attribute") and _DOTTED.fullmatch(text) and not formatted:
             out.append(("ref", text))
+        elif expr is not None and not formatted and expr.type in ("subscript", "call") and config_key(src, expr):
+            out.append(("ref", CONFIG_KEY + str(config_key(src, expr))))
         else:
             out.append(("hole", _collapsed(src, expr) if expr is not None else ""))
         pos = child.end_byte

@@ -38,7 +38,8 @@ import re
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import Args, Context, compact, join, library_kind, scope_of, string_value, template
+from indexer.languages.python.frameworks.common import (Args, Context, compact, join, library_kind, local_value, scope_of,
+                                                        string_value, template)
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.url_names import route_name
 from indexer.model import FileExtraction, HttpCall, Template
@@ -321,6 +322,20 @@ def _set_up_url(src: SourceText, call: Node, attr: str, lineages: _Lineages) -> 
     return None
 
 
+def _local_start(src: SourceText, url: Node, url_t: Template) -> Template:
+    """``url_t`` with its start, when it is a local its function assigns once (``url = '{}/{}'.format(
+    app.config["CONTACTS_URI"], user); requests.post(url=url)``, ``metadata_url + 'instance/zone'``), replaced
+    by that value (:func:`~indexer.languages.python.frameworks.common.local_value`; one level)."""
+    first = url
+    while first.type == "binary_operator" and (op := first.child_by_field_name("operator")) is not None \
+            and op.type == "+" and first.child_by_field_name("left") is not None:
+        first = first.child_by_field_name("left")  # type: ignore[assignment]
+    if first.type != "identifier" or not url_t.parts or url_t.parts[0] != ("ref", src.text(first)):
+        return url_t
+    held = local_value(src, first)
+    return join(template(src, held), Template(url_t.parts[1:])) if held is not None else url_t
+
+
 def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str], Template], lineages: _Lineages) -> None:
     src = ctx.src
     call, verb_node = caps["call"][0], caps["verb"][0]
@@ -349,6 +364,7 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     if url is None:
         return
     url_t = template(src, url)
+    url_t = _local_start(src, url, url_t)
     if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
         url_t, url = (template(src, value), value) if value is not None else (url_t, url)
