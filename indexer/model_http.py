@@ -232,11 +232,12 @@ class HttpCall:
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
     method_param: str | None = None
-    route_name: tuple[str, str, int] | None = None
-    """A URL built from a route's name (:mod:`indexer.frameworks.route_names`): ``(family, name, arguments)``,
+    route_name: tuple[str, str, int, str] | None = None
+    """A URL built from a route's name (:mod:`indexer.frameworks.route_names`): ``(family, name, arguments, URLconf)``,
     ``family`` the naming rule (``django``: ``reverse("shop:detail", args=(1,))``; ``flask``: ``url_for("bp.view")``;
     ``starlette``: ``request.url_for("name")``), ``arguments`` how many path values the call gives (``-1``: not
-    known). ``url`` still holds the expression as built, for display."""
+    known), ``URLconf`` the dotted module a Django test makes ``ROOT_URLCONF`` around the call (``""``: none).
+    ``url`` still holds the expression as built, for display."""
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
     a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""

@@ -23,7 +23,9 @@ The table holds the routes the linker exposed (a route whose view resolves to no
 name), each full name with its full paths (normalised: ``<int:pk>`` is ``{}``, as in endpoint ids). A name the repository does not give any route is
 ``unlinked_route_name`` (candidates: the nearest names); a name several paths carry (Django's same name in two
 URLconfs without namespaces, one name on ``a/`` and ``a/<int:page>/``) links when the number of path values the
-call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, else it is
+call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, or when the Django test making
+the call sets ``ROOT_URLCONF`` (its fourth item) to a URLconf of the repository above some of those paths (the paths
+as seen from that URLconf: prefixes and namespaces below it; :meth:`RouteNameLinks._name_roots`), else it is
 ``unlinked_route_name_ambiguous`` (candidates: the paths); which of them Django would build depends on run-time
 values (and on the order of URLconfs the settings choose), so none is guessed. Names are looked up in the calling
 repository only: ``reverse`` builds URLs of its own process's URLconf, never another repository's.
@@ -73,6 +75,8 @@ class RouteNameLinks:
     _names: dict[tuple[str, str], dict[str, None]] | None = None
     _name_chains: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None
     _router_names: dict[tuple[str, str], str] | None = None
+    _rooted: dict[tuple[str, str], dict[str, None]] | None = None  # (Django name, root URLconf file) -> its paths
+    _ups: dict[tuple[str, str], list[tuple[tuple[str, str], str, tuple[str, ...]]]] | None = None
 
     def name_route(self, route: Route, router: tuple[str, str] | None, bases: list[str], own: str,
                    linked: LinkedRoute, handlers: list) -> None:
@@ -96,6 +100,49 @@ class RouteNameLinks:
                     continue
                 for ns in dict.fromkeys(spaces):
                     self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
+        if family == "django" and router is not None:  # each root URLconf above it (a test's ROOT_URLCONF)
+            self._name_roots(router, own, named, served)
+
+    def _name_roots(self, router: tuple[str, str], own: str, named: list[tuple[str, str]], served: set[str]) -> None:
+        """Record the names a Django route has as seen from each URLconf above its router (``urlpatterns`` of a module
+        its mount chain passes), should that one be the ``ROOT_URLCONF``: the prefixes and namespaces below it."""
+        if self._rooted is None:
+            self._rooted = defaultdict(dict)
+        for (path, key), prefix, ns in self._ups_of(router):
+            if key != "urlpatterns":
+                continue
+            for tail, name in named:
+                full = join_paths(join_paths(prefix, own), tail).replace(HOLE, "{}")
+                if full in served:
+                    self._rooted[(":".join((*ns, name)), path)][normalise_path(full)] = None
+
+    def _ups_of(self, key: tuple[str, str]) -> list[tuple[tuple[str, str], str, tuple[str, ...]]]:
+        """``(router above, prefix from it, namespaces from it)`` of ``key`` itself (its own prefix, no namespace: a
+        root URLconf's ``app_name`` names nothing) and of each router its mount chains pass, nearest first."""
+        if self._ups is None:
+            self._ups = {}
+        found = self._ups.get(key)
+        if found is None:
+            found = self._ups[key] = self._up(key, frozenset())
+        return found
+
+    def _up(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]
+            ) -> list[tuple[tuple[str, str], str, tuple[str, ...]]]:
+        own = self._own(key)  # type: ignore[attr-defined]
+        out: list[tuple[tuple[str, str], str, tuple[str, ...]]] = [(key, own, ())]
+        if len(seen) >= _MAX_DEPTH:
+            return out
+        inner = seen | {key}
+        for parent, prefix, framework in self.mounts.get(key, ()):
+            if parent in inner:
+                continue
+            ns = self.mount_names.get((key, parent, prefix)) or self._namespace(key)
+            tail = join_paths(unglue_holes(prefix, glued_to_next=framework == "django"), own)
+            for above, pp, pns in self._up(parent, inner):
+                out.append((above, join_paths(pp, tail), (*pns, ns) if ns else pns))
+                if len(out) >= _MAX_CHAINS:
+                    return out
+        return out
 
     def _namespace(self, key: tuple[str, str]) -> str | None:
         """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
@@ -138,8 +185,12 @@ class RouteNameLinks:
         """The CALLS_HTTP edge of a request whose URL names a route (``call.route_name``), to the path of the
         route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
         assert call.route_name is not None
-        family, name, given = call.route_name
+        family, name, given, urlconf = call.route_name
         paths = list((self._names or {}).get((family, name), ()))
+        if urlconf and family == "django":  # the test's ROOT_URLCONF: the paths it reverses the name to, if any
+            files = fc.rules.module_by_name(self.r, fc, urlconf)  # type: ignore[attr-defined]
+            rooted = list((self._rooted or {}).get((name, files[0].path), ())) if files else []
+            paths = rooted or paths  # (none: a URLconf the index does not hold, or not above the name)
         if len(paths) > 1 and given >= 0:
             fitting = [p for p in paths if p.count("{}") == given]
             paths = fitting if len(fitting) == 1 else paths
