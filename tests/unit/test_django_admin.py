@@ -288,3 +288,31 @@ def test_app_labels_and_model_names() -> None:
     assert user == [((("lit", "auth/user/<path:object_id>/change/"),), "UserAdmin.change_view",
                      "django.contrib.admin.site.urls")]
     assert {r.handler_ref for r in ex.routes if r.name == "ledger_local_add"} == {"admin.ModelAdmin.add_view"}
+
+
+BLOCKS = '''\
+from django.contrib import admin
+from .models import A, B, C, D
+if x:
+    @admin.register(A)
+    class AA(admin.ModelAdmin):
+        pass
+    if y:
+        admin.site.register(B)
+    else:
+        admin.site.register(C)
+try:
+    admin.site.register(D)
+except Exception:
+    pass
+def later():
+    admin.site.register(E)
+'''
+
+
+def test_registrations_in_module_level_blocks() -> None:
+    """Registrations in the ``if`` / ``try`` blocks run at import are read (both branches: which runs depends on the
+    settings); one in a function is not (it runs only when something calls it)."""
+    ex = extractor_for_path("shop/admin.py").extract("shop/admin.py", BLOCKS.encode())  # type: ignore[union-attr]
+    assert sorted({(r.name, r.line) for r in ex.routes if r.name and r.name.endswith("changelist")}) == [
+        ("shop_a_changelist", 4), ("shop_b_changelist", 8), ("shop_c_changelist", 10), ("shop_d_changelist", 12)]

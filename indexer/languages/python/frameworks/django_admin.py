@@ -15,7 +15,7 @@ Django's rules (``django/contrib/admin/sites.py`` ``AdminSite.get_urls`` / ``url
 * ``site.urls`` is ``(patterns, "admin", site.name)``: the names are under the site's ``name`` (``"admin"`` by
   default); every method accepts any HTTP method.
 
-What is read (module level only, which is where Django runs them: an ``admin.py`` is imported by
+What is read (module level only, which is where Django runs them, and the ``if`` / ``try`` / ``with`` blocks there: an ``admin.py`` is imported by
 ``admin.autodiscover()``; any other module only when something imports it, which is not followed, so a
 registration in a module nothing imports is read all the same):
 
@@ -64,6 +64,9 @@ _MODEL_VIEWS = (("", "changelist_view", "changelist"), ("add/", "add_view", "add
                 ("<path:object_id>/delete/", "delete_view", "delete"),
                 ("<path:object_id>/change/", "change_view", "change"))
 _REDIRECT = ("<path:object_id>/", "django.views.generic.base.RedirectView.as_view()")
+_BLOCKS = frozenset({"if_statement", "try_statement", "with_statement"})
+_CLAUSES = ("elif_clause", "else_clause", "except_clause", "finally_clause")
+_MAX_BLOCKS = 4
 _PACKAGES = ("models", "admin")  # a module package an app splits its models / admin into
 
 
@@ -103,7 +106,7 @@ class _File:
 
     def run(self) -> None:
         statements = []
-        for statement in self.root.named_children:
+        for statement in _module_statements(self.root):
             node = statement.named_children[0] if statement.type == "expression_statement" \
                 and statement.named_child_count else statement
             definition = node.child_by_field_name("definition") if node.type == "decorated_definition" else node
@@ -316,6 +319,22 @@ class _File:
                 continue
             stack.extend(reversed(node.named_children))
         return out
+
+
+def _module_statements(root: Node) -> list[Node]:
+    """The statements run at module level: the module's own and, in order, those of the ``if`` / ``try`` / ``with``
+    blocks among them (``if settings.KB_ENABLED: @admin.register(KBItem) ...``), nested to :data:`_MAX_BLOCKS`."""
+    out: list[Node] = []
+    stack: list[tuple[Node, int]] = [(c, 0) for c in reversed(root.named_children)]
+    while stack:
+        node, depth = stack.pop()
+        if node.type in _BLOCKS and depth < _MAX_BLOCKS:
+            blocks = [b for c in node.named_children for b in ([c] if c.type == "block" else
+                      [k for k in c.named_children if k.type == "block"] if c.type in _CLAUSES else [])]
+            stack.extend((c, depth + 1) for b in reversed(blocks) for c in reversed(b.named_children))
+            continue
+        out.append(node)
+    return out
 
 
 def _self_view(src: SourceText, node: Node | None) -> str | None:
