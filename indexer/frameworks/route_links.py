@@ -99,6 +99,7 @@ class RouteLinks:
             if route.inherited:  # a Django admin view method (indexer.frameworks.admin_sites)
                 if handlers:
                     self.inherited_receiver(fc, route)  # type: ignore[attr-defined]
+                    handlers = [*handlers, *self.overridden_view_hooks(fc, route, route.methods)]  # type: ignore[attr-defined]
                 else:
                     handlers = self.inherited_handlers(fc, route)  # type: ignore[attr-defined]
             if not handlers:

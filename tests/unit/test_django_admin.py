@@ -132,10 +132,13 @@ def test_registrations_sites_and_names() -> None:
         ("proj/urls.py", f"* /admin{tail}") for tail in ("", "/login", "/logout", "/password_change",
                                                           "/password_change/done", "/autocomplete", "/jsi18n", "/{}",
                                                           "/r/{}/{}")}
-    # @admin.register(Book, site=office_site), the site a class of the repository deriving from AdminSite
+    # @admin.register(Book, site=office_site), the site a class of the repository deriving from AdminSite; its
+    # save_model is run by Django's changelist (list_editable), add and change views (MODEL_ADMIN_HOOKS)
     assert {(s, d) for s, d in exposes if d.startswith("* /office/shop")} == {
         ("office/admin.OfficeBookAdmin", f"* /office/shop/book{tail}")
-        for tail in ("", "/add", "/{}/history", "/{}/delete", "/{}/change")} | {("office/admin.py", "* /office/shop/book/{}")}
+        for tail in ("", "/add", "/{}/history", "/{}/delete", "/{}/change")} | {
+        ("office/admin.OfficeBookAdmin.save_model(4)", f"* /office/shop/book{tail}") for tail in ("", "/add", "/{}/change")
+    } | {("office/admin.py", "* /office/shop/book/{}")}
     assert ("office/sites.OfficeSite", "* /office/login") in exposes
     # a model never registered on a site, a site never mounted (spare_site): no route
     assert not [d for _, d in exposes if "/note" in d or "spare" in d]
