@@ -145,7 +145,7 @@ class RouteLinks:
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
         self._linked.append(linked)
-        if route.name:  # what code builds its URL from (indexer.frameworks.route_names)
+        if route.name or route.framework == DRF_ROUTE:  # what code builds its URL from (indexer.frameworks.route_names)
             self.name_route(route, router_key, bases, own, linked, handlers)  # type: ignore[attr-defined]
         at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:

@@ -7,8 +7,9 @@ A route's full name is the namespaces of the mounts leading to its router, outer
 (:attr:`indexer.model.Route.name`), joined by the family's separator:
 
 * ``django`` (Django and DRF ``reverse``): ``:``. A DRF router's registration with ``basename=`` names its
-  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>`` (a basename DRF derives from the
-  viewset's ``queryset`` is not read). A mount's namespace is its ``include(..., namespace=)`` or the
+  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>``; without ``basename=``, DRF's
+  default, the viewset's ``queryset`` model name in lower case (:meth:`RouteNameLinks.drf_basename`). A mount's
+  namespace is its ``include(..., namespace=)`` or the
   app name of an ``include((patterns, "app"))`` tuple (:attr:`indexer.model.Mount.namespace`), else the included
   URLconf's ``app_name`` (:attr:`indexer.model.Router.namespace`); an include with neither adds nothing (Django
   puts its names beside the including URLconf's). ``reverse("name")`` without a namespace reaches only routes
@@ -84,14 +85,15 @@ class RouteNameLinks:
         prefixes ``bases``, its own path ``own``, its ``handlers`` as the linker resolved them: ``(node id,
         methods[, path below the route's own])``) with the full path each names."""
         family = FAMILIES.get(route.framework)
-        if family is None or not route.name or not linked.endpoints:
+        basename = route.name or (self.drf_basename(linked.view) if route.framework == DRF_ROUTE else None)
+        if family is None or not basename or not linked.endpoints:
             return
         if self._names is None:
             self._names = defaultdict(dict)
         served = {full for _, _, full in linked.endpoints}
         chains = self._chains_of(router) if router is not None else [("", ())]
         separator = SEPARATORS[family]
-        named = _drf_names(route.name, handlers) if route.framework == DRF_ROUTE else [("", route.name)]
+        named = _drf_names(basename, handlers) if route.framework == DRF_ROUTE else [("", basename)]
         for base in bases:
             spaces = [ns for prefix, ns in chains if prefix == base] or [ns for _, ns in chains]
             for tail, name in named:
@@ -143,6 +145,20 @@ class RouteNameLinks:
                 if len(out) >= _MAX_CHAINS:
                     return out
         return out
+
+    def drf_basename(self, view: Any) -> str | None:
+        """The basename DRF gives a viewset registered without ``basename=``: its ``queryset``'s model's name in lower
+        case (``router.get_default_basename``: ``queryset.model._meta.object_name.lower()``), ``queryset`` the class
+        attribute of ``view`` or of its nearest repository base that sets one (``queryset = Article.objects.all()``:
+        ``article``, the first capitalised name of the expression); ``None``: none set (DRF then requires a
+        basename)."""
+        for k in self.r.mro(view) if view is not None else ():  # type: ignore[attr-defined]
+            self.r.use(("file", k.file.path, ""))  # type: ignore[attr-defined]  # (its bindings: relinked on edits)
+            for b in k.file.ex.bindings:
+                if b.scope == k.qualname and b.name == "queryset" and b.type:
+                    model = next((p for p in b.type.split(".") if p[:1].isupper()), None)
+                    return model.lower() if model else None
+        return None
 
     def _namespace(self, key: tuple[str, str]) -> str | None:
         """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
