@@ -1,5 +1,5 @@
 """A Django test's ``ROOT_URLCONF`` (``@override_settings`` of the class or method, ``with override_settings(...)`` /
-``with self.settings(...)``) chooses which root URLconf a ``reverse("name")`` inside it is built from
+``with self.settings(...)``, a base class's in the same module) chooses which root URLconf a ``reverse("name")`` inside it is built from
 (indexer/languages/python/frameworks/url_names.py ``root_urlconf``, indexer/frameworks/route_names.py): a name two
 root URLconfs include links to the chosen one's path; without one it stays ambiguous.
 """
@@ -58,6 +58,16 @@ class Plain(TestCase):
     @override_settings(ROOT_URLCONF="elsewhere.urls")
     def test_unknown(self):
         self.client.get(reverse("login"))
+
+
+class Sub(A):
+    def test_inherited(self):
+        self.client.get(reverse("login"))
+
+
+class SubSub(Sub, Plain):
+    def test_inherited(self):
+        self.client.get(reverse("login"))
 """
 
 
@@ -74,4 +84,6 @@ def test_root_urlconf_chooses_the_path() -> None:
         (24, "test_none(0)", "CALLS_HTTP", "endpoint:GET /c/login"),  # one path: no URLconf needed
         (25, "test_none(0)", "UNLINKED", "unlinked:route_name_ambiguous"),  # /a/login or /b/login
         (29, "test_unknown(0)", "UNLINKED", "unlinked:route_name_ambiguous"),  # a URLconf the index does not hold
+        (34, "test_inherited(0)", "CALLS_HTTP", "endpoint:GET /a/login"),  # Sub(A): A's decorator, inherited
+        (39, "test_inherited(0)", "CALLS_HTTP", "endpoint:GET /a/login"),  # through Sub, its first base
     ]

@@ -36,6 +36,7 @@ __all__ = ["MAX_HOPS", "root_urlconf", "route_name"]
 MAX_HOPS = 3
 """Local variables followed from a request's URL argument to the call building it."""
 _MAX_PARENTS = 256  # nodes walked up from a request to the test setting its ROOT_URLCONF
+_MAX_BASES = 8  # base classes of the same module followed to the one setting it
 _OVERRIDE = frozenset({"django.test.override_settings", "django.test.utils.override_settings"})
 
 _DJANGO = frozenset({
@@ -70,7 +71,8 @@ def route_name(src: SourceText, imports: ImportTable, node: Node | None) -> tupl
 def root_urlconf(src: SourceText, imports: ImportTable, node: Node | None) -> str:
     """The ``ROOT_URLCONF`` in effect at ``node``, as a test sets it (the nearest wins): ``with
     override_settings(ROOT_URLCONF="x.urls")`` / ``with self.settings(ROOT_URLCONF=...)`` around it, an
-    ``@override_settings(ROOT_URLCONF=...)`` of the function or class around it (``django.test``); ``""``: none set
+    ``@override_settings(ROOT_URLCONF=...)`` of the function or class around it (``django.test``), or of a base class
+    of that class written in the same module; ``""``: none set
     (the settings' own, several root URLconfs in a repository of many)."""
     for _ in range(_MAX_PARENTS):
         node = node.parent if node is not None else None
@@ -82,10 +84,47 @@ def root_urlconf(src: SourceText, imports: ImportTable, node: Node | None) -> st
                 found = _urlconf_set(src, imports, item.child_by_field_name("value") or item)
                 if found:
                     return found
-        elif node.type == "decorated_definition":
-            for decorator in node.named_children:
-                found = _urlconf_set(src, imports, decorator.named_children[0]) \
-                    if decorator.type == "decorator" and decorator.named_child_count else ""
+        elif node.type == "function_definition":
+            found = _decorated(src, imports, node)
+            if found:
+                return found
+        elif node.type == "class_definition":
+            return _class_urlconf(src, imports, node, 0)
+    return ""
+
+
+def _decorated(src: SourceText, imports: ImportTable, definition: Node) -> str:
+    """The ``ROOT_URLCONF`` an ``@override_settings`` decorator of ``definition`` sets, else ``""``."""
+    parent = definition.parent
+    for decorator in parent.named_children if parent is not None and parent.type == "decorated_definition" else ():
+        found = _urlconf_set(src, imports, decorator.named_children[0]) \
+            if decorator.type == "decorator" and decorator.named_child_count else ""
+        if found:
+            return found
+    return ""
+
+
+def _class_urlconf(src: SourceText, imports: ImportTable, cls: Node, depth: int) -> str:
+    """The ``ROOT_URLCONF`` a test class's ``@override_settings`` sets, else the one a base class of the same module
+    sets (Django's class decorator is inherited: ``class AdminViewBasicTest(AdminViewBasicTestCase)``), bases in
+    order; ``""``: none."""
+    found = _decorated(src, imports, cls)
+    supers = cls.child_by_field_name("superclasses")
+    if found or supers is None or depth >= _MAX_BASES:
+        return found
+    module = cls
+    while module.parent is not None:
+        module = module.parent
+    for base in supers.named_children:
+        if base.type != "identifier":
+            continue
+        name = src.text(base)
+        for statement in module.named_children:
+            definition = statement.child_by_field_name("definition") if statement.type == "decorated_definition" \
+                else statement
+            if definition is not None and definition.type == "class_definition" \
+                    and src.text(definition.child_by_field_name("name")) == name and definition.id != cls.id:
+                found = _class_urlconf(src, imports, definition, depth + 1)
                 if found:
                     return found
     return ""
