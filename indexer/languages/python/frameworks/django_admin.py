@@ -30,8 +30,8 @@ registration in a module nothing imports is read all the same):
   ``@admin.register(M1, M2, site=S)`` on a class -> the model routes above, router ``S.urls``, handlers
   ``A.changelist_view``... (:attr:`~indexer.model.Route.inherited`: the class when it does not define the method
   and Django is not indexed; without ``A``, Django's ``ModelAdmin`` as the file imports it). ``A``'s literal
-  ``get_urls`` entries (``path("x/", self.admin_site.admin_view(self.v), name="n")``) come first, under the model's
-  prefix; each of its ``actions`` (a method's name or a function) is a ``POST`` on the changelist, which runs it;
+  ``get_urls`` entries, its own or a base class's of the file (``path("x/", self.admin_site.admin_view(self.v),
+  name="n")``), come first, under the model's prefix; each of its ``actions`` (a method's name or a function) is a ``POST`` on the changelist, which runs it;
 * the model: ``app_label`` is a class of the file's ``Meta.app_label``, else the app holding its module (the
   package before its ``models`` module or package, else the module's last package; a class of the file: the file's
   folder), ``model_name`` the class name in lower case. A model the file cannot place (not imported, not a class
@@ -214,7 +214,7 @@ class _File:
         prefix = f"{app}_{text.rpartition('.')[2].lower()}"
         line, col = self.src.line(at), self.src.col(at)
         owner = admin or self._model_admin()
-        routes = self._own_urls(self.classes.get(admin or ""), admin, base, router, line, col)
+        routes = self._own_urls(self._defining("get_urls", admin), admin, base, router, line, col)
         for tail, view, suffix in _MODEL_VIEWS:
             routes.append(Route(_FRAMEWORK, ["*"], Template.of(base + tail), None, line, col,
                                 f"{owner}.{view}" if owner else None, router, name=f"{prefix}_{suffix}", inherited=True))
@@ -225,6 +225,18 @@ class _File:
             routes.append(Route(_FRAMEWORK, ["POST"], Template.of(base), None, line, col, ref, router,
                                 name=f"{prefix}_changelist", inherited=True))
         self.out.routes.extend(routes)
+
+    def _defining(self, method: str, name: str | None) -> Node | None:
+        """The class of the file, ``name`` or the nearest of its bases written in the file, that defines ``method``."""
+        for _ in range(8):
+            cls = self.classes.get(name or "")
+            if cls is None:
+                return None
+            if any(m.type == "function_definition" and self.src.text(m.child_by_field_name("name")) == method
+                   for m in _body(cls)):
+                return cls
+            name = next((b for b in self._bases(cls) if b in self.classes), None)
+        return None
 
     def _model_admin(self) -> str | None:
         """How the file names Django's ``ModelAdmin`` (``admin.ModelAdmin``), ``None``: it does not."""
