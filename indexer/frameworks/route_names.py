@@ -26,7 +26,8 @@ name), each full name with its full paths (normalised: ``<int:pk>`` is ``{}``, a
 URLconfs without namespaces, one name on ``a/`` and ``a/<int:page>/``) links when the number of path values the
 call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, or when the Django test making
 the call sets ``ROOT_URLCONF`` (its fourth item) to a URLconf of the repository above some of those paths (the paths
-as seen from that URLconf: prefixes and namespaces below it; :meth:`RouteNameLinks._name_roots`), else it is
+as seen from that URLconf: prefixes and namespaces below it; :meth:`RouteNameLinks._name_roots`; a test class of a
+base class of another module decorated so inherits its URLconf), else it is
 ``unlinked_route_name_ambiguous`` (candidates: the paths); which of them Django would build depends on run-time
 values (and on the order of URLconfs the settings choose), so none is guessed. Names are looked up in the calling
 repository only: ``reverse`` builds URLs of its own process's URLconf, never another repository's.
@@ -38,6 +39,7 @@ CALLS edge to the library).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +47,7 @@ from indexer.frameworks.clients import HOLE
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.unlinked import nearest
 from indexer.model import DRF_ROUTE
+from indexer.resolve.values import ClassV
 from stores.contracts import normalise_path
 
 if TYPE_CHECKING:
@@ -62,6 +65,7 @@ _PK = "{pk}"  # a DRF detail route's path below its prefix (indexer.frameworks.v
 _BUILDERS = {"django": "reverse", "flask": "url_for", "starlette": "url_for"}
 _MAX_CHAINS = 64
 _MAX_DEPTH = 8
+_ROOT_URLCONF = re.compile(r"""ROOT_URLCONF\s*=\s*["']([\w.]+)["']""")
 
 
 class RouteNameLinks:
@@ -160,6 +164,22 @@ class RouteNameLinks:
                     return model.lower() if model else None
         return None
 
+    def _inherited_urlconf(self, fc: FileCtx, caller: str | None) -> str:
+        """The ``ROOT_URLCONF`` a test class inherits from a base class of another module decorated
+        ``@override_settings(ROOT_URLCONF=...)`` (Django's class decorator holds for subclasses; a base of the same
+        module is read at extraction: :func:`~indexer.languages.python.frameworks.url_names.root_urlconf`); the class
+        is the first part of ``caller``'s qualname, its bases in MRO order; ``""``: none."""
+        head = (caller or "").partition(".")[0]
+        v = self.r.resolve_expr(fc, None, head) if head else None  # type: ignore[attr-defined]
+        if not isinstance(v, ClassV):
+            return ""
+        for k in self.r.mro(v.c)[1:]:  # type: ignore[attr-defined]
+            self.r.use(("file", k.file.path, ""))  # type: ignore[attr-defined]  # (its decorators: relinked on edits)
+            found = _urlconf_of(k.d.decorators)
+            if found:
+                return found
+        return ""
+
     def _namespace(self, key: tuple[str, str]) -> str | None:
         """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
         if self._router_names is None:
@@ -203,6 +223,8 @@ class RouteNameLinks:
         assert call.route_name is not None
         family, name, given, urlconf = call.route_name
         paths = list((self._names or {}).get((family, name), ()))
+        if not urlconf and family == "django" and len(paths) > 1:
+            urlconf = self._inherited_urlconf(fc, call.caller)
         if urlconf and family == "django":  # the test's ROOT_URLCONF: the paths it reverses the name to, if any
             files = fc.rules.module_by_name(self.r, fc, urlconf)  # type: ignore[attr-defined]
             rooted = list((self._rooted or {}).get((name, files[0].path), ())) if files else []
@@ -220,6 +242,16 @@ class RouteNameLinks:
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+
+def _urlconf_of(decorators: list[str]) -> str:
+    """The ``ROOT_URLCONF`` an ``@override_settings(ROOT_URLCONF="x.urls")`` among ``decorators`` sets, else ``""``."""
+    for text in decorators:
+        if "override_settings" in text:
+            found = _ROOT_URLCONF.search(text)
+            if found:
+                return found.group(1)
+    return ""
 
 
 def _drf_names(basename: str, handlers: list) -> list[tuple[str, str]]:

@@ -68,12 +68,36 @@ class Sub(A):
 class SubSub(Sub, Plain):
     def test_inherited(self):
         self.client.get(reverse("login"))
+# --- path: shared/base.py ---
+from django.test import TestCase, override_settings
+
+
+@override_settings(USE_TZ=True, ROOT_URLCONF="root_b.urls")
+class BBaseTestCase(TestCase):
+    pass
+# --- path: shared/test_other.py ---
+from django.urls import reverse
+from shared.base import BBaseTestCase
+
+
+class Other(BBaseTestCase):
+    def test_base_of_another_module(self):
+        self.client.get(reverse("login"))
+
+
+class Mixed(Plain if False else BBaseTestCase):
+    def test_not_a_name(self):
+        self.client.get(reverse("login"))
 """
 
 
 def test_root_urlconf_chooses_the_path() -> None:
+    result = _resolve(FIXTURE)
+    # a base class of another module (the linker reads its decorators through the resolved class's MRO)
+    assert [(line, kind, target) for path, line, _, kind, target, _ in _calls(result) if path == "shared/test_other.py"] \
+        == [(7, "CALLS_HTTP", "endpoint:GET /b/login"), (12, "UNLINKED", "unlinked:route_name_ambiguous")]
     calls = [(line, caller.rpartition(".")[2], kind, target)
-             for path, line, caller, kind, target, _ in _calls(_resolve(FIXTURE)) if path == "shared/tests.py"]
+             for path, line, caller, kind, target, _ in _calls(result) if path == "shared/tests.py"]
     assert calls == [
         (8, "test_class(0)", "CALLS_HTTP", "endpoint:GET /a/login"),  # the class's URLconf
         (12, "test_method(0)", "CALLS_HTTP", "endpoint:GET /c/login"),
