@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from indexer.model_http import (DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
+from indexer.model_http import (DJANGO_ADMIN_SITE, DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
                                 WRAPPER_KINDS, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
                                 UrlArgCall, UrlBuilder, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
@@ -60,7 +60,7 @@ __all__ = [
     "UiComponent", "unwrapped",
     "base_type", "drop_generics", "simple_name", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
     "STRINGS", "holds_on_lines",
-    "EXCHANGE_ROUTE", "DRF_ROUTE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
+    "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE",
 ]
 

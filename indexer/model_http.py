@@ -17,7 +17,7 @@ from indexer.model_pickling import pickle_records
 from indexer.string_templates import Template
 
 __all__ = [
-    "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE",
+    "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
     "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
     "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl",
 ]
@@ -134,21 +134,31 @@ class Route:
     """NestJS: ``@Version("2")`` of the method, else its controller's ``{ version: ["1", "2"] }``, one path each under
     :class:`UriVersioning`; ``Template()`` is ``VERSION_NEUTRAL``, ``[]`` none written (``defaultVersion``)."""
     library_bases: tuple[str, ...] = ()
+    """Python: the route holds only when the class of its handler has, among the bases written in its repository
+    lineage (its MRO), one naming one of these library classes, qualified by the imports of the file writing it
+    (``graphene.types.objecttype.ObjectType``): a detector seeing resolver methods on a class whose library base is
+    inherited from another file (``class Order(ModelObjectType)``); ``()``: no condition."""
     name: str | None = None
     """The route's name where the framework gives it one, what code builds its URL from
     (:mod:`indexer.frameworks.route_names`): Django ``path(..., name="detail")``, a Flask view's endpoint (the
     ``endpoint=`` given, else the view function's name), a Starlette / FastAPI route's ``name=`` (else the
     endpoint function's name; a ``Mount(routes=[...], name="users")`` written around it prefixes ``users:``);
     the namespaces of the mounts above its router are the linker's. ``None``: none."""
-    """Python: the route holds only when the class of its handler has, among the bases written in its repository
-    lineage (its MRO), one naming one of these library classes, qualified by the imports of the file writing it
-    (``graphene.types.objecttype.ObjectType``): a detector seeing resolver methods on a class whose library base is
-    inherited from another file (``class Order(ModelObjectType)``); ``()``: no condition."""
+    inherited: bool = False
+    """``handler_ref`` ``X.m`` names a method ``X`` may inherit from a library (Django admin routes: a ``ModelAdmin``
+    or ``AdminSite`` method, :mod:`indexer.languages.python.frameworks.django_admin`): when it resolves to nothing,
+    ``X``'s class handles the route (as a class-based view's library verbs), else the route's file (``X`` a library
+    object itself: Django's default ``ModelAdmin``, ``admin.site``). Such a route is served only when its router is
+    mounted somewhere (a site no URLconf mounts serves nothing)."""
 
 
 EXCHANGE_ROUTE = "http-exchange"
 """The framework of a :class:`Route` a Spring ``@HttpExchange`` interface method declares (``handler``
 the interface method): the controllers implementing the interface expose it (the linker finds them)."""
+DJANGO_ADMIN_SITE = "django.contrib.admin.site.urls"
+"""The router expression of Django's default admin site (``admin.site``, what ``django.contrib.admin.site`` names):
+the admin registrations of every file and the URLconfs mounting ``admin.site.urls`` write it so, and the linker keys
+it once per repository (:mod:`indexer.languages.python.frameworks.django_admin`)."""
 DRF_ROUTE = "drf"
 """The framework of a DRF router and a viewset registration's :class:`Route` (the linker expands it)."""
 
@@ -222,11 +232,12 @@ class HttpCall:
     OpenAPI specs: ``"PetsApi.listPets"`` (the client class or service, or the openapi-python-client tag package, then
     the called name, an operationId candidate); ``method`` ``"*"`` and ``url`` empty."""
     method_param: str | None = None
-    route_name: tuple[str, str, int] | None = None
-    """A URL built from a route's name (:mod:`indexer.frameworks.route_names`): ``(family, name, arguments)``,
+    route_name: tuple[str, str, int, str] | None = None
+    """A URL built from a route's name (:mod:`indexer.frameworks.route_names`): ``(family, name, arguments, URLconf)``,
     ``family`` the naming rule (``django``: ``reverse("shop:detail", args=(1,))``; ``flask``: ``url_for("bp.view")``;
     ``starlette``: ``request.url_for("name")``), ``arguments`` how many path values the call gives (``-1``: not
-    known). ``url`` still holds the expression as built, for display."""
+    known), ``URLconf`` the dotted module a Django test makes ``ROOT_URLCONF`` around the call (``""``: none).
+    ``url`` still holds the expression as built, for display."""
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
     a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""

@@ -78,6 +78,7 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from indexer.frameworks.admin_sites import InheritedHandlers, admin_site_key
 from indexer.frameworks.auth_guards import DEFAULT_STRATEGY
 from indexer.frameworks.built_urls import BuiltUrlLinks
 from indexer.frameworks.env_config import ENV_REF, env_for
@@ -154,7 +155,7 @@ class LinkResult:
 
 
 class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLinks, AppPrefixLinks, ExchangeLinks, ViewSetLinks,
-              DrfDefaultLinks, ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks, RouteNameLinks):
+              DrfDefaultLinks, ClassViewLinks, PythonGraphqlLinks, UnlinkedLinks, RouteNameLinks, InheritedHandlers):
     def __init__(self, resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOptions,
                  produce: Collection[str] | None = None, memo: LinkMemo | None = None) -> None:
         self.r = resolver
@@ -370,6 +371,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
                 scope = self.scopes.at(fc, m.line, m.col) if m.argument is not None or fc.lang == "python" \
                     or any(k == "ref" for k, _ in m.prefix.parts) else None  # (a test's own routers: test_apps)
                 parent, child = mount_ends(self.r, fc, m, scope, self.locate, self.scopes.at)
+                child = admin_site_key(fc, m.child) or child  # Django's admin.site (admin_sites)
                 if child is None or (*parent, m.framework) in self.refused:
                     if m.argument is None:  # a router handed to a library function (`http.ListenAndServe(a, r)`) is no mount
                         self.result.outcomes["unlinked_mount"] += 1
@@ -421,6 +423,9 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         return self.result
 
     def _router_key(self, fc: FileCtx, expr: str, line: int, col: int) -> tuple[str, str]:
+        admin = admin_site_key(fc, expr)
+        if admin is not None:
+            return admin
         scope = self.scopes.at(fc, line, col) if fc.lang == "python" else None  # a test's own (test_apps)
         own = owned_by_test(fc, scope, expr, lambda n: self.scopes.at(fc, n, 0))
         found = None if own else self.locate(fc, None, expr)  # else a name of the file, or of the test

@@ -96,6 +96,12 @@ class RouteLinks:
             handlers.append((rd.id if rd is not None else file_id(fc.repo, fc.path), route.methods))
         elif route.handler_ref is not None:
             handlers = self._resolve_handler(fc, route.handler_ref, route.methods, route.scope, route.framework)
+            if route.inherited:  # a Django admin view method (indexer.frameworks.admin_sites)
+                if handlers:
+                    self.inherited_receiver(fc, route)  # type: ignore[attr-defined]
+                    handlers = [*handlers, *self.overridden_view_hooks(fc, route, route.methods)]  # type: ignore[attr-defined]
+                else:
+                    handlers = self.inherited_handlers(fc, route)  # type: ignore[attr-defined]
             if not handlers:
                 self.result.outcomes["unlinked_handler"] += 1
                 return
@@ -107,6 +113,9 @@ class RouteLinks:
         router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
         if router_key is not None and (*router_key, route.framework) in self.refused:
             return  # a name built by a class that is no router of the framework (indexer.frameworks.router_classes)
+        if route.inherited and router_key not in self.mounts:  # type: ignore[attr-defined]
+            self.result.outcomes["unmounted_admin_site"] += 1  # a Django admin site no URLconf mounts serves nothing
+            return
         if router_key not in self.routers and borrowed_router(fc, route):
             self.result.outcomes["unconfirmed_router"] += 1  # `@bus.route(...)` on some other `.route`
             return
@@ -136,7 +145,7 @@ class RouteLinks:
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
         self._linked.append(linked)
-        if route.name:  # what code builds its URL from (indexer.frameworks.route_names)
+        if route.name or route.framework == DRF_ROUTE:  # what code builds its URL from (indexer.frameworks.route_names)
             self.name_route(route, router_key, bases, own, linked, handlers)  # type: ignore[attr-defined]
         at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:

@@ -7,8 +7,9 @@ A route's full name is the namespaces of the mounts leading to its router, outer
 (:attr:`indexer.model.Route.name`), joined by the family's separator:
 
 * ``django`` (Django and DRF ``reverse``): ``:``. A DRF router's registration with ``basename=`` names its
-  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>`` (a basename DRF derives from the
-  viewset's ``queryset`` is not read). A mount's namespace is its ``include(..., namespace=)`` or the
+  routes ``<basename>-list``, ``<basename>-detail`` and ``<basename>-<action>``; without ``basename=``, DRF's
+  default, the viewset's ``queryset`` model name in lower case (:meth:`RouteNameLinks.drf_basename`). A mount's
+  namespace is its ``include(..., namespace=)`` or the
   app name of an ``include((patterns, "app"))`` tuple (:attr:`indexer.model.Mount.namespace`), else the included
   URLconf's ``app_name`` (:attr:`indexer.model.Router.namespace`); an include with neither adds nothing (Django
   puts its names beside the including URLconf's). ``reverse("name")`` without a namespace reaches only routes
@@ -23,7 +24,10 @@ The table holds the routes the linker exposed (a route whose view resolves to no
 name), each full name with its full paths (normalised: ``<int:pk>`` is ``{}``, as in endpoint ids). A name the repository does not give any route is
 ``unlinked_route_name`` (candidates: the nearest names); a name several paths carry (Django's same name in two
 URLconfs without namespaces, one name on ``a/`` and ``a/<int:page>/``) links when the number of path values the
-call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, else it is
+call gives (:attr:`~indexer.model.HttpCall.route_name`'s third item) leaves one path, or when the Django test making
+the call sets ``ROOT_URLCONF`` (its fourth item) to a URLconf of the repository above some of those paths (the paths
+as seen from that URLconf: prefixes and namespaces below it; :meth:`RouteNameLinks._name_roots`; a test class of a
+base class of another module decorated so inherits its URLconf), else it is
 ``unlinked_route_name_ambiguous`` (candidates: the paths); which of them Django would build depends on run-time
 values (and on the order of URLconfs the settings choose), so none is guessed. Names are looked up in the calling
 repository only: ``reverse`` builds URLs of its own process's URLconf, never another repository's.
@@ -35,6 +39,7 @@ CALLS edge to the library).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +47,7 @@ from indexer.frameworks.clients import HOLE
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.unlinked import nearest
 from indexer.model import DRF_ROUTE
+from indexer.resolve.values import ClassV
 from stores.contracts import normalise_path
 
 if TYPE_CHECKING:
@@ -59,6 +65,7 @@ _PK = "{pk}"  # a DRF detail route's path below its prefix (indexer.frameworks.v
 _BUILDERS = {"django": "reverse", "flask": "url_for", "starlette": "url_for"}
 _MAX_CHAINS = 64
 _MAX_DEPTH = 8
+_ROOT_URLCONF = re.compile(r"""ROOT_URLCONF\s*=\s*["']([\w.]+)["']""")
 
 
 class RouteNameLinks:
@@ -73,6 +80,8 @@ class RouteNameLinks:
     _names: dict[tuple[str, str], dict[str, None]] | None = None
     _name_chains: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None
     _router_names: dict[tuple[str, str], str] | None = None
+    _rooted: dict[tuple[str, str], dict[str, None]] | None = None  # (Django name, root URLconf file) -> its paths
+    _ups: dict[tuple[str, str], list[tuple[tuple[str, str], str, tuple[str, ...]]]] | None = None
 
     def name_route(self, route: Route, router: tuple[str, str] | None, bases: list[str], own: str,
                    linked: LinkedRoute, handlers: list) -> None:
@@ -80,14 +89,15 @@ class RouteNameLinks:
         prefixes ``bases``, its own path ``own``, its ``handlers`` as the linker resolved them: ``(node id,
         methods[, path below the route's own])``) with the full path each names."""
         family = FAMILIES.get(route.framework)
-        if family is None or not route.name or not linked.endpoints:
+        basename = route.name or (self.drf_basename(linked.view) if route.framework == DRF_ROUTE else None)
+        if family is None or not basename or not linked.endpoints:
             return
         if self._names is None:
             self._names = defaultdict(dict)
         served = {full for _, _, full in linked.endpoints}
         chains = self._chains_of(router) if router is not None else [("", ())]
         separator = SEPARATORS[family]
-        named = _drf_names(route.name, handlers) if route.framework == DRF_ROUTE else [("", route.name)]
+        named = _drf_names(basename, handlers) if route.framework == DRF_ROUTE else [("", basename)]
         for base in bases:
             spaces = [ns for prefix, ns in chains if prefix == base] or [ns for _, ns in chains]
             for tail, name in named:
@@ -96,6 +106,79 @@ class RouteNameLinks:
                     continue
                 for ns in dict.fromkeys(spaces):
                     self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
+        if family == "django" and router is not None:  # each root URLconf above it (a test's ROOT_URLCONF)
+            self._name_roots(router, own, named, served)
+
+    def _name_roots(self, router: tuple[str, str], own: str, named: list[tuple[str, str]], served: set[str]) -> None:
+        """Record the names a Django route has as seen from each URLconf above its router (``urlpatterns`` of a module
+        its mount chain passes), should that one be the ``ROOT_URLCONF``: the prefixes and namespaces below it."""
+        if self._rooted is None:
+            self._rooted = defaultdict(dict)
+        for (path, key), prefix, ns in self._ups_of(router):
+            if key != "urlpatterns":
+                continue
+            for tail, name in named:
+                full = join_paths(join_paths(prefix, own), tail).replace(HOLE, "{}")
+                if full in served:
+                    self._rooted[(":".join((*ns, name)), path)][normalise_path(full)] = None
+
+    def _ups_of(self, key: tuple[str, str]) -> list[tuple[tuple[str, str], str, tuple[str, ...]]]:
+        """``(router above, prefix from it, namespaces from it)`` of ``key`` itself (its own prefix, no namespace: a
+        root URLconf's ``app_name`` names nothing) and of each router its mount chains pass, nearest first."""
+        if self._ups is None:
+            self._ups = {}
+        found = self._ups.get(key)
+        if found is None:
+            found = self._ups[key] = self._up(key, frozenset())
+        return found
+
+    def _up(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]
+            ) -> list[tuple[tuple[str, str], str, tuple[str, ...]]]:
+        own = self._own(key)  # type: ignore[attr-defined]
+        out: list[tuple[tuple[str, str], str, tuple[str, ...]]] = [(key, own, ())]
+        if len(seen) >= _MAX_DEPTH:
+            return out
+        inner = seen | {key}
+        for parent, prefix, framework in self.mounts.get(key, ()):
+            if parent in inner:
+                continue
+            ns = self.mount_names.get((key, parent, prefix)) or self._namespace(key)
+            tail = join_paths(unglue_holes(prefix, glued_to_next=framework == "django"), own)
+            for above, pp, pns in self._up(parent, inner):
+                out.append((above, join_paths(pp, tail), (*pns, ns) if ns else pns))
+                if len(out) >= _MAX_CHAINS:
+                    return out
+        return out
+
+    def drf_basename(self, view: Any) -> str | None:
+        """The basename DRF gives a viewset registered without ``basename=``: its ``queryset``'s model's name in lower
+        case (``router.get_default_basename``: ``queryset.model._meta.object_name.lower()``), ``queryset`` the class
+        attribute of ``view`` or of its nearest repository base that sets one (``queryset = Article.objects.all()``:
+        ``article``, the first capitalised name of the expression); ``None``: none set (DRF then requires a
+        basename)."""
+        for k in self.r.mro(view) if view is not None else ():  # type: ignore[attr-defined]
+            self.r.use(("file", k.file.path, ""))  # type: ignore[attr-defined]  # (its bindings: relinked on edits)
+            for b in k.file.ex.bindings:
+                if b.scope == k.qualname and b.name == "queryset" and b.type:
+                    model = next((p for p in b.type.split(".") if p[:1].isupper()), None)
+                    return model.lower() if model else None
+        return None
+
+    def _inherited_urlconf(self, fc: FileCtx, caller: str | None) -> str:
+        """The ``ROOT_URLCONF`` a test class inherits from a base class of another module decorated
+        ``@override_settings(ROOT_URLCONF=...)`` (Django's class decorator holds for subclasses; a base of the same
+        module is read at extraction: :func:`~indexer.languages.python.frameworks.url_names.root_urlconf`); the class
+        is the first part of ``caller``'s qualname, its bases in MRO order; ``""``: none."""
+        head = (caller or "").partition(".")[0]
+        v = self.r.resolve_expr(fc, None, head) if head else None  # type: ignore[attr-defined]
+        if not isinstance(v, ClassV):
+            return ""
+        for k in self.r.mro(v.c)[1:]:  # type: ignore[attr-defined]
+            self.r.use(("file", k.file.path, ""))  # type: ignore[attr-defined]  # (its decorators: relinked on edits)
+            found = _urlconf_of(k.d.decorators)
+            if found:
+                return found
+        return ""
 
     def _namespace(self, key: tuple[str, str]) -> str | None:
         """The namespace a router's own declaration gives (a URLconf's ``app_name``, a blueprint's name)."""
@@ -138,8 +221,14 @@ class RouteNameLinks:
         """The CALLS_HTTP edge of a request whose URL names a route (``call.route_name``), to the path of the
         route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
         assert call.route_name is not None
-        family, name, given = call.route_name
+        family, name, given, urlconf = call.route_name
         paths = list((self._names or {}).get((family, name), ()))
+        if not urlconf and family == "django" and len(paths) > 1:
+            urlconf = self._inherited_urlconf(fc, call.caller)
+        if urlconf and family == "django":  # the test's ROOT_URLCONF: the paths it reverses the name to, if any
+            files = fc.rules.module_by_name(self.r, fc, urlconf)  # type: ignore[attr-defined]
+            rooted = list((self._rooted or {}).get((name, files[0].path), ())) if files else []
+            paths = rooted or paths  # (none: a URLconf the index does not hold, or not above the name)
         if len(paths) > 1 and given >= 0:
             fitting = [p for p in paths if p.count("{}") == given]
             paths = fitting if len(fitting) == 1 else paths
@@ -153,6 +242,16 @@ class RouteNameLinks:
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+
+def _urlconf_of(decorators: list[str]) -> str:
+    """The ``ROOT_URLCONF`` an ``@override_settings(ROOT_URLCONF="x.urls")`` among ``decorators`` sets, else ``""``."""
+    for text in decorators:
+        if "override_settings" in text:
+            found = _ROOT_URLCONF.search(text)
+            if found:
+                return found.group(1)
+    return ""
 
 
 def _drf_names(basename: str, handlers: list) -> list[tuple[str, str]]:

@@ -8,7 +8,7 @@ import pytest
 
 from indexer.languages.python.frameworks import DETECTOR_MODULES
 from indexer.languages.python import EXTRACTOR
-from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse, WrapperRef
+from indexer.model import DJANGO_ADMIN_SITE, FileExtraction, HttpCall, Mount, Route, Router, StringConstant, Template, TopicUse, WrapperRef
 
 
 def extract(source: str) -> FileExtraction:
@@ -227,6 +227,16 @@ def test_django_routes():
               router="urlpatterns"),
         Route("django", ["*"], lit("health/"), None, 13, 4, handler_ref="health", router="urlpatterns"),
         Route("django", ["*"], lit("blog/<slug>/"), None, 16, 27, handler_ref="views.post", router="urlpatterns"),
+        *(Route("django", ["*"], lit(p), None, 17, 4, handler_ref=f"admin.site.{v}", router=DJANGO_ADMIN_SITE, name=n,
+                inherited=True)  # Django's admin site: its own routes (django_admin)
+          for p, v, n in [("", "index", "index"), ("login/", "login", "login"), ("logout/", "logout", "logout"),
+                          ("password_change/", "password_change", "password_change"),
+                          ("password_change/done/", "password_change_done", "password_change_done"),
+                          ("autocomplete/", "autocomplete_view", "autocomplete"),
+                          ("jsi18n/", "i18n_javascript", "jsi18n"), ("<app_label>/", "app_index", "app_list")]),
+        Route("django", ["*"], lit("r/<path:content_type_id>/<path:object_id>/"), None, 17, 4,
+              handler_ref="django.contrib.contenttypes.views.shortcut", router=DJANGO_ADMIN_SITE, name="view_on_site",
+              inherited=True),
         Route("django", ["*"], lit("about/"), None, 19, 16, handler_ref="views.about", router="urlpatterns"),
     ]
 
@@ -281,7 +291,7 @@ def test_django_routers_and_mounts():
         Mount("django", "urlpatterns", None, lit("api/"), 14, 17, child_module="shop.urls", namespace="shop"),
         Mount("django", "urlpatterns", "extra_patterns", lit("more/"), 15, 18),
         Mount("django", "urlpatterns", None, lit("blog/tags/"), 16, 70, child_module="tags.urls", namespace="tags"),
-        Mount("django", "urlpatterns", "admin.site.urls", lit("admin/"), 17, 4),
+        Mount("django", "urlpatterns", DJANGO_ADMIN_SITE, lit("admin/"), 17, 4, namespace="admin"),
         Mount("django", "urlpatterns", "router.urls", Template(), 19, 47),
     ]
 

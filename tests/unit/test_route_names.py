@@ -462,7 +462,7 @@ def test_drf_router_names_from_the_basename_under_the_urlconf_namespace() -> Non
         link(7, "GET", "/v1/articles", "api:article-list"),
         link(8, "GET", "/v1/articles/{}", "api:article-detail"),
         link(9, "POST", "/v1/articles/{}/publish_now", "api:article-publish-now"),  # an @action: its name, _ as -
-        # a basename DRF derives from the viewset's queryset is not read
+        # registered without basename= and its viewset sets no queryset: no name (DRF refuses it)
         ("api/tests.py", 10, "api/tests.ArticleTests.test_all(0)", "UNLINKED", "unlinked:route_name",
          {"call": 'GET reverse("api:note-list")', "framework": "django-test", "candidates": ["api:article-list"]}),
     ]

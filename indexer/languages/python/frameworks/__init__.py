@@ -19,6 +19,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "flask_restful",
     "starlette",
     "django_urls",
+    "django_admin",
     "drf_routers",
     "drf_serializers",
     "deferred_calls",

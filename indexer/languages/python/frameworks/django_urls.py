@@ -15,6 +15,9 @@ statements that fill a list (``NAME = [...]``, ``NAME += [...]``, ``NAME.append(
   ``include((patterns, "app"))`` tuple reads its first element, ``include(*obj.urls)`` the unpacked
   expression; ``include([...])`` of an inline list yields that list's routes with the prefix
   prepended, on the enclosing list;
+* ``path("admin/", admin.site.urls)`` of Django's default admin site: a Mount of
+  :data:`~indexer.model.DJANGO_ADMIN_SITE` (namespace ``admin``) and the site's own routes
+  (:mod:`.django_admin`, which reads the sites and registrations);
 * a name or attribute placed directly in a pattern list (``urlpatterns += router.urls``,
   ``[*extra, path(...)]``) -> a Mount with an empty prefix;
 * one :class:`~indexer.model.Router` (empty prefix) per pattern list: ``urlpatterns`` always, any
@@ -30,10 +33,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
+from indexer.languages.python.frameworks.django_admin import is_default_site, site_routes
 from indexer.languages.python.frameworks.common import (Args, ImportTable, compact, join, ref_text, scope_of,
                                                         string_value, template)
 from indexer.languages.base import SourceText, query, run_query
-from indexer.model import FileExtraction, Mount, Route, Router, Template, WrapperRef
+from indexer.model import DJANGO_ADMIN_SITE, FileExtraction, Mount, Route, Router, Template, WrapperRef
 
 __all__ = ["LANGUAGES", "detect"]
 
@@ -249,5 +253,10 @@ class _Walker:
         src = self.src
         text = compact(src, child) if child is not None else None
         names = self.names + namespace if namespace else self.names.removesuffix(":") or None
+        if text is not None and text.endswith(".urls") and is_default_site(self.imports, text[:-5]):
+            # Django's admin.site: its own routes are this mount's (indexer.languages.python.frameworks.django_admin)
+            self.target.facts.extend((at.start_byte, r) for r in site_routes(text[:-5], DJANGO_ADMIN_SITE,
+                                                                               src.line(at), src.col(at)))
+            text, names = DJANGO_ADMIN_SITE, self.names + (namespace or "admin")
         fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module, namespace=names)
         self.target.facts.append((at.start_byte, fact))

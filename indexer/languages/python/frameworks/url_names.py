@@ -16,7 +16,9 @@ URL's start (``reverse("x") + "?q=1"``, ``f"{reverse('x')}?q=1"``), or a local v
 its last assignment before the request binds to one of these (``url = reverse("x"); self.client.get(url)``,
 followed :data:`MAX_HOPS` times), or else a module-level one (``DETAIL = reverse_lazy("shop:detail")``). ``arguments``: how many path values the call gives (``args=`` / ``kwargs=``
 of a literal display, the path parameters of ``url_for``; ``-1`` when they cannot be counted), which tells apart
-two routes of one name (Django's ``path("a/", v, name="n")`` and ``path("a/<int:page>/", v, name="n")``).
+two routes of one name (Django's ``path("a/", v, name="n")`` and ``path("a/<int:page>/", v, name="n")``). A Django
+test's ``@override_settings(ROOT_URLCONF="x.urls")`` (or ``with``) says which root URLconf reverses the name
+(:func:`root_urlconf`).
 
 A redirect (``redirect(reverse("x"))``, ``HttpResponseRedirect``, Flask ``redirect(url_for(...))``) is no request
 of the code: the browser's next one. Nothing here is read from it; only an HTTP client's URL is.
@@ -29,10 +31,13 @@ from tree_sitter import Node
 from indexer.languages.base import SourceText
 from indexer.languages.python.frameworks.common import Args, ImportTable, compact, string_value
 
-__all__ = ["MAX_HOPS", "route_name"]
+__all__ = ["MAX_HOPS", "root_urlconf", "route_name"]
 
 MAX_HOPS = 3
 """Local variables followed from a request's URL argument to the call building it."""
+_MAX_PARENTS = 256  # nodes walked up from a request to the test setting its ROOT_URLCONF
+_MAX_BASES = 8  # base classes of the same module followed to the one setting it
+_OVERRIDE = frozenset({"django.test.override_settings", "django.test.utils.override_settings"})
 
 _DJANGO = frozenset({
     "django.urls.reverse", "django.urls.reverse_lazy", "django.urls.base.reverse", "django.urls.base.reverse_lazy",
@@ -45,19 +50,94 @@ _STARLETTE_METHODS = frozenset({"url_for", "url_path_for"})
 _FLASK_OPTIONS = frozenset({"_external", "_anchor", "_method", "_scheme"})
 
 
-def route_name(src: SourceText, imports: ImportTable, node: Node | None) -> tuple[str, str, int] | None:
-    """``(family, name, arguments)`` of the route whose name builds the URL expression ``node`` (see the module
-    docstring), or ``None`` when the URL is not built from a route name."""
+def route_name(src: SourceText, imports: ImportTable, node: Node | None) -> tuple[str, str, int, str] | None:
+    """``(family, name, arguments, URLconf)`` of the route whose name builds the URL expression ``node`` (see the
+    module docstring), or ``None`` when the URL is not built from a route name; ``URLconf``: Django's, the module the
+    test around ``node`` makes ``ROOT_URLCONF`` (:func:`root_urlconf`), else ``""``."""
+    at = node
     for _ in range(MAX_HOPS + 1):
         node = _start(src, node)
         if node is None:
             return None
         if node.type == "call":
-            return _builder(src, imports, node)
+            found = _builder(src, imports, node)
+            return (*found, root_urlconf(src, imports, at) if found[0] == "django" else "") if found else None
         if node.type != "identifier":
             return None
         node = _assigned(src, node)
     return None
+
+
+def root_urlconf(src: SourceText, imports: ImportTable, node: Node | None) -> str:
+    """The ``ROOT_URLCONF`` in effect at ``node``, as a test sets it (the nearest wins): ``with
+    override_settings(ROOT_URLCONF="x.urls")`` / ``with self.settings(ROOT_URLCONF=...)`` around it, an
+    ``@override_settings(ROOT_URLCONF=...)`` of the function or class around it (``django.test``), or of a base class
+    of that class written in the same module; ``""``: none set
+    (the settings' own, several root URLconfs in a repository of many)."""
+    for _ in range(_MAX_PARENTS):
+        node = node.parent if node is not None else None
+        if node is None:
+            return ""
+        if node.type == "with_statement":
+            for item in (c for clause in node.named_children if clause.type == "with_clause"
+                         for c in clause.named_children):
+                found = _urlconf_set(src, imports, item.child_by_field_name("value") or item)
+                if found:
+                    return found
+        elif node.type == "function_definition":
+            found = _decorated(src, imports, node)
+            if found:
+                return found
+        elif node.type == "class_definition":
+            return _class_urlconf(src, imports, node, 0)
+    return ""
+
+
+def _decorated(src: SourceText, imports: ImportTable, definition: Node) -> str:
+    """The ``ROOT_URLCONF`` an ``@override_settings`` decorator of ``definition`` sets, else ``""``."""
+    parent = definition.parent
+    for decorator in parent.named_children if parent is not None and parent.type == "decorated_definition" else ():
+        found = _urlconf_set(src, imports, decorator.named_children[0]) \
+            if decorator.type == "decorator" and decorator.named_child_count else ""
+        if found:
+            return found
+    return ""
+
+
+def _class_urlconf(src: SourceText, imports: ImportTable, cls: Node, depth: int) -> str:
+    """The ``ROOT_URLCONF`` a test class's ``@override_settings`` sets, else the one a base class of the same module
+    sets (Django's class decorator is inherited: ``class AdminViewBasicTest(AdminViewBasicTestCase)``), bases in
+    order; ``""``: none."""
+    found = _decorated(src, imports, cls)
+    supers = cls.child_by_field_name("superclasses")
+    if found or supers is None or depth >= _MAX_BASES:
+        return found
+    module = cls
+    while module.parent is not None:
+        module = module.parent
+    for base in supers.named_children:
+        if base.type != "identifier":
+            continue
+        name = src.text(base)
+        for statement in module.named_children:
+            definition = statement.child_by_field_name("definition") if statement.type == "decorated_definition" \
+                else statement
+            if definition is not None and definition.type == "class_definition" \
+                    and src.text(definition.child_by_field_name("name")) == name and definition.id != cls.id:
+                found = _class_urlconf(src, imports, definition, depth + 1)
+                if found:
+                    return found
+    return ""
+
+
+def _urlconf_set(src: SourceText, imports: ImportTable, call: Node) -> str:
+    """The ``ROOT_URLCONF=`` string of an ``override_settings(...)`` / ``self.settings(...)`` call, else ``""``."""
+    if call.type != "call":
+        return ""
+    callee = compact(src, call.child_by_field_name("function"))
+    if imports.qualify(callee) not in _OVERRIDE and callee != "self.settings":
+        return ""
+    return string_value(src, Args.of(src, call.child_by_field_name("arguments")).keywords.get("ROOT_URLCONF")) or ""
 
 
 def _start(src: SourceText, node: Node | None) -> Node | None:
