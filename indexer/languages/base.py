@@ -31,7 +31,7 @@ __all__ = [
     "Budget", "extraction_budget", "kept_on_failure", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
-    "TYPE_TOKENS", "type_token", "class_literal", "ancestors",
+    "TYPE_TOKENS", "type_token", "class_literal", "ancestors", "around", "NEAR_PARENTS",
     "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "definition_captures", "doc_comment", "nest",
 ]
 
@@ -912,3 +912,31 @@ def ancestors(root: Node, node: Node) -> list[Node] | None:
             if not cursor.goto_next_sibling():
                 return None
     return None
+
+
+NEAR_PARENTS = 64
+"""Nodes :func:`around` walks out by ``Node.parent`` before it finds the rest by one descent."""
+
+
+def around(root: Node, node: Node) -> Iterator[Node]:
+    """The nodes holding ``node`` in the tree of ``root``, innermost first, lazily: the first
+    :data:`NEAR_PARENTS` by ``Node.parent``, the rest from one :func:`ancestors` descent. What an upward
+    walk (``n = n.parent`` until a function or class) should iterate: each ``Node.parent`` costs the
+    node's depth (tree-sitter finds a parent from the root), so a walk out of a call 3,000 links down a
+    chain cost its square, and a walk per call of the chain its cube; this costs the depth once past
+    the near nodes, which an ordinary walk never leaves."""
+    cur = node.parent
+    for _ in range(NEAR_PARENTS):
+        if cur is None:
+            return
+        yield cur
+        cur = cur.parent
+    if cur is None:
+        return
+    rest = ancestors(root, node)
+    if rest is not None:
+        yield from rest[NEAR_PARENTS:]
+        return
+    while cur is not None:  # a node the descent cannot reach (zero width): the walk as before
+        yield cur
+        cur = cur.parent
