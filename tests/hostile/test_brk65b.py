@@ -8,6 +8,12 @@ with exact expectations and what must not be linked; every input is generated he
   appended behind the mark. A Go constant of 100,000 terms (``"http://svc" + "p" + ...``: its left side,
   past the template's depth, is a hole whose text is the whole expression) became the literal
   ``…pppppppppppppppp`` and ``http.Get(big)`` a client of the made-up endpoint ``GET /…pppppppppppppppp``.
+- :class:`TestLongTypeScriptChains`: a 3,000-link chain (``o.pipe((x) => x)...``, ``o.then(a)...``) cost
+  5.6 to 9.3 s. Two causes: the HTTP-wrapper detector asked, for every call of the chain, for the function
+  around it by walking ``Node.parent`` (each step costs the node's depth in tree-sitter 0.26: 6.3 s of the
+  ``.then(a)`` chain's 8 s), and two query patterns rooted at a call (node-cron's ``schedule``,
+  routing-controllers' ``createExpressServer``) ran a regular expression ``(^|[.])name$`` over the callee's
+  whole text, which at every link is the chain below it (1.2 s and 1.1 s per run over the tree).
 """
 
 from __future__ import annotations
@@ -15,10 +21,24 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import re
+
+import indexer.languages.base as base
+from indexer.languages import extractor_for_path
+from indexer.languages.base import QUERY_DIR, extraction_budget
+from indexer.languages.ecmascript.frameworks.common import JsFile
 from indexer.languages.go.extractor import EXTRACTOR as GO
 from indexer.string_templates import MAX_JOINED, Template
 from tests.index_harness import index_fixture
 from tests.resolution_harness import write_tree
+
+
+def _nodes(root):
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.children)
 
 
 def _rows(db: Path, sql: str) -> list[tuple]:
@@ -67,3 +87,64 @@ class TestCutTemplates:
             ("main.go", 8, "UNLINKED", "unlinked:url", "GET {}"),  # was endpoint:GET /…pppppppppppppppp
             ("main.go", 9, "CALLS_HTTP", "endpoint:GET /ok", "http://svc/ok"),
         ]
+
+
+class TestLongTypeScriptChains:
+    def test_the_function_around_each_link_is_found_once_for_the_chain(self, monkeypatch) -> None:
+        walked = {"nodes": 0}
+        real = base.around
+
+        def counting(root, node):
+            for n in real(root, node):
+                walked["nodes"] += 1
+                yield n
+
+        monkeypatch.setattr(base, "around", counting)
+        src = "import cron from 'node-cron';\nexport function g(o: any, a: any) {\n  return o" + ".then(a)" * 3000 + ";\n}\n"
+        with extraction_budget(120) as budget:
+            ex = extractor_for_path("a.ts").extract("src/a.ts", src.encode())
+        # the 747 outer links above the depth cut are indexed, the file in part; each link of the chain is
+        # a node deeper than the one before: walked out from every call, the walks were 560,250 nodes
+        # (by Node.parent, each costing its depth); remembered along the chain, 5,229
+        assert (len(ex.calls), budget.partial) == (747, "too_deep")
+        assert {c.name for c in ex.calls} == {"then"}
+        assert 0 < walked["nodes"] < 8 * 747
+        # every link is in g, whose parameters a link may hand on
+        with extraction_budget(120):
+            jf = JsFile(base.parser("typescript").parse(src.encode()).root_node, base.SourceText(src.encode()), ex)
+        fn = next(d for d in ex.definitions if d.name == "g")
+        links = [n for n in _nodes(jf.root) if n.type == "call_expression"]
+        assert len(links) == 3000
+        assert {(jf.function_around(n).start_point[0] + 1) for n in links} == {fn.start_line}
+        assert {jf.parameters(n) for n in links} == {frozenset({"o", "a"})}
+
+    def test_patterns_rooted_at_a_call_test_its_name_from_the_start(self) -> None:
+        """A pattern matching a call or ``new`` (every link of a chain) may only run a regular
+        expression anchored at the start (``^name$`` on an identifier or property): ``(^|\\.)name$`` on
+        the callee scans its whole text, the chain below it, at every link."""
+        unanchored = []
+        for scm in sorted((QUERY_DIR / "ecmascript" / "queries").rglob("*.scm")):
+            text = re.sub(r";[^\n]*", "", scm.read_text(encoding="utf-8"))
+            depth, start = 0, 0
+            for i, ch in enumerate(text):
+                if ch == "(" and depth == 0:
+                    start = i
+                depth += (ch == "(") - (ch == ")")
+                if ch == ")" and depth == 0 and re.match(r"\((call|new)_expression\b", text[start:]):
+                    unanchored += [(scm.name, rx) for rx in re.findall(r'#match\? @\w+ "([^"]*)"', text[start:i])
+                                   if not rx.startswith("^")]
+        assert unanchored == []
+
+    def test_node_cron_and_routing_controllers_still_read(self) -> None:
+        src = ("import cron from 'node-cron';\nimport { CronJob } from 'cron';\nimport * as schedule from 'node-schedule';\n"
+               "import { createExpressServer } from 'routing-controllers';\n"
+               "function tick() {}\n"
+               "cron.schedule('* * * * *', tick);\nnew CronJob('0 * * * *', tick);\nschedule.scheduleJob('j', '* * *', tick);\n"
+               "cron.reschedule('* * * * *', tick);\nnew CronJobs('0 * * * *', tick);\n"
+               "createExpressServer({ routePrefix: '/api', controllers: [] });\n")
+        ex = extractor_for_path("jobs.ts").extract("src/jobs.ts", src.encode())
+        assert sorted((e.framework, e.kind, e.line, e.name) for e in ex.entries) == [
+            ("cron", "scheduled", 7, "0 * * * *"), ("node-cron", "scheduled", 6, "* * * * *"),
+            ("node-schedule", "scheduled", 8, "* * *")]  # not reschedule, not CronJobs
+        assert [(g.framework, g.prefix.parts, g.line) for g in ex.global_prefixes] == [
+            ("nest", (("lit", "/api"),), 11)]
