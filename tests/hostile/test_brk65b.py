@@ -23,6 +23,8 @@ from pathlib import Path
 
 import re
 
+import pytest
+
 import indexer.languages.base as base
 from indexer.languages import extractor_for_path
 from indexer.languages.base import QUERY_DIR, extraction_budget
@@ -148,3 +150,77 @@ class TestLongTypeScriptChains:
             ("node-schedule", "scheduled", 8, "* * *")]  # not reschedule, not CronJobs
         assert [(g.framework, g.prefix.parts, g.line) for g in ex.global_prefixes] == [
             ("nest", (("lit", "/api"),), 11)]
+
+
+class _CountingGraph:
+    """A graph store that counts the edges its ``incoming`` / ``incoming_window`` hand back."""
+
+    def __init__(self, graph) -> None:
+        self.graph, self.edges = graph, 0
+
+    def __getattr__(self, name):
+        return getattr(self.graph, name)
+
+    def incoming(self, ids, kinds, resolutions=None):
+        found = self.graph.incoming(ids, kinds, resolutions)
+        self.edges += sum(len(es) for es in found.values())
+        return found
+
+    def incoming_window(self, ids, kinds, limit, repos=None):
+        found = self.graph.incoming_window(ids, kinds, limit, repos)
+        self.edges += sum(len(es) for _, es in found.values())
+        return found
+
+
+class TestManyUnlinkedCalls:
+    """3,000 unlinked client calls (100,000 in the benchmark): ``ripple unlinked --limit 5`` read and
+    decoded every one of them (5.1 s and 180 MB at 100,000) to show five; hostile text in a call's URL
+    (ANSI escapes, line breaks, lone surrogates) stays one escaped line in every front end."""
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def store(cls, tmp_path_factory):
+        root = tmp_path_factory.mktemp("ul")
+        files = {f"app/m{f}.py": "import requests\n\n\ndef call(host):\n" + '    requests.get("http://" + host)\n' * 1500
+                 for f in range(2)}
+        files["app/hostile.py"] = ("import requests\n\n\ndef h(host):\n"
+                                   '    requests.get("http://" + host + "?\\x1b[31mRED\\x1b[0m")\n'
+                                   '    requests.get("http://" + host + "?a\\rb\\nc\\u2028d")\n'
+                                   '    requests.get("http://" + host + "?\\ud800x")\n'
+                                   '    requests.get("http://" + host + "?' + "x" * 5000 + '")\n')
+        write_tree(root / "ul", files)
+        store = index_fixture(root / "ul", root / "ul.db", "ul")
+        yield store
+        store.close()
+
+    def test_a_page_reads_its_calls_not_every_call(self, store) -> None:
+        from analysis.unlinked import unlinked_calls, unlinked_line
+
+        counted = _CountingGraph(store)
+        page = unlinked_calls(counted, limit=5)
+        assert (page.total, page.left_out, page.by_reason, counted.edges) == (3004, 2999, {"url": 3004}, 5)
+        assert [unlinked_line(c.as_dict()) for c in page.calls] == [
+            "app/hostile.py:5  GET http://{}?\\x1b[31mRED\\x1b[0m  (url; in hostile.h)",
+            "app/hostile.py:6  GET http://{}?a\\x0db\\x0ac\\u2028d  (url; in hostile.h)",
+            "app/hostile.py:7  GET http://{}?\ufffdx  (url; in hostile.h)",
+            "app/hostile.py:8  GET http://{}?" + "x" * (300 - len("GET http://{}?")) + "\u2026  (url; in hostile.h)",
+            "app/m0.py:5  GET http://{}  (url; in m0.call)",
+        ]
+        everything = unlinked_calls(store)  # no limit: every call, the same first five
+        assert (everything.total, len(everything.calls), everything.calls[:5]) == (3004, 3004, page.calls)
+        # filters count and cut the same way: in the repository, of another, of one reason, of none
+        assert [(p.total, len(p.calls)) for p in (unlinked_calls(store, repo="ul", limit=2),
+                                                 unlinked_calls(store, repo="other", limit=2),
+                                                 unlinked_calls(store, reason="topic", limit=2),
+                                                 unlinked_calls(store, limit=0))] == [(3004, 2), (0, 0), (0, 0), (3004, 0)]
+
+    def test_the_json_of_every_front_end_is_valid_utf8(self, store) -> None:
+        import json
+
+        from analysis.unlinked import unlinked_calls
+
+        data = unlinked_calls(store, limit=4).as_dict()
+        text = json.dumps(data, ensure_ascii=False)
+        assert text.encode("utf-8").decode("utf-8") == text  # no lone surrogate left to break an encoder
+        assert [c["call"] for c in data["calls"]] == [
+            "GET http://{}?\x1b[31mRED\x1b[0m", "GET http://{}?a\rb\nc\u2028d", "GET http://{}?\ufffdx", "GET http://{}?" + "x" * 286 + "\u2026"]
