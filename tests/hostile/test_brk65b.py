@@ -224,3 +224,69 @@ class TestManyUnlinkedCalls:
         assert text.encode("utf-8").decode("utf-8") == text  # no lone surrogate left to break an encoder
         assert [c["call"] for c in data["calls"]] == [
             "GET http://{}?\x1b[31mRED\x1b[0m", "GET http://{}?a\rb\nc\u2028d", "GET http://{}?\ufffdx", "GET http://{}?" + "x" * 286 + "\u2026"]
+
+
+_DYING: dict = {}
+
+
+def _dying_extract(args):
+    """``extract_file_packed`` in a worker that kills itself on one file (:meth:`TestKilledExtractionWorkers._dying`;
+    module-level: the pool pickles it by name)."""
+    import os
+    import signal
+
+    marker, name, times = _DYING["at"]
+    if args[0].path == name:
+        seen = marker.read_text() if marker.exists() else ""
+        if len(seen) < times:
+            marker.write_text(seen + "x")
+            os.kill(os.getpid(), signal.SIGKILL)
+    return _DYING["real"](args)
+
+
+class TestKilledExtractionWorkers:
+    """``kill -9`` of an extraction worker (what the out-of-memory killer does) ended ``ripple index`` with a
+    ``BrokenProcessPool`` traceback (flask, a worker killed 2.3 to 5 s into the run: 7 of 7 runs)."""
+
+    @staticmethod
+    def _files(tmp_path: Path, n: int):
+        from indexer.discovery import SourceFile
+
+        root = write_tree(tmp_path / "w", {f"m{i:03}.py": f"def f{i}():\n    return g{i}()\n" for i in range(n)})
+        return [SourceFile(f"m{i:03}.py", str(root / f"m{i:03}.py"), "x", (root / f"m{i:03}.py").stat().st_size, None)
+                for i in range(n)]
+
+    @staticmethod
+    def _dying(monkeypatch, marker: Path, name: str, times: int) -> None:
+        """Workers forked after this die (SIGKILL) on extracting ``name``, ``times`` times in all (counted in
+        ``marker``, a file: each worker is its own process)."""
+        import indexer.extraction as extraction
+
+        monkeypatch.setitem(_DYING, "real", extraction.extract_file_packed)
+        monkeypatch.setitem(_DYING, "at", (marker, name, times))
+        monkeypatch.setattr(extraction, "extract_file_packed", _dying_extract)
+
+    def test_the_files_left_go_to_new_workers(self, tmp_path, monkeypatch) -> None:
+        from indexer.extraction import extract_files
+        from indexer.run import IndexOptions, NoProgress
+
+        files = self._files(tmp_path, 80)
+        self._dying(monkeypatch, tmp_path / "marker", "m040.py", 2)
+        out = list(extract_files(files, IndexOptions(repo="w", jobs=2), "w", NoProgress()))
+        assert [e.path for e in out] == [f.path for f in files]  # every file, in order, once
+        assert {e.skip_reason for e in out} == {None}
+        assert (tmp_path / "marker").read_text() == "xx"
+
+    def test_workers_dying_every_time_end_the_run_with_a_message(self, tmp_path, monkeypatch) -> None:
+        from indexer.extraction import MAX_POOL_RESTARTS, extract_files
+        from indexer.run import IndexOptions, NoProgress, WorkersLost
+
+        files = self._files(tmp_path, 80)
+        self._dying(monkeypatch, tmp_path / "marker", "m000.py", 100)
+        with pytest.raises(WorkersLost) as caught:
+            list(extract_files(files, IndexOptions(repo="w", jobs=2), "w", NoProgress()))
+        assert str(caught.value) == (
+            "extraction workers ended abruptly 3 times (0 of 80 files extracted): killed, out of memory, or a crash "
+            "while parsing; nothing of this run was written; the files extracted are cached: run `ripple index` again "
+            "to go on")
+        assert (tmp_path / "marker").read_text() == "x" * (MAX_POOL_RESTARTS + 1)
