@@ -14,6 +14,10 @@ with exact expectations and what must not be linked; every input is generated he
   ``.then(a)`` chain's 8 s), and two query patterns rooted at a call (node-cron's ``schedule``,
   routing-controllers' ``createExpressServer``) ran a regular expression ``(^|[.])name$`` over the callee's
   whole text, which at every link is the chain below it (1.2 s and 1.1 s per run over the tree).
+- :class:`TestUpwardWalks`: the same walk out of every link of a chain in the C# detectors
+  (``CsFile.enclosing_function``: 800 links 18.3 s, 3,000 links minutes) and Go's router scopes
+  (``go_web._scopes``: 800 links 17.7 s).
+- :class:`TestManyUnlinkedCalls`, :class:`TestKilledExtractionWorkers`: see their docstrings.
 """
 
 from __future__ import annotations
@@ -290,3 +294,45 @@ class TestKilledExtractionWorkers:
             "while parsing; nothing of this run was written; the files extracted are cached: run `ripple index` again "
             "to go on")
         assert (tmp_path / "marker").read_text() == "x" * (MAX_POOL_RESTARTS + 1)
+
+
+class TestUpwardWalks:
+    @staticmethod
+    def _walked(monkeypatch) -> dict[str, int]:
+        walked = {"nodes": 0}
+        real = base.around
+
+        def counting(root, node):
+            for n in real(root, node):
+                walked["nodes"] += 1
+                yield n
+
+        monkeypatch.setattr(base, "around", counting)
+        return walked
+
+    @staticmethod
+    def _chain(links: int, method: str) -> str:
+        return "".join(f".{method}{i % 5}(x)" for i in range(links))
+
+    def test_csharp_a_chain_in_a_controller(self, monkeypatch) -> None:
+        walked = self._walked(monkeypatch)
+        src = ("using Microsoft.AspNetCore.Mvc;\nusing System.Net.Http;\n[ApiController]\npublic class A : ControllerBase {\n"
+               "  HttpClient c;\n  [HttpGet(\"/a\")]\n  public object Get(object x) {\n    return c" + self._chain(800, "M")
+               + ";\n  }\n}\n")
+        with extraction_budget(120) as budget:
+            ex = extractor_for_path("A.cs").extract("A.cs", src.encode())
+        # the first 199 links bind (the receiver bound), the file is cut at the depth bound; walked out of
+        # 800 links once between them (4,801 nodes), where each link walked out alone by Node.parent
+        assert (len(ex.calls), budget.partial, {c.name for c in ex.calls}) == (199, "too_deep", {"M0", "M1", "M2", "M3", "M4"})
+        assert [(r.methods, r.path.literal()) for r in ex.routes] == [(["GET"], "/a")]
+        assert 0 < walked["nodes"] <= 7 * 800
+
+    def test_go_a_chain_in_a_handler(self, monkeypatch) -> None:
+        walked = self._walked(monkeypatch)
+        src = ("package main\n\nimport \"net/http\"\n\nfunc h(w http.ResponseWriter, r *http.Request) {\n\tx := 1\n\t_ = r"
+               + self._chain(800, "m") + "\n}\n\nfunc main() {\n\tmux := http.NewServeMux()\n\tmux.HandleFunc(\"/h\", h)\n}\n")
+        with extraction_budget(120) as budget:
+            ex = extractor_for_path("a.go").extract("a.go", src.encode())
+        assert (len([c for c in ex.calls if c.name.startswith("m") and c.name[1:].isdigit()]), budget.partial) == (747, "too_deep")
+        assert [(r.methods, r.path.literal()) for r in ex.routes] == [(["*"], "/h")]
+        assert 0 < walked["nodes"] <= 7 * 800

@@ -201,7 +201,7 @@ class JsFile:
         self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
         self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
         self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
-        self._functions: dict[int, Node | None] = {}  # node id -> function_around(node)
+        self._functions = base.Innermost(root, FUNCTION_NODES, ("program",))  # function_around()
         self._code_scopes: dict[int, str | None] = {}  # node id -> code_scope() of a node directly inside it
         # (forgotten when inline_function() adds a definition)
 
@@ -760,25 +760,9 @@ class JsFile:
         return found
 
     def function_around(self, node: Node) -> Node | None:
-        """The innermost function node (:data:`FUNCTION_NODES`) holding ``node``; ``None`` at module level.
-        Remembered for every node the walk passes, so the calls of one chain (each a link inside the
-        next) walk out once between them, not once each."""
-        memo = self._functions
-        walked = [node.id]
-        found: Node | None = None
-        for n in base.around(self.root, node):
-            if n.type in FUNCTION_NODES:
-                found = n
-                break
-            if n.id in memo:  # not a function: what holds it holds ``node``
-                found = memo[n.id]
-                break
-            if n.type == "program":
-                break
-            walked.append(n.id)
-        for i in walked:
-            memo[i] = found
-        return found
+        """The innermost function node (:data:`FUNCTION_NODES`) holding ``node``; ``None`` at module level
+        (:class:`~indexer.languages.base.Innermost`: linear along a chain)."""
+        return self._functions.of(node)
 
     def _parameter_names(self, n: Node) -> frozenset[str]:
         """The names :meth:`parameters` gives for the function node ``n``."""
