@@ -336,3 +336,32 @@ class TestUpwardWalks:
         assert (len([c for c in ex.calls if c.name.startswith("m") and c.name[1:].isdigit()]), budget.partial) == (747, "too_deep")
         assert [(r.methods, r.path.literal()) for r in ex.routes] == [(["*"], "/h")]
         assert 0 < walked["nodes"] <= 7 * 800
+
+
+class TestStoppedLinkOptionsProcess:
+    """The link options read in a forked process (``whole_tree.LinkOptionsAhead``, session 64): ``kill -9``
+    of that process held (read again here, 4 of 4), but a process stopped with ``SIGSTOP`` (or stuck) made
+    ``options()`` wait forever: ``ripple index`` never ended."""
+
+    def test_a_stopped_process_is_killed_and_the_options_read_here(self, tmp_path) -> None:
+        import subprocess
+        import sys
+
+        root = write_tree(tmp_path / "r", {
+            "docker-compose.yml": "services:\n  api:\n    build: api\n  web:\n    build: web\n",
+            "api/app.py": "def f():\n    pass\n"})
+        script = (
+            "import os, signal, sys, time\n"
+            "import indexer.whole_tree as whole_tree\n"
+            "from indexer.frameworks.link import LinkOptions\n"
+            "whole_tree.LINK_OPTIONS_DEADLINE_S = 1.0\n"
+            f"root = {str(root)!r}\n"
+            "ahead = whole_tree.LinkOptionsAhead(root, None)\n"
+            "os.kill(ahead._call.pid, signal.SIGSTOP)\n"
+            "got = ahead.options()\n"
+            "ref = LinkOptions.for_repository(root, None)\n"
+            "print(type(got).__name__, repr(got) == repr(ref), len(repr(got)) > 100)\n")
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout == "LinkOptions True True\n"
+        assert "did not finish within 1 s): read here" in done.stderr
