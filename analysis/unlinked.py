@@ -18,9 +18,11 @@ of its reason (:mod:`indexer.frameworks.unlinked`; ids ``unlinked:url``, ``unlin
 * ``topic`` / ``task`` / ``binding``: a topic whose name is unknown, a Celery ``.delay`` on no task, a
   Spring Cloud Stream binding the configuration does not declare.
 
-Store calls: two (one :meth:`~stores.contracts.GraphStore.incoming` of the reasons' nodes, by id:
-:data:`stores.contracts.UNLINKED_REASONS`, one :meth:`~stores.contracts.GraphStore.get_nodes` for the
-callers shown), plus :meth:`~stores.contracts.GraphStore.repositories` when filtered by product.
+Store calls: two (one :meth:`~stores.contracts.GraphStore.incoming_window` of the reasons' nodes, by id:
+:data:`stores.contracts.UNLINKED_REASONS`, which reads each reason's first ``limit`` calls and counts the
+rest, so that a list of 20 out of 100,000 costs 20 edges, not 100,000 (``incoming`` when there is no limit);
+one :meth:`~stores.contracts.GraphStore.get_nodes` for the callers shown), plus
+:meth:`~stores.contracts.GraphStore.repositories` when filtered by product.
 """
 
 from __future__ import annotations
@@ -106,16 +108,24 @@ def unlinked_calls(graph: GraphStore, repo: str | None = None, product: str | No
     repos: set[str] | None = None
     if product is not None:
         repos = {r.key for r in graph.repositories() if r.product == product}
-    ins = graph.incoming([unlinked_id(r) for r in reasons], ["UNLINKED"])
-    edges = [(r, e) for r in reasons for e in ins.get(unlinked_id(r), ())
-             if (repo is None or e.repo == repo) and (repos is None or e.repo in repos)]
+    if repo is not None:
+        repos = {repo} if repos is None or repo in repos else set()
+    ids = [unlinked_id(r) for r in reasons]
+    if limit is None:
+        ins = graph.incoming(ids, ["UNLINKED"])
+        window = {i: (len(es), es) for i, es in ((i, [e for e in ins.get(i, ()) if repos is None or e.repo in repos])
+                                                  for i in ids)}
+    else:  # each reason's first ``limit`` calls are enough for the first ``limit`` of all; the rest are counted
+        window = graph.incoming_window(ids, ["UNLINKED"], limit, repos)
+    edges = [(r, e) for r in reasons for e in window.get(unlinked_id(r), (0, []))[1]]
     edges.sort(key=lambda p: (p[1].repo, p[1].file, p[1].line, p[1].col, p[0], p[1].src))
     shown = edges if limit is None else edges[:limit]
     callers = graph.get_nodes(sorted({e.src for _, e in shown})) if shown else {}
     calls = [_call(why, e, callers.get(e.src)) for why, e in shown]
-    counts = Counter(why for why, _ in edges)
+    counts = Counter({r: n for r in reasons for n in [window.get(unlinked_id(r), (0, []))[0]] if n})
+    total = sum(counts.values())
     by_reason = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    return UnlinkedList(calls, len(edges), len(edges) - len(shown), by_reason, repo, product, wanted)
+    return UnlinkedList(calls, total, total - len(shown), by_reason, repo, product, wanted)
 
 
 def _call(reason: str, e: Any, caller: Node | None) -> UnlinkedCall:

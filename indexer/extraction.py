@@ -21,6 +21,7 @@ import sys
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,13 +34,17 @@ from indexer.languages import extractor_for_path
 from indexer.languages.base import extraction_budget
 from indexer.model import FileExtraction
 from indexer.parked import pack_for_parking, park_extraction
-from indexer.run import IndexOptions, IndexReport, ProgressSink
+from indexer.run import IndexOptions, IndexReport, ProgressSink, WorkersLost
 from indexer.spill import SpillFile, spill_file
 from indexer.symbols import defines_suffix, module_path
 from stores.contracts import Chunk
 
 __all__ = ["Extracted", "ExtractStage", "extract_file", "extract_file_packed", "extract_files", "close_process_cache", "suffixed_paths",
-           "file_text", "time_budget", "worker_init"]
+           "file_text", "time_budget", "worker_init", "MAX_POOL_RESTARTS"]
+
+MAX_POOL_RESTARTS = 2
+"""New pools of extraction workers started for the files left when a worker ended abruptly."""
+
 
 log = logging.getLogger(__name__)
 
@@ -252,16 +257,29 @@ def extract_files(
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else "spawn"
     done = 0
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
-                                 initializer=worker_init, initargs=(os.getpid(),)) as pool:
-            for result in pool.map(extract_file_packed, work, chunksize=8):
-                yield result
-                done += 1
-                progress.advance()
-        return
-    except OSError as exc:  # no worker could start (fork: EAGAIN at a process limit, ENOMEM)
-        log.warning("extraction workers unavailable (%s); extracting in this process", exc)
+    for restart in range(MAX_POOL_RESTARTS + 1):
+        try:
+            with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
+                                     initializer=worker_init, initargs=(os.getpid(),)) as pool:
+                for result in pool.map(extract_file_packed, work[done:], chunksize=8):
+                    yield result
+                    done += 1
+                    progress.advance()
+            return
+        except BrokenProcessPool:
+            # A worker ended abruptly (kill -9, the out-of-memory killer, a crash): the files not yet
+            # returned go to new workers, never to this process (a file that crashes a parser would
+            # take the run with it), a bounded number of times.
+            if restart == MAX_POOL_RESTARTS:
+                raise WorkersLost(
+                    f"extraction workers ended abruptly {restart + 1} times ({done} of {len(work)} files extracted): "
+                    "killed, out of memory, or a crash while parsing; nothing of this run was written; the files "
+                    "extracted are cached: run `ripple index` again to go on") from None
+            log.warning("an extraction worker ended abruptly after %d of %d files; new workers extract the rest",
+                        done, len(work))
+        except OSError as exc:  # no worker could start (fork: EAGAIN at a process limit, ENOMEM)
+            log.warning("extraction workers unavailable (%s); extracting in this process", exc)
+            break
     for item in work[done:]:
         yield extract_file(item)
         progress.advance()

@@ -20,7 +20,7 @@ from typing import Protocol
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 
 __all__ = ["IndexOptions", "IndexReport", "ProgressSink", "NoProgress", "DEFAULT_MEMORY_BUDGET_MIB", "WORKER_MIB",
-           "MAIN_MIB", "WRITE_BATCH_SHARE"]
+           "MAIN_MIB", "WRITE_BATCH_SHARE", "WorkersLost"]
 
 DEFAULT_MEMORY_BUDGET_MIB = 400
 """Peak memory (MiB, resident set of the run's main process) an index run aims at by default
@@ -36,6 +36,12 @@ WRITE_BATCH_SHARE = 400
 are in memory together, on top of everything the run keeps for the write."""
 
 log = logging.getLogger(__name__)
+
+
+class WorkersLost(RuntimeError):
+    """Extraction workers ended abruptly (killed: ``kill -9``, the out-of-memory killer; or crashed) more
+    than :data:`indexer.extraction.MAX_POOL_RESTARTS` times in one run. Nothing of the run was written; the
+    files extracted before are cached, so the next run goes on from there."""
 
 
 class ProgressSink(Protocol):

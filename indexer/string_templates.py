@@ -59,7 +59,14 @@ class Template:
         return Template(tuple(out))
 
     def __add__(self, other: Template) -> Template:
-        """The concatenation, cut at :data:`MAX_JOINED` characters of its pieces' text."""
+        """The concatenation, cut at :data:`MAX_JOINED` characters of its pieces' text (a hole's or a
+        reference's text counts: ``S1 = S0 + S0`` doubles those too). Where it is cut, a literal keeps
+        its first characters, a reference or hole stays unknown (a hole of its first characters: an
+        expression of 100,000 terms, Go's ``"http://svc" + "p" + ...``, is not a known empty text);
+        then ``\u2026``. A template cut already (longer than :data:`MAX_JOINED`) stays as it is: what is
+        added after the cut is not appended behind its mark (``…pppp`` was read as a URL path)."""
+        if sum(len(t) for _, t in self.parts) > MAX_JOINED:
+            return self
         joined = Template.merged(self.parts + other.parts)
         if sum(len(t) for _, t in joined.parts) <= MAX_JOINED:
             return joined
@@ -67,7 +74,7 @@ class Template:
         room = MAX_JOINED
         for kind, text in joined.parts:
             if len(text) > room:
-                kept.append(("lit", text[:room] if kind == "lit" else ""))
+                kept.append(("lit" if kind == "lit" else "hole", text[:room]))
                 break
             kept.append((kind, text))
             room -= len(text)

@@ -36,7 +36,7 @@ from indexer.spill import SpilledOutputs, SpillFile, spill_file
 from indexer.writer import IndexWriter
 from stores.contracts import GraphStore
 
-__all__ = ["LinkOptionsAhead", "WholeTreeBind"]
+__all__ = ["LINK_OPTIONS_DEADLINE_S", "LinkOptionsAhead", "WholeTreeBind"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +45,12 @@ def _chunked(item: Extracted | None, fc: FileCtx) -> bool:
     """Whether the writer takes ``fc``'s chunks as the worker cut them (``item``, this run's
     extraction of the same bytes and node ids: :meth:`IndexWriter._attach`), needing no extraction."""
     return item is not None and item.checksum == fc.checksum and item.id_path == fc.ex.id_path
+
+
+LINK_OPTIONS_DEADLINE_S = 300.0
+"""Seconds :meth:`LinkOptionsAhead.options` waits for its process once asked (Django's options take
+0.5 s): a process stopped (``SIGSTOP``) or stuck made the run wait forever; it is then killed and the
+options read here."""
 
 
 class LinkOptionsAhead:
@@ -69,7 +75,7 @@ class LinkOptionsAhead:
         call, self._call = self._call, None
         if call is not None:
             try:
-                got = call.result()
+                got = call.result(LINK_OPTIONS_DEADLINE_S)
             except ForkFailed as exc:
                 log.warning("reading the link options in a second process failed (%s): read here", exc)
             else:

@@ -36,7 +36,7 @@ from analysis.services import SERVICES_ENV, service_map
 from indexer.discovery import DEFAULT_MAX_FILE_BYTES
 from indexer.languages import language_names
 from indexer.parked import ParkedDataError
-from indexer.run import IndexOptions, IndexReport
+from indexer.run import IndexOptions, IndexReport, WorkersLost
 from indexer.registry import branch_identity, refresh_counts
 from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embedding
 from lsp_server.cli_repos import registry_checks, repos
@@ -178,6 +178,8 @@ def index(path: Path | None, manifest: Path | None, branch: str | None, memory_b
                   "again to finish[/yellow]", soft_wrap=True)
         sys.exit(130)
     except StoreError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except WorkersLost as exc:
         raise click.ClickException(str(exc)) from exc
     except ParkedDataError as exc:  # the run's temporary file in the state folder changed under it
         raise click.ClickException(

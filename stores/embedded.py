@@ -58,7 +58,7 @@ import sqlite3
 import stat
 import threading
 from urllib.parse import quote
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -623,6 +623,27 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
     ) -> dict[str, list[Edge]]:
         """``{src_id: [Edge]}`` for every requested id, as :meth:`incoming` but leaving each id."""
         return self._edges("src", ids, kinds, resolutions)
+
+    @_guarded
+    def incoming_window(self, ids: Sequence[str], kinds: Sequence[str], limit: int,
+                        repos: Collection[str] | None = None) -> dict[str, tuple[int, list[Edge]]]:
+        """:meth:`GraphStore.incoming_window` by SQLite: per id, one count and one ``LIMIT`` query (the
+        edges past the page are never read nor decoded)."""
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit!r}")
+        where = (f" WHERE e.dst IN ({NIDS_OF}) AND k.term IN ({_IDS_PARAM})"
+                 f" AND (? IS NULL OR p.repo IN ({_IDS_PARAM}))")
+        count = ("SELECT count(*) FROM edge_rows e JOIN terms k ON k.tid = e.kind JOIN paths p ON p.fid = e.fid"
+                 + where)
+        wanted = json.dumps(sorted(repos)) if repos is not None else None
+        out: dict[str, tuple[int, list[Edge]]] = {}
+        for i in dict.fromkeys(ids):
+            params = (id_keys([i]), json.dumps(list(dict.fromkeys(kinds))), wanted, wanted or "[]")
+            n = self._db.execute(count, params).fetchone()[0] if kinds else 0
+            rows = self._db.execute(f"{_EDGE_SELECT}{where} {_EDGE_ORDER} LIMIT ?", (*params, limit)).fetchall() \
+                if n and limit else []
+            out[i] = (n, [Edge(*r[:8], props=json.loads(r[8]) if r[8] else {}) for r in rows])
+        return out
 
     @_guarded
     def incoming_summary(self, ids: Sequence[str], kinds: Sequence[str], prop: str | None = None

@@ -31,7 +31,7 @@ __all__ = [
     "Budget", "extraction_budget", "kept_on_failure", "MAX_TREE_DEPTH", "collapse_whitespace", "text_outside", "innermost_scopes",
     "storable", "unambiguous_elements", "split_top_level", "declared_type_parameters", "header_type_arguments",
     "class_type_parameters", "class_type_arguments", "generic_arguments", "AngleBracketGenerics",
-    "TYPE_TOKENS", "type_token", "class_literal", "ancestors",
+    "TYPE_TOKENS", "type_token", "class_literal", "ancestors", "around", "NEAR_PARENTS", "Innermost",
     "MAX_RECEIVER_CHARS", "Nested", "chain_receiver", "code_scope", "definition_captures", "doc_comment", "nest",
 ]
 
@@ -912,3 +912,59 @@ def ancestors(root: Node, node: Node) -> list[Node] | None:
             if not cursor.goto_next_sibling():
                 return None
     return None
+
+
+NEAR_PARENTS = 64
+"""Nodes :func:`around` walks out by ``Node.parent`` before it finds the rest by one descent."""
+
+
+def around(root: Node, node: Node) -> Iterator[Node]:
+    """The nodes holding ``node`` in the tree of ``root``, innermost first, lazily: the first
+    :data:`NEAR_PARENTS` by ``Node.parent``, the rest from one :func:`ancestors` descent. What an upward
+    walk (``n = n.parent`` until a function or class) should iterate: each ``Node.parent`` costs the
+    node's depth (tree-sitter finds a parent from the root), so a walk out of a call 3,000 links down a
+    chain cost its square, and a walk per call of the chain its cube; this costs the depth once past
+    the near nodes, which an ordinary walk never leaves."""
+    cur = node.parent
+    for _ in range(NEAR_PARENTS):
+        if cur is None:
+            return
+        yield cur
+        cur = cur.parent
+    if cur is None:
+        return
+    rest = ancestors(root, node)
+    if rest is not None:
+        yield from rest[NEAR_PARENTS:]
+        return
+    while cur is not None:  # a node the descent cannot reach (zero width): the walk as before
+        yield cur
+        cur = cur.parent
+
+
+class Innermost:
+    """The innermost node of one of ``types`` holding a node of the tree of ``root`` (``None`` when a node
+    of a ``stop`` type or the root comes first), for many nodes of one tree: each walk out
+    (:func:`around`) remembers its answer for every node it passed, so the calls of one chain, each
+    a link inside the next, walk out once between them, not once each."""
+
+    def __init__(self, root: Node, types: Collection[str], stop: Collection[str] = ()) -> None:
+        self.root, self.types, self.stop = root, types, stop
+        self._memo: dict[int, Node | None] = {}
+
+    def of(self, node: Node) -> Node | None:
+        """The innermost node of :attr:`types` strictly holding ``node``."""
+        walked, found = [node.id], None
+        for n in around(self.root, node):
+            if n.type in self.types:
+                found = n
+                break
+            if n.id in self._memo:  # not one of the types: what holds it holds ``node``
+                found = self._memo[n.id]
+                break
+            if n.type in self.stop:
+                break
+            walked.append(n.id)
+        for i in walked:
+            self._memo[i] = found
+        return found

@@ -141,10 +141,6 @@ _OBJECT_READS = {"Object.values": "$values", "Object.entries": "$entries"}
 """``Object.values(x)`` / ``Object.entries(x)`` in a receiver: written ``x.$values()`` / ``x.$entries()``."""
 
 
-_NEAR = 64
-"""Nodes walked out by ``Node.parent`` before the rest are found from the root (``_FileRun._around``)."""
-
-
 def _object_call(fn: Node | None) -> bool:
     """Whether the called ``fn`` is a member of the identifier ``Object`` (``Object.values``): only then
     is its text read for :data:`_OBJECT_READS`. The text of a call's function is the whole chain below
@@ -774,25 +770,8 @@ class _FileRun:
         return True
 
     def _around(self, node: Node) -> Iterator[Node]:
-        """The nodes holding ``node``, innermost first: the first :data:`_NEAR` by ``Node.parent``, the
-        rest from one descent from the root (:func:`~indexer.languages.base.ancestors`; each
-        ``Node.parent`` costs the node's depth, and a call 3,000 links down a chain walked out 3,000
-        times)."""
-        cur = node.parent
-        for _ in range(_NEAR):
-            if cur is None:
-                return
-            yield cur
-            cur = cur.parent
-        if cur is None:
-            return
-        rest = base.ancestors(self.root, node)
-        if rest is not None:
-            yield from rest[_NEAR:]
-            return
-        while cur is not None:
-            yield cur
-            cur = cur.parent
+        """The nodes holding ``node``, innermost first (:func:`~indexer.languages.base.around`)."""
+        return base.around(self.root, node)
 
     def _calls(self, matches: list[dict[str, list[Node]]]) -> None:
         calls = self.out.calls

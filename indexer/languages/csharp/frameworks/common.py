@@ -12,6 +12,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from indexer.languages import base
 from indexer.frameworks import ENV_READ
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
 from indexer.symbols import inline_definition, inline_header
@@ -85,6 +86,7 @@ class CsFile:
 
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
         self.root, self.src, self.out = root, src, out
+        self._functions: base.Innermost | None = None
         self.usings = {imp.module for imp in out.imports if imp.local == "*"}
         self.calls: list[Node] = []
         self.classes: list[Node] = []
@@ -255,14 +257,13 @@ class CsFile:
             return Template((("hole", text),))
         return Template((("hole", self.expr(node)),))
 
-    @staticmethod
-    def enclosing_function(node: Node) -> Node | None:
+    def enclosing_function(self, node: Node) -> Node | None:
         """The innermost method, constructor, local function or lambda holding ``node`` (``None``
-        at type or file level)."""
-        fn = node.parent
-        while fn is not None and fn.type not in _FUNCTION_NODES:
-            fn = fn.parent
-        return fn
+        at type or file level; :class:`~indexer.languages.base.Innermost`: a walk out of each link of a
+        chain by ``Node.parent``, each step costing the node's depth, took 18 s for 800 links)."""
+        if self._functions is None:
+            self._functions = base.Innermost(self.root, _FUNCTION_NODES)
+        return self._functions.of(node)
 
     def local_value(self, node: Node) -> Node | None:
         """The value a local variable named by the identifier ``node`` holds: the initializer of its

@@ -203,6 +203,7 @@ class JsFile:
         self._templates: dict[int, Template] = {}  # node id -> its template, when no choice can change it
         self._choices = 0  # how many choice points (a conditional, `||`, a reassigned local) templates met
         self._parameters: dict[int, frozenset[str]] = {}  # function node id -> parameters()
+        self._functions = base.Innermost(root, FUNCTION_NODES, ("program",))  # function_around()
         self._code_scopes: dict[int, str | None] = {}  # node id -> code_scope() of a node directly inside it
         # (forgotten when inline_function() adds a definition)
 
@@ -339,9 +340,8 @@ class JsFile:
         initialisers and its body; ``None`` at module level."""
         walked: list[int] = []  # ids of the nodes passed: the walk from each of them ends where this one does
         scopes = self._code_scopes
-        n = node.parent
         found: str | None = None
-        while n is not None:
+        for n in base.around(self.root, node):
             known = scopes.get(n.id, _UNKNOWN)
             if known is not _UNKNOWN:
                 found = known  # type: ignore[assignment]
@@ -351,7 +351,6 @@ class JsFile:
             if d is not None:
                 found = d.parent if d.kind == "field" else d.qualname
                 break
-            n = n.parent
         for i in walked:
             scopes[i] = found
         return found
@@ -486,8 +485,7 @@ class JsFile:
     def class_of(self, node: Node) -> str | None:
         """The qualname of the innermost class around ``node`` (for ``this.x``), or ``None`` when a
         function that is not a method or an arrow function inside one comes first."""
-        n = node.parent
-        while n is not None:
+        for n in base.around(self.root, node):
             t = n.type
             if t in _CLASS_NODES:
                 d = self._definition(n)
@@ -495,7 +493,6 @@ class JsFile:
             if t in ("function_declaration", "function_expression", "generator_function_declaration",
                      "generator_function"):  # fmt: skip
                 return None  # `this` is the function's own
-            n = n.parent
         return None
 
     def definition_named(self, name_node: Node | None) -> Definition | None:
@@ -727,8 +724,9 @@ class JsFile:
         scopes = self._scopes
         if not scopes.declared(name):
             return None  # declared nowhere in the file: no block below has a declarator of it
-        n = ident.parent
-        while n is not None and n.type != "program":
+        for n in base.around(self.root, ident):
+            if n.type == "program":
+                break
             if n.type in FUNCTION_NODES:
                 params = n.child_by_field_name("parameters") or n.child_by_field_name("parameter")
                 if params is not None and scopes.parameter_word(params, n, name):
@@ -740,7 +738,6 @@ class JsFile:
                     if not scopes.reassigned(n, name):
                         return value
                     return self._assigned_value(n, found, name, pos) if self._chose() else None
-            n = n.parent
         return None
 
     def _assigned_value(self, block: Node, declarator: Node, name: str, pos: int) -> Node | None:
@@ -785,15 +782,18 @@ class JsFile:
         """The parameter names of the function around ``node`` (``path``, ``method`` in ``send(path: string,
         method = "GET", { body })``; a destructured one's names too): what a call there may hand on as a
         layer of a client (:mod:`indexer.frameworks.client_chains`). Empty at module level."""
-        n = node.parent
-        while n is not None and n.type != "program":
-            if n.type in FUNCTION_NODES:
-                found = self._parameters.get(n.id)
-                if found is None:
-                    found = self._parameters[n.id] = self._parameter_names(n)
-                return found
-            n = n.parent
-        return frozenset()
+        fn = self.function_around(node)
+        if fn is None:
+            return frozenset()
+        found = self._parameters.get(fn.id)
+        if found is None:
+            found = self._parameters[fn.id] = self._parameter_names(fn)
+        return found
+
+    def function_around(self, node: Node) -> Node | None:
+        """The innermost function node (:data:`FUNCTION_NODES`) holding ``node``; ``None`` at module level
+        (:class:`~indexer.languages.base.Innermost`: linear along a chain)."""
+        return self._functions.of(node)
 
     def _parameter_names(self, n: Node) -> frozenset[str]:
         """The names :meth:`parameters` gives for the function node ``n``."""
@@ -822,10 +822,8 @@ class JsFile:
         literal (``get(resource, slug = "")``), and of each name a destructured object parameter binds
         with one (``({ url, method = "POST" }) => ...``, ``{ verb: v = "PUT" }``: ``("method", "POST")``,
         ``("v", "PUT")``): what the name holds when a call leaves it out."""
-        n = node.parent
-        while n is not None and n.type != "program" and n.type not in FUNCTION_NODES:
-            n = n.parent
-        params = n.child_by_field_name("parameters") if n is not None and n.type in FUNCTION_NODES else None
+        n = self.function_around(node)
+        params = n.child_by_field_name("parameters") if n is not None else None
         out: list[tuple[str, str]] = []
         for p in params.named_children if params is not None else ():
             if p.type == "assignment_pattern":

@@ -47,9 +47,9 @@
 ; routing-controllers: createExpressServer({ routePrefix: "/api", controllers }) (useExpressServer(app, {...}),
 ; createKoaServer, useKoaServer): the prefix before every controller route, as setGlobalPrefix's.
 (call_expression
-  function: [(identifier) (member_expression)] @_server
+  function: [(identifier) @_server (member_expression property: (_) @_server)]
   arguments: (arguments) @server_args
-  (#match? @_server "(^|\\.)(create|use)(Express|Koa)Server$")) @server_call
+  (#match? @_server "^(create|use)(Express|Koa)Server$")) @server_call
 
 ; app.enableVersioning({ type: VersioningType.URI, prefix: "v", defaultVersion: "1" }).
 (call_expression

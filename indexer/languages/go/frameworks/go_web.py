@@ -53,6 +53,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from indexer.languages import base
 from indexer.languages.go.frameworks.common import HTTP_METHOD_CONSTANTS, GoFile, go_file
 from indexer.model import FileExtraction, HttpCall, Mount, Route, Router, Template, Wrapper, WrapperRef
 from indexer.symbols import handler_name
@@ -105,27 +106,6 @@ parameter the router was made from (``addUserRoutes#0``), the prefix relative to
 prefix is absolute."""
 
 
-def _ancestors(node: Node):
-    """The nodes around ``node``, innermost first."""
-    n = node.parent
-    while n is not None:
-        yield n
-        n = n.parent
-
-
-def _scopes(node: Node) -> list[int | None]:
-    """Start bytes of the functions (literals too) around ``node``, innermost first, then ``None``
-    (the file: fields and package-level names)."""
-    out: list[int | None] = []
-    n = node.parent
-    while n is not None:
-        if n.type in _FUNCS:
-            out.append(n.start_byte)
-        n = n.parent
-    out.append(None)
-    return out
-
-
 class _Routers:
     """Router names of the file, per function scope -> (framework, prefix, origin) (:data:`_Found`)."""
 
@@ -138,6 +118,8 @@ class _Routers:
         self.handing = not gf.out.path.endswith("_test.go")
         """Whether calls of this file hand routers on (a ``_test.go`` engine's prefixes are not the application's)."""
         self.results: dict[tuple[int | None, str], Node] = {}
+        self._funcs = base.Innermost(gf.root, _FUNCS)  # the function (literal) around a node
+        self._scopes: dict[int, list[int | None]] = {}  # function node id -> scopes() of its body
         """Names assigned the result of a call that makes no router (``apiMux := api.ServeMux()``),
         per function scope: what a function of the repository may return as a router."""
         self.fields: set[str] = set()
@@ -149,13 +131,27 @@ class _Routers:
         self.http_local = gf.has_import("net/http")
         """The name the file imports ``net/http`` as (``http``), ``None`` when it does not."""
 
+    def scopes(self, node: Node) -> list[int | None]:
+        """Start bytes of the functions (literals too) around ``node``, innermost first, then ``None``
+        (the file: fields and package-level names). Each function's list is kept: a walk out of every
+        link of a chain by ``Node.parent`` (each step costing the node's depth) took 17.7 s for 800."""
+        chain: list[Node] = []
+        fn = self._funcs.of(node)
+        while fn is not None and fn.id not in self._scopes:
+            chain.append(fn)
+            fn = self._funcs.of(fn)
+        out = self._scopes[fn.id] if fn is not None else [None]
+        for f in reversed(chain):
+            out = self._scopes[f.id] = [f.start_byte, *out]
+        return out
+
     def get(self, node: Node, name: str) -> _Found | None:
         """The router ``name`` means at ``node`` (the innermost scope binding it)."""
         key = self._key(node, name)
         return self.by_name[key] if key is not None else None
 
     def _key(self, node: Node, name: str) -> tuple[int | None, str] | None:
-        for sc in _scopes(node):
+        for sc in self.scopes(node):
             if (sc, name) in self.by_name:
                 return sc, name
         field = name.rpartition(".")[2]  # s.engine: a struct field declared with a router type
@@ -191,7 +187,7 @@ class _Routers:
 
     def bind(self, node: Node, name: str, value: _Found) -> None:
         """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
-        self.by_name[(_scopes(node)[0] if node.type != "field_declaration" else None, name)] = value
+        self.by_name[(self.scopes(node)[0] if node.type != "field_declaration" else None, name)] = value
 
     def framework_of_type(self, text: str) -> str | None:
         t = re.sub(r"\s+", "", text).lstrip("*")
@@ -241,7 +237,7 @@ class _Routers:
             if n.type == "return_statement" and n.named_children:
                 values = n.named_children[0]
                 first = values.named_children[0] if values.type == "expression_list" and values.named_children else values
-                func = next((f for f in _ancestors(n) if f.type in _FUNCS), None)
+                func = self._funcs.of(n)
                 if func is not None and func.type in _NAMED_FUNCS and first.type == "identifier":
                     self._returns.setdefault(func.start_byte, set()).add(gf.text(first))
         for n in order:
@@ -249,7 +245,7 @@ class _Routers:
                 tnode = n.child_by_field_name("type")
                 fw = self.framework_of_type(gf.text(tnode)) if tnode is not None else None
                 if fw is not None:
-                    key = _scopes(n)[0] if n.type == "parameter_declaration" else None
+                    key = self.scopes(n)[0] if n.type == "parameter_declaration" else None
                     for nm in n.children_by_field_name("name"):  # a chi Route's parameter keeps its prefix
                         self.by_name.setdefault((key, gf.text(nm)), (fw, Template(), self.parameter_key(n, nm)))
                         if n.type == "field_declaration":
@@ -263,7 +259,7 @@ class _Routers:
                 for name, right in zip(names, value.named_children if value is not None else ()):
                     made = self.made(right)
                     if made is None and right.type == "call_expression" and name.type == "identifier":
-                        self.results[(_scopes(n)[0], gf.text(name))] = right  # apiMux := api.ServeMux()
+                        self.results[(self.scopes(n)[0], gf.text(name))] = right  # apiMux := api.ServeMux()
                     if made is not None and made[2] is None:  # a router the function returns: relative to its mount
                         made = (made[0], made[1], self.returned_key(n, gf.expr(name)))
                     if made is not None:
@@ -317,7 +313,7 @@ class _Routers:
             self.by_name[key] = (self.by_name[key][0] if key in self.by_name else fw, prefix, origin)
             return
         if child.type == "identifier":  # apiMux := api.ServeMux(); ... StripPrefix("/api", apiMux)
-            child = next((self.results[(sc, gf.text(child))] for sc in _scopes(call)
+            child = next((self.results[(sc, gf.text(child))] for sc in self.scopes(call)
                           if (sc, gf.text(child)) in self.results), child)
         if child.type == "call_expression" and self.made(child) is None and self.handing:
             fn = child.child_by_field_name("function")
@@ -329,7 +325,7 @@ class _Routers:
         """``<qualname>#return`` when the named function around ``node`` returns the router ``name``
         (``r := chi.NewRouter(); ...; return r``, mounted by the caller: ``r.Mount("/users",
         users.Routes())``); else ``None``."""
-        func = next((f for f in _ancestors(node) if f.type in _FUNCS), None)
+        func = self._funcs.of(node)
         if func is None or func.type not in _NAMED_FUNCS or name not in self._returns.get(func.start_byte, ()):
             return None
         owner = self.gf.owner(func.child_by_field_name("name") or func)
