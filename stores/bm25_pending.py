@@ -33,7 +33,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
-from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, fold_maxima, merge, term_key
+from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, decode_blocks, fold_maxima, merge, term_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,6 +51,7 @@ _FOLD_TERMS = 4_096
 """Terms whose stored rows one statement reads back while folding (the table's ``json_each`` list)."""
 _U32 = 1 << 32
 _OFFSET_MASK = (1 << PART_SHIFT) - 1
+_PART_MASK = (1 << PART_BITS) - 1
 
 
 class PendingMaxima:
@@ -233,20 +234,16 @@ class PendingMaxima:
 @dataclass(frozen=True, slots=True)
 class FoldedRows:
     """Rows of the block-max table folded from held block values (:meth:`PendingMaxima.folds`), not
-    written yet: row ``i`` has the table key ``keys[i]`` (int64, ascending, distinct), its blocks'
-    offsets encoded as ``stream[bounds[i]:bounds[i + 1]]`` (:func:`stores.bm25_blocks.encode_offsets`),
-    and its blocks ``blocks[at[i]:at[i + 1]]`` (int64) with their maxima ``values[at[i]:at[i + 1]]``
-    (one byte each). Plain arrays and bytes: they pickle cheaply from one process to another."""
+    written yet: ``rows`` holds each as ``(key, blocks, maxima)``, its table key (ascending, distinct),
+    its blocks' offsets encoded (:func:`stores.bm25_blocks.encode_offsets`) and their maxima (one byte
+    each), the columns the table stores. Plain tuples of ints and bytes: built where they are folded
+    (possibly another process), they pickle and unpickle in C, and :func:`write_folded` hands them to
+    SQLite as they are when there is no stored row to merge with."""
 
-    keys: np.ndarray
-    at: np.ndarray
-    bounds: np.ndarray
-    stream: bytes
-    blocks: np.ndarray
-    values: bytes
+    rows: list[tuple[int, bytes, bytes]]
 
     def __len__(self) -> int:
-        return len(self.keys)
+        return len(self.rows)
 
 
 def _encode(keys: np.ndarray, blocks: np.ndarray, values: np.ndarray) -> FoldedRows:
@@ -281,8 +278,12 @@ def _encode(keys: np.ndarray, blocks: np.ndarray, values: np.ndarray) -> FoldedR
     first = ends - 1 - two
     stream[first] = (d & 0x7F) | (two.astype(np.int64) << 7)
     stream[first[two] + 1] = d[two] >> 7
-    bounds = np.concatenate(([0], ends))[at]
-    return FoldedRows(rows[at[:-1]], at, bounds, stream.tobytes(), blocks, values.tobytes())
+    bounds = np.concatenate(([0], ends))[at].tolist()
+    cuts = at.tolist()
+    stream_bytes, maxima = stream.tobytes(), values.tobytes()
+    del d, two, ends, first, offsets, stream, values
+    return FoldedRows(list(zip(rows[at[:-1]].tolist(), map(stream_bytes.__getitem__, map(slice, bounds[:-1], bounds[1:])),
+                               map(maxima.__getitem__, map(slice, cuts[:-1], cuts[1:])))))
 
 
 def write_folded(conn: sqlite3.Connection, rows: FoldedRows, stored: bool | None = None) -> None:
@@ -294,25 +295,19 @@ def write_folded(conn: sqlite3.Connection, rows: FoldedRows, stored: bool | None
         return
     if stored is None:
         stored = conn.execute(f"SELECT 1 FROM {TABLE} LIMIT 1").fetchone() is not None
-    keys, at, bounds = rows.keys.tolist(), rows.at.tolist(), rows.bounds.tolist()
-    runs = list(zip(keys, at[:-1], at[1:], bounds[:-1], bounds[1:]))
-    old: dict[int, tuple[bytes, bytes]] = {}
+    new = rows.rows
     if stored:
         old = {k: (b, m) for k, b, m in conn.execute(
             f"SELECT key, blocks, maxima FROM {TABLE} WHERE key IN (SELECT value FROM json_each(?))",
-            (json.dumps(keys),))}
-    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (key, blocks, maxima) VALUES (?, ?, ?)",
-                     _rows(runs, old, rows.stream, rows.blocks, rows.values))
+            (json.dumps([r[0] for r in new]),))}
+        if old:
+            new = [r if r[0] not in old else _merged(r, old[r[0]]) for r in new]
+    conn.executemany(f"INSERT OR REPLACE INTO {TABLE} (key, blocks, maxima) VALUES (?, ?, ?)", new)
 
 
-def _rows(runs: list[tuple[int, int, int, int, int]], old: Mapping[int, tuple[bytes, bytes]], stream: bytes,
-          blocks: np.ndarray, maxima: bytes) -> Iterator[tuple[int, bytes, bytes]]:
-    """The table rows of ``runs`` (``(key, first, end, first byte, end byte)``: a row's block values in
-    the sorted arrays ``blocks`` / ``values`` and its encoded blocks in ``stream``), each merged with its
-    stored row in ``old`` when there is one. A new row's blobs are slices of two ``bytes``."""
-    for k, a, b, lo, hi in runs:
-        stored = old.get(k)
-        if stored is None:
-            yield k, stream[lo:hi], maxima[a:b]
-        else:
-            yield (k, *merge(stored, dict(zip(blocks[a:b].tolist(), maxima[a:b])), k & ((1 << PART_BITS) - 1)))
+def _merged(row: tuple[int, bytes, bytes], stored: tuple[bytes, bytes]) -> tuple[int, bytes, bytes]:
+    """``row`` (``(key, blocks, maxima)``) merged with the row the table stores under its key
+    (:func:`stores.bm25_blocks.merge`)."""
+    key, blocks, maxima = row
+    part = key & _PART_MASK
+    return (key, *merge(stored, dict(zip(decode_blocks(blocks, part).tolist(), maxima)), part))
