@@ -89,6 +89,24 @@ def test_a_cold_write_leaves_every_batchs_block_maxima_to_the_copy(used, compute
     assert one == two and len(one["bm25_maxima"]) > 0
 
 
+def test_a_copy_that_folds_whenever_it_holds_any_gives_the_store_each_fold_as_it_comes(
+        used, computed, adopted, tmp_path, monkeypatch):
+    """Held past its limit (here: any block value), the copy folds the batches judged so far and sends them
+    mid-write; the store merges each later fold with the rows written before: the same table."""
+    root = tmp_path / "repo"
+    _tree(root, 12)
+    _index(root, tmp_path / "one.db", tmp_path / "s1", 1, monkeypatch)
+    computed.clear()
+    monkeypatch.setattr(wp, "PendingMaxima", lambda limit: PendingMaxima(1))
+    _index(root, tmp_path / "two.db", tmp_path / "s2", 2, monkeypatch)
+    assert used == list(range(12)) and computed == []
+    lasts = [f for f, ok in adopted if ok and f.last]
+    assert all(ok for _, ok in adopted) and len(lasts) > 1  # several folds
+    covered = [c for f in lasts for c in f.covers]
+    assert len(covered) == len(set(covered)) == 12  # each batch in one fold
+    assert _tables(tmp_path / "one.db") == _tables(tmp_path / "two.db")
+
+
 def _kill_self(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
 
