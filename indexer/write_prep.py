@@ -22,6 +22,7 @@ whatever goes wrong with it (it raises, dies, or a frame does not come within
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -36,7 +37,9 @@ import psutil
 from indexer.forked import ForkedCall, ForkFailed
 from indexer.resolve.forked_binding import held_mib
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
-from stores.chunk_prep import ChunkBasis, PreparedChunks, prepare_chunks
+from stores.bm25_blocks import BLOCK_SHIFT
+from stores.bm25_pending import PENDING_BYTES, PendingMaxima
+from stores.chunk_prep import ChunkBasis, FoldedMaxima, PreparedChunks, prepare_chunks
 from stores.contracts import Chunk
 
 __all__ = ["ChunkPreparer", "FRAME_DEADLINE_S"]
@@ -46,18 +49,27 @@ log = logging.getLogger(__name__)
 FRAME_DEADLINE_S = 60.0
 """How long the writer waits for one batch's frame before it stops the copy and analyses the rest itself."""
 _HEADER = struct.Struct("<Q")
+_VERDICT = struct.Struct("<IB")
+"""A verdict from the writer to the copy: a batch's index and whether the store used its rows with the
+block maxima the copy kept (:meth:`stores.chunk_prep.PreparedChunks.settle`)."""
 
 ChunksOf = Callable[[str], "tuple[str, str, str, list[Chunk]] | None"]
 """A file's ``(repo, checksum, text, chunks)`` as the writer gives them (``None``: it changed since it was read)."""
 
 
 def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis, out: int,
-                 parent: int, budget_mib: int) -> int:
+                 parent: int, budget_mib: int, verdicts: int | None = None, fold_bytes: int = PENDING_BYTES) -> int:
     """The copy's work: one frame ``(batch index, PreparedChunks)`` per batch of paths, in order, to
-    the pipe ``out``; returns the number of frames. Before each batch it measures what it and the
+    the pipe ``out``; returns the number of batch frames. Before each batch it measures what it and the
     process ``parent`` hold together (:func:`indexer.resolve.forked_binding.held_mib`: the parent
     writing its pages after the fork leaves the old ones to the copy alone); when that, with the
-    last batch's growth once more, passes ``budget_mib``, it stops (the writer prepares the rest)."""
+    last batch's growth once more, passes ``budget_mib``, it stops (the writer prepares the rest).
+
+    With ``verdicts`` (the read end of the writer's verdict pipe, :class:`_Verdicts`) the copy keeps each
+    batch's block maxima (:attr:`stores.chunk_prep.PreparedChunks.held`), holds those of the batches the
+    store used (:class:`stores.bm25_pending.PendingMaxima`, folded into table rows whenever more than
+    ``fold_bytes`` are held) and, once every batch it sent has its verdict, sends the rows folded from
+    them as frames ``(-1, FoldedMaxima)``; it stops without them when the writer closes the pipe."""
     me, father = psutil.Process(), psutil.Process(parent)
     last: float | None = None
     # What the copy inherited stays as it is: a collection would write the header of every object
@@ -65,14 +77,19 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
     gc.freeze()
     gc.disable()
     start, reference = basis.start, basis.reference
+    held = _HeldMaxima(out, fold_bytes) if verdicts is not None else None
+    reader = _Verdicts(verdicts) if verdicts is not None else None
+    sent = 0
     for k, batch in enumerate(batches):
-        held = held_mib(me, father)
-        if held is not None:
-            if held + (max(0.0, held - last) if last is not None else 0.0) > budget_mib:
+        if reader is not None and held is not None and not held.settle(reader.ready()):
+            return sent  # the writer closed its end: nothing more is wanted
+        size = held_mib(me, father)
+        if size is not None:
+            if size + (max(0.0, size - last) if last is not None else 0.0) > budget_mib:
                 log.debug("the write's second process stops at batch %d of %d: %.0f MiB held, budget %d MiB",
-                          k, len(batches), held, budget_mib)
-                return k
-            last = held
+                          k, len(batches), size, budget_mib)
+                break
+            last = size
         by_id: dict[str, Chunk] = {}
         texts: list[tuple[str, str, str, str]] = []
         for path in batch:
@@ -83,24 +100,132 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
                 by_id.update((c.id, c) for c in file_chunks)  # as the store dedupes a batch: last value, first place
         chunks = list(by_id.values())
         prep = prepare_chunks(chunks, start, reference, basis.weights, texts)
+        if held is not None and chunks and (start + len(chunks)) >> BLOCK_SHIFT < 1 << 32:
+            held.keep(k, prep)  # its maxima stay here: folded if the store uses the rows
         if chunks:
             start += len(chunks)
             reference = prep.reference  # the first batch with rows sets the index's
-        data = pickle.dumps((k, prep), protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(_HEADER.pack(len(data)) + data)
-        while view:
-            view = view[os.write(out, view):]
-    return len(batches)
+        _send(out, (k, prep))
+        sent += 1
+    if reader is not None and held is not None:
+        while held.waiting:  # every verdict, then the fold of the batches used
+            got = reader.wait()
+            if got is None or not held.settle(got):
+                return sent
+        held.fold()
+    return sent
+
+
+def _send(out: int, frame: object) -> None:
+    """``frame`` pickled, after its length, to the pipe ``out``."""
+    data = pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[os.write(out, view):]
+
+
+class _HeldMaxima:
+    """The copy's side of the block maxima it keeps: those of the batches sent and not yet judged by
+    the writer (:attr:`waiting`), and those of the batches the store used, held until folded."""
+
+    def __init__(self, out: int, fold_bytes: int) -> None:
+        self.out = out
+        self.waiting: dict[int, tuple[int, int, dict[str, dict[int, int]]]] = {}
+        """Batch -> (first rowid, rows, maxima) of each batch sent whose verdict has not come."""
+        self.pending = PendingMaxima(fold_bytes)
+        self.covers: list[tuple[int, int]] = []
+
+    def keep(self, k: int, prep: PreparedChunks) -> None:
+        """Keep batch ``k``'s block maxima here (``prep`` goes without them, marked held)."""
+        self.waiting[k] = (prep.start, len(prep.analysed), prep.maxima)
+        prep.maxima, prep.held = {}, True
+
+    def settle(self, verdicts: Sequence[tuple[int, bool]] | None) -> bool:
+        """Apply ``verdicts`` (``(batch, used)``): a used batch's maxima held for the fold (folded at
+        once when more than the limit is held), another's dropped. ``False`` when ``verdicts`` is
+        ``None`` (the writer closed its end)."""
+        if verdicts is None:
+            return False
+        for k, used in verdicts:
+            entry = self.waiting.pop(k, None)
+            if entry is None or not used:
+                continue
+            start, count, maxima = entry
+            if self.pending.hold(maxima):  # blocks in range (kept only then: _prepare_all)
+                self.covers.append((start, count))  # else the store computes them, owed still
+            if self.pending.full():
+                self.fold()
+        return True
+
+    def fold(self) -> None:
+        """Send the rows folded from every used batch's maxima held, as :class:`FoldedMaxima` frames."""
+        if not self.covers:
+            return
+        covers, self.covers = tuple(self.covers), []
+        ahead = None
+        part = 0
+        for rows in self.pending.folds():
+            if ahead is not None:
+                _send(self.out, (-1, FoldedMaxima(covers, part, False, ahead)))
+                part += 1
+            ahead = rows
+        if ahead is not None:
+            _send(self.out, (-1, FoldedMaxima(covers, part, True, ahead)))
+
+
+class _Verdicts:
+    """The copy's reader of the writer's verdicts: records ``(batch, used)`` (:data:`_VERDICT`) from
+    the pipe ``fd``."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = b""
+        os.set_blocking(fd, False)
+
+    def ready(self) -> list[tuple[int, bool]] | None:
+        """The verdicts come so far, without waiting; ``None`` once the writer closed its end."""
+        chunks = []
+        while True:
+            try:
+                data = os.read(self.fd, 4096)
+            except BlockingIOError:
+                break
+            if not data:
+                return None
+            chunks.append(data)
+        return self._parse(b"".join(chunks))
+
+    def wait(self) -> list[tuple[int, bool]] | None:
+        """At least one more verdict, waiting for it; ``None`` once the writer closed its end."""
+        while True:
+            select.select([self.fd], [], [])
+            got = self.ready()
+            if got is None or got:
+                return got
+
+    def _parse(self, data: bytes) -> list[tuple[int, bool]]:
+        self.buf += data
+        n = len(self.buf) - len(self.buf) % _VERDICT.size
+        out = [(k, bool(used)) for k, used in _VERDICT.iter_unpack(self.buf[:n])]
+        self.buf = self.buf[n:]
+        return out
 
 
 class ChunkPreparer:
     """A forked copy preparing ``batches`` (lists of paths, the write's batches in order) with
-    ``chunks_of`` from ``basis``, while it and this process hold less than ``budget_mib``; :meth:`take` returns batch ``k``'s preparation. Raises ``OSError``
-    when no process or pipe can be made. Only where :func:`indexer.forked.can_fork` holds."""
+    ``chunks_of`` from ``basis``, while it and this process hold less than ``budget_mib``; :meth:`take`
+    returns batch ``k``'s preparation. With ``adopt`` (the store's
+    :meth:`~stores.contracts.SearchIndex.adopt_maxima`) the copy keeps the batches' block maxima and
+    folds those of the batches the store used (it says which through :meth:`PreparedChunks.settle`,
+    sent back on a second pipe); each fold's rows go to ``adopt`` as they come, the last ones in
+    :meth:`finish`. Raises ``OSError`` when no process or pipe can be made. Only where
+    :func:`indexer.forked.can_fork` holds."""
 
     def __init__(self, batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis,
-                 budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB) -> None:
+                 budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB,
+                 adopt: Callable[[FoldedMaxima], bool] | None = None) -> None:
         read_end, write_end = os.pipe()
+        back_read, back_write = os.pipe() if adopt is not None else (None, None)
         parent = os.getpid()
         # Until close(), this process's collections leave alone what the copy shares with it (as the
         # binding's copy does, indexer.resolve.forked_binding): a full collection here writes the
@@ -108,47 +233,103 @@ class ChunkPreparer:
         # old one by the copy alone.
         gc.freeze()
         self._frozen = True
+
+        def copy() -> int:
+            os.close(read_end)  # this process's ends: the copy sees the writer close its own
+            if back_write is not None:
+                os.close(back_write)
+            return _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib, back_read)
+
         try:
-            self._call: ForkedCall | None = ForkedCall(
-                lambda: _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib))
+            self._call: ForkedCall | None = ForkedCall(copy)
         except BaseException:
             os.close(read_end)
+            if back_write is not None:
+                os.close(back_write)
             self._thaw()
             raise
         finally:
             os.close(write_end)
+            if back_read is not None:
+                os.close(back_read)
         self._read: int | None = read_end
+        self._verdicts: int | None = back_write
+        self._adopt = adopt
+        self._unsettled: set[int] = set()  # batches handed out held whose verdict is not sent
         self._held: tuple[int, PreparedChunks] | None = None
         self._last = len(batches) - 1
         self.used = 0
         """Frames :meth:`take` returned."""
+        self.folds = 0
+        """Slices of folded block maxima the store took (:meth:`~stores.contracts.SearchIndex.adopt_maxima`)."""
 
     def take(self, k: int) -> PreparedChunks | None:
         """Batch ``k``'s preparation (``k`` ascending from call to call), waiting for it; ``None``
-        when the copy has failed or stopped (it is then stopped for good). With the last batch's
-        frame the copy, done, is reaped and the pipe closed (:meth:`_finish`)."""
+        when the copy has failed or stopped (it is then stopped for good). Without ``adopt``, the
+        copy, done with the last batch's frame, is reaped and the pipe closed then (:meth:`finish`)."""
+        for j in sorted(j for j in self._unsettled if j < k):  # handed out and never judged: not used
+            self._verdict(j, False)
         while True:
             frame, self._held = self._held or self._frame(), None
             if frame is None:
                 return None
+            if frame[0] < 0:  # rows the copy folded
+                self._fold(frame[1])  # type: ignore[arg-type]
+                continue
+            prep = frame[1]
             if frame[0] == k:
                 self.used += 1
-                if k == self._last:  # the copy has nothing more to send: reap it now (see _finish)
-                    self._finish()
-                return frame[1]
+                if prep.held:
+                    self._unsettled.add(k)
+                    prep.hook = functools.partial(self._verdict, k)
+                if k == self._last and self._adopt is None:  # nothing more comes: reap it now (see finish)
+                    self.finish()
+                return prep
             if frame[0] > k:  # a batch the writer skipped to: keep it for its turn
                 self._held = frame
                 return None
+            if prep.held:  # a batch the writer skipped: not used
+                self._verdict(frame[0], False)
 
-    def _finish(self) -> None:
-        """After the last batch's frame: wait for the copy's end (it only returns its count and
-        exits), reap it and close, instead of leaving it defunct until :meth:`close`, which the
-        writer calls after its ``COMMIT`` and the WAL checkpoint that follows (tens of seconds at
-        load). A frame after the last is a broken copy: warned about, dropped."""
-        extra = self._frame()
-        if extra is not None:
-            log.warning("the write's second process sent a frame after the last (batch %d): stopped", extra[0])
+    def finish(self) -> None:
+        """After the write's last batch: tell the copy which batches were not used, give the store the
+        rows it folds from the others (``adopt``), wait for its end, reap it and close, instead of
+        leaving it defunct until :meth:`close`, which the writer calls after its ``COMMIT`` and the WAL
+        checkpoint that follows (tens of seconds at load). Without ``adopt``, a frame after the last
+        batch is a broken copy: warned about, dropped."""
+        for j in sorted(self._unsettled):
+            self._verdict(j, False)
+        if self._held is not None:
+            frame, self._held = self._held, None
+            if frame[1].held:
+                self._verdict(frame[0], False)
+        while (frame := self._frame()) is not None:
+            if frame[0] < 0:
+                self._fold(frame[1])  # type: ignore[arg-type]
+                continue
+            if self._adopt is None:
+                log.warning("the write's second process sent a frame after the last (batch %d): stopped", frame[0])
+                break
+            if frame[1].held:  # a batch no write asked for
+                self._verdict(frame[0], False)
         self.close()
+
+    def _verdict(self, k: int, used: bool) -> None:
+        """Send the copy batch ``k``'s verdict (once); a copy gone is noticed by the frame reads."""
+        self._unsettled.discard(k)
+        if self._verdicts is None:
+            return
+        try:
+            os.write(self._verdicts, _VERDICT.pack(k, used))
+        except OSError as exc:
+            log.debug("the write's second process takes no verdict (%s)", exc)
+            os.close(self._verdicts)
+            self._verdicts = None
+
+    def _fold(self, fold: FoldedMaxima) -> None:
+        """Give the store a slice of the rows the copy folded (those it does not take, it computes)."""
+        if self._adopt is not None and self._adopt(fold):
+            self.folds += 1
 
     def _frame(self) -> tuple[int, PreparedChunks] | None:
         if self._read is None:
@@ -194,9 +375,12 @@ class ChunkPreparer:
         return buf
 
     def close(self) -> None:
-        """Stop the copy if it still runs, reap it, close the pipe, and let this process's
+        """Stop the copy if it still runs, reap it, close the pipes, and let this process's
         collections reach the objects frozen at the fork again (idempotent)."""
         self._thaw()
+        if self._verdicts is not None:
+            os.close(self._verdicts)
+            self._verdicts = None
         if self._call is not None:
             self._call.cancel()
             self._call = None

@@ -343,11 +343,12 @@ class IndexWriter:
                             item.release()
                     ready += (out.file.path for out in written)
                     progress.advance(len(written))
-                if preparer is not None:  # no frame is wanted now: reap the copy before COMMIT and its
-                    preparer.close()  # checkpoint, not after (it would stay defunct meanwhile)
+                if preparer is not None:  # the block maxima the copy folded written, and the copy reaped, before
+                    preparer.finish()  # COMMIT and its checkpoint, not after (it would stay defunct meanwhile)
         finally:
             if preparer is not None:
-                log.debug("the second process analysed %d of %d write batches", preparer.used, len(batches))
+                log.debug("the second process analysed %d of %d write batches (%d slices of block maxima folded)",
+                          preparer.used, len(batches), preparer.folds)
                 preparer.close()
         report.files_written = len(ready)
         if gone:
@@ -429,7 +430,9 @@ class IndexWriter:
         """A :class:`indexer.write_prep.ChunkPreparer` of ``batches`` (indexes into ``paths``) when the
         write is large enough for a second process and memory allows (the binding's rule,
         :func:`indexer.resolve.forked_binding.should_fork`, with :attr:`processes` and
-        :attr:`memory_budget_mib`) and the search index takes chunks prepared ahead; else ``None``."""
+        :attr:`memory_budget_mib`) and the search index takes chunks prepared ahead; else ``None``. The
+        copy also folds the block maxima of the batches the store uses
+        (:meth:`~stores.contracts.SearchIndex.adopt_maxima`)."""
         if not should_fork(sum(map(len, batches)), self.processes, self.memory_budget_mib):
             return None
         basis = self.search.chunk_basis()
@@ -438,7 +441,8 @@ class IndexWriter:
         named = [[paths[i] for i in batch] for batch in batches]
         try:
             budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
-            return ChunkPreparer(named, lambda path: self._prepare_input(path, files[path], fresh, texts), basis, budget)
+            return ChunkPreparer(named, lambda path: self._prepare_input(path, files[path], fresh, texts), basis, budget,
+                                 self.search.adopt_maxima)
         except OSError as exc:
             log.debug("the write analyses its chunks in one process: %s", exc)
             return None

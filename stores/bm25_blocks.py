@@ -69,7 +69,7 @@ else:
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "GUARD_NAME", "BLOCK_ROWS", "PART_SHIFT",
            "PART_BITS", "TABLE", "LEGACY_TABLE", "LEGACY_GUARD", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "fold_maxima", "read_bounds", "scale",
+           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "rows_reference", "fold_maxima", "read_bounds", "scale",
            "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks", "has_table", "term_key",
            "row_key", "encode_offsets", "decode_blocks", "term_rows"]
 
@@ -321,15 +321,24 @@ def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     there is when it runs). Call inside the write's transaction. ``prepared``: ``(reference,
     maxima)``, :func:`block_maxima` of these ``rows`` computed ahead with that reference length;
     returned when it is the one the index has (or sets), else computed here."""
+    avgdl = rows_reference(conn, rows)
+    if avgdl is None:
+        return None
+    return prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
+
+
+def rows_reference(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]]) -> float | None:
+    """The reference mean row length the block maxima of ``rows`` are computed with (:func:`rows_maxima`):
+    the index's, set (``meta``) at its first write to :func:`first_reference` of these rows. ``None``
+    when there are no rows or the index has no block-max table. Call inside the write's transaction."""
     if not rows or not has_table(conn):
         return None
     ref = conn.execute("SELECT value FROM meta WHERE key = ?", (REFERENCE_KEY,)).fetchone()
     if ref is None:
         avgdl = first_reference(rows)
         conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (REFERENCE_KEY, repr(avgdl)))
-    else:
-        avgdl = float(ref[0])
-    return prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
+        return avgdl
+    return float(ref[0])
 
 
 def fold_maxima(conn: sqlite3.Connection, maxima: Mapping[str, Mapping[int, int]], part: int | None = None) -> None:

@@ -10,20 +10,28 @@ predicts (each batch starting after the last one's rows) and hands the result to
 (:meth:`stores.contracts.SearchIndex.offer_prepared`: a call that reads it when the write needs it), which uses it only when the chunks, the first
 rowid and the reference length are exactly those it would have used (:meth:`PreparedChunks.matches`):
 otherwise it computes them itself, with the same functions, so the index is the same either way.
+
+A preparer in another process may also keep the block maxima it computes (:attr:`PreparedChunks.held`)
+and fold them into table rows itself (:class:`FoldedMaxima`): the store then owes the batches whose
+maxima it did not compute, says so to the preparer (:meth:`PreparedChunks.settle`, so that only the
+batches the store used are folded), writes the folded rows when they come
+(:meth:`stores.contracts.SearchIndex.adopt_maxima`) and computes from its stored rows those of any
+batch still owed when the transaction commits (the preparer died, stopped, or folded something else).
 Backend-neutral: pure functions of their arguments.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from stores.analyzer import analyze_joined
 from stores.bm25_blocks import block_maxima, first_reference
+from stores.bm25_pending import FoldedRows
 from stores.contracts import Chunk
 from stores.embedded_schema import FileText, compress_text, encode_chunk_text
 
-__all__ = ["ChunkBasis", "PreparedChunks", "prepare_chunks", "analysed_rows", "chunk_keys"]
+__all__ = ["ChunkBasis", "FoldedMaxima", "PreparedChunks", "prepare_chunks", "analysed_rows", "chunk_keys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +62,37 @@ class PreparedChunks:
     encoded: list[tuple[str | None, int | None, int | None, str]] = field(default_factory=list)
     """Each chunk's text as stored against its file's (:func:`stores.embedded_schema.encode_chunk_text`),
     in row order: valid for a chunk whose file's stored blob is the one in :attr:`texts`."""
+    held: bool = False
+    """Whether the preparer kept :attr:`maxima` (then empty here) to fold them itself: a store that uses
+    these rows owes their block maxima until the preparer's :class:`FoldedMaxima` cover them."""
+    hook: Callable[[bool], None] | None = field(default=None, compare=False, repr=False)
+    """What :meth:`settle` calls, set by the process that received these (not sent with them)."""
+
+    def settle(self, used: bool) -> None:
+        """Tell the preparer, once (later calls do nothing), whether the store used these rows with
+        their held block maxima (``True``: the preparer folds them; ``False``: it drops them)."""
+        hook, self.hook = self.hook, None
+        if hook is not None:
+            hook(used)
 
     def matches(self, chunks: Sequence[Chunk], start: int) -> bool:
         """Whether these were computed for exactly ``chunks`` (same ids, checksums, names, fqns and
         lines, in order) numbered from ``start``."""
         return start == self.start and self.keys == chunk_keys(chunks)
 
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedMaxima:
+    """A slice of the table rows a preparer folded from the block maxima it held (:attr:`PreparedChunks.held`):
+    ``covers`` the ``(first rowid, row count)`` of every chunk write whose maxima the fold holds (each
+    one the store owes), ``part`` the slice's number in its fold (0 first; the slices of one fold are
+    disjoint in keys), ``last`` whether it is the fold's last, ``rows`` the rows themselves."""
+
+    covers: tuple[tuple[int, int], ...]
+    part: int
+    last: bool
+    rows: FoldedRows
 
 
 def chunk_keys(chunks: Sequence[Chunk]) -> list[tuple[str, str, str, str, int, int]]:

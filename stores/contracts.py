@@ -616,6 +616,12 @@ class SearchIndex(abc.ABC):
         """Offer the next chunk write ``take()``, a :class:`stores.chunk_prep.PreparedChunks` or ``None``,
         called when it is needed; used only if exactly what that write computes. Default: ignored."""
 
+    def adopt_maxima(self, fold: Any) -> bool:
+        """Write a :class:`stores.chunk_prep.FoldedMaxima`, block maxima of chunk writes of the open
+        transaction that a preparer held (:attr:`stores.chunk_prep.PreparedChunks.held`) and folded;
+        ``True`` when written. Default: ``False`` (this backend owes none: it takes nothing ahead)."""
+        return False
+
     @abc.abstractmethod
     def delete_files(self, repo: str, paths: Iterable[str]) -> None:
         """Remove every chunk of the files (files deleted from the repository). A backend that is also

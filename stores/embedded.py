@@ -79,7 +79,7 @@ from stores.contracts import (
     SymbolRef,
     query_parts,
 )
-from stores.chunk_prep import ChunkBasis, PreparedChunks
+from stores.chunk_prep import ChunkBasis, FoldedMaxima, PreparedChunks
 from stores.embedded_lexical import TERM_CACHE_TERMS, EmbeddedLexical, LexicalReader
 from stores.embedded_registry import EmbeddedRegistry
 from stores.embedded_tx import EmbeddedTransactions
@@ -395,6 +395,12 @@ class EmbeddedStore(EmbeddedLexical, EmbeddedRegistry, EmbeddedTransactions, Emb
         """The next chunk write calls ``take`` when it needs its analysis and uses what it returns
         where it matches exactly (:meth:`PreparedChunks.matches`)."""
         self._offer_prepared(take)
+
+    @_guarded
+    def adopt_maxima(self, fold: FoldedMaxima) -> bool:
+        """Write the block-max rows a preparer folded for chunk writes this transaction owes
+        (:meth:`stores.embedded_tx.EmbeddedTransactions._adopt_maxima`); ``False`` when not all owed."""
+        return self._adopt_maxima(fold)
 
     @_guarded
     def replace_chunks(self, files: Sequence[IndexedFile]) -> None:

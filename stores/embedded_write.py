@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows, rows_maxima
+from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows, rows_maxima, rows_reference
 from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
@@ -230,26 +230,28 @@ class EmbeddedWriter:
                 gone.nids.add(nid)
                 gone.fids.add(fid)
 
-    @staticmethod
-    def _delete_fts(conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
+    def _delete_fts(self: EmbeddedStore, conn: sqlite3.Connection, where: str, params: Sequence[object]) -> None:
         """Remove from the contentless ``chunks_fts`` the rows of the chunks ``where`` selects (an SQL
         condition on ``chunk_rows`` aliased ``c``, with ``params``): FTS5's ``'delete'`` command needs the
-        values each row was indexed with, analysed again from the chunk row exactly as they were."""
+        values each row was indexed with, analysed again from the chunk row exactly as they were. The
+        block maxima the transaction still owes of those rows are computed first, while they are stored
+        (:meth:`~stores.embedded_tx.EmbeddedTransactions.settle_owed`)."""
         rows = chunk_texts(conn, where, params, "c.rowid, c.name, coalesce(c.fqn, (SELECT id FROM ids WHERE nid = c.nid))")
         if any(fqn is None or text is None for _, _, fqn, text in rows):  # its id or text row is gone
             db_file = conn.execute("PRAGMA database_list").fetchone()[2]
             raise StoreCorrupt(f"index {db_file} is damaged (a chunk's id or text is missing); delete it and re-index")
+        if rows:
+            self.settle_owed(conn, [r[0] for r in rows])
         conn.executemany(
             "INSERT INTO chunks_fts (chunks_fts, rowid, name, fqn, text) VALUES ('delete', ?, ?, ?, ?)",
             [(rowid, analyze_joined(name), analyze_joined(fqn), analyze_joined(text)) for rowid, name, fqn, text in rows],
         )
 
-    @classmethod
-    def _delete_chunks(cls, conn: sqlite3.Connection, fids: list[int], gone: _Removed) -> None:
+    def _delete_chunks(self: EmbeddedStore, conn: sqlite3.Connection, fids: list[int], gone: _Removed) -> None:
         if not fids:
             return
         where = f"c.fid IN ({_IDS})"
-        cls._delete_fts(conn, where, (json.dumps(fids),))
+        self._delete_fts(conn, where, (json.dumps(fids),))
         gone.rows(conn.execute(f"DELETE FROM chunk_rows WHERE fid IN ({_IDS}) RETURNING nid", (json.dumps(fids),)))
 
     def _insert_chunks(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], it: Interner,
@@ -259,7 +261,16 @@ class EmbeddedWriter:
         # Analysed and encoded ahead (stores.chunk_prep) when offered for exactly these rows, else here:
         # the same values. Taken only now: it is not held beside the graph rows.
         take, self._prepared = self._prepared, None
-        prep = take() if take is not None else None
+        taken = prep = take() if take is not None else None
+        try:
+            self._insert_prepared(conn, batch, it, gone, files, prep)
+        finally:
+            if taken is not None:  # not used with its held block maxima (or used and settled already)
+                taken.settle(False)
+
+    def _insert_prepared(self: EmbeddedStore, conn: sqlite3.Connection, batch: list[IndexedFile], it: Interner,
+                         gone: _Removed, files: Sequence[tuple[int, IndexedFile]], prep: PreparedChunks | None) -> None:
+        """:meth:`_insert_chunks` with the preparation ``prep`` taken (``None``: none)."""
         blobs: dict[int, bytes | None] = self._write_files(conn, files, prep) if files else {}
         chunks = list({c.id: c for f in batch for c in f.chunks}.values())
         if not chunks:
@@ -274,6 +285,10 @@ class EmbeddedWriter:
         # A chunk's stored form only where its file's stored text is the one prepared.
         if prep is not None and not prep.matches(chunks, start):
             prep = None
+        owed = False  # the block maxima of these rows left to the preparer's fold (stores.chunk_prep)
+        if prep is not None and prep.held:
+            owed = rows_reference(conn, prep.analysed) == prep.reference and self.owe_maxima(start, len(chunks))
+            prep.settle(owed)  # as early as it is known: the preparer folds while this process writes
         texts: dict[int, FileText | None] = {}
         for key in {fid[(c.repo, c.file)] for c in chunks} - blobs.keys():  # a file not written just now
             row = conn.execute("SELECT ztext FROM file_rows WHERE fid = ?", (key,)).fetchone()
@@ -303,17 +318,18 @@ class EmbeddedWriter:
                                                                    ") VALUES (" + "?, " * 17 + "?)"),
             rows if cut else [r[:-1] for r in rows])
         if prep is not None:
-            analysed, ahead = prep.analysed, (prep.reference, prep.maxima)
+            analysed, ahead = prep.analysed, (None if prep.held else (prep.reference, prep.maxima))
         else:
             analysed, ahead = analysed_rows(chunks, start), None
         conn.executemany("INSERT INTO chunks_fts (rowid, name, fqn, text) VALUES (?, ?, ?, ?)",
                          [(rowid, *columns) for rowid, columns in analysed])
         # The block maxima of BM25's cut (stores.bm25_blocks); inside transaction() they wait to be folded into
         # their table with the next batches' (stores.bm25_pending: a common term's row written once, not per batch).
+        # Owed ones come with the preparer's fold (adopt_maxima) or are computed before the commit (settle_owed).
         pending = self._pending_maxima
-        if pending is None:
+        if not owed and pending is None:
             record_rows(conn, analysed, BM25_WEIGHTS, ahead)
-        else:
+        elif not owed and pending is not None:
             maxima = rows_maxima(conn, analysed, BM25_WEIGHTS, ahead)
             if maxima is not None:
                 pending.add(conn, maxima)
