@@ -291,7 +291,10 @@ class ForkedBinding:
         off where the copy would stop early for it, the largest trees.)"""
         if self._call is None or self._error is not None or self.rss_at_fork is None:
             return False
-        return self.rss_at_fork * (1 + COPY_SHARE) + self.ancestors_at_fork + mib <= self.budget_mib
+        projected = self.rss_at_fork * (1 + COPY_SHARE) + self.ancestors_at_fork + mib
+        log.debug("beside the copy: %.0f MiB here, %.0f MiB of ancestors, %.0f MiB projected with %.0f more"
+                  " (budget %d MiB)", self.rss_at_fork, self.ancestors_at_fork, projected, mib, self.budget_mib)
+        return projected <= self.budget_mib
 
     def own(self) -> Iterator[FileCtx]:
         """The files this process claims from the front, in order, until the copy's claims from
