@@ -544,7 +544,13 @@ class RepositoryResolver:
         forked copy of this process binds files from the back of the list while this one binds them
         from the front, until they meet (:mod:`indexer.resolve.forked_binding`); the
         outputs, records and counts are the same as one process gives, in the same order. A copy
-        that fails leaves its files to this process (a warning says why).
+        that fails leaves its files to this process (a warning says why). With a copy and room in the
+        budget beside it (:meth:`~indexer.resolve.forked_binding.ForkedBinding.room_beside`), this
+        process runs the framework linker first, while the copy binds (it reads the files' state, not
+        their outputs), with its memo aside (:meth:`~indexer.resolve.tracking.DependencyTracker.memo_aside`:
+        what the linker's whole-files mode reads stays out of the files' records); its reads then
+        include a few that in one process a memo entry of the binding hides (Django 5.2.8: 4 of
+        39,300), so a later update finds the links stale a little more often, never less.
 
         With ``spill`` (a whole-tree run), the lookup tables are built, the files bound and linked
         with the cyclic GC's first threshold at :data:`indexer.heap.BIND_GC_THRESHOLD0` (the copy
@@ -576,7 +582,19 @@ class RepositoryResolver:
             files.append(out)
             self._record(fc.path, deps)
 
+        # Nothing produced so far: the other files' shares are those their stored outputs hold, and
+        # only the produced files' own work is done (their table accesses).
+        produce = None if self._link_dirty else {fc.path for fc in ctxs}
+        ahead: tuple[LinkResult, Deps] | None = None
         try:
+            if forked is not None and context is not None and forked.room_beside():
+                # The linker reads the files' state, not their outputs: with a copy binding from the
+                # back it runs here first, beside the copy, instead of alone on one core after both,
+                # where the memory budget leaves it room (the pages it makes or writes while the copy
+                # lives are held beside the copy's). Its memo entries are not left to the binding: what
+                # they read was recorded in the linker's whole-files mode (the files' records would differ).
+                with resolver.track.memo_aside():
+                    ahead = self._link_files(resolver, ctxs, context, produce)
             for fc in ctxs if forked is None else forked.own():
                 bind(fc)
             if forked is not None:
@@ -595,16 +613,7 @@ class RepositoryResolver:
                 forked.close()
         links: dict[str, int] = {}
         if context is not None:
-            # Nothing the last link read changed: the other files' shares are those their stored
-            # outputs hold, and only the produced files' own work is done (their table accesses).
-            produce = None if self._link_dirty else {fc.path for fc in ctxs}
-            resolver.whole_files = True
-            try:  # in path order, as a full run sees them: mount order decides which prefixes come first
-                linked, deps = resolver.tracked(lambda: link_frameworks(
-                    resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce,
-                    self._link_memo if self.keep_link_memo else None))
-            finally:
-                resolver.whole_files = False
+            linked, deps = ahead if ahead is not None else self._link_files(resolver, ctxs, context, produce)
             # A file whose output is not produced above but whose share of the links changed (an
             # endpoint's route moved, a wrapper now runs for it, a table it reads was renamed) is
             # bound and produced again; the others' stored outputs hold their links already.
@@ -622,6 +631,18 @@ class RepositoryResolver:
                 self._link_deps.update(deps)
         self._link_dirty = False
         return ResolvedRepository(files, dict(outcomes), links)
+
+    def _link_files(self, resolver: Resolver, ctxs: Sequence[FileCtx], context: Sequence[FileCtx],
+                    produce: set[str] | None) -> tuple[LinkResult, Deps]:
+        """The framework linker over ``ctxs`` and ``context`` (:func:`~indexer.frameworks.link.link_frameworks`,
+        ``produce`` as it takes it) in the resolver's whole-files mode, and what it read."""
+        resolver.whole_files = True
+        try:  # in path order, as a full run sees them: mount order decides which prefixes come first
+            return resolver.tracked(lambda: link_frameworks(
+                resolver, sorted([*ctxs, *context], key=lambda fc: fc.path), self.link, produce,
+                self._link_memo if self.keep_link_memo else None))
+        finally:
+            resolver.whole_files = False
 
     def _relinked(self, linked: LinkResult, context: Sequence[FileCtx], produce: set[str] | None) -> list[FileCtx]:
         """The files of ``context`` (framework files whose output this resolve does not produce) whose

@@ -24,6 +24,7 @@ computations deep): such a computation records
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
@@ -285,6 +286,20 @@ class DependencyTracker:
             # The intern table would otherwise keep every token ever read (a one-shot run's records
             # are packed, the memo bounded): it starts again, the entries kept hold theirs.
             self._tokens = {}
+
+    @contextlib.contextmanager
+    def memo_aside(self) -> Iterator[None]:
+        """Inside: an empty memo, dropped on leaving, where the memo was is as it was. For work whose
+        entries must not reach the computations after it: what a computation records can depend on the
+        mode the resolver was in when it ran (the framework linker's whole files,
+        :attr:`indexer.resolve.interpreter.Resolver.whole_files`), and an entry passes its reads on
+        to whoever reuses it."""
+        kept = self._memo, self._young, self._old, self._in_progress, self._tokens, self.evicted
+        self._memo, self._young, self._old, self._in_progress = {}, {}, {}, set()
+        try:
+            yield
+        finally:
+            self._memo, self._young, self._old, self._in_progress, self._tokens, self.evicted = kept
 
     def memo_size(self) -> tuple[int, int]:
         """``(entries kept that can be dropped, pinned or unbounded entries)``."""

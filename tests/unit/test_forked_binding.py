@@ -13,6 +13,7 @@ import pickle
 import signal
 import tempfile
 import time
+from collections import defaultdict
 
 import psutil
 import pytest
@@ -21,6 +22,7 @@ import indexer.resolve.forked_binding as fb
 from indexer.forked import ForkedCall, ForkFailed, can_fork, lineage
 from indexer.pipeline import index_repository
 from indexer.resolve.repository import RepositoryResolver
+from indexer.resolve.tracking import record_tokens
 from indexer.run import IndexOptions
 from indexer.spill import SpillFile
 from stores.embedded import EmbeddedStore
@@ -490,3 +492,119 @@ def test_a_copy_forked_in_a_forked_child_counts_what_the_first_process_holds_alo
     assert 32 <= beside_copy and held >= child_rss / (1 << 20) + 32  # the copy's budget counts the first process
     assert forks_there is False  # 150 MiB + headroom fit the budget alone, not beside the first process's 32
     assert fb.should_fork(3510, 2, 150 + fb.FORK_HEADROOM_MIB) is True  # (here, nothing is beside)
+
+
+_ROUTED = """
+# --- path: shop/views.py ---
+from shop.m3 import f3, C3
+
+
+def item(request, n):
+    return f3()
+
+
+class ItemView(C3):
+    def get(self, request):
+        return self.step()
+
+# --- path: shop/urls.py ---
+from django.urls import path
+from shop import views
+
+urlpatterns = [
+    path("items/<int:n>/", views.item),
+    path("view/", views.ItemView.as_view()),
+]
+
+# --- path: shop/client.py ---
+import requests
+
+
+def fetch():
+    return requests.get("http://localhost/items/3/")
+"""
+
+
+@pytest.mark.parametrize("budget", [400, 65])
+def test_with_a_copy_the_linker_runs_first_beside_it_and_the_outputs_and_records_are_one_process(
+        forking, monkeypatch, budget):
+    # (the fixture's resident set is 1 MiB: 65 MiB lets the copy start, 1 + 64 MiB, and leaves
+    # no room beside it, 1.7 + 64 MiB: the linker then runs after the binding, as in one process)
+    import indexer.resolve.repository as repository
+
+    bound_before_link: list[int] = []
+    outputs_made: list[str] = []
+    link, file_output = repository.link_frameworks, repository.Resolver.file_output
+
+    def spied_link(*args, **kwargs):
+        bound_before_link.append(len(outputs_made))
+        return link(*args, **kwargs)
+
+    def spied_output(self, fc, outcomes):
+        outputs_made.append(fc.path)
+        return file_output(self, fc, outcomes)
+
+    monkeypatch.setattr(repository, "link_frameworks", spied_link)
+    monkeypatch.setattr(repository.Resolver, "file_output", spied_output)
+    runs = []
+    for processes in (1, 2):
+        outputs_made.clear()
+        resolver = RepositoryResolver("r", park=SpillFile())
+        extractions = extract_fixture(_fixture(12) + _ROUTED)
+        resolver.update(extractions, track=False)
+        runs.append((resolver, resolver.resolve([ex.path for ex, _, _ in extractions], spill=SpillFile(),
+                                                processes=processes, memory_budget_mib=budget)))
+    (one, r1), (two, r2) = runs
+    assert len(forking) == 1
+    if budget == 65:  # no room beside the copy: after every file, as in one process, with what it read there
+        assert bound_before_link == [17, 17]
+        (records, link_deps, shares, names), (one_records, one_link_deps, one_shares, one_names) = two.recorded(), one.recorded()
+        assert dict(records.items()) == dict(one_records.items())
+        assert (link_deps, shares, names) == (one_link_deps, one_shares, one_names)
+        assert _outputs(r2) == _outputs(r1) and r1.link_outcomes == r2.link_outcomes == {"calls_http": 1, "exposes": 2}
+        return
+    assert bound_before_link == [17, 0]  # in one process after every file; with the copy before this one's first
+    assert r2.files.paths == r1.files.paths and len(r1.files.paths) == 17
+    assert _outputs(r2) == _outputs(r1)
+    assert r1.link_outcomes == r2.link_outcomes == {"calls_http": 1, "exposes": 2}
+    assert r2.call_outcomes == r1.call_outcomes
+    records, link_deps, shares, names = two.recorded()
+    one_records, one_link_deps, one_shares, one_names = one.recorded()
+    assert dict(records.items()) == dict(one_records.items()) and (shares, names) == (one_shares, one_names)
+    assert ("file", "shop/views.py", "") in link_deps  # the linker read the routed views whole
+    # Ahead of the binding the linker finds no memo entry the binding made (in one process it reuses
+    # them, with what they read outside its whole-files mode): it records a read those hid, never fewer.
+    assert link_deps - one_link_deps == {("file", "shop/__init__.py", "")} and one_link_deps < link_deps
+    # no file's own record holds what only the linker's whole-files mode reads
+    assert all(("file", "shop/views.py", "") not in record_tokens(r) for r in records.values())
+    linked = {(e.kind, e.src, e.dst) for i in range(len(r2.files)) for e in r2.files[i].edges if e.kind == "EXPOSES"}
+    assert linked == {("EXPOSES", "r:shop/views.item(2)", "endpoint:* /items/{}"),
+                      ("EXPOSES", "r:shop/views.ItemView.get(1)", "endpoint:GET /view")}
+
+
+def test_room_beside_the_copy_counts_the_copy_s_share_the_ancestors_and_the_budget(forking, monkeypatch):
+    monkeypatch.setattr(fb, "_rss_mib", lambda: 100.0)
+    monkeypatch.setattr(fb, "ancestors_mib", lambda skip=None: 30.0)
+    resolver = RepositoryResolver("r")
+    extractions = extract_fixture(_fixture(3))
+    resolver.update(extractions, track=False)
+    ctxs = [resolver.files[ex.path] for ex, _, _ in extractions]
+    forked = fb.ForkedBinding(resolver._current(), ctxs, None, budget_mib=300)
+    try:
+        assert (forked.rss_at_fork, forked.ancestors_at_fork) == (100.0, 30.0)
+        # 100 + 70 (the copy's share) + 30 (ancestors) = 200 held: 100 MiB of room under 300
+        assert forked.room_beside(100) is True
+        assert forked.room_beside(100.5) is False
+        assert forked.room_beside() is True  # 64 MiB by default
+        forked.budget_mib = 263
+        assert forked.room_beside() is False
+        list(forked.own())
+        list(forked.outputs(defaultdict(int), 0.0))
+    finally:
+        forked.close()
+    monkeypatch.setattr(fb, "_rss_mib", lambda: None)  # memory not known: no room
+    unknown = fb.ForkedBinding(resolver._current(), ctxs, None, budget_mib=10_000)
+    try:
+        assert unknown.rss_at_fork is None and unknown.room_beside(0) is False
+    finally:
+        unknown.close()

@@ -234,3 +234,29 @@ def test_a_watcher_with_a_tiny_memo_stays_equal_to_a_full_index_through_edits(tm
     finally:
         index.close()
         store.close()
+
+
+@pytest.mark.parametrize("budget", [None, 10])
+def test_memo_aside_starts_empty_and_leaves_the_memo_as_it_was(budget):
+    track = DependencyTracker(budget=budget)
+
+    def compute(i: int, token: str):
+        def run():
+            track.use(("name", "a.py", token))
+            return i
+        return run
+
+    track.memoised(_key(1), compute(1, "outside"))
+    before = track.memo_size()
+    with track.memo_aside():
+        assert track.memo_size() == (0, 0)
+        # key 1 is computed again in here, with what it reads in here
+        value, deps = track.tracked(lambda: track.memoised(_key(1), compute(1, "inside")))
+        assert (value, deps) == (1, (("name", "a.py", "inside"),))
+        track.memoised(_key(2), compute(2, "inside"))
+        assert sum(track.memo_size()) == 2
+    assert track.memo_size() == before
+    # what was computed inside is gone: key 1 replays its first reads, key 2 is computed again
+    assert track.tracked(lambda: track.memoised(_key(1), lambda: pytest.fail("computed again"))) == (
+        1, (("name", "a.py", "outside"),))
+    assert track.tracked(lambda: track.memoised(_key(2), compute(2, "after"))) == (2, (("name", "a.py", "after"),))
