@@ -35,7 +35,7 @@ from __future__ import annotations
 import bisect
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -391,6 +391,26 @@ class JavaFile:
         if self._calls is None:
             self._calls = {(c.line, c.col): c for c in self.out.calls}
         return self._calls.get((name_node.start_point[0] + 1, self.src.col(name_node)))
+
+    def invocations(self, names: Collection[str]) -> Iterator[tuple[Node, str, Node, list[Node], str | None]]:
+        """Each method invocation with a receiver (``receiver.name(args)``) whose name is one of ``names``, in
+        the order of a depth-first walk of the file: ``(name node, name, receiver node, the arguments without
+        comments, the calling definition's qualname or None at top level)``. The caller is the extractor's call
+        site's, else the enclosing definition's."""
+        src, stack = self.src, [self.root]
+        while stack:
+            n = stack.pop()
+            stack.extend(n.named_children)
+            if n.type != "method_invocation":
+                continue
+            name_node, receiver = n.child_by_field_name("name"), n.child_by_field_name("object")
+            name = src.text(name_node) if name_node is not None else ""
+            if receiver is None or name not in names:
+                continue
+            args = [c for c in (n.child_by_field_name("arguments") or n).named_children
+                    if c.type not in ("line_comment", "block_comment")]
+            site = self.call(name_node)
+            yield name_node, name, receiver, args, site.caller if site is not None else self.enclosing(name_node)
 
     def calls_any(self, names: frozenset[str]) -> bool:
         """Whether the file calls a method with one of ``names`` (lets a detector skip its query)."""

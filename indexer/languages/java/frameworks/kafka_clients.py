@@ -53,20 +53,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         return
     jf = JavaFile.of(root, src, out)
     found: list[TopicUse] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type != "method_invocation":
-            continue
-        name_node, receiver = n.child_by_field_name("name"), n.child_by_field_name("object")
-        name = src.text(name_node) if name_node is not None else ""
-        if receiver is None or name not in ("subscribe", "send"):
-            continue
-        args = [c for c in (n.child_by_field_name("arguments") or n).named_children
-                if c.type not in ("line_comment", "block_comment")]
-        site = jf.call(name_node)
-        caller = site.caller if site is not None else jf.enclosing(name_node)
+    for name_node, name, receiver, args, caller in jf.invocations(("subscribe", "send")):
         text = compact(src, receiver)
         if name == "subscribe" and args and jf.client_kind(text, caller, _CONSUMERS) == "consumer":
             topics = [t for t in (jf.template(e) for e in _elements(src, args[0])) if any(k != "hole" for k, _ in t.parts)]

@@ -45,20 +45,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     jf = JavaFile.of(root, src, out)
     arrived = [d.qualname for d in out.definitions if d.kind == "method" and d.name == "messageArrived"]
     found: list[TopicUse] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type != "method_invocation":
-            continue
-        name_node, receiver = n.child_by_field_name("name"), n.child_by_field_name("object")
-        name = src.text(name_node) if name_node is not None else ""
-        if receiver is None or name not in ("subscribe", "publish"):
-            continue
-        args = [c for c in (n.child_by_field_name("arguments") or n).named_children
-                if c.type not in ("line_comment", "block_comment")]
-        site = jf.call(name_node)
-        caller = site.caller if site is not None else jf.enclosing(name_node)
+    for name_node, name, receiver, args, caller in jf.invocations(("subscribe", "publish")):
         if not args or jf.client_kind(compact(src, receiver), caller, CLIENT_TYPES) != "mqtt":
             continue
         line, col = src.line(name_node), src.col(name_node)
