@@ -17,6 +17,7 @@ import dataclasses
 import hashlib
 import logging
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from indexer.bind_state import BindState, discard_bind_state, load_bind_state, save_bind_state
@@ -59,9 +60,26 @@ def link_digests(link: LinkOptions | None) -> tuple[str, str]:
     holds them all (the link stamp)."""
     if link is None:
         return "", ""
-    full = hashlib.sha256(repr(link).encode("utf-8", "surrogatepass")).hexdigest()
-    keyed = hashlib.sha256(repr(dataclasses.replace(link, templates={})).encode("utf-8", "surrogatepass")).hexdigest()
+    full = hashlib.sha256(_stable_repr(link).encode("utf-8", "surrogatepass")).hexdigest()
+    keyed = hashlib.sha256(_stable_repr(dataclasses.replace(link, templates={})).encode("utf-8", "surrogatepass")).hexdigest()
     return keyed, full
+
+
+def _stable_repr(value: object) -> str:
+    """``repr`` of ``value`` that is the same in every process: a set's members sorted by their own text (a
+    ``frozenset`` of paths repr'd as it iterates follows the string hashes, which ``PYTHONHASHSEED`` randomises per
+    process, so two runs over the same repository disagreed and the second re-bound every file); dataclasses field
+    by field, mappings and sequences in their order."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        inner = ", ".join(f"{f.name}={_stable_repr(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__qualname__}({inner})"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(sorted(_stable_repr(v) for v in value)) + "}"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_stable_repr(k)}: {_stable_repr(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(_stable_repr(v) for v in value) + ")"
+    return repr(value)
 
 
 class StateRecords:
