@@ -208,3 +208,64 @@ def test_looks_like_sql_skips_leading_comments_only_before_a_statement():
     assert not looks_like_sql("-- name: GetAccount :one")
     assert not looks_like_sql("-- a comment\nselect a file")
     assert not looks_like_sql("/* unterminated SELECT a FROM t")
+
+
+# -- Go: methods of an embedded interface (sqlc's `type Store interface { Querier; ... }`) ------------------------
+
+GO_EMBEDDED = '''// --- path: db/querier.go ---
+package db
+
+type Querier interface {
+    GetAccount(id int64) (Account, error)
+}
+// --- path: db/store.go ---
+package db
+
+type Store interface {
+    Querier
+    TransferTx(id int64) error
+}
+
+type Queries struct{}
+
+func (q *Queries) GetAccount(id int64) (Account, error) { return Account{}, nil }
+
+type SQLStore struct {
+    *Queries
+}
+
+func (s *SQLStore) TransferTx(id int64) error { return nil }
+// --- path: api/server.go ---
+package api
+
+import db "example.com/bank/db"
+
+type Server struct {
+    store db.Store
+}
+
+func (server *Server) getAccount(id int64) {
+    server.store.GetAccount(id)
+    server.store.TransferTx(id)
+    server.store.Missing(id)
+}
+// --- path: go.mod ---
+module example.com/bank
+
+go 1.22
+'''
+
+
+def test_go_call_of_a_method_an_interface_embeds_reaches_the_embedded_declaration_and_implementations():
+    """``server.store.GetAccount`` on a ``db.Store`` that embeds ``Querier``: the call binds
+    ``Querier.GetAccount`` and its implementation ``Queries.GetAccount`` (promoted into ``SQLStore``), as
+    ``TransferTx`` binds ``Store``'s own; a method neither interface declares binds nothing."""
+    result = resolve_repository("t", extract_fixture(GO_EMBEDDED))
+    calls = sorted((e.src.removeprefix("t:"), e.dst.removeprefix("t:"), e.line) for f in result.files
+                   for e in f.edges if e.kind == "CALLS")
+    assert calls == [
+        ("api/server.Server.getAccount(1)", "db/querier.Querier.GetAccount(1)", 10),
+        ("api/server.Server.getAccount(1)", "db/store.Queries.GetAccount(1)", 10),
+        ("api/server.Server.getAccount(1)", "db/store.SQLStore.TransferTx(1)", 11),
+        ("api/server.Server.getAccount(1)", "db/store.Store.TransferTx(1)", 11),
+    ]
