@@ -269,3 +269,84 @@ def test_go_call_of_a_method_an_interface_embeds_reaches_the_embedded_declaratio
         ("api/server.Server.getAccount(1)", "db/store.SQLStore.TransferTx(1)", 11),
         ("api/server.Server.getAccount(1)", "db/store.Store.TransferTx(1)", 11),
     ]
+
+
+# -- Java: GraphQL errors go to graphql-java's handlers, not to Spring MVC's advice (realworld's DGS app) --------
+
+JAVA_GRAPHQL_ERRORS = '''// --- path: src/main/java/app/api/UserApi.java ---
+package app.api;
+
+@RestController
+public class UserApi {
+    @GetMapping("/user")
+    public String currentUser() { return "me"; }
+}
+// --- path: src/main/java/app/api/CustomizeExceptionHandler.java ---
+package app.api;
+
+@RestControllerAdvice
+public class CustomizeExceptionHandler {
+    @ExceptionHandler(InvalidRequestException.class)
+    public Object handleInvalidRequest(Exception e) { return null; }
+
+    @GraphQlExceptionHandler
+    public Object handleGraphQl(Exception e) { return null; }
+}
+// --- path: src/main/java/app/api/JwtTokenFilter.java ---
+package app.api;
+
+@Component
+public class JwtTokenFilter extends OncePerRequestFilter {
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain) {}
+}
+// --- path: src/main/java/app/graphql/MeDatafetcher.java ---
+package app.graphql;
+
+@DgsComponent
+public class MeDatafetcher {
+    @DgsQuery(field = "me")
+    public String getMe() { return "me"; }
+}
+// --- path: src/main/java/app/graphql/GraphQLCustomizeExceptionHandler.java ---
+package app.graphql;
+
+import com.netflix.graphql.types.errors.TypedGraphQLError;
+import graphql.execution.DataFetcherExceptionHandler;
+
+@Component
+public class GraphQLCustomizeExceptionHandler implements DataFetcherExceptionHandler {
+    @Override
+    public CompletableFuture<DataFetcherExceptionHandlerResult> handleException(DataFetcherExceptionHandlerParameters p) {
+        return null;
+    }
+
+    public void helper() {}
+}
+// --- path: src/main/java/app/graphql/Resolver.java ---
+package app.graphql;
+
+@Component
+public class Resolver extends DataFetcherExceptionResolverAdapter {
+    @Override
+    protected GraphQLError resolveToSingleError(Throwable ex, DataFetchingEnvironment env) { return null; }
+}
+'''
+
+
+def test_java_graphql_endpoints_are_handled_by_graphql_error_handlers_and_not_by_mvc_advice():
+    """A ``@RestControllerAdvice``'s ``@ExceptionHandler`` handles the MVC route only; the DGS query is
+    handled by the ``DataFetcherExceptionHandler`` bean's ``handleException`` (not its ``helper``), the
+    ``DataFetcherExceptionResolverAdapter``'s ``resolveToSingleError`` and the advice's
+    ``@GraphQlExceptionHandler``; the servlet filter runs for both."""
+    edges = _edges(JAVA_GRAPHQL_ERRORS, ("WRAPS",))
+    assert [(s.rsplit("/", 1)[-1], d) for _, s, d, _ in edges] == [
+        ("CustomizeExceptionHandler.CustomizeExceptionHandler.handleGraphQl(Exception)", "endpoint:QUERY Query.me"),
+        ("CustomizeExceptionHandler.CustomizeExceptionHandler.handleInvalidRequest(Exception)", "endpoint:GET /user"),
+        ("JwtTokenFilter.JwtTokenFilter.doFilterInternal(HttpServletRequest,HttpServletResponse,FilterChain)",
+         "endpoint:GET /user"),
+        ("JwtTokenFilter.JwtTokenFilter.doFilterInternal(HttpServletRequest,HttpServletResponse,FilterChain)",
+         "endpoint:QUERY Query.me"),
+        ("GraphQLCustomizeExceptionHandler.GraphQLCustomizeExceptionHandler.handleException("
+         "DataFetcherExceptionHandlerParameters)", "endpoint:QUERY Query.me"),
+        ("Resolver.Resolver.resolveToSingleError(Throwable,DataFetchingEnvironment)", "endpoint:QUERY Query.me"),
+    ]
