@@ -350,3 +350,85 @@ def test_java_graphql_endpoints_are_handled_by_graphql_error_handlers_and_not_by
          "DataFetcherExceptionHandlerParameters)", "endpoint:QUERY Query.me"),
         ("Resolver.Resolver.resolveToSingleError(Throwable,DataFetchingEnvironment)", "endpoint:QUERY Query.me"),
     ]
+
+
+# -- Python: SQLAlchemy 2 one-to-many relationships queried through the attribute (microblog) ----------------------
+
+SQLA_RELATIONSHIPS = '''# --- path: app/models.py ---
+from typing import Optional
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+from app import db
+
+followers = sa.Table(
+    'followers', db.metadata,
+    sa.Column('follower_id', sa.Integer, sa.ForeignKey('user.id'), primary_key=True),
+    sa.Column('followed_id', sa.Integer, sa.ForeignKey('user.id'), primary_key=True))
+
+
+class User(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    posts: so.WriteOnlyMapped['Post'] = so.relationship(back_populates='author')
+    notifications: so.WriteOnlyMapped['Notification'] = so.relationship(back_populates='user')
+    tasks: so.Mapped[list["Task"]] = so.relationship(back_populates='user')
+    following: so.WriteOnlyMapped['User'] = so.relationship(secondary=followers, back_populates='followers')
+    nickname: so.Mapped[Optional[str]] = so.mapped_column(sa.String(64))
+
+    def posts_count(self):
+        return db.session.scalar(sa.select(sa.func.count()).select_from(self.posts.select().subquery()))
+
+    def add_notification(self, name):
+        db.session.execute(self.notifications.delete().where(Notification.name == name))
+
+    def follow(self, user):
+        self.following.add(user)
+
+    def unknown(self):
+        self.nickname.select()
+        self.cache.delete("key")
+
+
+class Post(db.Model):
+    __tablename__ = 'post'
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    author: so.Mapped[User] = so.relationship(back_populates='posts')
+
+
+class Notification(db.Model):
+    id: so.Mapped[int] = so.mapped_column(primary_key=True)
+    name: so.Mapped[str] = so.mapped_column(sa.String(128))
+
+
+class Task(db.Model):
+    id: so.Mapped[str] = so.mapped_column(sa.String(36), primary_key=True)
+# --- path: app/routes.py ---
+import sqlalchemy as sa
+from app.models import User
+
+
+def user(username):
+    user = User()
+    return user.posts.select()
+
+
+def my_tasks(current_user: User):
+    return current_user.tasks.select()
+'''
+
+
+def test_sqlalchemy_one_to_many_relationship_statements_read_and_write_the_related_table():
+    """``user.posts.select()`` (a ``WriteOnlyMapped['Post']``) reads ``post``, ``current_user.tasks.select()``
+    (``Mapped[list["Task"]]``) reads ``task``, ``self.notifications.delete()`` writes ``notification`` (no
+    longer a Django model write), ``self.following.add(u)`` still writes the join table; a column's
+    ``select()`` and a non-relationship's ``delete(key)`` link nothing."""
+    result = resolve_repository("t", extract_fixture(SQLA_RELATIONSHIPS))
+    edges = sorted((e.kind, e.src.removeprefix("t:"), e.dst, e.line, e.props["framework"]) for f in result.files
+                   for e in f.edges if e.kind in ("READS", "WRITES"))
+    assert edges == [
+        ("READS", "app/models.User.posts_count(0)", "table:t:.post", 21, "sqlalchemy-m2m"),
+        ("READS", "app/models.User.unknown(0)", "table:t:.user", 30, "orm_attribute"),  # the column nickname
+        ("READS", "app/routes.my_tasks(1)", "table:t:.task", 11, "sqlalchemy-m2m"),
+        ("READS", "app/routes.user(1)", "table:t:.post", 7, "sqlalchemy-m2m"),
+        ("WRITES", "app/models.User.add_notification(1)", "table:t:.notification", 24, "sqlalchemy-m2m"),
+        ("WRITES", "app/models.User.follow(1)", "table:t:.followers", 27, "sqlalchemy-m2m"),
+    ]
