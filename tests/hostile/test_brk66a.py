@@ -77,8 +77,8 @@ def test_go_routers_made_by_chained_group_use_and_with_calls_serve_their_routes(
         ("gin", ["GET"], "/accounts/:id", "server.getAccount", ["logger", "authMiddleware"]),
         ("gin", ["DELETE"], "/admin/users/:id", "server.deleteUser", ["logger", "adminOnly", "audit"]),
         ("gin", ["GET"], "/v2/inner/x", "server.x", ["logger"]),
-        ("chi", ["GET"], "/articles", "listArticles", []),
-        ("chi", ["GET"], "/p/{id}", "getP", []),
+        ("chi", ["GET"], "/articles", "listArticles", ["paginate"]),
+        ("chi", ["GET"], "/p/{id}", "getP", ["ctx"]),
         ("fiber", ["GET"], "/api/tasks", "listTasks", ["limiter"]),
     ]
     mounts = [(m.framework, m.parent, m.child, "".join(t for _, t in m.prefix.parts), m.argument) for m in ex.mounts]
@@ -431,4 +431,45 @@ def test_sqlalchemy_one_to_many_relationship_statements_read_and_write_the_relat
         ("READS", "app/routes.user(1)", "table:t:.post", 7, "sqlalchemy-m2m"),
         ("WRITES", "app/models.User.add_notification(1)", "table:t:.notification", 24, "sqlalchemy-m2m"),
         ("WRITES", "app/models.User.follow(1)", "table:t:.followers", 27, "sqlalchemy-m2m"),
+    ]
+
+
+# -- Go: chi middleware (go-chi's own _examples/rest: `r.Use(ArticleCtx)` in a Route, `r.With(paginate)`) ----------
+
+CHI_REST = '''package main
+
+import "github.com/go-chi/chi/v5"
+
+func main() {
+    r := chi.NewRouter()
+    r.Use(middleware.Logger)
+    r.Get("/ping", ping)
+    r.Route("/articles", func(r chi.Router) {
+        r.With(paginate).Get("/", ListArticles)
+        r.Route("/{articleID}", func(r chi.Router) {
+            r.Use(ArticleCtx)
+            r.Get("/", GetArticle)
+        })
+        r.Get("/search", SearchArticles)
+    })
+    r.Group(func(r chi.Router) {
+        r.Use(AdminOnly)
+        r.Get("/admin", Admin)
+    })
+    r.Get("/after", After)
+}
+'''
+
+
+def test_chi_use_and_with_middleware_wrap_the_routes_of_their_router_and_its_route_functions():
+    """chi's ``Use`` wraps the routes of its router and of the ``Route`` / ``Group`` functions' routers made
+    from it; ``With`` only the route registered on it; a sub-router's ``Use`` stays in it (``/articles/search``,
+    ``/after`` do not run ``ArticleCtx`` / ``AdminOnly``)."""
+    assert _routes(_extract("main.go", CHI_REST)) == [
+        ("chi", ["GET"], "/ping", "ping", ["middleware.Logger"]),
+        ("chi", ["GET"], "/articles/", "ListArticles", ["middleware.Logger", "paginate"]),
+        ("chi", ["GET"], "/articles/{articleID}/", "GetArticle", ["middleware.Logger", "ArticleCtx"]),
+        ("chi", ["GET"], "/articles/search", "SearchArticles", ["middleware.Logger"]),
+        ("chi", ["GET"], "/admin", "Admin", ["middleware.Logger", "AdminOnly"]),
+        ("chi", ["GET"], "/after", "After", ["middleware.Logger"]),
     ]

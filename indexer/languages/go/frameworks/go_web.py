@@ -19,7 +19,8 @@ Routers are found per file and their prefixes computed in the file (framework in
   ``X.Method("GET", path, h)`` / ``MethodFunc``, ``X.Handle|HandleFunc(path, h)`` (any method);
   ``X.Route("/p", func(r chi.Router) {...})`` (``r`` is a router under ``/p``), ``X.Group(func(r
   chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file; ``X.With(mw...)`` is ``X``
-  (``r.With(paginate).Get("/", list)``).
+  (``r.With(paginate).Get("/", list)``); middleware of ``X.Use(mw...)`` and ``X.With(mw...)`` as gin's, inherited
+  by a ``Route`` / ``Group`` function's router.
 * gorilla/mux: ``mux.NewRouter()``; ``X.HandleFunc|Handle(path, h)`` with ``.Methods("GET",
   http.MethodPost)`` after it; ``s := X.PathPrefix("/p").Subrouter()``; ``{id:[0-9]+}`` is ``{id}``.
 * Fiber (``github.com/gofiber/fiber``, v2 and v3): ``fiber.New()``; ``X.Get|Post|Put|Delete|Patch|Head|
@@ -92,6 +93,10 @@ _FIBER_VERBS = {v.capitalize(): v for v in (*_VERBS, "CONNECT", "TRACE")}
 _CHAINED = frozenset({"gin", "fiber"})
 """Routers whose route takes a chain of handlers, the last one handling (the ones before it, and those
 of ``Use`` / ``Group(path, mw...)``, are middleware)."""
+_MIDDLEWARE = frozenset({*_CHAINED, "chi"})
+"""Routers whose ``Use(mw...)`` middleware is tracked: it wraps the routes registered on the router after it
+(chi requires every ``Use`` before the routes), on a router made from it, and (chi, Fiber) in a ``Route`` /
+``Group`` function's router."""
 _PATTERN_METHOD = re.compile(r"^([A-Z]+)\s+(/.*)$")
 _REGEX_PARAM = re.compile(r"\{(\w+):[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 _PACKAGE_VERBS = frozenset((*_VERBS, "CONNECT", "TRACE", "PROPFIND", "REPORT"))
@@ -172,7 +177,7 @@ class _Routers:
         gf = self.gf
         sel = gf.selector(call)
         found = self.receiver(call) if sel is not None else None
-        if sel is None or found is None or found[0] not in _CHAINED:
+        if sel is None or found is None or found[0] not in _MIDDLEWARE:
             return
         operand = _operand(call)
         if sel[1] == "Use" and operand is not None and operand.type != "call_expression":
@@ -187,6 +192,13 @@ class _Routers:
             key = self._key(call, gf.expr(left.named_children[0]))
             if key is not None:
                 self.middleware[key] = [(call.start_byte, e) for e in self.chain_middleware(call, call)]
+
+    def _inherit(self, call: Node, parent: str, key: tuple[int | None, str]) -> None:
+        """The router of a ``Route`` / ``Group`` function (``key``) runs the middleware its parent router
+        ``parent`` has at ``call``."""
+        inherited = self.middleware_at(call, parent)
+        if inherited:
+            self.middleware[key] = [(call.start_byte, e) for e in inherited]
 
     def receiver(self, call: Node) -> _Found | None:
         """The router ``call`` (``recv.Name(...)``) is made on: a name bound to one, or an expression
@@ -399,12 +411,14 @@ class _Routers:
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
                     self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub, origin)
+                    self._inherit(call, sel[0], (args[-1].start_byte, gf.text(nm)))
         elif fw == "fiber" and sel[1] == "Route" and len(args) >= 2 and args[1].type == "func_literal":
             sub = _joined(fw, prefix, gf.template(args[0]) or Template())  # app.Route("/p", func(r fiber.Router) {...})
             params = args[1].child_by_field_name("parameters")
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
                     self.by_name[(args[1].start_byte, gf.text(nm))] = (fw, sub, origin)
+                    self._inherit(call, sel[0], (args[1].start_byte, gf.text(nm)))
         elif sel[1] == "Mount" and len(args) == 2:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
@@ -523,7 +537,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _route(gf, out, call, "net/http", Template(), None, name)
         elif found is not None:
             origin = found[2]
-            middleware = routers.chain_middleware(_operand(call), call) if found[0] in _CHAINED else []
+            middleware = routers.chain_middleware(_operand(call), call) if found[0] in _MIDDLEWARE else []
             if _route(gf, out, call, found[0], found[1], recv, name, middleware, origin) \
                     and origin is not None and origin not in declared:
                 declared.add(origin)
@@ -576,7 +590,7 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
             middleware = routers.middleware_at(call, name) if found is not None else []
         elif arg.type == "call_expression":  # users.Register(v1.Group("/users")): a group made in the argument
             found = routers.made(arg)
-            middleware = routers.chain_middleware(arg, call) if found is not None and found[0] in _CHAINED else []
+            middleware = routers.chain_middleware(arg, call) if found is not None and found[0] in _MIDDLEWARE else []
         else:
             continue
         if found is None:
