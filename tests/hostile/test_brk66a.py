@@ -473,3 +473,60 @@ def test_chi_use_and_with_middleware_wrap_the_routes_of_their_router_and_its_rou
         ("chi", ["GET"], "/admin", "Admin", ["middleware.Logger", "AdminOnly"]),
         ("chi", ["GET"], "/after", "After", ["middleware.Logger"]),
     ]
+
+
+def _table_edges(db) -> list[tuple[str, str, str]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return sorted(con.execute("SELECT kind, src, dst FROM edges WHERE kind IN ('READS', 'WRITES') "
+                                  "AND props LIKE '%sqlalchemy-m2m%'").fetchall())
+    finally:
+        con.close()
+
+
+def test_relationship_retyped_in_the_models_file_relinks_the_routes_table_reads(tmp_path) -> None:
+    """The link reads models.py's field type while linking routes.py: an edit of models.py alone re-links
+    routes.py's ``user.posts.select()`` (Workspace compares the watcher's and a one-shot index with a full
+    index after each edit)."""
+    from tests.unit.test_incremental import Workspace
+
+    files = split_fixture(SQLA_RELATIONSHIPS)
+    ws = Workspace(tmp_path, files)
+    try:
+        assert ("READS", "r:app/routes.user(1)", "table:r:.post") in _table_edges(ws.db)
+        ws.edit({"app/models.py": files["app/models.py"].replace("so.WriteOnlyMapped['Post']",
+                                                                 "so.WriteOnlyMapped['Task']")})
+        reads = [e for e in _table_edges(ws.db) if e[1] == "r:app/routes.user(1)"]
+        assert reads == [("READS", "r:app/routes.user(1)", "table:r:.task")]
+    finally:
+        ws.close()
+
+
+def test_go_interface_embedding_edited_in_another_file_relinks_the_calls(tmp_path) -> None:
+    """Dropping ``Querier`` from ``Store`` (db/store.go) unbinds api/server.go's ``server.store.GetAccount``,
+    restoring it binds it again, each time as a full index does."""
+    import sqlite3
+
+    from tests.unit.test_incremental import Workspace
+
+    def calls(db):
+        con = sqlite3.connect(db)
+        try:
+            return sorted(d for (d,) in con.execute("SELECT dst FROM edges WHERE kind = 'CALLS' AND src LIKE "
+                                                     "'r:api/server.Server.getAccount%'"))
+        finally:
+            con.close()
+
+    files = split_fixture(GO_EMBEDDED)
+    ws = Workspace(tmp_path, files)
+    try:
+        assert calls(ws.db) == ["r:db/querier.Querier.GetAccount(1)", "r:db/store.Queries.GetAccount(1)",
+                                "r:db/store.SQLStore.TransferTx(1)", "r:db/store.Store.TransferTx(1)"]
+        ws.edit({"db/store.go": files["db/store.go"].replace("    Querier\n", "")})
+        assert calls(ws.db) == ["r:db/store.SQLStore.TransferTx(1)", "r:db/store.Store.TransferTx(1)"]
+        ws.edit({"db/store.go": files["db/store.go"]})
+        assert len(calls(ws.db)) == 4
+    finally:
+        ws.close()
