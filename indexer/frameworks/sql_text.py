@@ -73,6 +73,7 @@ _LEADING = re.compile(r"^\s*(?:--[^\n]*\n\s*|/\*.*?\*/\s*)*(\w+)", re.S)
 # CREATE [OR REPLACE] [GLOBAL] [TEMPORARY | UNLOGGED | CACHED ...] TABLE, ALTER TABLE, DROP TABLE: the
 # statements that declare or change a table (CREATE USER / DATABASE / INDEX declare none)
 _TABLE_HEAD = re.compile(r"\s+(?:\w+\s+){0,4}?TABLE\b", re.I)
+_COMMENTS = re.compile(r"\s*(?:--[^\n]*(?:\n|$)\s*|/\*.*?\*/\s*)*", re.S)
 _SQL_START = re.compile(
     r"^\s*(?:\(\s*)?(select|insert|update|delete|merge|replace|upsert|with|create|alter|drop|truncate)\b", re.I
 )
@@ -166,7 +167,11 @@ def normalise_placeholders(sql: str) -> str:
 
 def looks_like_sql(text: str) -> bool:
     """Whether ``text`` starts like a SQL statement *and* has that statement's shape (``select``
-    needs a ``from``, ``insert`` an ``into``, ``update`` a ``set``): ``"select a file"`` does not."""
+    needs a ``from``, ``insert`` an ``into``, ``update`` a ``set``): ``"select a file"`` does not.
+    Comments before the statement are skipped (sqlc's ``-- name: GetUser :one`` header)."""
+    skipped = _COMMENTS.match(text).end()  # always matches (possibly empty)
+    if skipped:
+        text = text[skipped:]
     m = _SQL_START.match(text)
     if m is None:
         return False

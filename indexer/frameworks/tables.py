@@ -47,6 +47,8 @@ table (counted ``reads_inherited`` / ``writes_inherited``).
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -72,6 +74,11 @@ __all__ = ["link_tables", "TABLE_EDGES"]
 TABLE_EDGES = ("READS", "WRITES")
 _HOLE = "\x00"
 _M2M = ("django-m2m", "sqlalchemy-m2m")
+_RELATIONSHIP_WRAPPERS = frozenset({"Mapped", "WriteOnlyMapped", "DynamicMapped", "Optional", "list", "List", "set",
+                                    "Set", "Sequence", "Collection"})
+"""The type wrappers around a SQLAlchemy relationship field's class (``so.WriteOnlyMapped['Post']``,
+``Mapped[list["Post"]]``)."""
+_SUBSCRIPTED = re.compile(r"(?P<name>[A-Za-z_][\w.]*)\[\s*(?P<arg>[^\[\],]+?|[A-Za-z_][\w.]*\[[^\[\]]*\])\s*\]")
 """Frameworks of many-to-many join-table facts: a model's field declaring one, a write through it."""
 
 
@@ -358,6 +365,32 @@ class _TableLinker:
                 return self._class_table(t.c) if isinstance(t, ClassV) else None
         return None
 
+    def _relationship_table(self, fc: FileCtx, scope: str | None, entity: str, field: str) -> str | None:
+        """The table of the class a SQLAlchemy relationship ``entity.field`` holds (``user.posts`` declared
+        ``posts: so.WriteOnlyMapped['Post'] = so.relationship(...)``, or ``Mapped[list["Post"]]``,
+        ``DynamicMapped[Post]``): the last name of the field's type text after its wrappers and collection
+        (:data:`_RELATIONSHIP_WRAPPERS`), resolved where the field is declared; ``None`` when ``entity`` is no
+        instance or class of the repository, the field is not declared with such a type, or the type maps
+        to no table."""
+        v = self.r.resolve_expr(fc, scope, entity)
+        if not isinstance(v, (InstV, ClassV)):
+            return None
+        found, _ = self.r.lookup(v.c, field)
+        for d in found:
+            t = d.d.field_type if d.kind == "field" else None
+            for _ in range(4):
+                m = _SUBSCRIPTED.fullmatch((t or "").strip().strip("\"'"))
+                if m is None or m["name"].rsplit(".", 1)[-1] not in _RELATIONSHIP_WRAPPERS:
+                    break
+                t = m["arg"]
+            name = (t or "").strip().strip("\"'")
+            if not name or not name.replace(".", "").replace("_", "").isalnum():
+                continue
+            c = self.r.resolve_type(d.file, d.parent, name)
+            if isinstance(c, ClassV):
+                return self._class_table(c.c)
+        return None
+
     # -- uses --------------------------------------------------------------------------------------
 
     def repositories_of(self) -> None:
@@ -405,6 +438,10 @@ class _TableLinker:
                 jt = self.m2m.get((owner, u.table or ""))
                 if jt is not None:
                     break
+            if jt is None and u.framework == "sqlalchemy-m2m" and u.entity and u.table:
+                # a one-to-many relationship queried through it (`user.posts.select()`, a WriteOnlyMapped or
+                # dynamic relationship; `self.notifications.delete()`): the related class's table
+                jt = self._relationship_table(fc, u.owner, u.entity, u.table)
             if jt is None:
                 self.result.outcomes["unlinked_table_use"] += 1
             else:

@@ -21,7 +21,7 @@ from indexer.frameworks.clients import HOLE
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS
 from indexer.frameworks.paths import join_paths, path_under
 from indexer.frameworks.test_apps import owning_test
-from indexer.frameworks.web_families import same_application_kind
+from indexer.frameworks.web_families import wrapper_runs_for
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, runs_on_errors
 from indexer.model import DRF_ROUTE, Import, Wrapper
 from indexer.resolve.context import FileCtx
@@ -167,7 +167,7 @@ class WrapperLinks:
             test = owning_test(fc.lang, fc.path, self.scopes.at(fc, w.line, w.col))  # a test's: its apps only
             routes = [rt for rt in self._linked
                       if rt.fc.rules.namespace == ns and self._module_of(rt.fc.path) == module
-                      and same_application_kind(w.framework, rt.framework)
+                      and wrapper_runs_for(w.framework, w.kind, rt.framework)
                       and (test is None or rt.router is not None and rt.router[0] == fc.path and rt.router[1].startswith(f"{test}#"))]
             props = self.options.properties_for(fc.path)
             base = props.get("server.servlet.context-path") or props.get("spring.webflux.base-path") or ""

@@ -249,7 +249,7 @@ func main() {
             ("fiber", ["POST"], "/api/users", None, "addUser", ["logger", "auth", "rateLimit"]),
             ("fiber", ["PUT"], "/api/users/:id", None, "putUser", ["logger", "auth"]),
             ("fiber", ["*"], "/api/any", None, "anything", ["logger", "auth"]),
-            ("fiber", ["DELETE"], "/api/admin/users/:id", None, "delUser", []),
+            ("fiber", ["DELETE"], "/api/admin/users/:id", None, "delUser", ["logger", "auth"]),  # Route: a group of api
             ("fiber", ["GET"], "/", None, "root", ["logger"]),
         ]
 

@@ -6,7 +6,8 @@ The rules live in ``indexer/languages/go/queries/*.scm`` (``definitions``, ``cal
 * a function is ``function`` (qualname ``F``); a method ``func (s *T) M()`` is ``method`` with
   qualname ``T.M`` and parent ``T`` (its text is not inside ``T``'s: Go methods may live in any file
   of the package); named types are ``class`` (``interface`` for interface types); struct fields are
-  ``field`` members, embedded fields go in ``bases``, and so does the type a defined type names
+  ``field`` members, embedded fields go in ``bases`` (and an interface's embedded interfaces: ``type Store
+  interface { Querier; ... }``), and so does the type a defined type names
   (``type H decorator.CommandHandler[C]``: base ``decorator.CommandHandler``, modifier ``defined``);
 * an import binds the last segment of its path (``u "a/b"`` binds ``u``; ``. "a/b"`` is ``*``;
   ``_`` binds nothing): ``Import(local, module=path, name=None)``;
@@ -258,6 +259,11 @@ class _FileExtractor:
                     for f in body.named_children[0].named_children if body.named_children else ():
                         if f.type == "field_declaration" and not f.children_by_field_name("name"):
                             d.bases.append(type_text(self._text(f.child_by_field_name("type"))))
+                elif body is not None and body.type == "interface_type":  # embedded interfaces: bases
+                    for f in body.named_children:
+                        t = f.named_children[0] if f.type == "type_elem" and len(f.named_children) == 1 else None
+                        if t is not None and t.type in ("type_identifier", "qualified_type", "generic_type"):
+                            d.bases.append(type_text(self._text(t)))
                 elif body is not None and body.type in _NAMED_TYPES and not _BUILTIN.match(self._text(body)):
                     d.bases.append(type_text(self._text(body)))
                     d.modifiers.append("defined")  # indexer.resolve.structural.DEFINED

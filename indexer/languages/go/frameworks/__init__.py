@@ -1,8 +1,8 @@
 """Go framework detectors: one module per family (``go_web``: net/http, gin, echo, chi, gorilla/mux
 routes and net/http / resty clients; ``go_http_wrappers``: calls of the application's own client
 functions; ``go_messaging``: sarama, kafka-go, confluent-kafka-go, streadway / amqp091-go RabbitMQ;
-``grpc_go``: grpc-go servers and clients), each exposing ``LANGUAGES`` and ``detect``, listed in
-:data:`DETECTOR_MODULES` (the runner is :mod:`indexer.frameworks`); ``common`` holds what they share."""
+``grpc_go``: grpc-go servers and clients; ``go_sql``: raw SQL of database/sql, pgx, sqlx, sqlc), each
+exposing ``LANGUAGES`` and ``detect``, listed in :data:`DETECTOR_MODULES` (the runner is :mod:`indexer.frameworks`); ``common`` holds what they share."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from indexer.frameworks import load_detectors
 
 __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
-DETECTOR_MODULES: tuple[str, ...] = ("go_web", "go_http_wrappers", "go_messaging", "grpc_go")
+DETECTOR_MODULES: tuple[str, ...] = ("go_web", "go_http_wrappers", "go_messaging", "grpc_go", "go_sql")
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
 

@@ -11,12 +11,16 @@ Routers are found per file and their prefixes computed in the file (framework in
   ``X.Handle("GET", path, ...)``, ``g := X.Group("/v1", ...)`` (prefix joined as gin's
   ``joinPaths`` does); middleware of ``X.Use(mw...)`` and of ``X.Group(path, mw...)`` runs before
   every route registered on that router (or a group made from it) afterwards, before the route's own.
+  ``X.Use(mw...)`` returns the router, so ``auth := r.Group("/").Use(mw)`` is a router running ``mw``,
+  and a route may be registered on such an expression itself (``r.Group("/admin").Use(mw).GET(...)``).
 * echo: ``echo.New()``; ``X.GET|...|Any(path, handler, ...middleware)``, ``X.Match([]string{...},
   path, h)``, ``g := X.Group("/api")``.
 * chi: ``chi.NewRouter()`` / ``chi.NewMux()``; ``X.Get|Post|Put|Delete|Patch|Head|Options(path, h)``,
   ``X.Method("GET", path, h)`` / ``MethodFunc``, ``X.Handle|HandleFunc(path, h)`` (any method);
   ``X.Route("/p", func(r chi.Router) {...})`` (``r`` is a router under ``/p``), ``X.Group(func(r
-  chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file.
+  chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file; ``X.With(mw...)`` is ``X``
+  (``r.With(paginate).Get("/", list)``); middleware of ``X.Use(mw...)`` and ``X.With(mw...)`` as gin's, inherited
+  by a ``Route`` / ``Group`` function's router.
 * gorilla/mux: ``mux.NewRouter()``; ``X.HandleFunc|Handle(path, h)`` with ``.Methods("GET",
   http.MethodPost)`` after it; ``s := X.PathPrefix("/p").Subrouter()``; ``{id:[0-9]+}`` is ``{id}``.
 * Fiber (``github.com/gofiber/fiber``, v2 and v3): ``fiber.New()``; ``X.Get|Post|Put|Delete|Patch|Head|
@@ -89,6 +93,10 @@ _FIBER_VERBS = {v.capitalize(): v for v in (*_VERBS, "CONNECT", "TRACE")}
 _CHAINED = frozenset({"gin", "fiber"})
 """Routers whose route takes a chain of handlers, the last one handling (the ones before it, and those
 of ``Use`` / ``Group(path, mw...)``, are middleware)."""
+_MIDDLEWARE = frozenset({*_CHAINED, "chi"})
+"""Routers whose ``Use(mw...)`` middleware is tracked: it wraps the routes registered on the router after it
+(chi requires every ``Use`` before the routes), on a router made from it, and (chi, Fiber) in a ``Route`` /
+``Group`` function's router."""
 _PATTERN_METHOD = re.compile(r"^([A-Z]+)\s+(/.*)$")
 _REGEX_PARAM = re.compile(r"\{(\w+):[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 _PACKAGE_VERBS = frozenset((*_VERBS, "CONNECT", "TRACE", "PROPFIND", "REPORT"))
@@ -168,13 +176,14 @@ class _Routers:
         its own): handlers that run before every route registered on the router afterwards."""
         gf = self.gf
         sel = gf.selector(call)
-        found = self.get(call, sel[0]) if sel is not None else None
-        if sel is None or found is None or found[0] not in _CHAINED:
+        found = self.receiver(call) if sel is not None else None
+        if sel is None or found is None or found[0] not in _MIDDLEWARE:
             return
-        if sel[1] == "Use":
+        operand = _operand(call)
+        if sel[1] == "Use" and operand is not None and operand.type != "call_expression":
             key = self._key(call, sel[0])
             self.middleware.setdefault(key, []).extend((call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)))
-        elif sel[1] == "Group" and call.parent is not None and call.parent.type == "expression_list":
+        if sel[1] in ("Group", "Use") and call.parent is not None and call.parent.type == "expression_list":
             stmt = call.parent.parent
             left = stmt.child_by_field_name("left") if stmt is not None else None
             if left is None or not left.named_children or stmt.type not in ("short_var_declaration",
@@ -182,8 +191,40 @@ class _Routers:
                 return
             key = self._key(call, gf.expr(left.named_children[0]))
             if key is not None:
-                inherited = [(call.start_byte, e) for e in self.middleware_at(call, sel[0])]
-                self.middleware[key] = inherited + [(call.start_byte, e) for e in _wrapper_exprs(gf, gf.args(call)[1:])]
+                self.middleware[key] = [(call.start_byte, e) for e in self.chain_middleware(call, call)]
+
+    def _inherit(self, call: Node, parent: str, key: tuple[int | None, str]) -> None:
+        """The router of a ``Route`` / ``Group`` function (``key``) runs the middleware its parent router
+        ``parent`` has at ``call``."""
+        inherited = self.middleware_at(call, parent)
+        if inherited:
+            self.middleware[key] = [(call.start_byte, e) for e in inherited]
+
+    def receiver(self, call: Node) -> _Found | None:
+        """The router ``call`` (``recv.Name(...)``) is made on: a name bound to one, or an expression
+        making one (``r.Group("/v1")`` in ``r.Group("/v1").GET(...)``, ``r.With(mw)``); else ``None``."""
+        operand = _operand(call)
+        if operand is None:
+            return None
+        if operand.type == "call_expression":
+            return self.made(operand)
+        return self.get(call, self.gf.expr(operand))
+
+    def chain_middleware(self, value: Node, at: Node) -> list[str]:
+        """The gin / Fiber middleware a router expression ``value`` runs for a route registered at
+        ``at``: a name's (``middleware_at``); a group's (``X.Group(path, mw...)``) or a ``X.Use(mw...)``
+        result's: ``X``'s, then the call's own, in order."""
+        gf = self.gf
+        if value.type != "call_expression":
+            return self.middleware_at(at, gf.expr(value)) if value.type in ("identifier", "selector_expression") else []
+        sel, operand = gf.selector(value), _operand(value)
+        if sel is None or operand is None or sel[1] not in ("Group", "Use", "With"):
+            return []
+        args = gf.args(value)
+        own = _wrapper_exprs(gf, args[1:] if sel[1] == "Group" else args)
+        inner = self.chain_middleware(operand, at) if operand.type == "call_expression" else \
+            self.middleware_at(value, sel[0])
+        return [*inner, *own]
 
     def bind(self, node: Node, name: str, value: _Found) -> None:
         """Bind ``name`` in the innermost function around ``node`` (a field: the file)."""
@@ -217,12 +258,14 @@ class _Routers:
                     args = gf.args(inner)
                     return fw0, prefix + (gf.template(args[0]) or Template()) if args else prefix, origin
             return None
-        found = self.get(value, recv) if name == "Group" else None
+        found = self.receiver(value) if name in ("Group", "Use", "With") else None
         if found is not None:
             fw0, prefix, origin = found
             args = gf.args(value)
-            if fw0 in ("gin", "echo", "fiber") and args:
+            if name == "Group" and fw0 in ("gin", "echo", "fiber") and args:
                 return fw0, _joined(fw0, prefix, _path(gf, args[0]) or Template()), origin
+            if (name == "Use" and fw0 in _CHAINED) or (name == "With" and fw0 == "chi"):
+                return found  # gin / Fiber Use and chi With return the router (with that middleware)
         return None
 
     def collect(self) -> None:
@@ -368,12 +411,14 @@ class _Routers:
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
                     self.by_name[(args[-1].start_byte, gf.text(nm))] = (fw, sub, origin)
+                    self._inherit(call, sel[0], (args[-1].start_byte, gf.text(nm)))
         elif fw == "fiber" and sel[1] == "Route" and len(args) >= 2 and args[1].type == "func_literal":
             sub = _joined(fw, prefix, gf.template(args[0]) or Template())  # app.Route("/p", func(r fiber.Router) {...})
             params = args[1].child_by_field_name("parameters")
             for p in params.named_children if params is not None else ():
                 for nm in p.children_by_field_name("name"):
                     self.by_name[(args[1].start_byte, gf.text(nm))] = (fw, sub, origin)
+                    self._inherit(call, sel[0], (args[1].start_byte, gf.text(nm)))
         elif sel[1] == "Mount" and len(args) == 2:
             child = self.get(call, gf.expr(args[1]))
             if child is not None:
@@ -482,7 +527,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     declared: set[str] = set()
     for call in list(gf.calls):
         sel = gf.selector(call)
-        found = routers.get(call, sel[0]) if sel is not None else None
+        found = routers.receiver(call) if sel is not None else None
         if found is None and routers.handing:
             _router_arguments(gf, out, call, routers)
         if sel is None:
@@ -492,7 +537,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _route(gf, out, call, "net/http", Template(), None, name)
         elif found is not None:
             origin = found[2]
-            if _route(gf, out, call, found[0], found[1], recv, name, routers.middleware_at(call, recv), origin) \
+            middleware = routers.chain_middleware(_operand(call), call) if found[0] in _MIDDLEWARE else []
+            if _route(gf, out, call, found[0], found[1], recv, name, middleware, origin) \
                     and origin is not None and origin not in declared:
                 declared.add(origin)
                 out.routers.append(Router(found[0], origin, Template(), gf.pos(call)[0]))
@@ -504,6 +550,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             if url is not None:
                 line, col = gf.pos(call)
                 out.http_calls.append(HttpCall("resty", _RESTY_VERBS[name], url, gf.owner(call), line, col))
+
+
+def _operand(call: Node) -> Node | None:
+    """``recv`` of a call ``recv.Name(...)``, else ``None``."""
+    fn = call.child_by_field_name("function")
+    return fn.child_by_field_name("operand") if fn is not None and fn.type == "selector_expression" else None
 
 
 def _callee(gf: GoFile, fn: Node) -> str:
@@ -537,9 +589,8 @@ def _router_arguments(gf: GoFile, out: FileExtraction, call: Node, routers: _Rou
             found = routers.get(call, name)
             middleware = routers.middleware_at(call, name) if found is not None else []
         elif arg.type == "call_expression":  # users.Register(v1.Group("/users")): a group made in the argument
-            found, sel = routers.made(arg), gf.selector(arg)
-            middleware = [*routers.middleware_at(call, sel[0]), *_wrapper_exprs(gf, gf.args(arg)[1:])] \
-                if found is not None and sel is not None and sel[1] == "Group" and found[0] in _CHAINED else []
+            found = routers.made(arg)
+            middleware = routers.chain_middleware(arg, call) if found is not None and found[0] in _MIDDLEWARE else []
         else:
             continue
         if found is None:

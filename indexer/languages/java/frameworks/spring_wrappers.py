@@ -20,6 +20,13 @@
 * **Controller advice**: methods of a ``@ControllerAdvice`` / ``@RestControllerAdvice`` class
   annotated ``@ExceptionHandler`` (kind ``error_handler``) or ``@ModelAttribute`` / ``@InitBinder``
   (kind ``hook``), app-wide, owner the method.
+* **GraphQL error handlers** (kind ``error_handler``, framework :data:`GRAPHQL_ERRORS`, app-wide): the
+  methods a bean implementing graphql-java's ``DataFetcherExceptionHandler`` (DGS's way: ``onException`` /
+  ``handleException``) or Spring for GraphQL's ``DataFetcherExceptionResolver`` (``resolveException``) /
+  ``DataFetcherExceptionResolverAdapter`` (``resolveToSingleError`` / ``resolveToMultipleErrors``) runs, and an
+  advice's ``@GraphQlExceptionHandler`` methods. They handle the GraphQL endpoints' errors only, and an
+  advice's ``@ExceptionHandler`` / ``@ModelAttribute`` / ``@InitBinder`` methods run for MVC routes only
+  (:func:`indexer.frameworks.web_families.wrapper_runs_for`).
 * **Inside a controller**: its own ``@ExceptionHandler`` / ``@ModelAttribute`` / ``@InitBinder``
   methods wrap that controller's routes: one :class:`~indexer.model.WrapperRef` per route of the
   class (the routes :mod:`~indexer.languages.java.frameworks.spring_web` found; this detector runs
@@ -50,7 +57,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["BEANS", "FILTER_TYPES", "LANGUAGES", "detect"]
+__all__ = ["BEANS", "FILTER_TYPES", "GRAPHQL_ERRORS", "GRAPHQL_ERROR_METHODS", "LANGUAGES", "detect"]
 
 LANGUAGES = ("java",)
 FILTER_TYPES = frozenset({
@@ -67,7 +74,18 @@ _FILTER_METHODS = frozenset({"doFilter", "doFilterInternal"})
 _SECURITY = frozenset({"addFilterBefore", "addFilterAfter", "addFilterAt", "addFilter"})
 _REGISTRATION_CALLS = frozenset({*_SECURITY, "addInterceptor", "setFilter", "addUrlPatterns", "setUrlPatterns"})
 _ADVICE = frozenset({"ControllerAdvice", "RestControllerAdvice"})
-_ADVICE_KINDS = {"ExceptionHandler": "error_handler", "ModelAttribute": "hook", "InitBinder": "hook"}
+_ADVICE_KINDS = {"ExceptionHandler": "error_handler", "ModelAttribute": "hook", "InitBinder": "hook",
+                 "GraphQlExceptionHandler": "error_handler"}
+GRAPHQL_ERRORS = "graphql-java"
+"""The :attr:`~indexer.model.Wrapper.framework` of a GraphQL error handler (a ``DataFetcherExceptionHandler``
+bean, a ``DataFetcherExceptionResolver`` one, an advice's ``@GraphQlExceptionHandler``): it handles what the
+data fetchers of every GraphQL endpoint of the application throw, and nothing an MVC controller throws."""
+GRAPHQL_ERROR_METHODS = {
+    "DataFetcherExceptionHandler": ("onException", "handleException"),
+    "DataFetcherExceptionResolver": ("resolveException",),
+    "DataFetcherExceptionResolverAdapter": ("resolveToSingleError", "resolveToMultipleErrors"),
+}
+"""graphql-java's (DGS's) and Spring for GraphQL's exception handler types -> the methods they run on an error."""
 _COMMENTS = frozenset({"line_comment", "block_comment"})
 _MAX_CHAIN = 16
 
@@ -122,6 +140,14 @@ class _Detector:
             if typed or defines:
                 bean = next(a for a in anns if a.name in BEANS)
                 self.out.wrappers.append(self._at(bean.name_node, owner=d.qualname))
+            runs = {m for t in [*d.bases, *d.implements] for m in GRAPHQL_ERROR_METHODS.get(_last(t), ())}
+            for m in jf.methods(decl) if runs else ():
+                name = m.child_by_field_name("name")
+                q = jf.qualname(m)
+                if name is not None and self.src.text(name) in runs and q is not None:
+                    bean = next(a for a in anns if a.name in BEANS)
+                    self.out.wrappers.append(self._at(bean.name_node, framework=GRAPHQL_ERRORS, kind="error_handler",
+                                                      owner=q))
 
     def bean_methods(self) -> None:
         jf = self.jf
@@ -226,7 +252,8 @@ class _Detector:
                 if kind is None:
                     continue
                 if owner_anns & _ADVICE:
-                    self.out.wrappers.append(self._at(ann.name_node, kind=kind, owner=q))
+                    fw = GRAPHQL_ERRORS if ann.name == "GraphQlExceptionHandler" else "spring"
+                    self.out.wrappers.append(self._at(ann.name_node, framework=fw, kind=kind, owner=q))
                 elif cls is not None and any(n.endswith("Controller") or n == "RequestMapping" for n in owner_anns):
                     local.setdefault(cls, []).append((kind, q.rpartition(".")[2]))
         if local:

@@ -91,6 +91,10 @@ _SESSION_GETS = frozenset({"get", "get_one"})
 _M2M_WRITES = frozenset({"add", "remove", "set", "clear", "append", "extend", "discard"})
 """Django related-manager and SQLAlchemy collection methods that write a many-to-many join table."""
 _M2M_READS = frozenset({"all", "select"})
+_COLLECTION_STATEMENTS = frozenset({"delete", "insert", "update"})
+"""SQLAlchemy 2 ``WriteOnlyCollection`` methods building a statement on the related rows
+(``user.notifications.delete().where(...)``): a write of the relationship's table (in a file using
+SQLAlchemy and not Django, whose ``x.y.delete()`` is a model instance's)."""
 """Methods of a Django many-to-many manager (``post.tags.add(t)``) that write its join table."""
 _SELF_ROOTS = frozenset({"self", "self.model.objects", "self.model._default_manager", "self.get_queryset()",
                          "super().get_queryset()", "super()"})
@@ -557,6 +561,14 @@ class _Detector:
             tpl = template(src, arg)
             if any(k == "lit" for k, _ in tpl.parts) or (len(tpl.parts) == 1 and tpl.parts[0][0] == "ref"):
                 self.out.table_uses.append(TableUse("sql", "sql", scope_of(node, src), line, col, sql=tpl))
+        if receiver is not None and name in _COLLECTION_STATEMENTS and not args.positional and self.sqlalchemy \
+                and not self.django and receiver.type == "attribute" and "session" not in compact(src, receiver).lower():
+            owner_expr = receiver.child_by_field_name("object")  # `self.notifications.delete()`: a WriteOnlyMapped's
+            if owner_expr is not None and owner_expr.type in ("identifier", "attribute"):
+                self.out.table_uses.append(TableUse("sqlalchemy-m2m", "writes", scope_of(node, src), line, col,
+                                                    entity=compact(src, owner_expr), resolution="inferred",
+                                                    table=src.text(receiver.child_by_field_name("attribute"))))
+                return
         if receiver is not None and name in ("save", "delete") and not args.positional:
             rtext = compact(src, receiver)
             scope = scope_of(node, src)
