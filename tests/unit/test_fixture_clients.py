@@ -1,0 +1,313 @@
+"""Requests made with a test client pytest hands a test as a fixture (indexer/frameworks/fixture_clients.py, read
+by indexer/languages/python/frameworks/pytest_clients.py): the fixture of the parameter's name the test sees
+(class, module, nearest conftest.py), handed on through other fixtures, pytest-django's plugin clients; a fixture
+that is no client, a conftest.py of another folder, a parametrized argument and a parameter with a default send
+nothing and are never unlinked.
+
+Every fixture is extracted by the real detectors and resolved as one repository; the assertions are the exact
+CALLS_HTTP and UNLINKED edges.
+"""
+
+from __future__ import annotations
+
+from indexer.languages import extractor_for_path
+from indexer.languages.python.frameworks import pytest_clients
+from indexer.model import ClientFixture
+from tests.resolution_harness import split_fixture
+from tests.unit.test_route_names import _calls, _resolve
+
+FASTAPI = """
+# --- path: app/__init__.py ---
+# --- path: app/main.py ---
+from fastapi import FastAPI
+
+app = FastAPI()
+
+
+@app.get("/items/{item_id}")
+def read_item(item_id: int):
+    return {"id": item_id}
+
+
+@app.post("/login")
+def login():
+    return {}
+
+
+@app.get("/health")
+def health():
+    return {}
+# --- path: tests/conftest.py ---
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import app
+
+
+@pytest.fixture
+def client():
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture
+def cache():
+    return {}
+
+
+@pytest.fixture
+def auth_client(client):
+    client.post("/login")
+    return client
+
+
+@pytest.fixture(name="api")
+def api_fixture():
+    return TestClient(app)
+# --- path: tests/test_items.py ---
+import pytest
+
+
+def test_read(client):
+    client.get("/items/3")
+
+
+def test_auth(auth_client):
+    auth_client.get("/health")
+
+
+def test_named(api):
+    api.delete("/health")
+
+
+def test_cache(cache):
+    cache.get("/items/3")
+
+
+@pytest.mark.parametrize("client", [None])
+def test_param(client):
+    client.get("/health")
+
+
+def test_default(client=None):
+    client.get("/health")
+
+
+class TestOwn:
+    @pytest.fixture
+    def client(self):
+        return {}
+
+    def test_shadowed(self, client):
+        client.get("/health")
+# --- path: tests/sub/conftest.py ---
+import pytest
+
+
+@pytest.fixture
+def client():
+    return object()
+# --- path: tests/sub/test_sub.py ---
+def test_overridden(client):
+    client.get("/health")
+# --- path: other/test_other.py ---
+def test_other(client, auth_client):
+    client.get("/health")
+    auth_client.get("/health")
+"""
+
+
+def test_fastapi_fixture_clients():
+    assert _calls(_resolve(FASTAPI)) == [
+        ("tests/conftest.py", 20, "tests/conftest.auth_client(1)", "CALLS_HTTP", "endpoint:POST /login",
+         {"framework": "testclient", "url": "/login"}),
+        ("tests/test_items.py", 5, "tests/test_items.test_read(1)", "CALLS_HTTP", "endpoint:GET /items/{}",
+         {"framework": "testclient", "literal": True, "url": "/items/3"}),
+        ("tests/test_items.py", 9, "tests/test_items.test_auth(1)", "CALLS_HTTP", "endpoint:GET /health",
+         {"framework": "testclient", "url": "/health"}),
+        ("tests/test_items.py", 13, "tests/test_items.test_named(1)", "CALLS_HTTP", "endpoint:DELETE /health",
+         {"framework": "testclient", "url": "/health"}),
+    ]  # not: a dict fixture, a parametrized or defaulted argument, a class's own fixture, a nearer conftest's
+    #    non-client, another folder (other/ sees no tests/conftest.py)
+
+
+def test_fixture_records():
+    """What the detector reads in a conftest.py: clients, parameters handed on, and nothing for other fixtures."""
+    files = split_fixture(FASTAPI)
+    ex = extractor_for_path("tests/conftest.py").extract("tests/conftest.py", files["tests/conftest.py"].encode())
+    assert ex.client_fixtures == [ClientFixture("client", "testclient"), ClientFixture("auth_client", "", ("client",)),
+                                  ClientFixture("api_fixture", "testclient")]
+    assert [(c.framework, c.fixture, c.caller) for c in ex.http_calls] == [
+        (pytest_clients.FRAMEWORK, "client", "auth_client")]
+    plain = extractor_for_path("app/test_x.py").extract("app/helpers.py", files["tests/conftest.py"].encode())
+    assert plain.client_fixtures == [] and plain.http_calls == []  # not a file pytest reads
+
+
+FLASK = """
+# --- path: flaskr/__init__.py ---
+from flask import Flask
+
+
+def create_app():
+    app = Flask(__name__)
+    from flaskr import blog
+    app.register_blueprint(blog.bp)
+    return app
+# --- path: flaskr/blog.py ---
+from flask import Blueprint
+
+bp = Blueprint("blog", __name__, url_prefix="/blog")
+
+
+@bp.route("/<int:id>/update", methods=("GET", "POST"))
+def update(id):
+    return ""
+
+
+@bp.route("/create", methods=("GET", "POST"))
+def create():
+    return ""
+# --- path: tests/conftest.py ---
+import pytest
+
+from flaskr import create_app
+
+
+@pytest.fixture
+def app():
+    app = create_app()
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+# --- path: tests/test_blog.py ---
+import pytest
+from flask import url_for
+
+
+def test_update(client):
+    assert client.get("/blog/1/update").status_code == 200
+    client.post("/blog/1/update", data={"title": "updated"})
+
+
+def test_create(client, app):
+    url = "/blog/create"
+    client.post(url)
+    with app.test_request_context():
+        client.get(url_for("blog.create"))
+
+
+def test_cli(runner):
+    runner.get("/blog/create")
+
+
+@pytest.mark.parametrize("path", ("/blog/create", "/blog/1/update"))
+def test_required(client, path):
+    client.post(path)
+"""
+
+
+def test_flask_fixture_clients():
+    assert _calls(_resolve(FLASK)) == [
+        ("tests/test_blog.py", 6, "tests/test_blog.test_update(1)", "CALLS_HTTP", "endpoint:GET /blog/{}/update",
+         {"framework": "flask-test", "literal": True, "url": "/blog/1/update"}),
+        ("tests/test_blog.py", 7, "tests/test_blog.test_update(1)", "CALLS_HTTP", "endpoint:POST /blog/{}/update",
+         {"framework": "flask-test", "literal": True, "url": "/blog/1/update"}),
+        ("tests/test_blog.py", 12, "tests/test_blog.test_create(2)", "CALLS_HTTP", "endpoint:POST /blog/create",
+         {"framework": "flask-test", "url": "/blog/create"}),
+        ("tests/test_blog.py", 14, "tests/test_blog.test_create(2)", "CALLS_HTTP", "endpoint:GET /blog/create",
+         {"framework": "flask-test", "route_name": "blog.create", "url": "/blog/create"}),
+        ("tests/test_blog.py", 23, "tests/test_blog.test_required(2)", "UNLINKED", "unlinked:url",
+         {"call": "POST {}", "framework": "flask-test"}),
+    ]  # not: the CLI runner fixture
+
+
+DJANGO = """
+# --- path: shop/__init__.py ---
+# --- path: shop/views.py ---
+def index(request):
+    return None
+
+def detail(request, pk):
+    return None
+# --- path: shop/urls.py ---
+from django.urls import path
+from shop import views
+
+app_name = "shop"
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("items/<int:pk>/", views.detail, name="detail"),
+]
+# --- path: site/__init__.py ---
+# --- path: site/urls.py ---
+from django.urls import include, path
+
+urlpatterns = [path("shop/", include("shop.urls"))]
+# --- path: tests/conftest.py ---
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+
+class AppClient(Client):
+    session_token = None
+
+
+@pytest.fixture
+def app_client():
+    client = AppClient()
+    return client
+
+
+@pytest.fixture
+def api_client():
+    return APIClient()
+
+
+@pytest.fixture
+def mixed(request):
+    if request.param:
+        return APIClient()
+    return request
+# --- path: tests/test_shop.py ---
+from django.urls import reverse
+
+
+def test_index(client, admin_client):
+    client.get(reverse("shop:index"))
+    admin_client.post("/shop/")
+
+
+def test_detail(app_client, api_client, mixed):
+    app_client.get(reverse("shop:detail", args=[1]))
+    api_client.get("/shop/")
+    mixed.get("/shop/")
+"""
+
+
+def test_django_fixture_clients():
+    assert _calls(_resolve(DJANGO)) == [
+        ("tests/test_shop.py", 5, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:GET /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
+        ("tests/test_shop.py", 6, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:POST /shop",
+         {"framework": "django-test", "url": "/shop/"}),
+        ("tests/test_shop.py", 10, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:GET /shop/items/{}",
+         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}"}),
+        ("tests/test_shop.py", 11, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:GET /shop",
+         {"framework": "django-test", "url": "/shop/"}),
+    ]  # not: a fixture returning a client or something else
+
+
+def test_plugin_clients_need_django():
+    """Without a file importing django, pytest-django's ``client`` is not assumed."""
+    fixture = FASTAPI.replace("def client():\n    with TestClient(app) as c:\n        yield c",
+                              "def unused():\n    return None")
+    assert [c for c in _calls(_resolve(fixture)) if "client" in c[2] or "read" in c[2]] == []
