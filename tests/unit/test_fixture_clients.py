@@ -311,3 +311,73 @@ def test_plugin_clients_need_django():
     fixture = FASTAPI.replace("def client():\n    with TestClient(app) as c:\n        yield c",
                               "def unused():\n    return None")
     assert [c for c in _calls(_resolve(fixture)) if "client" in c[2] or "read" in c[2]] == []
+
+
+BOUND_VIEWS = """
+# --- path: accounts/__init__.py ---
+# --- path: accounts/views.py ---
+from django.contrib.auth.views import LogoutView
+from django.views.generic import View
+
+
+class LoginView(View):
+    def get(self, request):
+        return None
+
+    def post(self, request):
+        return None
+
+
+def make_view():
+    return None
+
+
+login = LoginView.as_view()
+logout = LogoutView.as_view()
+other = make_view()
+# --- path: accounts/urls.py ---
+from django.urls import path
+from accounts import views
+
+signup = views.LoginView.as_view(template_name="signup.html")
+
+urlpatterns = [
+    path("login/", views.login, name="account_login"),
+    path("logout/", views.logout, name="account_logout"),
+    path("other/", views.other, name="account_other"),
+    path("signup/", signup, name="account_signup"),
+]
+# --- path: site/__init__.py ---
+# --- path: site/urls.py ---
+from django.urls import include, path
+
+urlpatterns = [path("accounts/", include("accounts.urls"))]
+# --- path: tests/test_login.py ---
+from django.urls import reverse
+
+
+def test_login(client):
+    client.post(reverse("account_login"))
+    client.get(reverse("account_signup"))
+    client.get(reverse("account_logout"))
+    client.get(reverse("account_other"))
+"""
+
+
+def test_bound_class_views():
+    """``login = LoginView.as_view()`` routed as ``views.login`` exposes the class's methods and names its route;
+    a view of a library (``LogoutView``) or a name bound to another call exposes nothing and names no route."""
+    result = _resolve(BOUND_VIEWS)
+    exposes = sorted((e.src.removeprefix("t:"), e.dst) for f in result.files for e in f.edges if e.kind == "EXPOSES")
+    assert exposes == [
+        ("accounts/views.LoginView.get(1)", "endpoint:GET /accounts/login"),
+        ("accounts/views.LoginView.get(1)", "endpoint:GET /accounts/signup"),
+        ("accounts/views.LoginView.post(1)", "endpoint:POST /accounts/login"),
+        ("accounts/views.LoginView.post(1)", "endpoint:POST /accounts/signup"),
+    ]
+    assert [c[3:5] for c in _calls(result)] == [
+        ("CALLS_HTTP", "endpoint:POST /accounts/login"),
+        ("CALLS_HTTP", "endpoint:GET /accounts/signup"),
+        ("UNLINKED", "unlinked:route_name"),
+        ("UNLINKED", "unlinked:route_name"),
+    ]
