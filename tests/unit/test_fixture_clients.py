@@ -381,3 +381,40 @@ def test_bound_class_views():
         ("UNLINKED", "unlinked:route_name"),
         ("UNLINKED", "unlinked:route_name"),
     ]
+
+
+FORMATTED = DJANGO.split("# --- path: tests/conftest.py ---")[0] + """# --- path: tests/tests.py ---
+from django.test import TestCase
+from django.urls import reverse
+
+
+class T(TestCase):
+    def test_formats(self):
+        login_url = "%s?next=%s" % (reverse("shop:index"), "/x/")
+        self.client.post(login_url)
+        self.client.get("{}?q=1".format(reverse("shop:detail", args=[1])))
+        self.client.get("%(url)s?a=%(b)s" % {"b": 1, "url": reverse("shop:index")})
+        self.client.get("%s?id=1" % reverse("shop:index")[:-1])
+        self.client.get("/a/%s" % reverse("shop:index"))
+        self.client.get("/b/{}".format(reverse("shop:index")))
+"""
+
+
+def test_formatted_route_names():
+    """A ``%``-format or ``str.format`` starting with a placeholder starts with its first value (the edge's ``url`` is
+    the route's path); a sliced URL (``[:-1]``: a test of a missing slash) or a format with a leading literal is no
+    route's URL (the literal is kept as it is: ``/a/{}``)."""
+    assert _calls(_resolve(FORMATTED)) == [
+        ("tests/tests.py", 8, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:POST /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
+        ("tests/tests.py", 9, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /shop/items/{}",
+         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}"}),
+        ("tests/tests.py", 10, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
+        ("tests/tests.py", 11, "tests/tests.T.test_formats(0)", "UNLINKED", "unlinked:url",
+         {"call": "GET {}?id=1", "framework": "django-test"}),
+        ("tests/tests.py", 12, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /a/{}",
+         {"framework": "django-test", "url": "/a/{}"}),
+        ("tests/tests.py", 13, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /b/{}",
+         {"framework": "django-test", "url": "/b/{}"}),
+    ]
