@@ -211,6 +211,16 @@ def test_cli(runner):
 @pytest.mark.parametrize("path", ("/blog/create", "/blog/1/update"))
 def test_required(client, path):
     client.post(path)
+
+
+@pytest.mark.parametrize("path, code", [("/blog/create", 200), ("/blog/create", 302)])
+def test_pairs(client, path, code):
+    client.get(path)
+
+
+@pytest.mark.parametrize("path", ["/blog/create", PATHS])
+def test_not_literal(client, path):
+    client.get(path)
 """
 
 
@@ -224,9 +234,15 @@ def test_flask_fixture_clients():
          {"framework": "flask-test", "url": "/blog/create"}),
         ("tests/test_blog.py", 14, "tests/test_blog.test_create(2)", "CALLS_HTTP", "endpoint:GET /blog/create",
          {"framework": "flask-test", "route_name": "blog.create", "url": "/blog/create"}),
-        ("tests/test_blog.py", 23, "tests/test_blog.test_required(2)", "UNLINKED", "unlinked:url",
-         {"call": "POST {}", "framework": "flask-test"}),
-    ]  # not: the CLI runner fixture
+        ("tests/test_blog.py", 23, "tests/test_blog.test_required(2)", "CALLS_HTTP", "endpoint:POST /blog/create",
+         {"framework": "flask-test", "url": "/blog/create"}),
+        ("tests/test_blog.py", 23, "tests/test_blog.test_required(2)", "CALLS_HTTP", "endpoint:POST /blog/{}/update",
+         {"framework": "flask-test", "literal": True, "url": "/blog/1/update"}),
+        ("tests/test_blog.py", 28, "tests/test_blog.test_pairs(3)", "CALLS_HTTP", "endpoint:GET /blog/create",
+         {"framework": "flask-test", "url": "/blog/create"}),
+        ("tests/test_blog.py", 33, "tests/test_blog.test_not_literal(2)", "UNLINKED", "unlinked:url",
+         {"call": "GET {}", "framework": "flask-test"}),
+    ]  # not: the CLI runner fixture; a parametrized value that is not a string literal
 
 
 DJANGO = """

@@ -29,7 +29,8 @@ its own file, and the linker joins them (:mod:`indexer.frameworks.fixture_client
   ``patch`` / ``delete`` / ``head`` / ``options`` whose receiver is an untyped parameter ``p`` without a
   default of the enclosing function, never re-bound in it, with :attr:`~indexer.model.HttpCall.fixture`
   ``p``; its URL as :mod:`indexer.languages.python.frameworks.python_http_clients` reads one (a local's
-  value at its start, a route name: ``client.get(reverse("account_login"))``).
+  value at its start, a route name: ``client.get(reverse("account_login"))``); a URL that is a parameter a
+  ``@pytest.mark.parametrize`` gives string literals is one request per value.
 
 Only files pytest reads fixtures and tests from are read (``conftest.py``, ``test_*.py``, ``*_test.py``:
 :func:`~indexer.languages.python.pytest_fixtures.is_test_file`); a call already read as a client's by
@@ -41,11 +42,12 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText
-from indexer.languages.python.frameworks.common import Args, Context, compact, library_kind, local_value, scope_of, template
+from indexer.languages.python.frameworks.common import (Args, Context, compact, library_kind, local_value, scope_of,
+                                                        string_list, string_value, template)
 from indexer.languages.python.frameworks.python_http_clients import local_start
 from indexer.languages.python.frameworks.url_names import route_name
 from indexer.languages.python.pytest_fixtures import FIXTURE, is_test_file
-from indexer.model import ClientFixture, FileExtraction, HttpCall
+from indexer.model import ClientFixture, FileExtraction, HttpCall, Template
 
 __all__ = ["CLIENTS", "FRAMEWORK", "LANGUAGES", "detect"]
 
@@ -92,7 +94,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             found = _fixture(ctx, fn, qualname, classes)
             if found is not None:
                 out.client_fixtures.append(found)
-        _calls(ctx, fn, seen)
+        _calls(ctx, fn, seen, _parametrized(src, decorators))
 
 
 def _module_classes(root: Node) -> list[Node]:
@@ -180,8 +182,42 @@ def _rebound(src: SourceText, nodes: list[Node]) -> set[str]:
     return out
 
 
-def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]]) -> None:
-    """Record the requests ``fn`` makes on its plain parameters."""
+def _parametrized(src: SourceText, decorators: list[Node]) -> dict[str, list[str]]:
+    """The string values a function's ``@pytest.mark.parametrize("path", ["/a", "/b"])`` marks give each parameter
+    (``"name, other"`` / ``("name", "other")`` with a list of tuples too), when every value given that parameter is a
+    string literal; a parameter given anything else (a name, an id, ``pytest.param(...)``) is left out."""
+    out: dict[str, list[str]] = {}
+    for decorator in decorators:
+        call = decorator.named_children[0] if decorator.named_child_count else None
+        if call is None or call.type != "call" or not compact(src, call.child_by_field_name("function")).endswith(
+                "mark.parametrize"):
+            continue
+        args = Args.of(src, call.child_by_field_name("arguments"))
+        names_node, values = args.get(0, "argnames"), args.get(1, "argvalues")
+        names = string_list(src, names_node)
+        if names is not None and len(names) == 1 and names_node is not None and names_node.type != "list":
+            names = [n.strip() for n in names[0].split(",")]
+        if not names or values is None or values.type not in ("list", "tuple"):
+            continue
+        rows = [c for c in values.named_children if c.type != "comment"]
+        for i, name in enumerate(names):
+            found = [string_value(src, row if len(names) == 1 else _item(row, i)) for row in rows]
+            if found and all(v is not None for v in found):
+                out[name] = found  # type: ignore[assignment]
+    return out
+
+
+def _item(row: Node, i: int) -> Node | None:
+    """The ``i``-th item of a parametrize row written as a tuple or list."""
+    if row.type not in ("tuple", "list"):
+        return None
+    items = [c for c in row.named_children if c.type != "comment"]
+    return items[i] if i < len(items) else None
+
+
+def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]], values: dict[str, list[str]]) -> None:
+    """Record the requests ``fn`` makes on its plain parameters; a URL that is a parameter ``values`` gives string
+    values is one request per value (``@pytest.mark.parametrize("path", ("/create", "/1/update"))``)."""
     src = ctx.src
     params = _params(src, fn)
     if not params:
@@ -204,10 +240,16 @@ def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]]) -> None:
         url = args.get(0, "url") or args.keywords.get("path")
         if url is None:
             continue
-        url_t = local_start(src, url, template(src, url))
-        named = route_name(src, ctx.imports, url) if url_t.parts and url_t.parts[0][0] != "lit" else None
-        ctx.out.http_calls.append(HttpCall(FRAMEWORK, method.upper(), url_t, scope_of(node, src), src.line(verb),
-                                           src.col(verb), route_name=named, fixture=src.text(obj)))
+        given = values.get(src.text(url), []) if url.type == "identifier" and src.text(url) in params else []
+        if given:
+            urls = [Template.of(v) for v in dict.fromkeys(given)]
+            named = None
+        else:
+            urls = [local_start(src, url, template(src, url))]
+            named = route_name(src, ctx.imports, url) if urls[0].parts and urls[0].parts[0][0] != "lit" else None
+        for url_t in urls:
+            ctx.out.http_calls.append(HttpCall(FRAMEWORK, method.upper(), url_t, scope_of(node, src), src.line(verb),
+                                               src.col(verb), route_name=named, fixture=src.text(obj)))
 
 
 def _fixture(ctx: Context, fn: Node, qualname: str, classes: dict[str, Node]) -> ClientFixture | None:
