@@ -434,3 +434,43 @@ def test_formatted_route_names():
         ("tests/tests.py", 13, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /b/{}",
          {"framework": "django-test", "url": "/b/{}"}),
     ]
+
+
+USER_ADMINS = """from django.contrib import admin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group, User
+from django.urls import path
+
+from shop.models import Customer, Staff
+
+site = admin.AdminSite(name="other")
+site.register(User, UserAdmin)
+
+
+class CustomerAdmin(UserAdmin):
+    pass
+
+
+class StaffAdmin(UserAdmin):
+    def get_urls(self):
+        return [path("x/", self.x_view, name="staff_x")] + super().get_urls()
+
+
+admin.site.register(Customer, CustomerAdmin)
+admin.site.register(Staff, StaffAdmin)
+admin.site.register(Group, GroupAdmin)
+"""
+
+
+def test_user_admin_password_route():
+    """django.contrib.auth's ``UserAdmin`` (registered as imported, or a class of the file deriving from it) adds its
+    ``<id>/password/`` route; a class overriding ``get_urls`` has its own entries instead, ``GroupAdmin`` none."""
+    ex = extractor_for_path("shop/admin.py").extract("shop/admin.py", USER_ADMINS.encode())
+    extra = sorted((r.router, r.path.parts[0][1], r.handler_ref, r.name) for r in ex.routes
+                   if r.path.parts and r.path.parts[0][1].endswith(("/password/", "/x/")))
+    assert extra == [
+        ("django.contrib.admin.site.urls", "shop/customer/<id>/password/", "CustomerAdmin.user_change_password",
+         "auth_user_password_change"),
+        ("django.contrib.admin.site.urls", "shop/staff/x/", "StaffAdmin.x_view", "staff_x"),
+        ("site.urls", "auth/user/<id>/password/", "UserAdmin.user_change_password", "auth_user_password_change"),
+    ]
