@@ -474,3 +474,52 @@ def test_user_admin_password_route():
         ("django.contrib.admin.site.urls", "shop/staff/x/", "StaffAdmin.x_view", "staff_x"),
         ("site.urls", "auth/user/<id>/password/", "UserAdmin.user_change_password", "auth_user_password_change"),
     ]
+
+
+MOUNTED = """
+# --- path: app/__init__.py ---
+# --- path: app/main.py ---
+from fastapi import FastAPI
+
+app = FastAPI()
+v1 = FastAPI()
+plain = FastAPI()
+
+
+@v1.get("/items/{item_id}", name="items")
+def items(item_id: int):
+    return {}
+
+
+@plain.get("/ping", name="ping")
+def ping():
+    return {}
+
+
+app.mount("/v1", v1, name="v1")
+app.mount("/plain", plain)
+# --- path: tests/test_main.py ---
+from fastapi.testclient import TestClient
+
+from app.main import app
+
+client = TestClient(app)
+
+
+def test_mounted():
+    client.get(app.url_path_for("v1:items", item_id=1))
+    client.get(app.url_path_for("ping"))
+    client.get(app.url_path_for("items", item_id=1))
+    client.get(app.url_path_for("v2:items", item_id=1))
+"""
+
+
+def test_fastapi_mount_names():
+    """``app.mount("/v1", v1, name="v1")`` puts the sub-application's names under ``v1:``; an unnamed mount adds
+    nothing; the name without its mount's namespace, or under another, names no route."""
+    assert [c[1:5] for c in _calls(_resolve(MOUNTED))] == [
+        (9, "tests/test_main.test_mounted(0)", "CALLS_HTTP", "endpoint:GET /v1/items/{}"),
+        (10, "tests/test_main.test_mounted(0)", "CALLS_HTTP", "endpoint:GET /plain/ping"),
+        (11, "tests/test_main.test_mounted(0)", "UNLINKED", "unlinked:route_name"),
+        (12, "tests/test_main.test_mounted(0)", "UNLINKED", "unlinked:route_name"),
+    ]
