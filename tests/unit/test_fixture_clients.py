@@ -10,10 +10,13 @@ CALLS_HTTP and UNLINKED edges.
 
 from __future__ import annotations
 
+import sqlite3
+
 from indexer.languages import extractor_for_path
 from indexer.languages.python.frameworks import pytest_clients
 from indexer.model import ClientFixture
 from tests.resolution_harness import split_fixture
+from tests.unit.test_incremental import Workspace
 from tests.unit.test_route_names import _calls, _resolve
 
 FASTAPI = """
@@ -523,3 +526,44 @@ def test_fastapi_mount_names():
         (11, "tests/test_main.test_mounted(0)", "UNLINKED", "unlinked:route_name"),
         (12, "tests/test_main.test_mounted(0)", "UNLINKED", "unlinked:route_name"),
     ]
+
+
+INCREMENTAL = {
+    "app/__init__.py": "",
+    "app/main.py": ('from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get("/health")\n'
+                    'def health():\n    return {}\n'),
+    "tests/__init__.py": "",
+    "tests/conftest.py": ('import pytest\nfrom fastapi.testclient import TestClient\n\nfrom app.main import app\n\n\n'
+                          '@pytest.fixture\ndef client():\n    return TestClient(app)\n'),
+    "tests/test_health.py": 'def test_health(client):\n    client.get("/health")\n',
+}
+
+
+def _test_links(db) -> list[tuple]:
+    """``(file, line, target)`` of the test file's CALLS_HTTP / UNLINKED edges in the index ``db``."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = conn.execute("SELECT file, line, dst FROM edges WHERE kind IN ('CALLS_HTTP', 'UNLINKED') "
+                            "AND file = 'tests/test_health.py' ORDER BY line").fetchall()
+        return [tuple(r) for r in rows]
+    finally:
+        conn.close()
+
+
+def test_editing_a_conftest_fixture_relinks_the_test(tmp_path) -> None:
+    """The fixture lives in conftest.py, the request in the test file: editing the fixture alone (no longer a client,
+    a client again, overridden by the test module's own) changes the test's link, in the watcher's index and a
+    one-shot run's alike (each checked against a full index by the Workspace)."""
+    ws = Workspace(tmp_path, INCREMENTAL)
+    try:
+        linked = [("tests/test_health.py", 2, "endpoint:GET /health")]
+        assert _test_links(ws.db) == _test_links(ws.cli_db) == linked
+        ws.edit({"tests/conftest.py": INCREMENTAL["tests/conftest.py"].replace("TestClient(app)", "{}")})
+        assert _test_links(ws.db) == _test_links(ws.cli_db) == []
+        ws.edit({"tests/conftest.py": INCREMENTAL["tests/conftest.py"]})
+        assert _test_links(ws.db) == _test_links(ws.cli_db) == linked
+        ws.edit({"tests/test_health.py": ("import pytest\n\n\n@pytest.fixture\ndef client():\n    return object()\n\n\n"
+                                          + INCREMENTAL["tests/test_health.py"])})
+        assert _test_links(ws.db) == _test_links(ws.cli_db) == []
+    finally:
+        ws.close()
