@@ -19,7 +19,7 @@ from indexer.string_templates import Template
 __all__ = [
     "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
     "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
-    "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl",
+    "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture",
 ]
 
 
@@ -238,6 +238,11 @@ class HttpCall:
     ``starlette``: ``request.url_for("name")``), ``arguments`` how many path values the call gives (``-1``: not
     known), ``URLconf`` the dotted module a Django test makes ``ROOT_URLCONF`` around the call (``""``: none).
     ``url`` still holds the expression as built, for display."""
+    fixture: str | None = None
+    """The parameter of ``caller`` (a pytest test or fixture) whose ``get`` / ``post`` / ... this is, when the
+    receiver is that untyped parameter (``def test_home(client): client.get("/")``): the linker keeps the call only
+    when the fixture pytest hands that parameter is a test client (:mod:`indexer.frameworks.fixture_clients`), with
+    that client's ``framework``; ``framework`` is ``pytest-fixture`` until then."""
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
     a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""
@@ -365,4 +370,20 @@ class DevProxy:
     rewrite: tuple[str, str] | None = None
 
 
+@dataclass(slots=True)
+class ClientFixture:
+    """A pytest fixture that returns or yields an HTTP test client (``@pytest.fixture def client(app): return
+    app.test_client()``, ``TestClient(app)``, ``APIClient()``, ``with app.test_client() as c: yield c``), read in its
+    own file: ``qualname`` the fixture function's; ``framework`` the client's (``testclient``, ``django-test``,
+    ``flask-test``, ``httpx``; ``""`` when every value it hands out is one of its parameters); ``params`` the
+    parameters it hands out as they were handed in (``def auth_client(client): client.login(); return client``), each
+    the fixture pytest gives that parameter (:mod:`indexer.frameworks.fixture_clients`). A fixture handing out
+    anything else too is not recorded."""
+
+    qualname: str
+    framework: str
+    params: tuple[str, ...] = ()
+
+
 pickle_records(globals(), __name__)
+

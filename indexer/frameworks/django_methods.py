@@ -12,17 +12,26 @@ Only a decorator that is that module's function counts: the view's file imports 
 django.views.decorators.http`` then the full dotted name). A function of the same name from elsewhere
 (a project's own ``require_POST``) says nothing, nor does any other decorator. Without such a
 decorator a function view accepts any method (the route keeps ``*``).
+
+:func:`bound_view`: the class of a class-based view bound to a module-level name (``login =
+LoginView.as_view()`` routed as ``views.login``), which the resolver cannot follow through Django's
+``as_view``.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from indexer.resolve.multimap import entries
-from indexer.resolve.values import Def
+from indexer.resolve.values import ClassV, Def, ModuleV
 
-__all__ = ["DJANGO_HTTP", "required_methods"]
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+
+__all__ = ["DJANGO_HTTP", "bound_view", "required_methods"]
 
 DJANGO_HTTP = "django.views.decorators.http"
 """The module whose decorators restrict a view's methods."""
@@ -83,3 +92,29 @@ def _literal_methods(call_args: str) -> list[str] | None:
     if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
         return None
     return list(dict.fromkeys(str(e.value).upper() for e in node.elts))  # type: ignore[attr-defined]
+
+
+_AS_VIEW = ".as_view"
+
+
+def bound_view(r: Lookup, fc: FileCtx, scope: str | None, expr: str) -> ClassV | None:
+    """The view class of the module-level ``name = SomeView.as_view(...)`` a handler expression ``expr`` of ``fc``
+    names (``views.login`` with ``login = LoginView.as_view()`` in the module ``views``, or ``login`` bound so in
+    ``fc`` itself: django-allauth routes all its views so), its last such binding; ``None`` when ``expr`` names no
+    such binding or the class does not resolve to one of the repository. Records the files read."""
+    owner, _, name = expr.rpartition(".")
+    files = [fc]
+    if owner:
+        module = r.resolve_expr(fc, scope, owner)
+        if not isinstance(module, ModuleV):
+            return None
+        files = r.module_files(module.ns, module.key)
+    for f in files:
+        r.use(("file", f.path, ""))
+        bound = next((b for b in reversed(f.ex.bindings) if b.scope is None and b.name == name), None)
+        if bound is None or bound.how != "constructed" or not bound.type.endswith(_AS_VIEW):
+            continue
+        view = r.resolve_expr(f, None, bound.type[:-len(_AS_VIEW)])
+        if isinstance(view, ClassV) and view.c.file.repo == r.repo:
+            return view
+    return None

@@ -90,6 +90,7 @@ from indexer.frameworks.grpc import link_rpcs
 from indexer.frameworks.api_first import ApiFirstLinks
 from indexer.frameworks.app_prefixes import AppPrefixLinks
 from indexer.frameworks.exchange import ExchangeLinks
+from indexer.frameworks.fixture_clients import FixtureClients
 from indexer.frameworks.client_chains import drop_unserved_alternatives
 from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
@@ -388,13 +389,21 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
             for use in fc.ex.url_arg_calls:
                 used.update(self.wrapped_call(fc, use, templates))
         named: list[tuple[FileCtx, HttpCall]] = []  # URLs built from a route's name: once every route is named
+        fixtures = FixtureClients(self.r, self.ctxs)  # a test's client from a pytest fixture (fixture_clients)
         for fc in self.ctxs:
             for route in fc.ex.routes:
                 self.route(fc, route)
             for call in fc.ex.http_calls:
                 if id(call) in used:
                     self.result.outcomes["client_template"] += 1
-                elif call.route_name is not None:
+                    continue
+                if call.fixture is not None:
+                    sent = fixtures.call(fc, call)
+                    if sent is None:
+                        self.result.outcomes["fixture_not_client"] += 1
+                        continue
+                    call = sent
+                if call.route_name is not None:
                     named.append((fc, call))
                 else:
                     self.http_call(fc, call)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from indexer.frameworks.auth_guards import GUARD_CALLBACK, factory_callbacks, guard_callbacks
 from indexer.frameworks.clients import HOLE, unknown_only
-from indexer.frameworks.django_methods import required_methods
+from indexer.frameworks.django_methods import bound_view, required_methods
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.python_graphql_links import MERGING_FRAMEWORKS
 from indexer.frameworks.router_classes import borrowed_router
@@ -298,6 +298,9 @@ class RouteLinks:
         is_view = bool(_AS_VIEW.search(ref))
         expr = _AS_VIEW.sub("", ref)
         v = self.r.resolve_expr(fc, scope, expr)
+        if fc.lang == "python" and not isinstance(v, (FuncV, ClassV)):  # `login = LoginView.as_view()` (django_methods)
+            bound = bound_view(self.r, fc, scope, expr)
+            v, is_view = (bound, True) if bound is not None else (v, is_view)
         if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
             return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
         if isinstance(v, ClassV):

@@ -20,7 +20,7 @@ from indexer.languages.python.django_models import class_query, manager_bases, o
 from indexer.languages.python.django_models import query_call as django_query_call
 from indexer.languages.base import declared_type_parameters, split_top_level
 from indexer.languages.python.implied import element_types
-from indexer.languages.python.pytest_fixtures import injected
+from indexer.languages.python.pytest_fixtures import injected, visible_fixture
 from indexer.languages.python.django_models import framework_receiver as django_receiver
 from indexer.languages.python.django_tables import library_model, table_name
 from indexer.model import Definition, FileExtraction, Import, base_type, unwrapped
@@ -562,6 +562,10 @@ class PythonModuleSystem:
     injected = staticmethod(injected)
     """Optional hook of the resolver core: what pytest hands a test's untyped parameter, the fixture
     of its name (:func:`indexer.languages.python.pytest_fixtures.injected`)."""
+    visible_fixture = staticmethod(visible_fixture)
+    """Optional hook of the framework linker: whether pytest hands a test's parameter a fixture, and the
+    repository's fixture of that name the test sees (:func:`indexer.languages.python.pytest_fixtures.visible_fixture`;
+    :mod:`indexer.frameworks.fixture_clients`)."""
     type_parameters = staticmethod(type_parameters)
     """Optional hook of the resolver core: a class's type parameters (:func:`type_parameters`;
     :mod:`indexer.resolve.generics`)."""

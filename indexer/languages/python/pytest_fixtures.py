@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["FIXTURE", "fixture_name", "injected", "is_fixture", "is_test_file", "requested"]
+__all__ = ["FIXTURE", "fixture_name", "injected", "is_fixture", "is_test_file", "requested", "visible_fixture"]
 
 PLUGINS = "pytest_plugins"
 """The module-level constant naming plugin modules (:mod:`indexer.languages.python.frameworks.pytest_plugins`)."""
@@ -59,21 +59,33 @@ def injected(r: Lookup, fc: FileCtx, scope: str, name: str) -> Value:
     (its return annotation or inferred return) or, for a generator fixture, yields; ``None`` when the
     function is none of those, no fixture of that name is visible, or the fixture is the function
     itself (an overriding fixture requesting the one it overrides is not followed)."""
-    if not is_test_file(fc.path):
-        return None
-    fn = next((rd for rd in entries(fc.by_qualname, scope) if rd.is_callable), None)
-    if fn is None or not (fn.name.startswith("test") or (fn.shape.decorated and is_fixture(fn.d))):
-        return None
-    if not requested(fn.d, name, _class_decorators(fc, fn)):
-        return None
-    ns = fc.rules.namespace
-    by_name = r.memoised((0, ns, "pytest fixtures"), lambda: _by_name(r.registered(ns, FIXTURE)))
-    found = _visible(by_name.get(name, []) if isinstance(by_name, dict) else [], fc, fn, r)
-    if found is None or found is fn:
+    requested_here, found = visible_fixture(r, fc, scope, name)
+    if not requested_here or found is None:
         return None
     if found.d.yielded_refs:
         return r.yielded(found)
     return r.call_result(FuncV(found), "inferred")
+
+
+def visible_fixture(r: Lookup, fc: FileCtx, scope: str, name: str) -> tuple[bool, Def | None]:
+    """``(requested, fixture)`` for parameter ``name`` of the function ``scope`` of ``fc``: ``requested``
+    whether pytest hands it a fixture's value (``scope`` a test function or method, or a fixture, of a file
+    pytest reads, and :func:`requested` by pytest's rules), ``fixture`` the repository's fixture of that name
+    the function sees (its class's, its module's, the nearest ``conftest.py``'s, a ``pytest_plugins``
+    module's), ``None`` when none is visible (a plugin's own fixture, pytest-django's ``client``) or it is the
+    function itself (an overriding fixture requesting the one it overrides is not followed). The linker
+    reads it through the language's rules (:mod:`indexer.frameworks.fixture_clients`)."""
+    if not is_test_file(fc.path):
+        return False, None
+    fn = next((rd for rd in entries(fc.by_qualname, scope) if rd.is_callable), None)
+    if fn is None or not (fn.name.startswith("test") or (fn.shape.decorated and is_fixture(fn.d))):
+        return False, None
+    if not requested(fn.d, name, _class_decorators(fc, fn)):
+        return False, None
+    ns = fc.rules.namespace
+    by_name = r.memoised((0, ns, "pytest fixtures"), lambda: _by_name(r.registered(ns, FIXTURE)))
+    found = _visible(by_name.get(name, []) if isinstance(by_name, dict) else [], fc, fn, r)
+    return True, (None if found is fn else found)
 
 
 def _by_name(fixtures: list[Def]) -> dict[str, list[Def]]:

@@ -31,7 +31,8 @@ registration in a module nothing imports is read all the same):
   ``A.changelist_view``... (:attr:`~indexer.model.Route.inherited`: the class when it does not define the method
   and Django is not indexed; without ``A``, Django's ``ModelAdmin`` as the file imports it). ``A``'s literal
   ``get_urls`` entries, its own or a base class's of the file (``path("x/", self.admin_site.admin_view(self.v),
-  name="n")``), come first, under the model's prefix; each of its ``actions`` (a method's name or a function) is a ``POST`` on the changelist, which runs it;
+  name="n")``), or those of django.contrib.auth's ``UserAdmin`` it is or derives from (``<id>/password/``,
+  ``auth_user_password_change``), come first, under the model's prefix; each of its ``actions`` (a method's name or a function) is a ``POST`` on the changelist, which runs it;
 * the model: ``app_label`` is a class of the file's ``Meta.app_label``, else the app holding its module (the
   package before its ``models`` module or package, else the module's last package; a class of the file: the file's
   folder), ``model_name`` the class name in lower case. A model the file cannot place (not imported, not a class
@@ -63,6 +64,11 @@ _MODEL_VIEWS = (("", "changelist_view", "changelist"), ("add/", "add_view", "add
                 ("<path:object_id>/history/", "history_view", "history"),
                 ("<path:object_id>/delete/", "delete_view", "delete"),
                 ("<path:object_id>/change/", "change_view", "change"))
+_LIBRARY_URLS = {"django.contrib.auth.admin.UserAdmin": (("<id>/password/", "user_change_password",
+                                                             "auth_user_password_change"),)}
+"""The ``get_urls`` entries a library's ModelAdmin adds before ``ModelAdmin``'s (``django/contrib/auth/admin.py``
+5.2.8: the password form, its name written whole, whatever the model), used when the registered class is that
+ModelAdmin or derives from it through classes of the file that do not override ``get_urls``."""
 _REDIRECT = ("<path:object_id>/", "django.views.generic.base.RedirectView.as_view()")
 _BLOCKS = frozenset({"if_statement", "try_statement", "with_statement"})
 _CLAUSES = ("elif_clause", "else_clause", "except_clause", "finally_clause")
@@ -215,6 +221,9 @@ class _File:
         line, col = self.src.line(at), self.src.col(at)
         owner = admin or self._model_admin()
         routes = self._own_urls(self._defining("get_urls", admin), admin, base, router, line, col)
+        if not routes and owner:  # `site.register(User, UserAdmin)` of django.contrib.auth: its get_urls is Django's
+            routes = [Route(_FRAMEWORK, ["*"], Template.of(base + tail), None, line, col, f"{owner}.{view}", router,
+                            name=name, inherited=True) for tail, view, name in _LIBRARY_URLS.get(self._library_admin(admin), ())]
         for tail, view, suffix in _MODEL_VIEWS:
             routes.append(Route(_FRAMEWORK, ["*"], Template.of(base + tail), None, line, col,
                                 f"{owner}.{view}" if owner else None, router, name=f"{prefix}_{suffix}", inherited=True))
@@ -237,6 +246,19 @@ class _File:
                 return cls
             name = next((b for b in self._bases(cls) if b in self.classes), None)
         return None
+
+    def _library_admin(self, name: str | None) -> str:
+        """The qualified name of the ModelAdmin of a library that ``name`` is or derives from through classes of the
+        file (``UserAdmin`` imported from ``django.contrib.auth.admin``, or ``class MyUserAdmin(UserAdmin)``); ``""``:
+        none (a class of the file all the way up, or not known)."""
+        for _ in range(8):
+            if not name:
+                return ""
+            cls = self.classes.get(name)
+            if cls is None:
+                return self.imports.qualify(name) or ""
+            name = next(iter(self._bases(cls)), None)
+        return ""
 
     def _model_admin(self) -> str | None:
         """How the file names Django's ``ModelAdmin`` (``admin.ModelAdmin``), ``None``: it does not."""

@@ -12,7 +12,8 @@ Found (rules in ``indexer/languages/python/queries/fastapi.scm``):
   :class:`~indexer.model.Router` (an app's prefix is empty).
 * ``R.include_router(child, prefix="/api")`` -> :class:`~indexer.model.Mount` (``parent`` ``R``,
   ``child`` the router expression as written, prefix empty when not given);
-  ``R.mount("/sub", sub_app)`` of a named sub-application likewise.
+  ``R.mount("/sub", sub_app, name="sub")`` of a named sub-application likewise (``name=`` its namespace:
+  ``url_path_for("sub:items")``, :mod:`indexer.frameworks.route_names`).
 
 Which receivers ``R`` count (FastAPI names are common words, so a rule is needed): only in a file that
 imports from ``fastapi``, a receiver that is bound, seen from the decorator or call, to a
@@ -352,7 +353,8 @@ def _call(ctx: Context, caps: dict[str, list[Node]], known: _Receivers) -> None:
         if child is None or child.type not in ("identifier", "attribute"):
             return
         prefix = template(src, args.get(0, "path"))
-    ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col))
+    namespace = string_value(src, args.keywords.get("name")) if name == "mount" else None  # url_path_for("sub:x")
+    ctx.out.mounts.append(Mount(_FRAMEWORK, receiver, compact(src, child), prefix, line, col, namespace=namespace))
 
 
 # ---------------------------------------------------------------------------------- cross-cutting

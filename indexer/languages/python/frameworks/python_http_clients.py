@@ -13,8 +13,8 @@ Found (rules in ``indexer/languages/python/queries/http_clients.scm``), only in 
   attribute (``self.x`` seen from the class's methods).
 
 A Flask application's test client (a file importing ``flask``): a receiver bound to ``app.test_client()`` (or
-``with app.test_client() as c``, or annotated ``FlaskClient``), framework ``flask-test``; pytest's ``client`` fixture
-given without annotation is not known to be one here.
+``with app.test_client() as c``, or annotated ``FlaskClient``), framework ``flask-test``; a test's untyped parameter
+(pytest's ``client`` fixture) is read by :mod:`indexer.languages.python.frameworks.pytest_clients`.
 
 A URL built from a route's name (``reverse("shop:detail")``, ``url_for("bp.view")``, ``request.url_for("name")``,
 directly, as the URL's start or through a local) is recorded as the call's ``route_name``
@@ -44,7 +44,7 @@ from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.url_names import route_name
 from indexer.model import FileExtraction, HttpCall, Template
 
-__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "shares"]
+__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "local_start", "shares"]
 
 LANGUAGES = ("python",)
 
@@ -322,7 +322,7 @@ def _set_up_url(src: SourceText, call: Node, attr: str, lineages: _Lineages) -> 
     return None
 
 
-def _local_start(src: SourceText, url: Node, url_t: Template) -> Template:
+def local_start(src: SourceText, url: Node, url_t: Template) -> Template:
     """``url_t`` with its start, when it is a local its function assigns once (``url = '{}/{}'.format(
     app.config["CONTACTS_URI"], user); requests.post(url=url)``, ``metadata_url + 'instance/zone'``), replaced
     by that value (:func:`~indexer.languages.python.frameworks.common.local_value`; one level)."""
@@ -364,7 +364,7 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     if url is None:
         return
     url_t = template(src, url)
-    url_t = _local_start(src, url, url_t)
+    url_t = local_start(src, url, url_t)
     if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
         url_t, url = (template(src, value), value) if value is not None else (url_t, url)

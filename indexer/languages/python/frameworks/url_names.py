@@ -12,7 +12,8 @@ not written but reversed from the name the route was given (:attr:`indexer.model
   the app, a test client's ``.app``): family ``starlette``;
 
 the name a string literal (a name built at run time is no route name: the URL stays as it is). The call may be the
-URL's start (``reverse("x") + "?q=1"``, ``f"{reverse('x')}?q=1"``), or a local variable of the enclosing function
+URL's start (``reverse("x") + "?q=1"``, ``f"{reverse('x')}?q=1"``, ``"%s?next=%s" % (reverse("x"), n)``,
+``"{}?q=1".format(reverse("x"))``), or a local variable of the enclosing function
 its last assignment before the request binds to one of these (``url = reverse("x"); self.client.get(url)``,
 followed :data:`MAX_HOPS` times), or else a module-level one (``DETAIL = reverse_lazy("shop:detail")``). ``arguments``: how many path values the call gives (``args=`` / ``kwargs=``
 of a literal display, the path parameters of ``url_for``; ``-1`` when they cannot be counted), which tells apart
@@ -142,7 +143,8 @@ def _urlconf_set(src: SourceText, imports: ImportTable, call: Node) -> str:
 
 def _start(src: SourceText, node: Node | None) -> Node | None:
     """The expression a URL starts with: ``node`` itself, the left operand of a ``+`` chain, the first
-    interpolation of an f-string that starts with one; parentheses dropped."""
+    interpolation of an f-string that starts with one, the first value of a ``%``-format or ``str.format`` that
+    starts with a placeholder (:func:`_formatted`); parentheses dropped."""
     for _ in range(64):
         if node is None:
             return None
@@ -151,9 +153,18 @@ def _start(src: SourceText, node: Node | None) -> Node | None:
             node = node.named_children[0]
         elif kind == "binary_operator":
             operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type == "%":
+                node = _formatted(src, node.child_by_field_name("left"), node.child_by_field_name("right"))
+                continue
             if operator is None or operator.type != "+":
                 return None
             node = node.child_by_field_name("left")
+        elif kind == "call" and _is_format(src, node):  # "{}?next={}".format(reverse("login"), nxt)
+            text = string_value(src, node.child_by_field_name("function").child_by_field_name("object"))  # type: ignore[union-attr]
+            args = Args.of(src, node.child_by_field_name("arguments")).positional
+            if text is None or not text.startswith(("{}", "{0}")) or not args:
+                return None
+            node = args[0]
         elif kind == "string":
             pieces = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
             if not pieces or pieces[0].type != "interpolation":
@@ -163,6 +174,37 @@ def _start(src: SourceText, node: Node | None) -> Node | None:
             node = node.named_children[0] if node.named_child_count else None
         else:
             return node
+    return None
+
+
+def _is_format(src: SourceText, call: Node) -> bool:
+    """Whether ``call`` is ``<string literal>.format(...)``."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "attribute":
+        return False
+    attr, obj = callee.child_by_field_name("attribute"), callee.child_by_field_name("object")
+    return attr is not None and obj is not None and src.text(attr) == "format" and obj.type in ("string", "concatenated_string")
+
+
+def _formatted(src: SourceText, text: Node | None, values: Node | None) -> Node | None:
+    """The value a ``%``-formatted string starts with: ``"%s?next=%s" % (reverse("login"), nxt)`` -> the tuple's
+    first item, ``"%s?id=1" % url`` -> ``url``, ``"%(url)s?x" % {"url": u}`` -> ``u``; ``None`` when the format does
+    not start with a placeholder (``"/a/%s" % x``) or the value is not written there."""
+    fmt = string_value(src, text)
+    while values is not None and values.type == "parenthesized_expression" and values.named_child_count == 1:
+        values = values.named_children[0]
+    if fmt is None or values is None or not fmt.startswith("%"):
+        return None
+    if fmt.startswith("%s"):
+        if values.type == "tuple":
+            return values.named_children[0] if values.named_child_count else None
+        return values if values.type not in ("dictionary", "list") else None
+    key = fmt[2:fmt.find(")")] if fmt.startswith("%(") and ")s" in fmt else None
+    if key is None or values.type != "dictionary":
+        return None
+    for pair in values.named_children:
+        if pair.type == "pair" and string_value(src, pair.child_by_field_name("key")) == key:
+            return pair.child_by_field_name("value")
     return None
 
 
