@@ -1,0 +1,102 @@
+"""URL builders in C#, Java, Kotlin and Go (session 66, acc66b): a method or function every return of which builds a
+string from its parameters (:mod:`indexer.frameworks.url_builder_rule`), called in a request's URL, is folded by the
+linker one level deep. Exact links, and what must stay unknown: a builder with a return that is no string (a
+conditional, a call), a ``params`` array, a call of a call."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.index_harness import index_files
+
+
+def requests(db: Path) -> list[tuple[str, str, str]]:
+    """Each request as ``(caller's last part, linked endpoint or unlinked reason, the URL as rendered)``, sorted."""
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute("SELECT src, dst, props FROM edges WHERE kind IN ('CALLS_HTTP', 'UNLINKED')").fetchall()
+    finally:
+        conn.close()
+    out = []
+    for src, dst, props in rows:
+        p = json.loads(props or "{}")
+        if dst.startswith("unlinked:") and p.get("kind", "http") != "http":
+            continue
+        out.append((src.rsplit(".", 1)[-1], dst, p.get("url") or p.get("call") or ""))
+    return sorted(out)
+
+CS_SERVER = """using Microsoft.AspNetCore.Builder;
+namespace Shop.Api;
+public static class CatalogApi
+{
+    public static void Map(WebApplication app)
+    {
+        var api = app.MapGroup("api/catalog");
+        api.MapGet("/items", () => 1);
+        api.MapGet("/items/{id:int}", (int id) => 1);
+        api.MapGet("/brands", () => 1);
+    }
+}
+"""
+
+CS_CLIENT = """using System.Net.Http;
+namespace Shop.Web;
+public class CatalogService(HttpClient httpClient)
+{
+    private readonly string remoteServiceBaseUrl = "api/catalog/";
+
+    public Task<string> Items(int pageIndex, int? brand)
+    {
+        var uri = GetAllCatalogItemsUri(remoteServiceBaseUrl, pageIndex, brand);
+        return httpClient.GetStringAsync(uri);
+    }
+
+    public Task<string> One(int id) => httpClient.GetStringAsync(ItemUri(remoteServiceBaseUrl, id));
+
+    public Task<string> Either(bool b) => httpClient.GetStringAsync(Pick(b, remoteServiceBaseUrl));
+
+    public Task<string> Joined() => httpClient.GetStringAsync(UriHelper.CombineUri(remoteServiceBaseUrl, "brands"));
+
+    public Task<string> Nested(int id) => httpClient.GetStringAsync(ItemUri(Prefix(remoteServiceBaseUrl), id));
+
+    private static string GetAllCatalogItemsUri(string baseUri, int pageIndex, int? brand)
+    {
+        string filterQs = string.Empty;
+        if (brand.HasValue)
+        {
+            filterQs += $"brand={brand.Value}&";
+        }
+        return $"{baseUri}items?{filterQs}pageIndex={pageIndex}";
+    }
+
+    private static string ItemUri(string baseUri, int id) => $"{baseUri}items/{id}";
+
+    // a conditional: not a string built from the parameters on every path
+    private static string Pick(bool b, string baseUri) => b ? $"{baseUri}items" : $"{baseUri}brands";
+
+    private static string Prefix(string p) => p;
+}
+
+public static class UriHelper
+{
+    public static string CombineUri(params string[] uriParts)
+    {
+        var uri = string.Empty;
+        foreach (var part in uriParts) { uri = $"{uri}/{part}"; }
+        return uri;
+    }
+}
+"""
+
+
+def test_csharp_builders_are_folded(tmp_path: Path) -> None:
+    index_files(tmp_path / "shop", {"Api/CatalogApi.cs": CS_SERVER, "Web/CatalogService.cs": CS_CLIENT}, "shop",
+                tmp_path / "x.db").close()
+    assert requests(tmp_path / "x.db") == [
+        ("Either(1)", "unlinked:url", "GET {}"),  # Pick returns a conditional: unknown
+        ("Items(2)", "endpoint:GET /api/catalog/items", "api/catalog/items?{}pageIndex={}"),  # its query string dropped
+        ("Joined(0)", "unlinked:url", "GET {}"),  # CombineUri joins a params array in a loop: no builder
+        ("One(1)", "endpoint:GET /api/catalog/items/{}", "api/catalog/items/{}"),
+    ]  # Nested: a call inside a builder's argument (one level only) leaves nothing known: no request
