@@ -100,3 +100,58 @@ def test_csharp_builders_are_folded(tmp_path: Path) -> None:
         ("Joined(0)", "unlinked:url", "GET {}"),  # CombineUri joins a params array in a loop: no builder
         ("One(1)", "endpoint:GET /api/catalog/items/{}", "api/catalog/items/{}"),
     ]  # Nested: a call inside a builder's argument (one level only) leaves nothing known: no request
+
+
+JAVA_SERVER = """package shop.customers;
+
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+class OwnerResource {
+    @GetMapping("/owners/{ownerId}") Object owner(@PathVariable int ownerId) { return null; }
+    @GetMapping("/owners/{ownerId}/pets/{petId}") Object pet(@PathVariable int ownerId, @PathVariable int petId) { return null; }
+    @GetMapping("/owners") Object owners() { return null; }
+}
+"""
+
+JAVA_CLIENT = """package shop.gateway;
+
+import org.springframework.web.client.RestTemplate;
+
+class CustomersClient {
+    private static final String BASE = "http://customers-service";
+    private final RestTemplate restTemplate = new RestTemplate();
+
+    Object owner(int id) { return restTemplate.getForObject(Urls.owner(BASE, id), Object.class); }
+    Object pet(int o, int p) { return restTemplate.getForObject(petUrl(o, p), Object.class); }
+    Object formatted(int id) { return restTemplate.getForObject(String.format("%s/owners/%d", BASE, id), Object.class); }
+    Object either(boolean b) { return restTemplate.getForObject(pick(b, BASE), Object.class); }
+    Object spread() { return restTemplate.getForObject(join(BASE, "owners"), Object.class); }
+
+    private String petUrl(int ownerId, int petId) {
+        return String.format("%s/owners/%d/pets/%d", BASE, ownerId, petId);
+    }
+
+    private String pick(boolean b, String base) { return b ? base + "/owners" : base + "/vets"; }
+
+    private String join(String... parts) { return String.join("/", parts); }
+}
+
+class Urls {
+    static String owner(String base, int id) { return base + "/owners/" + id; }
+}
+"""
+
+
+def test_java_builders_and_string_format_are_folded(tmp_path: Path) -> None:
+    files = {"customers/src/main/resources/application.yml": "spring:\n  application:\n    name: customers-service\n",
+             "customers/src/main/java/shop/customers/OwnerResource.java": JAVA_SERVER,
+             "gateway/src/main/java/shop/gateway/CustomersClient.java": JAVA_CLIENT}
+    index_files(tmp_path / "shop", files, "shop", tmp_path / "x.db").close()
+    assert requests(tmp_path / "x.db") == [
+        ("either(boolean)", "unlinked:url", "GET {}"),  # a conditional return: no builder
+        ("formatted(int)", "endpoint:GET /owners/{}", "http://customers-service/owners/{}"),
+        ("owner(int)", "endpoint:GET /owners/{}", "http://customers-service/owners/{}"),  # Urls.owner, another class
+        ("pet(int,int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
+        ("spread()", "unlinked:url", "GET {}"),  # varargs joined by a call: no builder
+    ]
