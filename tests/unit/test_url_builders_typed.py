@@ -155,3 +155,63 @@ def test_java_builders_and_string_format_are_folded(tmp_path: Path) -> None:
         ("pet(int,int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
         ("spread()", "unlinked:url", "GET {}"),  # varargs joined by a call: no builder
     ]
+
+
+GO_SERVER = """package main
+
+import "net/http"
+
+func main() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/orders/{id}", getOrder)
+	mux.HandleFunc("GET /api/orders/{id}/items", getItems)
+	http.ListenAndServe(":8080", mux)
+}
+
+func getOrder(w http.ResponseWriter, r *http.Request) {}
+func getItems(w http.ResponseWriter, r *http.Request) {}
+"""
+
+GO_CLIENT = """package client
+
+import (
+	"fmt"
+	"net/http"
+)
+
+const base = "http://orders:8080"
+
+func orderURL(id string) string { return fmt.Sprintf("%s/api/orders/%s", base, id) }
+
+func itemsURL(b string, id string) string {
+	if id == "" {
+		return b + "/api/orders"
+	}
+	return b + "/api/orders/" + id + "/items"
+}
+
+func pick(b bool) string {
+	if b {
+		return base + "/api/orders/1"
+	}
+	return lookup(base)
+}
+
+func lookup(s string) string { return s }
+
+func Order(id string) { http.Get(orderURL(id)) }
+func Items(id string) { http.Get(itemsURL(base, id)) }
+func Picked(b bool) { http.Get(pick(b)) }
+func Formatted(id string) { http.Get(fmt.Sprintf("%s/api/orders/%s/items", base, id)) }
+"""
+
+
+def test_go_builders_and_sprintf_are_folded(tmp_path: Path) -> None:
+    files = {"orders/main.go": GO_SERVER, "web/client/client.go": GO_CLIENT}
+    index_files(tmp_path / "shop", files, "shop", tmp_path / "x.db").close()
+    assert requests(tmp_path / "x.db") == [
+        ("Formatted(1)", "endpoint:GET /api/orders/{}/items", "http://orders:8080/api/orders/{}/items"),
+        ("Items(1)", "endpoint:GET /api/orders/{}/items", "http://orders:8080/api/orders/{}/items"),  # both passed
+        ("Order(1)", "endpoint:GET /api/orders/{}", "http://orders:8080/api/orders/{}"),
+        ("Picked(1)", "unlinked:url", "GET {}"),  # one return is a call: no builder
+    ]

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from indexer.frameworks import call_piece
 from indexer.languages.base import storable
 from indexer.model import FileExtraction, Param, StringConstant, Template
 from indexer.symbols import inline_definition, inline_header
@@ -229,11 +230,14 @@ class GoFile:
 
     def template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template | None:
         """A string expression as a :class:`Template`: literals, ``a + b``, ``fmt.Sprintf(format,
-        args...)`` (each verb a hole), constants of this file inlined, other names and selectors
-        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, anything else a hole; a name among ``params``
-        (the enclosing function's parameters, for a client template's URL) a ``ref`` piece too. ``None``
-        when the expression has no literal part and names no constant nor one of ``params`` (a plain
-        variable or call)."""
+        args...)`` (a ``%s`` / ``%d`` / ``%v`` of an argument that is no call that argument's template, any
+        other verb a hole), constants of this file inlined, other names and selectors
+        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, a call of a function that is not the standard
+        library's a ``call:`` piece (:func:`indexer.frameworks.url_builder_rule.call_piece`: the linker folds
+        a URL builder's, :mod:`indexer.languages.go.frameworks.url_builders`), anything else a hole; a name
+        among ``params`` (the enclosing function's parameters, for a client template's URL) a ``ref`` piece
+        too. ``None`` when the expression has no literal part and names no constant nor one of ``params``
+        (a plain variable)."""
         if node is None:
             return None
         t = self._template(node, 0, params)
@@ -301,13 +305,18 @@ class GoFile:
                 if i < len(verbs):
                     if verbs[i] == "%%":
                         parts.append(("lit", "%"))
-                    elif rest and rest[0].type == "identifier" and self.text(rest[0]) in params:
-                        parts.append(("ref", self.text(rest[0])))
-                        rest = rest[1:]
-                    else:
-                        parts.append(("hole", self.expr(rest[0]) if rest else "?"))
-                        rest = rest[1:]
+                        continue
+                    # %s / %d / %v of a string or a name: its template (a constant, a parameter, `base + "/x"`)
+                    sub = self._template(rest[0], depth + 1, params, inline) \
+                        if rest and verbs[i][-1] in "sdv" and rest[0].type != "call_expression" else None
+                    parts.extend(sub.parts if sub is not None else (("hole", self.expr(rest[0]) if rest else "?"),))
+                    rest = rest[1:]
             return Template.merged(parts)
+        fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if fn is not None and fn.type in ("identifier", "selector_expression") and not self.standard_library(fn):
+            # a call of the application's own function: a URL builder's, folded by the linker (built_urls)
+            args = [self._template(a, depth + 1, params, inline) for a in self.args(node)]
+            return Template((call_piece(self.expr(fn), args, self.expr(node)),))
         return Template((("hole", self.expr(node)),))
 
     def string_value(self, node: Node | None) -> Template | None:
