@@ -215,3 +215,37 @@ def test_go_builders_and_sprintf_are_folded(tmp_path: Path) -> None:
         ("Order(1)", "endpoint:GET /api/orders/{}", "http://orders:8080/api/orders/{}"),
         ("Picked(1)", "unlinked:url", "GET {}"),  # one return is a call: no builder
     ]
+
+
+KOTLIN_CLIENT = """package shop.gateway
+
+import org.springframework.web.client.RestTemplate
+
+const val BASE = "http://customers-service"
+
+class CustomersClient(private val restTemplate: RestTemplate) {
+    fun ownerUrl(id: Int): String {
+        return "$BASE/owners/$id"
+    }
+
+    fun petUrl(o: Int, p: Int) = "$BASE/owners/$o/pets/$p"
+
+    fun pick(b: Boolean, id: Int) = if (b) "$BASE/owners/$id" else "$BASE/vets"
+
+    fun owner(id: Int) = restTemplate.getForObject(ownerUrl(id), Any::class.java)
+    fun pet(o: Int, p: Int) = restTemplate.getForObject("${petUrl(o, p)}", Any::class.java)
+    fun either(b: Boolean) = restTemplate.getForObject(pick(b, 1), Any::class.java)
+}
+"""
+
+
+def test_kotlin_builders_are_folded(tmp_path: Path) -> None:
+    files = {"customers/src/main/resources/application.yml": "spring:\n  application:\n    name: customers-service\n",
+             "customers/src/main/java/shop/customers/OwnerResource.java": JAVA_SERVER,
+             "gateway/src/main/kotlin/shop/gateway/CustomersClient.kt": KOTLIN_CLIENT}
+    index_files(tmp_path / "shop", files, "shop", tmp_path / "x.db").close()
+    assert requests(tmp_path / "x.db") == [
+        ("either(Boolean)", "unlinked:url", "GET {}"),  # an if expression: no builder
+        ("owner(Int)", "endpoint:GET /owners/{}", "http://customers-service/owners/{}"),
+        ("pet(Int,Int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
+    ]
