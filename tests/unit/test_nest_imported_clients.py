@@ -53,3 +53,49 @@ def test_clients_of_an_exported_array_are_read_where_it_is_declared() -> None:
         "shop/src/orders/orders.service.OrdersService.place(1) -> topic:nest:charged",  # PAY: no client entry
         "shop/src/orders/orders.service.OrdersService.place(1) -> topic:order_created",
     ]
+
+
+ENTRIES = """
+// --- path: svc/shared/options.ts ---
+import { Transport } from '@nestjs/microservices';
+
+export const RedisClientOptions = { name: 'REDIS_SERVICE', transport: Transport.REDIS, options: { url: 'redis://r:6379' } };
+export const PlainOptions = { name: 'PLAIN_SERVICE', options: { port: 3001 } };
+// --- path: svc/src/redis.module.ts ---
+import { Module } from '@nestjs/common';
+import { ClientsModule } from '@nestjs/microservices';
+import { PlainOptions, RedisClientOptions } from '../shared/options';
+
+const options: any = [RedisClientOptions, PlainOptions, UnknownOptions];
+
+@Module({ imports: [ClientsModule.register(options)] })
+export class RedisModule {}
+// --- path: svc/src/redis.controller.ts ---
+import { Controller, Inject } from '@nestjs/common';
+import { ClientProxy } from '@nestjs/microservices';
+
+@Controller()
+export class RedisController {
+  constructor(@Inject('REDIS_SERVICE') private readonly redis: ClientProxy,
+              @Inject('PLAIN_SERVICE') private readonly plain: ClientProxy) {}
+
+  ping() {
+    this.redis.emit('ping', {});
+    this.plain.emit('pong', {});
+  }
+}
+"""
+
+
+def test_imported_options_named_in_a_registration_give_their_transport() -> None:
+    module = next(ex for ex, _, _ in extract_fixture(ENTRIES) if ex.path == "svc/src/redis.module.ts")
+    assert [(t.role, t.transport, t.name.parts, t.via.parts) for t in module.transports] == [
+        ("client", "", (("ref", "RedisClientOptions.name"),), (("ref", "RedisClientOptions.transport"),)),
+        ("client", "", (("ref", "PlainOptions.name"),), (("ref", "PlainOptions.transport"),)),
+        ("client", "", (("ref", "UnknownOptions.name"),), (("ref", "UnknownOptions.transport"),)),
+    ]
+    # REDIS_SERVICE: redis; PLAIN_SERVICE names no transport constant (TCP is not assumed from afar): stays nest
+    assert edges(resolve_fixture(ENTRIES), "PRODUCES") == [
+        "svc/src/redis.controller.RedisController.ping(0) -> topic:nest:pong",
+        "svc/src/redis.controller.RedisController.ping(0) -> topic:redis:ping",
+    ]

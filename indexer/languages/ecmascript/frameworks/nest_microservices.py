@@ -33,7 +33,10 @@ configuration is a :class:`~indexer.model.MessageTransport` the linker
   file importing ``@nestjs/microservices`` records that constant (``kafka``), which the linker
   renders through the import;
 * a named client: each entry of ``ClientsModule.register([...])`` / ``registerAsync([...])`` (or
-  ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns;
+  ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns; an entry that is
+  a name (options imported: ``register([RedisClientOptions])``) refers to that object's ``name`` and
+  ``transport`` constants; the entries of an exported array of clients are recorded where it is declared
+  (:func:`_exported_clients`: ``register(kafkaClients)`` / ``register([...kafkaClients])`` in another module);
 * a client of the file: ``@Client(options)`` on a field, ``X = ClientProxyFactory.create(options)`` (a field,
   ``this.x``, a variable; inside a ``{provide: token, useFactory}`` provider, a named client);
 * a typed client (``ClientKafka``, ``ClientRMQ``, ``ClientNats``, ``ClientRedis``, ``ClientMqtt``,
@@ -315,6 +318,14 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         if entries is None or entries.type != "array":
             return
         for entry in entries.named_children[:_MAX_CLIENTS]:
+            if entry.type == "identifier" and setup == "register":
+                # `register([RedisClientOptions])`, the options imported: their `name` and `transport` constants
+                eline, ecol = jf.pos(entry)
+                held = jf.text(entry)
+                out.transports.append(MessageTransport(FRAMEWORK, "client", "", Template((("ref", f"{held}.name"),)),
+                                                       Template(), eline, ecol,
+                                                       Template((("ref", f"{held}.{TRANSPORT_FIELD}"),))))
+                continue
             pairs = jf.object_pairs(entry)
             if "name" not in pairs:
                 continue
