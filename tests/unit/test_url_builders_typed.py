@@ -249,3 +249,42 @@ def test_kotlin_builders_are_folded(tmp_path: Path) -> None:
         ("owner(Int)", "endpoint:GET /owners/{}", "http://customers-service/owners/{}"),
         ("pet(Int,Int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
     ]
+
+
+JAVA_URI_CLIENT = """package shop.gateway;
+
+import org.springframework.web.client.RestTemplate;
+import org.springframework.web.util.UriComponentsBuilder;
+
+class UriClient {
+    private static final String BASE = "http://customers-service";
+    private final RestTemplate restTemplate = new RestTemplate();
+
+    Object owners(int page) {
+        String url = UriComponentsBuilder.fromHttpUrl(BASE).path("/owners").queryParam("page", page).toUriString();
+        return restTemplate.getForObject(url, Object.class);
+    }
+
+    Object pet(int o, int p) {
+        return restTemplate.getForObject(
+            UriComponentsBuilder.fromHttpUrl(BASE).pathSegment("owners", String.valueOf(o), "pets").path("/" + p).build().toUri(),
+            Object.class);
+    }
+
+    Object elsewhere() {  // the host is set apart: not read
+        return restTemplate.getForObject(UriComponentsBuilder.fromHttpUrl(BASE).host("other").path("/owners").toUriString(), Object.class);
+    }
+}
+"""
+
+
+def test_java_uri_components_builder_chains(tmp_path: Path) -> None:
+    files = {"customers/src/main/resources/application.yml": "spring:\n  application:\n    name: customers-service\n",
+             "customers/src/main/java/shop/customers/OwnerResource.java": JAVA_SERVER,
+             "gateway/src/main/java/shop/gateway/UriClient.java": JAVA_URI_CLIENT}
+    index_files(tmp_path / "shop", files, "shop", tmp_path / "x.db").close()
+    assert requests(tmp_path / "x.db") == [
+        ("elsewhere()", "unlinked:url", "GET {}"),
+        ("owners(int)", "endpoint:GET /owners", "http://customers-service/owners"),
+        ("pet(int,int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
+    ]

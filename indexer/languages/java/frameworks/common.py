@@ -71,6 +71,12 @@ _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", "r": "\r", "f": "\f", "s": " ", "\n
 _MAX_DEPTH = 48  # nesting a template follows; deeper becomes a hole
 _FORMAT = re.compile(r"%(?:[-#+ 0,(]*\d*(?:\.\d+)?)([a-zA-Z%])")
 _COMMENTS = frozenset({"line_comment", "block_comment"})
+_URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
+_URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
+_URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
+                                "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
+"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (:meth:`JavaFile._uri_builder_parts`)."""
+_MAX_CHAIN = 32
 _NUMBERS = frozenset(
     {
         "decimal_integer_literal",
@@ -568,11 +574,47 @@ class JavaFile:
                 out.extend(self._parts(arg, depth + 1, params) if m.group(1) in "sd" else [("hole", m.group(0))])
             out.append(("lit", fmt[pos:]))
             return out
+        chain = self._uri_builder_parts(node, depth, params)
+        if chain is not None:
+            return chain
         if obj is not None and obj.type not in ("identifier", "this", "field_access"):
             return whole
         callee = name if obj is None else f"{compact(src, obj).removeprefix('this.')}.{name}".removeprefix("this.")
         built = [_merge(self._parts(a, depth + 1, params)) for a in args]
         return [call_piece(callee, built, compact(src, node))]
+
+    def _uri_builder_parts(self, node: Node, depth: int, params: frozenset[str]) -> list[tuple[str, str]] | None:
+        """Spring's ``UriComponentsBuilder.fromHttpUrl(base).path("/x").pathSegment(a, b)...toUriString()`` (also
+        ``fromUriString`` / ``fromPath``, ending ``build()`` / ``buildAndExpand(...)`` / ``toUri()`` / ``encode()``
+        / ``toString()``): the base, then each ``path`` and ``pathSegment`` (``/`` before each segment); query and
+        fragment calls add nothing to the path. ``None`` for any other chain, or one setting the scheme, host or port
+        or replacing the path (not read)."""
+        calls: list[tuple[str, list[Node]]] = []
+        n: Node | None = node
+        while n is not None and n.type == "method_invocation" and len(calls) < _MAX_CHAIN:
+            name = self.src.text(n.child_by_field_name("name"))
+            args = [c for c in (n.child_by_field_name("arguments") or n).named_children if c.type not in _COMMENTS]
+            calls.append((name, args))
+            obj = n.child_by_field_name("object")
+            if obj is not None and obj.type == "identifier" and self.src.text(obj) in _URI_BUILDERS:
+                break
+            n = obj
+        else:
+            return None
+        calls.reverse()
+        first, first_args = calls[0]
+        if first not in _URI_BUILDER_ROOTS or len(first_args) != 1:
+            return None
+        out = self._parts(first_args[0], depth + 1, params)
+        for name, args in calls[1:]:
+            if name == "path" and len(args) == 1:
+                out += self._parts(args[0], depth + 1, params)
+            elif name == "pathSegment":
+                for a in args:
+                    out += [("lit", "/"), *self._parts(a, depth + 1, params)]
+            elif name not in _URI_BUILDER_KEEPS:
+                return None
+        return out
 
     def _env_default(self, node: Node) -> Node | None:
         """The default of an environment variable's read: ``d`` of ``System.getenv().getOrDefault("X", d)``
