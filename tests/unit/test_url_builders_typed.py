@@ -288,3 +288,31 @@ def test_java_uri_components_builder_chains(tmp_path: Path) -> None:
         ("owners(int)", "endpoint:GET /owners", "http://customers-service/owners"),
         ("pet(int,int)", "endpoint:GET /owners/{}/pets/{}", "http://customers-service/owners/{}/pets/{}"),
     ]
+
+
+def test_editing_a_builder_or_the_gateway_configuration_relinks_like_a_full_index(tmp_path: Path) -> None:
+    """A Java builder's body edited (the request of another file moves), then the gateway's discovery locator turned
+    off (a front-end request of unknown start falls back to its own path): each update equals a full index
+    (:class:`~tests.unit.test_incremental.Workspace` checks it)."""
+    from tests.unit.test_gateway_discovery import TREE as GATEWAY_TREE
+    from tests.unit.test_incremental import Workspace
+
+    files = {"customers/src/main/resources/application.yml": "spring:\n  application:\n    name: customers-service\n",
+             "customers/src/main/java/shop/customers/OwnerResource.java": JAVA_SERVER,
+             "gateway/src/main/java/shop/gateway/CustomersClient.java": JAVA_CLIENT,
+             **{f"g/{k}": v for k, v in GATEWAY_TREE.items()}}
+    w = Workspace(tmp_path, files)
+    try:
+        def linked(caller: str) -> str:
+            return next(dst for c, dst, _ in requests(w.db) if c == caller)
+
+        assert linked("owner(int)") == "endpoint:GET /owners/{}"
+        assert linked("list(0)") == "endpoint:GET /api/items"
+        w.edit({"gateway/src/main/java/shop/gateway/CustomersClient.java": JAVA_CLIENT.replace(
+            'return base + "/owners/" + id;', 'return base + "/owners/" + id + "/pets/" + id;')})
+        assert linked("owner(int)") == "endpoint:GET /owners/{}/pets/{}"
+        w.edit({"g/gateway/src/main/resources/application.yml": GATEWAY_TREE["gateway/src/main/resources/application.yml"]
+                .replace("enabled: true", "enabled: false")})
+        assert linked("list(0)") == "endpoint:GET /services/shopmicro/api/items"
+    finally:
+        w.close()
