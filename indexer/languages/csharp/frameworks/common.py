@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages import base
 from indexer.frameworks import ENV_READ, call_piece
-from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
+from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics, is_call_ref
 from indexer.symbols import inline_definition, inline_header
 
 if TYPE_CHECKING:
@@ -206,6 +206,14 @@ class CsFile:
             return None
         t = self._template(node, 0, params)
         if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
+            return None
+        return t
+
+    def name_template(self, node: Node | None) -> Template | None:
+        """:meth:`template` for a route or a topic: ``None`` also when nothing but calls and holes make it (a call is
+        no more known there than before calls were pieces: only a URL's is folded, by a builder)."""
+        t = self.template(node)
+        if t is None or not any(k == "lit" or (k == "ref" and not is_call_ref(x)) for k, x in t.parts):
             return None
         return t
 
