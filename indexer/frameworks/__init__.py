@@ -57,6 +57,7 @@ from indexer.frameworks.jvm import (
 )
 from indexer.frameworks.sql_text import declared_tables, looks_like_sql
 from indexer.frameworks.ui_templates import template_calls
+from indexer.frameworks.url_builder_rule import builder_from, call_piece, returned_values
 from indexer.model import FileExtraction
 
 if TYPE_CHECKING:
@@ -67,8 +68,8 @@ if TYPE_CHECKING:
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_CLIENTS_PACKAGE",
            "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
-           "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
-           "parse_tree", "rooted", "run_detectors", "template_calls"]
+           "builder_from", "call_piece", "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
+           "parse_tree", "returned_values", "rooted", "run_detectors", "template_calls"]
 
 
 def load_detectors(package: str, names: Iterable[str], language: str) -> tuple[ModuleType, ...]:

@@ -80,6 +80,11 @@ def split_url(url: str, services: Mapping[str, str]) -> tuple[str | None, str | 
     return service, path
 
 
+_KNOWN_PATH = re.compile(r"/?[A-Za-z0-9_~-]+(?:[/?#]|$)")
+"""The known end of a URL of unknown start that a gateway route may take: a whole first segment (not ``:8080/x``
+nor ``.example.com/x``, the rest of a host)."""
+
+
 def gateway_url(routes: Sequence[GatewayRoute], method: str, url: str,
                 client: str | None = None) -> tuple[str, str | None] | None:
     """``(service, path)`` of a relative client URL (``/api/customer/owners/\\x00``, ``api/vet/vets``) that
@@ -226,6 +231,12 @@ class ClientLinks:
         # end behind it), not a proxied one nor a test's in-process request
         over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]
         routed = gateway_url(self.gateways(), method, url, fc.path) if over_http else None
+        if routed is None and over_http and url.startswith(HOLE):
+            # an unknown start (a base set at run time) then a path a gateway route of the repository takes:
+            # `${this.endpointPrefix}services/billing/api/x` through a discovery-locator route
+            rest = url.lstrip(HOLE)
+            if _KNOWN_PATH.match(rest):
+                routed = gateway_url(self.gateways(), method, rest, fc.path)
         service, path = routed if routed is not None else split_url(url, self.options.services)
         if path is None:
             self.unlinked(fc, self._owner_id(fc, caller, line), line, col, "unlinked_url",  # type: ignore[attr-defined]

@@ -18,7 +18,8 @@ from indexer.frameworks.nginx_config import load_nginx_routes
 from indexer.frameworks.ui_templates import load_templates
 from indexer.frameworks.openapi import ApiSpecs, load_operations
 from indexer.frameworks.services import service_map
-from indexer.frameworks.spring_config import gateway_route_list, gateway_routes, load_module_properties, load_properties
+from indexer.frameworks.spring_config import (discovery_routes, gateway_route_list, gateway_routes, load_module_properties,
+                                             load_properties)
 from stores.gateway import GatewayRoute
 
 __all__ = ["LinkOptions"]
@@ -81,9 +82,11 @@ class LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
         and per module), its service units (:func:`~indexer.frameworks.services.service_map`) and a
         service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
-        ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud Gateway routes it declares
-        (:func:`~indexer.frameworks.spring_config.gateway_routes`), overridden by ``services`` (the
-        user's configuration), and the nginx locations that forward to those services
+        ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud
+        Gateway routes it declares (:func:`~indexer.frameworks.spring_config.gateway_routes`) and those its
+        discovery locators make for every Spring application of the repository
+        (:func:`~indexer.frameworks.spring_config.discovery_routes`), overridden by ``services`` (the user's
+        configuration), and the nginx locations that forward to those services
         (:func:`~indexer.frameworks.nginx_config.load_nginx_routes`). Never raises on unreadable
         configuration files."""
         modules = load_module_properties(Path(root))
@@ -94,6 +97,10 @@ class LinkOptions:
         for props in modules.values():
             derived.update(gateway_routes(props))
         gateways = [r for _, props in sorted(modules.items()) for r in gateway_route_list(props)]
+        registered = {p["spring.application.name"]: p.get("spring.cloud.consul.discovery.service-name")
+                      or p.get("eureka.instance.appname") or p["spring.application.name"]
+                      for _, p in sorted(modules.items()) if p.get("spring.application.name")}
+        gateways += [r for _, props in sorted(modules.items()) for r in discovery_routes(props, registered)]
         nginx = load_nginx_routes(str(root), found, {**derived, **(services or {})})
         gateways += nginx.routes
         units = {f: u.name or "" for f, u in found.units.items()}

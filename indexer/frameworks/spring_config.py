@@ -45,7 +45,7 @@ from stores.gateway import PATH_FILTERS, GatewayRoute, count
 
 __all__ = [
     "CONFIG_SUFFIXES", "SKIP_DIRS", "config_files", "is_served_config", "load_properties", "load_module_properties",
-    "resolve_placeholders", "gateway_routes", "gateway_route_list",
+    "resolve_placeholders", "gateway_routes", "gateway_route_list", "discovery_routes", "spel_concat",
 ]
 
 log = logging.getLogger(__name__)
@@ -499,3 +499,87 @@ def resolve_placeholders(text: str, props: Mapping[str, str]) -> str:
         return _resolve(text, props, frozenset(), 0, [0])
     except _TooLong:
         return text
+
+
+_LOCATOR = re.compile(r"^spring\.cloud\.gateway(?:\.server\.(?:webflux|webmvc))?\.discovery\.locator\.(.+)$")
+_SPEL_TOKEN = re.compile(r"\s*(?:'((?:[^']|'')*)'|(serviceId)(\.toLowerCase\(\)|\.toUpperCase\(\))?|([0-9]{1,9})|(\+))")
+_LOCATOR_PREDICATE = ("Path", ["'/'+serviceId+'/**'"])
+_LOCATOR_FILTER = ("RewritePath", ["'/' + serviceId + '/?(?<remaining>.*)'", "'/${remaining}'"])
+"""The discovery locator's route when none is configured (Spring Cloud Gateway's
+``GatewayDiscoveryClientAutoConfiguration.initPredicates`` / ``initFilters``)."""
+
+
+def spel_concat(expr: str, service_id: str) -> str | None:
+    """The value of a discovery locator's SpEL argument (``"'/services/'+serviceId.toLowerCase()+'/**'"``):
+    quoted literals (``''`` an escaped quote), integers and ``serviceId`` (optionally ``.toLowerCase()`` /
+    ``.toUpperCase()``) joined by ``+``; ``None`` for any other expression (a method of another object, a
+    conditional: not evaluated)."""
+    out: list[str] = []
+    pos, want_value = 0, True
+    text = expr.strip()
+    while pos < len(text):
+        m = _SPEL_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        pos = m.end()
+        if m.group(5):
+            if want_value:
+                return None
+            want_value = True
+            continue
+        if not want_value:
+            return None
+        want_value = False
+        if m.group(1) is not None:
+            out.append(m.group(1).replace("''", "'"))
+        elif m.group(2):
+            case = m.group(3) or ""
+            out.append(service_id.lower() if case.startswith(".toLower") else
+                       service_id.upper() if case.startswith(".toUpper") else service_id)
+        else:
+            out.append(m.group(4))
+    return None if want_value else "".join(out)
+
+
+def discovery_routes(props: Mapping[str, str], services: Mapping[str, str]) -> list[GatewayRoute]:
+    """The routes a gateway's discovery locator makes (``spring.cloud.gateway[.server.webflux|.webmvc].discovery.
+    locator.enabled: true``): one per registered service, ``services`` mapping each service's name (the
+    :class:`~stores.gateway.GatewayRoute` ``service``: its ``spring.application.name``) to its id in the
+    registry (Consul's ``service-name``, Eureka's ``appname``, else that name). The id is lower-cased with
+    ``lower-case-service-id: true``; otherwise it is taken as written and, when the gateway is a Eureka client
+    (an ``eureka.*`` key), also upper-cased (Eureka registers applications upper case), two routes.
+    ``predicates`` / ``filters`` configured under the locator replace the default ``Path='/'+serviceId+'/**'``
+    and ``RewritePath='/'+serviceId+'/?(?<remaining>.*)', '/${remaining}'``; their arguments are SpEL,
+    evaluated by :func:`spel_concat` (a route with an argument it cannot evaluate is left out). The
+    ``default-filters`` apply as to configured routes (:func:`gateway_route_list`). Not read:
+    ``include-expression`` (every service is taken), ``url-expression``. Empty when the locator is off."""
+    locator = {m.group(1): v for k, v in props.items() if k.startswith("spring.cloud.gateway") and (m := _LOCATOR.match(k))}
+    if locator.get("enabled", "").strip().lower() != "true" or not services:
+        return []
+    lower = locator.get("lower-case-service-id", "").strip().lower() == "true"
+    eureka = any(k.startswith("eureka.") for k in props)
+    predicates = _route_items(locator, "predicates") or [_LOCATOR_PREDICATE]
+    own = _route_items(locator, "filters") or [_LOCATOR_FILTER]
+    defaults = _route_items({"filters" + m.group(1): v for k, v in props.items()
+                             if k.startswith("spring.cloud.gateway") and (m := _DEFAULT_FILTERS.match(k))}, "filters")
+    merged = [item for _, _, item in sorted([(i, 0, x) for i, x in enumerate(defaults)] + [(i, 1, x) for i, x in enumerate(own)],
+                                            key=lambda t: t[:2])]
+    out: list[GatewayRoute] = []
+    for service in sorted(services):
+        sid = services[service]
+        ids = [sid.lower()] if lower else list(dict.fromkeys([sid, sid.upper()] if eureka else [sid]))
+        for one in ids:
+            paths = [spel_concat(p, one) for name, args in predicates if name == "Path" for p in args if p]
+            methods = [spel_concat(m, one) for name, args in predicates if name == "Method" for m in args if m]
+            filters: list[tuple[str, ...]] = []
+            for name, args in merged:
+                if name not in PATH_FILTERS:
+                    continue
+                values = [spel_concat(a, one) for a in args] if (name, args) in own else args
+                if any(v is None for v in values):
+                    break
+                filters.append((name, *values))  # type: ignore[arg-type]
+            else:
+                if paths and None not in paths and None not in methods:
+                    out.append(GatewayRoute(service, tuple(paths), tuple(m.upper() for m in methods), tuple(filters)))  # type: ignore[union-attr]
+    return out

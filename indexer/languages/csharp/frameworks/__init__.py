@@ -14,7 +14,8 @@ from indexer.frameworks import load_detectors
 
 __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
-DETECTOR_MODULES: tuple[str, ...] = ("aspnet", "dotnet_http_clients", "dotnet_messaging", "grpc_dotnet", "efcore")
+DETECTOR_MODULES: tuple[str, ...] = ("aspnet", "dotnet_http_clients", "dotnet_messaging", "grpc_dotnet", "efcore",
+                                     "url_builders")
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
 

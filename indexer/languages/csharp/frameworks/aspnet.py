@@ -178,7 +178,7 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
         if decl is None or decl.type != "variable_declarator" or not args:
             continue
         base = groups.get(sel[0], Template())
-        tmpl = cf.template(args[0]) or Template()
+        tmpl = cf.name_template(args[0]) or Template()
         groups[cf.text(decl.child_by_field_name("name") or decl.named_children[0])] = _joined(base, tmpl)
     for call in sorted(cf.calls, key=lambda n: n.start_byte):
         sel = cf.member(call)
@@ -196,7 +196,7 @@ def _minimal(cf: CsFile, out: FileExtraction) -> None:
             pattern, handler = args[0], args[-1]
         else:
             continue
-        tmpl = cf.template(pattern) if pattern is not None else Template()
+        tmpl = cf.name_template(pattern) if pattern is not None else Template()
         if tmpl is None:
             continue
         if recv in groups:

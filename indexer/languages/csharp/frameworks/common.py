@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from indexer.languages import base
-from indexer.frameworks import ENV_READ
-from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics
+from indexer.frameworks import ENV_READ, call_piece
+from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics, is_call_ref
 from indexer.symbols import inline_definition, inline_header
 
 if TYPE_CHECKING:
@@ -197,16 +197,27 @@ class CsFile:
         targs = next((c for c in nm.named_children if c.type == "type_argument_list"), None)
         return [self.expr(t) for t in targs.named_children] if targs is not None else []
 
-    def template(self, node: Node | None) -> Template | None:
-        """A string expression as a :class:`Template` (``None``: no literal part and no constant)."""
+    def template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template | None:
+        """A string expression as a :class:`Template` (``None``: no literal part and no constant). A name among
+        ``params`` (a URL builder's parameters, :mod:`indexer.languages.csharp.frameworks.url_builders`) is a
+        ``ref`` piece; a call ``F(a, b)`` / ``X.F(a)`` a ``call:`` piece
+        (:func:`indexer.frameworks.url_builder_rule.call_piece`), which the linker folds when ``F`` is a builder."""
         if node is None:
             return None
-        t = self._template(node, 0)
+        t = self._template(node, 0, params)
         if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
             return None
         return t
 
-    def _template(self, node: Node, depth: int) -> Template | None:
+    def name_template(self, node: Node | None) -> Template | None:
+        """:meth:`template` for a route or a topic: ``None`` also when nothing but calls and holes make it (a call is
+        no more known there than before calls were pieces: only a URL's is folded, by a builder)."""
+        t = self.template(node)
+        if t is None or not any(k == "lit" or (k == "ref" and not is_call_ref(x)) for k, x in t.parts):
+            return None
+        return t
+
+    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset()) -> Template | None:
         if depth > 16:
             return Template((("hole", self.expr(node)),))
         t = node.type
@@ -223,11 +234,11 @@ class CsFile:
                     inner = [x for x in c.named_children if x.type not in ("interpolation_brace",
                                                                              "interpolation_format_clause",
                                                                              "interpolation_alignment_clause")]
-                    sub = self._template(inner[0], depth + 1) if inner else None
+                    sub = self._template(inner[0], depth + 1, params) if inner else None
                     parts.extend(sub.parts if sub is not None else (("hole", "?"),))
             return Template.merged(parts)
         if t == "parenthesized_expression" and node.named_children:
-            return self._template(node.named_children[0], depth + 1)
+            return self._template(node.named_children[0], depth + 1, params)
         if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "??":
             # Environment.GetEnvironmentVariable("KAFKA_TOPIC") ?? "orders": the value a deployment that
             # sets nothing sees (opentelemetry-demo's accounting consumer names its topic so).
@@ -236,11 +247,13 @@ class CsFile:
                 return self._template(node.child_by_field_name("right"), depth + 1)
             return Template((("hole", self.expr(node)),))
         if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
-            left = self._template(node.child_by_field_name("left"), depth + 1)
-            right = self._template(node.child_by_field_name("right"), depth + 1)
+            left = self._template(node.child_by_field_name("left"), depth + 1, params)
+            right = self._template(node.child_by_field_name("right"), depth + 1, params)
             return left + right if left is not None and right is not None else None
         if t == "identifier":
             name = self.text(node)
+            if name in params:
+                return Template((("ref", name),))
             value = self.local_value(node)
             if value is not None:
                 return self._template(value, depth + 1)
@@ -255,6 +268,11 @@ class CsFile:
             if head[:1].isupper():  # Routes.Orders: a class's constant
                 return Template((("ref", text),))
             return Template((("hole", text),))
+        if t == "invocation_expression" and depth < 16:
+            callee = node.child_by_field_name("function")
+            if callee is not None and callee.type in ("identifier", "member_access_expression"):
+                args = [self._template(a, depth + 1, params) for a in self.args(node)]
+                return Template((call_piece(self.expr(callee).removeprefix("this."), args, self.expr(node)),))
         return Template((("hole", self.expr(node)),))
 
     def enclosing_function(self, node: Node) -> Node | None:

@@ -53,8 +53,8 @@ _TYPE_NAMES = re.compile(r"[\w.]+")
 def _topics(cf: CsFile, node: Node) -> list[Template]:
     if node.type in ("array_creation_expression", "implicit_array_creation_expression", "collection_expression"):
         init = next((c for c in node.named_children if c.type == "initializer_expression"), node)
-        return [t for t in (cf.template(c) for c in init.named_children) if t is not None]
-    t = cf.template(node)
+        return [t for t in (cf.name_template(c) for c in init.named_children) if t is not None]
+    t = cf.name_template(node)
     return [t] if t is not None else []
 
 

@@ -78,6 +78,9 @@ _ANGULAR_VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "op
 _HTTP_NAME = re.compile(r"^[_$]?(http|httpclient)$", re.IGNORECASE)
 _HTTP_SERVER = re.compile(r"\.\s*getHttpServer\s*\(\s*\)\s*$")
 _ABSOLUTE = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*:)?//")
+_ABSOLUTE_ORIGIN = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:)?//[^/?#]*")
+_MAX_BRANCHES = 8
+"""The most branches of a conditional ``baseURL`` read (:func:`base_template`)."""
 _REQUEST_MODULES = ("request", "request-promise", "request-promise-native", "postman-request")
 _REQUEST_VERBS = frozenset({"get", "post", "put", "patch", "del", "delete", "head"})
 
@@ -180,7 +183,7 @@ class _Detector:
         config = self.jf.object_pairs(args[0]) if args else {}
         base = config.get("baseURL")
         name = self.jf.receiver(caps["instance"][0])
-        self.instances[name] = self.jf.template(base) if base else Template()
+        self.instances[name] = _base_template(self.jf, base) if base else Template()
         if "." not in name and self.jf.code_scope(caps["instance"][0]) is None:  # module level: other files import it
             self.out.constants.append(StringConstant(f"{name}.defaults.baseURL", self.instances[name]))
 
@@ -340,7 +343,7 @@ class _Detector:
         else:
             method = verb.upper()
         if "baseURL" in config:
-            base = jf.template(config["baseURL"])
+            base = _base_template(jf, config["baseURL"])
         return "axios", method, _with_base(base, jf.template(url_node))
 
     def _servers(self) -> set[str]:
@@ -448,6 +451,38 @@ class _Detector:
         if bare.type in ("identifier", "shorthand_property_identifier"):
             self.method_name = self.jf.text(bare)  # `{ method }`: the name gives it (HttpCall.method_param)
         return "*"
+
+
+def _base_template(jf: JsFile, node: Node) -> Template:
+    """An axios ``baseURL``'s template: a conditional whose branches are all literals naming the same path
+    (``isDev ? "http://localhost:8080/api" : "/api"``, ``prod ? "//shop.example" : "//localhost:8000"``) is that
+    path after an unknown origin (a ``hole``, then ``/api``, or ``/`` for none: the linker reaches the endpoint its
+    known end names, :mod:`indexer.frameworks.known_ends`), or the literal when every branch is the same; any
+    other conditional, or branches naming different paths, a ``hole``; anything else :meth:`JsFile.template`."""
+    inner = unwrap(node) or node
+    if inner.type != "ternary_expression":
+        return jf.template(node)
+    branches: list[str] = []
+    stack = [inner]
+    while stack and len(branches) <= _MAX_BRANCHES:
+        top = stack.pop()
+        n = unwrap(top) or top
+        if n.type == "ternary_expression":
+            stack.extend(c for c in (n.child_by_field_name("alternative"), n.child_by_field_name("consequence"))
+                         if c is not None)
+            continue
+        lit = jf.template(n).literal()
+        if lit is None:
+            return Template((("hole", jf.flat(inner)),))
+        branches.append(lit)
+    if not branches or stack:
+        return Template((("hole", jf.flat(inner)),))
+    if len(set(branches)) == 1:
+        return Template.of(branches[0])
+    paths = {(b[m.end():] if (m := _ABSOLUTE_ORIGIN.match(b)) else b).split("?")[0].strip("/") for b in branches}
+    if len(paths) != 1:
+        return Template((("hole", jf.flat(inner)),))
+    return Template((("hole", jf.flat(inner)), ("lit", "/" + paths.pop())))
 
 
 def _with_base(base: Template, url: Template) -> Template:

@@ -33,7 +33,10 @@ configuration is a :class:`~indexer.model.MessageTransport` the linker
   file importing ``@nestjs/microservices`` records that constant (``kafka``), which the linker
   renders through the import;
 * a named client: each entry of ``ClientsModule.register([...])`` / ``registerAsync([...])`` (or
-  ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns;
+  ``{clients: [...]}``): its ``name`` and the options it holds or its ``useFactory`` returns; an entry that is
+  a name (options imported: ``register([RedisClientOptions])``) refers to that object's ``name`` and
+  ``transport`` constants; the entries of an exported array of clients are recorded where it is declared
+  (:func:`_exported_clients`: ``register(kafkaClients)`` / ``register([...kafkaClients])`` in another module);
 * a client of the file: ``@Client(options)`` on a field, ``X = ClientProxyFactory.create(options)`` (a field,
   ``this.x``, a variable; inside a ``{provide: token, useFactory}`` provider, a named client);
 * a typed client (``ClientKafka``, ``ClientRMQ``, ``ClientNats``, ``ClientRedis``, ``ClientMqtt``,
@@ -99,6 +102,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     _options_constants(jf, root, out)
     matches = jf.matches("nest_microservices")
     if not matches:
+        _exported_clients(jf, root, out)
         return
     local: dict[str, tuple[str, Template]] = {}  # a client of the file: receiver -> (transport, RMQ queue)
     tokens: dict[str, Template] = {}  # receiver -> the @Inject token it holds
@@ -113,6 +117,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         elif "injected" in caps:
             name = jf.text(caps["injected"][0])
             tokens[name] = tokens[f"this.{name}"] = jf.template(caps["token"][0])
+    _exported_clients(jf, root, out)
     clients = _clients(out) | local.keys()
     for caps in matches:
         if "handler" in caps:
@@ -313,6 +318,14 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         if entries is None or entries.type != "array":
             return
         for entry in entries.named_children[:_MAX_CLIENTS]:
+            if entry.type == "identifier" and setup == "register":
+                # `register([RedisClientOptions])`, the options imported: their `name` and `transport` constants
+                eline, ecol = jf.pos(entry)
+                held = jf.text(entry)
+                out.transports.append(MessageTransport(FRAMEWORK, "client", "", Template((("ref", f"{held}.name"),)),
+                                                       Template(), eline, ecol,
+                                                       Template((("ref", f"{held}.{TRANSPORT_FIELD}"),))))
+                continue
             pairs = jf.object_pairs(entry)
             if "name" not in pairs:
                 continue
@@ -328,6 +341,36 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         found = _options(jf, args[0])
         if found is not None:
             _factory_client(jf, out, call, found, local)
+
+
+def _exported_clients(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """The named clients of an exported program-level array (``export const kafkaClients: ClientProviderOptions[] =
+    [{ name: 'ORDERS', transport: Transport.KAFKA, ... }]``), which another module registers
+    (``ClientsModule.register(kafkaClients)``, ``register([...kafkaClients])``): a ``client``
+    :class:`MessageTransport` each, as a registration of this file would record (an entry already recorded here,
+    registered in this file too, is not recorded twice). Only an array with an entry naming a ``Transport`` member
+    is read (another exported array of objects with a ``name`` is no client list)."""
+    seen = {(t.line, t.col) for t in out.transports if t.role == "client"}
+    for stmt in root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else None
+        if decl is None or decl.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for d in decl.named_children:
+            value = unwrap(d.child_by_field_name("value")) if d.type == "variable_declarator" else None
+            if value is None or value.type != "array":
+                continue
+            entries = [e for e in value.named_children[:_MAX_CLIENTS] if e.type == "object"]
+            read = [(e, jf.object_pairs(e)) for e in entries]
+            if not any("name" in pairs and _transport_member(jf, pairs.get("transport")) for _, pairs in read):
+                continue
+            for entry, pairs in read:
+                found = _options(jf, entry) if "name" in pairs else None
+                eline, ecol = jf.pos(entry)
+                if found is None or (eline, ecol) in seen:
+                    continue
+                transport, queue = found
+                out.transports.append(MessageTransport(FRAMEWORK, "client", transport, jf.template(pairs["name"]), queue,
+                                                       eline, ecol))
 
 
 def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[str, Template],

@@ -13,7 +13,9 @@ from indexer.frameworks import load_detectors
 
 __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
-DETECTOR_MODULES: tuple[str, ...] = ("go_web", "go_http_wrappers", "go_messaging", "grpc_go", "go_sql")
+DETECTOR_MODULES: tuple[str, ...] = (
+    "go_web", "go_http_wrappers", "go_messaging", "grpc_go", "go_sql", "url_builders",
+)
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
 

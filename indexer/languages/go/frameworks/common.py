@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from indexer.frameworks import call_piece
 from indexer.languages.base import storable
 from indexer.model import FileExtraction, Param, StringConstant, Template
 from indexer.symbols import inline_definition, inline_header
@@ -227,16 +228,20 @@ class GoFile:
             return Template.of(self.src.text(node)[1:-1])
         return None
 
-    def template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template | None:
+    def template(self, node: Node | None, params: frozenset[str] = frozenset(), calls: bool = False) -> Template | None:
         """A string expression as a :class:`Template`: literals, ``a + b``, ``fmt.Sprintf(format,
-        args...)`` (each verb a hole), constants of this file inlined, other names and selectors
-        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, anything else a hole; a name among ``params``
-        (the enclosing function's parameters, for a client template's URL) a ``ref`` piece too. ``None``
-        when the expression has no literal part and names no constant nor one of ``params`` (a plain
-        variable or call)."""
+        args...)`` (a ``%s`` / ``%d`` / ``%v`` of an argument that is no call that argument's template, any
+        other verb a hole), constants of this file inlined, other names and selectors
+        (``cfg.Base``, ``pkg.Path``) as ``ref`` pieces, a call of a function that is not the standard
+        library's, with ``calls`` (a request's URL), a ``call:`` piece (:func:`indexer.frameworks.url_builder_rule.
+        call_piece`: the linker folds a URL builder's, :mod:`indexer.languages.go.frameworks.url_builders`),
+        anything else a hole; a name
+        among ``params`` (the enclosing function's parameters, for a client template's URL) a ``ref`` piece
+        too. ``None`` when the expression has no literal part and names no constant nor one of ``params``
+        (a plain variable)."""
         if node is None:
             return None
-        t = self._template(node, 0, params)
+        t = self._template(node, 0, params, calls=calls)
         if t is None or not t.parts or all(k == "hole" for k, _ in t.parts):
             return None
         return t
@@ -258,18 +263,18 @@ class GoFile:
         path = self.imports.get(self.text(operand)) if operand is not None and operand.type == "identifier" else None
         return path is not None and path.split("/", 1)[0] in STD_ROOTS
 
-    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset(), inline: bool = True
-                  ) -> Template | None:
+    def _template(self, node: Node, depth: int, params: frozenset[str] = frozenset(), inline: bool = True,
+                  calls: bool = False) -> Template | None:
         if depth > 16:
             return Template((("hole", self.expr(node)),))
         lit = self._literal_template(node)
         if lit is not None:
             return lit
         if node.type == "parenthesized_expression" and node.named_children:
-            return self._template(node.named_children[0], depth + 1, params, inline)
+            return self._template(node.named_children[0], depth + 1, params, inline, calls)
         if node.type == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
-            left = self._template(node.child_by_field_name("left"), depth + 1, params, inline)
-            right = self._template(node.child_by_field_name("right"), depth + 1, params, inline)
+            left = self._template(node.child_by_field_name("left"), depth + 1, params, inline, calls)
+            right = self._template(node.child_by_field_name("right"), depth + 1, params, inline, calls)
             if left is None or right is None:
                 return None
             return left + right
@@ -301,13 +306,18 @@ class GoFile:
                 if i < len(verbs):
                     if verbs[i] == "%%":
                         parts.append(("lit", "%"))
-                    elif rest and rest[0].type == "identifier" and self.text(rest[0]) in params:
-                        parts.append(("ref", self.text(rest[0])))
-                        rest = rest[1:]
-                    else:
-                        parts.append(("hole", self.expr(rest[0]) if rest else "?"))
-                        rest = rest[1:]
+                        continue
+                    # %s / %d / %v of a string or a name: its template (a constant, a parameter, `base + "/x"`)
+                    sub = self._template(rest[0], depth + 1, params, inline, calls) \
+                        if rest and verbs[i][-1] in "sdv" and rest[0].type != "call_expression" else None
+                    parts.extend(sub.parts if sub is not None else (("hole", self.expr(rest[0]) if rest else "?"),))
+                    rest = rest[1:]
             return Template.merged(parts)
+        fn = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if calls and fn is not None and fn.type in ("identifier", "selector_expression") and not self.standard_library(fn):
+            # a call of the application's own function: a URL builder's, folded by the linker (built_urls)
+            args = [self._template(a, depth + 1, params, inline, calls) for a in self.args(node)]
+            return Template((call_piece(self.expr(fn), args, self.expr(node)),))
         return Template((("hole", self.expr(node)),))
 
     def string_value(self, node: Node | None) -> Template | None:

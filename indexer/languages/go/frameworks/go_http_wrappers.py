@@ -76,7 +76,7 @@ def _argument(gf: GoFile, node: Node, params: frozenset[str]) -> Template | None
     (:meth:`GoFile.single_value`), as a URL handed straight to ``http.NewRequest`` is (:mod:`.go_web`)."""
     if node.type == "identifier" and gf.text(node) not in params and gf.is_local(node):
         node = gf.single_value(node) or node
-    return gf.template(node, params) if node.type in _STRINGS or node.type == "identifier" else None
+    return gf.template(node, params, calls=True) if node.type in _STRINGS or node.type == "identifier" else None
 
 
 def _url_like(gf: GoFile, node: Node, depth: int = 0) -> bool:

@@ -546,7 +546,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _client(gf, out, call, name)
         elif resty is not None and name in _RESTY_VERBS and (recv.endswith(".R()") or ".R()." in recv):
             args = gf.args(call)
-            url = gf.template(args[0]) if args else None
+            url = gf.template(args[0], calls=True) if args else None
             if url is not None:
                 line, col = gf.pos(call)
                 out.http_calls.append(HttpCall("resty", _RESTY_VERBS[name], url, gf.owner(call), line, col))
@@ -631,7 +631,7 @@ def _client(gf: GoFile, out: FileExtraction, call: Node, name: str) -> None:
         return
     if url_node.type == "identifier" and gf.text(url_node) not in params:  # `url := c.base + path`
         url_node = gf.single_value(url_node) or url_node
-    url = gf.template(url_node, params)
+    url = gf.template(url_node, params, calls=True)
     if url is None:
         return
     line, col = gf.pos(call)

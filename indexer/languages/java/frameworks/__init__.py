@@ -42,6 +42,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "java_constants",
     "jpa_data",
     "jooq",
+    "url_builders",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import HTTP_METHODS, join_path, rooted
-from indexer.frameworks import ENV_READ
+from indexer.frameworks import ENV_READ, call_piece
 from indexer.languages.base import SourceText, query, run_query, storable
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
@@ -69,7 +69,14 @@ _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _ESCAPE = re.compile(r"\\(u+[0-9a-fA-F]{4}|[0-7]{1,3}|\n|.)", re.S)
 _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", "r": "\r", "f": "\f", "s": " ", "\n": ""}
 _MAX_DEPTH = 48  # nesting a template follows; deeper becomes a hole
+_FORMAT = re.compile(r"%(?:[-#+ 0,(]*\d*(?:\.\d+)?)([a-zA-Z%])")
 _COMMENTS = frozenset({"line_comment", "block_comment"})
+_URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
+_URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
+_URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
+                                "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
+"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (:meth:`JavaFile._uri_builder_parts`)."""
+_MAX_CHAIN = 32
 _NUMBERS = frozenset(
     {
         "decimal_integer_literal",
@@ -495,13 +502,17 @@ class JavaFile:
 
     # -- templates ---------------------------------------------------------------------------------
 
-    def template(self, node: Node | None) -> Template:
-        """The :class:`~indexer.model.Template` of an expression (rules in the module docstring)."""
+    def template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template:
+        """The :class:`~indexer.model.Template` of an expression (rules in the module docstring). A name among
+        ``params`` (a URL builder's parameters, :mod:`indexer.languages.java.frameworks.url_builders`) is a ``ref``
+        piece; ``String.format("%s/x/%s", a, b)`` with a literal format fills its ``%s`` / ``%d`` with the
+        arguments; another call ``f(a)`` / ``x.f(a)`` is a ``call:`` piece
+        (:func:`indexer.frameworks.url_builder_rule.call_piece`), which the linker folds when ``f`` is a builder."""
         if node is None:
             return Template()
-        return _merge(self._parts(node, 0))
+        return _merge(self._parts(node, 0, params))
 
-    def _parts(self, node: Node, depth: int) -> list[tuple[str, str]]:
+    def _parts(self, node: Node, depth: int, params: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
         src = self.src
         t = node.type
         if depth > _MAX_DEPTH:
@@ -511,19 +522,21 @@ class JavaFile:
         if t == "binary_expression" and src.text(node.child_by_field_name("operator")) == "+":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if left is not None and right is not None:
-                return self._parts(left, depth + 1) + self._parts(right, depth + 1)
+                return self._parts(left, depth + 1, params) + self._parts(right, depth + 1, params)
         if t == "parenthesized_expression":
             inner = next((c for c in node.named_children if c.type not in _COMMENTS), None)
             if inner is not None:
-                return self._parts(inner, depth + 1)
+                return self._parts(inner, depth + 1, params)
         if t in _NUMBERS:
             return [("lit", src.text(node).rstrip("lLfFdD"))]
         if t == "character_literal":
             return [("lit", _unescape(src.text(node)[1:-1]))]
         if t == "identifier":
+            if src.text(node) in params:
+                return [("ref", src.text(node))]
             is_local, value = self.local(node)
             if value is not None:
-                return self._parts(value, depth + 1)
+                return self._parts(value, depth + 1, params)
             return [("hole" if is_local else "ref", src.text(node))]
         if t == "field_access":
             text = compact(src, node).removeprefix("this.")
@@ -531,8 +544,77 @@ class JavaFile:
                 return [("ref", text)]
         inner = self._uri_argument(node) or self._env_default(node)
         if inner is not None:
-            return self._parts(inner, depth + 1)
+            return self._parts(inner, depth + 1, params)
+        if t == "method_invocation":
+            return self._call_parts(node, depth, params)
         return [("hole", compact(src, node))]
+
+    def _call_parts(self, node: Node, depth: int, params: frozenset[str]) -> list[tuple[str, str]]:
+        """``String.format`` with a literal format (each ``%s`` / ``%d`` the next argument, ``%%`` a ``%``, any other
+        conversion a hole), or a ``call:`` piece (:meth:`template`)."""
+        src = self.src
+        obj, name = node.child_by_field_name("object"), src.text(node.child_by_field_name("name"))
+        args = [c for c in (node.child_by_field_name("arguments") or node).named_children if c.type not in _COMMENTS]
+        whole = [("hole", compact(src, node))]
+        if name == "format" and obj is not None and compact(src, obj) in ("String", "java.lang.String") and args \
+                and args[0].type == "string_literal":
+            out: list[tuple[str, str]] = []
+            rest = iter(args[1:])
+            fmt = string_value(src, args[0])
+            pos = 0
+            for m in _FORMAT.finditer(fmt):
+                out.append(("lit", fmt[pos:m.start()]))
+                pos = m.end()
+                if m.group(0) == "%%":
+                    out.append(("lit", "%"))
+                    continue
+                arg = next(rest, None)
+                if arg is None:
+                    return whole
+                out.extend(self._parts(arg, depth + 1, params) if m.group(1) in "sd" else [("hole", m.group(0))])
+            out.append(("lit", fmt[pos:]))
+            return out
+        chain = self._uri_builder_parts(node, depth, params)
+        if chain is not None:
+            return chain
+        if obj is not None and obj.type not in ("identifier", "this", "field_access"):
+            return whole
+        callee = name if obj is None else f"{compact(src, obj).removeprefix('this.')}.{name}".removeprefix("this.")
+        built = [_merge(self._parts(a, depth + 1, params)) for a in args]
+        return [call_piece(callee, built, compact(src, node))]
+
+    def _uri_builder_parts(self, node: Node, depth: int, params: frozenset[str]) -> list[tuple[str, str]] | None:
+        """Spring's ``UriComponentsBuilder.fromHttpUrl(base).path("/x").pathSegment(a, b)...toUriString()`` (also
+        ``fromUriString`` / ``fromPath``, ending ``build()`` / ``buildAndExpand(...)`` / ``toUri()`` / ``encode()``
+        / ``toString()``): the base, then each ``path`` and ``pathSegment`` (``/`` before each segment); query and
+        fragment calls add nothing to the path. ``None`` for any other chain, or one setting the scheme, host or port
+        or replacing the path (not read)."""
+        calls: list[tuple[str, list[Node]]] = []
+        n: Node | None = node
+        while n is not None and n.type == "method_invocation" and len(calls) < _MAX_CHAIN:
+            name = self.src.text(n.child_by_field_name("name"))
+            args = [c for c in (n.child_by_field_name("arguments") or n).named_children if c.type not in _COMMENTS]
+            calls.append((name, args))
+            obj = n.child_by_field_name("object")
+            if obj is not None and obj.type == "identifier" and self.src.text(obj) in _URI_BUILDERS:
+                break
+            n = obj
+        else:
+            return None
+        calls.reverse()
+        first, first_args = calls[0]
+        if first not in _URI_BUILDER_ROOTS or len(first_args) != 1:
+            return None
+        out = self._parts(first_args[0], depth + 1, params)
+        for name, args in calls[1:]:
+            if name == "path" and len(args) == 1:
+                out += self._parts(args[0], depth + 1, params)
+            elif name == "pathSegment":
+                for a in args:
+                    out += [("lit", "/"), *self._parts(a, depth + 1, params)]
+            elif name not in _URI_BUILDER_KEEPS:
+                return None
+        return out
 
     def _env_default(self, node: Node) -> Node | None:
         """The default of an environment variable's read: ``d`` of ``System.getenv().getOrDefault("X", d)``

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile
 from indexer.languages.base import query, run_query
-from indexer.model import FileExtraction, StringConstant
+from indexer.model import FileExtraction, StringConstant, is_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -61,7 +61,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             value = jf.template(m["value"][0])
         else:
             continue
-        if not value.parts or any(kind != "hole" for kind, _ in value.parts):
+        if not value.parts or any(kind != "hole" and not is_call_ref(text) for kind, text in value.parts):
             out.constants.append(StringConstant(field.qualname, value))
     if assigned and injected:
         _constructor_values(jf, out, injected, assigned)

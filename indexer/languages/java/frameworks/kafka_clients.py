@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from indexer.frameworks import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
 from indexer.languages.java.frameworks.common import JavaFile, compact
 from indexer.languages.java.frameworks.spring_kafka import record_topic
-from indexer.model import FileExtraction, Template, TopicUse
+from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -56,13 +56,13 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     for name_node, name, receiver, args, caller in jf.invocations(("subscribe", "send")):
         text = compact(src, receiver)
         if name == "subscribe" and args and jf.client_kind(text, caller, _CONSUMERS) == "consumer":
-            topics = [t for t in (jf.template(e) for e in _elements(src, args[0])) if any(k != "hole" for k, _ in t.parts)]
+            topics = [t for t in (jf.template(e) for e in _elements(src, args[0])) if any(k != "hole" and not is_call_ref(x) for k, x in t.parts)]
             sites = _polls(jf, out, receiver, text, caller, src) or [(caller, src.line(name_node), src.col(name_node))]
             found += [TopicUse(FRAMEWORK, "consumes", t, owner, ln, cl) for owner, ln, cl in sites for t in topics]
         elif name == "send" and args and jf.client_kind(text, caller, _PRODUCERS) == "producer":
             topic = record_topic(jf, src, args[0])
             t = jf.template(topic) if topic is not None else Template()
-            if any(k != "hole" for k, _ in t.parts):
+            if any(k != "hole" and not is_call_ref(x) for k, x in t.parts):
                 found.append(TopicUse(FRAMEWORK, "produces", t, caller, src.line(name_node), src.col(name_node)))
     out.topics.extend(sorted(found, key=lambda u: (u.line, u.col, u.owner or "", u.topic.parts)))
 

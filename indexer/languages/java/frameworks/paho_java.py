@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.java.frameworks.common import JavaFile, compact
-from indexer.model import FileExtraction, TopicUse
+from indexer.model import FileExtraction, TopicUse, is_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -51,14 +51,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         line, col = src.line(name_node), src.col(name_node)
         if name == "publish":
             t = jf.template(args[0])
-            if any(k != "hole" for k, _ in t.parts):
+            if any(k != "hole" and not is_call_ref(x) for k, x in t.parts):
                 found.append(TopicUse(FRAMEWORK, "produces", t, caller, line, col, broker="mqtt"))
             continue
         listener = len(args) > 1 and args[-1].type == "lambda_expression"
         owner = arrived[0] if len(arrived) == 1 and not listener else caller
         for e in _topics(args[0]):
             t = jf.template(e)
-            if any(k != "hole" for k, _ in t.parts):
+            if any(k != "hole" and not is_call_ref(x) for k, x in t.parts):
                 found.append(TopicUse(FRAMEWORK, "consumes", t, owner, line, col, broker="mqtt"))
     out.topics.extend(sorted(found, key=lambda u: (u.line, u.col, u.owner or "", u.topic.parts)))
 

@@ -8,7 +8,9 @@
   (``$NAME`` / ``${a.b}`` interpolations of names are ``ref`` pieces, other ``${...}`` are holes),
   ``a + b`` concatenates, a name or dotted name is a ``ref``, an environment variable's read with a
   default (``System.getenv("T") ?: "orders"``, :data:`~indexer.frameworks.env_config.ENV_READ`) is the
-  default, anything else a ``hole``;
+  default, a call ``f(a)`` / ``x.f(a)`` with positional arguments a ``call:`` piece
+  (:func:`indexer.frameworks.url_builder_rule.call_piece`, folded by the linker when ``f`` is a URL builder),
+  anything else a ``hole``;
 * :func:`definition_of`: the :class:`~indexer.model.Definition` the extractor made of a declaration
   node (matched by its name's position);
 * :func:`declarations`: every class, object and function declaration node with its annotations.
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks import ENV_READ
+from indexer.frameworks import ENV_READ, call_piece
 from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 from indexer.symbols import inline_definition, unique_name
@@ -153,6 +155,9 @@ def template(src: SourceText, node: Node | None) -> Template:
                 parts.append(("ref", src.text(c)))
             elif c.type == "interpolated_expression":
                 inner = c.named_children[0] if c.named_children else None
+                if inner is not None and inner.type == "call_expression":  # "${ownerUrl(id)}/pets"
+                    parts.extend(template(src, inner).parts)
+                    continue
                 text = _WS.sub("", src.text(inner)) if inner is not None else ""
                 dotted = inner is not None and inner.type in ("simple_identifier", "navigation_expression") \
                     and all(p.isidentifier() for p in text.split("."))
@@ -171,7 +176,29 @@ def template(src: SourceText, node: Node | None) -> Template:
         return Template((("ref", text.removeprefix("this.")),))
     if t in ("integer_literal", "long_literal"):
         return Template.of(text)
+    if t == "call_expression" and node.named_children and node.named_children[0].type in (
+            "simple_identifier", "navigation_expression"):
+        callee = _WS.sub("", src.text(node.named_children[0])).removeprefix("this.")
+        args = _call_arguments(node)
+        if args is not None:  # a URL builder's call (:mod:`indexer.languages.kotlin.frameworks.url_builders`)
+            return Template((call_piece(callee, [template(src, a) for a in args], text),))
     return Template((("hole", text),))
+
+
+def _call_arguments(call: Node) -> list[Node] | None:
+    """The argument expressions of a call with positional arguments only and no trailing lambda; else ``None``."""
+    suffix = call.named_children[-1] if len(call.named_children) == 2 else None
+    if suffix is None or suffix.type != "call_suffix" or len(suffix.named_children) != 1:
+        return None
+    vargs = suffix.named_children[0]
+    if vargs.type != "value_arguments":
+        return None
+    out = []
+    for va in vargs.named_children:
+        if va.type != "value_argument" or len(va.named_children) != 1:
+            return None  # a named argument, a spread
+        out.append(va.named_children[0])
+    return out
 
 
 _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
 from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
-from indexer.model import FileExtraction, Template, TopicUse
+from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -155,7 +155,7 @@ def _topics(src: SourceText, call: Node) -> list[Template]:
     arg = string_arg(src, call, 0)
     if arg is None:
         return []
-    return [t for t in (template(src, e) for e in elements(arg)) if any(k != "hole" for k, _ in t.parts)]
+    return [t for t in (template(src, e) for e in elements(arg)) if any(k != "hole" and not is_call_ref(x) for k, x in t.parts)]
 
 
 def _subscription(call: Node, name_node: Node, receiver: Node | None, src: SourceText,
@@ -205,7 +205,7 @@ def _send(call: Node, name_node: Node, receiver: Node | None, src: SourceText, o
     if not ok or topic is None:
         return None
     t = template(src, topic)
-    if not any(k != "hole" for k, _ in t.parts):
+    if not any(k != "hole" and not is_call_ref(x) for k, x in t.parts):
         return None
     return TopicUse(FRAMEWORK, "produces", t, caller, line, col)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.languages.kotlin.frameworks.common import template
-from indexer.model import FileExtraction, StringConstant
+from indexer.model import FileExtraction, StringConstant, is_call_ref
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -60,5 +60,5 @@ def _property(decl: Node, src: SourceText, fields: dict[tuple[int, int], str], o
     if qualname is None or value is None:
         return
     t = template(src, value)
-    if any(kind != "hole" for kind, _ in t.parts):
+    if any(kind != "hole" and not is_call_ref(x) for kind, x in t.parts):
         out.constants.append(StringConstant(qualname, t))
