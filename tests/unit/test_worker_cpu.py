@@ -107,3 +107,26 @@ def test_a_worker_freezes_what_it_inherits_and_never_lowers_the_threshold(parent
     assert threshold == (max(parent0, WORKER_GC_THRESHOLD0), 7, 9)
     assert WORKER_GC_THRESHOLD0 == 100_000
     assert frozen > 10_000  # the test process's modules and objects, inherited through the fork
+
+
+def test_the_extraction_cache_keeps_a_small_page_cache(tmp_path) -> None:
+    import diskcache
+
+    from indexer.extract_cache import SQLITE_CACHE_PAGES, ExtractionCache
+
+    plain = diskcache.Cache(str(tmp_path / "plain"))
+    assert plain.sqlite_cache_size == 8192  # diskcache's own default: 32 MiB of pages per connection
+    plain.close()
+    cache = ExtractionCache(tmp_path / "extract")
+    ex = EXTRACTOR.extract("app/models.py", SOURCE)
+    pack_for_parking(ex)
+    cache.put_blob("app/models.py", "c0ffee", pickle.dumps(ex, protocol=pickle.HIGHEST_PROTOCOL))
+    assert [(c.caller, c.name) for c in cache.get("app/models.py", "c0ffee").calls][:2] == [
+        ("Article", "CharField"), ("Article.save", "basename")]
+    assert cache.get("app/models.py", "beef") is None
+    con = cache._cache._con  # the connection diskcache opened for this process
+    assert con.execute("PRAGMA cache_size").fetchone()[0] == SQLITE_CACHE_PAGES == 256
+    cache.close()
+    again = diskcache.Cache(str(tmp_path / "extract"))  # kept in the folder's settings
+    assert again.sqlite_cache_size == 256
+    again.close()
