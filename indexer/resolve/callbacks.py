@@ -140,8 +140,9 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
                     continue  # `self.cb.x()` on a function: nothing of the repository
                 defs = entries(tf.by_qualname, q)
                 caller = defs[rank] if rank < len(defs) else None
-                if caller is None or r.calls.bind_call(tf, site):
-                    continue
+                bound = r.calls.bind_call(tf, site) if caller is not None else None
+                if caller is None or (bound and (isinstance(bound, list) or not itself)):
+                    continue  # a `Callable[...]`-typed attribute called binds outside: still the argument
                 if isinstance(v, FuncV):
                     out.append((caller, v.f, arg))
                 else:

@@ -26,6 +26,7 @@ class has its own ``self``). The same binding gives a function the protocol call
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from indexer.resolve.multimap import entries
@@ -35,7 +36,18 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.values import Def
 
-__all__ = ["HeldCall", "held_arguments", "kept_parameters", "protocol_parameters"]
+__all__ = ["HeldCall", "function_type", "held_arguments", "kept_parameters", "protocol_parameters"]
+
+_FUNCTION_TYPE = re.compile(r"\bCallable\b|=>")
+"""A declared type that says "a function" and names none: Python's ``Callable[[int], str]`` (also
+``Optional[Callable[...]]``, ``collections.abc.Callable``), TypeScript's ``(x: number) => void``."""
+
+
+def function_type(text: str) -> bool:
+    """Whether the declared type ``text`` is a function type naming no function (:data:`_FUNCTION_TYPE`):
+    a parameter so typed is kept like an untyped one, since its type binds no call."""
+    return bool(_FUNCTION_TYPE.search(text))
+
 
 HeldCall = tuple[str, int, "CallSite"]
 """A call through a held attribute: the caller's qualname, its rank among the definitions of that
@@ -121,11 +133,13 @@ def _enclosing_class(fc: FileCtx, scope: str) -> str | None:
 def kept_parameters(fc: FileCtx, cls: str, attribute: str, methods: dict[str, list[Def]] | None = None
                     ) -> tuple[tuple[str, str], ...]:
     """``((method qualname, parameter), ...)`` when every binding of the attribute (``self.a``) of
-    class ``cls`` is one of the untyped, non-variadic parameters of the method of ``cls`` it is
-    written in, never re-bound there (a constructor ``self.a = a``, a setter ``def on(self, cb):
-    self.cb = cb``); empty otherwise. ``methods`` caches the callable members of each class."""
+    class ``cls`` is one of the parameters of the method of ``cls`` it is written in (a constructor
+    ``self.a = a``, a setter ``def on(self, cb): self.cb = cb``), each untyped or typed as a function
+    (:func:`function_type`: ``cb: Callable[[], None]``, whose type the extractor copies onto the
+    attribute; the one parameter of the method with that type), not variadic and never re-bound in
+    its method; empty otherwise. ``methods`` caches the callable members of each class."""
     bound = fc.bindings.get((cls, attribute)) or ()
-    if not bound or any(b.how != "alias" for b in bound):
+    if not bound or any(b.how != "alias" and not (b.how == "declared" and function_type(b.type)) for b in bound):
         return ()
     methods = {} if methods is None else methods
     own = methods.get(cls)
@@ -136,9 +150,13 @@ def kept_parameters(fc: FileCtx, cls: str, attribute: str, methods: dict[str, li
         around = [rd for rd in own if rd.d.start_line <= b.line <= rd.d.end_line]
         if len(around) != 1:
             return ()
-        q = around[0].qualname
-        p = next((p for p in around[0].d.params if p.name == b.type), None)
-        if p is None or p.type or p.variadic is not None or (q, p.name) in fc.bindings:
+        q, params = around[0].qualname, around[0].d.params
+        if b.how == "alias":
+            found = [p for p in params if p.name == b.type and (not p.type or function_type(p.type))]
+        else:  # `self.cb = cb` of a `cb: Callable[...]`: the attribute holds the parameter's type
+            found = [p for p in params if p.type == b.type]
+        if len(found) != 1 or found[0].variadic is not None or any(  # re-bound (its own declaration aside)
+                x.how != "declared" or x.type != found[0].type for x in fc.bindings.get((q, found[0].name)) or ()):
             return ()
-        out.append((q, p.name))
+        out.append((q, found[0].name))
     return tuple(dict.fromkeys(out))

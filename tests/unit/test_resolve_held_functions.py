@@ -251,3 +251,63 @@ def test_an_edit_of_the_class_keeping_the_function_rebinds_the_calls_through_the
         assert held() == ["app/use.main(0) -> app/tasks.first(0) [inferred]"]
     finally:
         ws.close()
+
+
+def test_a_parameter_typed_as_a_callable_is_kept_like_an_untyped_one():
+    check(
+        """
+        # --- path: app/it.py ---
+        from typing import Awaitable, Callable, Optional
+
+        class Iter:
+            def __init__(self, read_func: Callable[[], Awaitable[bytes]], done: Optional[Callable[[], None]] = None,
+                         part: "Stream" = None) -> None:
+                self.read_func = read_func
+                self.done = done
+                self.part = part
+
+            async def next(self):
+                await self.read_func()
+                self.done()
+                self.part()
+
+        class Stream:
+            async def readline(self):
+                pass
+
+            def close(self):
+                pass
+
+            def __call__(self):
+                pass
+
+            def lines(self):
+                return Iter(self.readline, done=self.close, part=Stream())
+
+        class Again:
+            def __init__(self, cb: Callable[[], None]):
+                cb = wrap(cb)
+                self.cb = cb
+
+            def run(self):
+                self.cb()
+
+        def wrap(f):
+            return f
+
+        def use(s: Stream):
+            Again(s.close)
+        """,
+        [
+            # bound methods handed for Callable-typed parameters
+            "app/it.Iter.next(0) -> app/it.Stream.close(0) [inferred]",
+            "app/it.Iter.next(0) -> app/it.Stream.readline(0) [inferred]",
+            # a parameter typed as a repository class: bound where written (its __call__), not from the argument
+            "app/it.Iter.next(0) -> app/it.Stream.__call__(0) [exact]",
+            "app/it.Stream.lines(0) -> app/it.Iter.__init__(3) [exact]",
+            "app/it.Stream.lines(0) -> app/it.Stream [exact]",
+            "app/it.Again.__init__(1) -> app/it.wrap(1) [exact]",
+            "app/it.use(1) -> app/it.Again.__init__(1) [exact]",
+            # never Again.run -> Stream.close: `cb` is re-bound before it is kept
+        ],
+    )
