@@ -42,10 +42,11 @@ its ``class_receiver`` rule) shifts positions for a method called through its cl
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, NamedArgument
-from indexer.resolve.held_arguments import kept_parameters
+from indexer.resolve.held_arguments import HeldCall, kept_parameters
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
 
@@ -134,22 +135,43 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
                     continue
             elif not isinstance(v, InstV) or _class_attribute(r, fc, cs, arg):
                 continue
-            for q, rank, site in calls:
-                itself = site.via is None and site.receiver == me
-                if isinstance(v, FuncV) and not itself:
-                    continue  # `self.cb.x()` on a function: nothing of the repository
-                defs = entries(tf.by_qualname, q)
-                caller = defs[rank] if rank < len(defs) else None
-                bound = r.calls.bind_call(tf, site) if caller is not None else None
-                if caller is None or (bound and (isinstance(bound, list) or not itself)):
-                    continue  # a `Callable[...]`-typed attribute called binds outside: still the argument
-                if isinstance(v, FuncV):
-                    out.append((caller, v.f, arg))
-                else:
-                    method = getattr(tf.rules, "call_method", None) if itself else site.name
-                    if method:
-                        out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, method, cs, site.arity)]
+            # one answer per file, storing method, parameter and value: a file building many `B(handler)`
+            # (or calling a setter many times) reads the class's held calls once, not once a call each
+            vkey = ("f", v.f.id) if isinstance(v, FuncV) else ("i", v.c.id, v.how, getattr(v, "concrete", None))
+            key = (id(fc), tf.path, target.qualname, name, vkey, "held calls")
+            found = r.memoised(key, lambda calls=calls, v=v, arg=arg, tf=tf, me=me, target=target:
+                               _held_pairs(r, tf, target, calls, v, arg, cs, me))  # type: ignore[arg-type, misc]
+            out += found or ()  # type: ignore[arg-type]
     return out
+
+
+def _held_pairs(r: Resolver, tf: FileCtx, target: Def, calls: tuple[HeldCall, ...], v: Value, arg: NamedArgument,
+                cs: CallSite, me: str) -> tuple[tuple[Def, Def, NamedArgument], ...]:
+    """For :func:`held_calls`: ``(caller, callee, arg)`` for each held call of ``tf`` (``calls``, the
+    table of the storing method ``target``) that the value ``v`` handed at ``arg`` of ``cs`` makes run;
+    a held call that binds where it is written is left out (whether it does is asked once per call
+    site). The table's read is recorded here too, so the memoised answer is replayed with it."""
+    r.use(("name", tf.path, target.name))
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    for q, rank, site in calls:
+        itself = site.via is None and site.receiver == me
+        if isinstance(v, FuncV) and not itself:
+            continue  # `self.cb.x()` on a function: nothing of the repository
+        defs = entries(tf.by_qualname, q)
+        caller = defs[rank] if rank < len(defs) else None
+        if caller is None:
+            continue
+        bound = r.memoised((id(tf), q, rank, site.line, site.col, site.name, "held binds"),
+                           lambda site=site: r.calls.bind_call(tf, site))  # type: ignore[arg-type, misc]
+        if bound and (isinstance(bound, list) or not itself):
+            continue  # a `Callable[...]`-typed attribute called binds outside: still the argument
+        if isinstance(v, FuncV):
+            out.append((caller, v.f, arg))
+        elif isinstance(v, InstV):
+            method = getattr(tf.rules, "call_method", None) if itself else site.name
+            if method:
+                out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, method, cs, site.arity)]
+    return tuple(out)
 
 
 def held_values(r: Resolver, fc: FileCtx, cs: CallSite, receiver: tuple[Def, bool] | None) -> list[tuple[Def, str]]:
@@ -174,23 +196,48 @@ def held_values(r: Resolver, fc: FileCtx, cs: CallSite, receiver: tuple[Def, boo
             break
     if not kept:
         return []
-    storing = {q: {p for m, p in kept if m == q} for q, _ in kept}
+    storing = {q: frozenset(p for m, p in kept if m == q) for q, _ in kept}
     scope = cs.caller if (cs.caller, recv) in fc.bindings else None
     built = [b.line for b in fc.bindings.get((scope, recv), ()) if b.how == "constructed"]
     if scope is not None or cs.caller is None:  # the scope of the call itself: stores up to its line
-        start, end = max((line for line in built if line <= cs.line), default=0), cs.line
-        built = [start]
+        starts, end = (max((line for line in built if line <= cs.line), default=0),), cs.line
     else:  # `x` is the module's: every store of the module
-        start, end = 0, 1 << 30
-    out: list[tuple[Def, str]] = []
-    for site in fc.ex.calls:
-        if site.caller != scope or not site.handed or not start <= site.line <= end or site.via is not None \
-                or not (site.receiver == recv or (site.receiver is None and site.line in built)):
-            continue
+        starts, end = tuple(built) or (0,), 1 << 30
+    key = (id(fc), scope, recv, cs.name, receiver[0].id, starts, "held stores")
+    found = r.memoised(key, lambda: _held_stores(r, fc, scope, recv, starts, storing, c.file, cs.name))  # type: ignore[arg-type, return-value]
+    if not found:
+        return []
+    lines, values = found  # type: ignore[misc]
+    i = bisect_right(lines, end)
+    return list(values[i - 1]) if i else []
+
+
+def _held_stores(r: Resolver, fc: FileCtx, scope: str | None, recv: str, starts: tuple[int, ...],
+                 storing: dict[str, frozenset[str]], owner: FileCtx, attribute: str
+                 ) -> tuple[list[int], list[tuple[tuple[Def, str], ...]]]:
+    """For :func:`held_values`: the stores of ``fc``'s ``scope`` into the instance ``recv`` from the
+    first line of ``starts`` on (the constructor calls on the lines ``starts``, where ``recv = C(...)``
+    is written, and calls on ``recv``), each bound to a method of ``owner`` in ``storing`` (method
+    qualname -> the parameters it keeps), as ``(lines, values)``: the stores' lines in order and, at
+    each, the union of what the stores so far hand (functions, an instance's ``call_method``,
+    ``inferred``). One pass over the file's calls per instance and scope, so that ``n`` calls through
+    ``recv`` after ``n`` stores cost a bisection each, not ``n`` bindings. The read of ``owner``'s
+    ``attribute`` (``self.<attribute>`` is a binding of that name) is recorded here too."""
+    r.use(("name", owner.path, attribute))
+    first = min(starts)
+    sites = sorted((site for site in fc.ex.calls
+                    if site.caller == scope and site.handed and site.via is None and site.line >= first
+                    and (site.receiver == recv or (site.receiver is None and site.line in starts))),
+                   key=lambda site: (site.line, site.col))
+    lines: list[int] = []
+    values: list[tuple[tuple[Def, str], ...]] = []
+    acc: dict[tuple[Def, str], None] = {}
+    method = getattr(fc.rules, "call_method", None)
+    for site in sites:
         targets = r.calls.bind_call(fc, site)
         for target, _ in targets if isinstance(targets, list) else ():
             params = storing.get(target.qualname)
-            if not params or target.file is not c.file:
+            if not params or target.file is not owner:
                 continue
             shift = _receiver_shift(r, fc, site, target)
             for arg in site.handed:
@@ -198,10 +245,12 @@ def held_values(r: Resolver, fc: FileCtx, cs: CallSite, receiver: tuple[Def, boo
                     continue
                 v = _handed_value(r, fc, site, arg)
                 if isinstance(v, FuncV) and v.f.is_callable:
-                    out.append((v.f, "inferred"))
-                elif isinstance(v, InstV) and (method := getattr(fc.rules, "call_method", None)):
-                    out += [(m, "inferred") for m, _ in r.calls.run_targets(v, method, cs, cs.arity)]
-    return list(dict.fromkeys(out))
+                    acc[(v.f, "inferred")] = None
+                elif isinstance(v, InstV) and method:
+                    acc.update(((m, "inferred"), None) for m, _ in r.calls.run_targets(v, method, site, -1))
+        lines.append(site.line)
+        values.append(tuple(acc))
+    return lines, values
 
 
 def _class_attribute(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> bool:
