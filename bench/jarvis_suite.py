@@ -1,5 +1,5 @@
 """Benchmark: ripple's Python call-graph accuracy on the Jarvis micro-benchmark (Huang et al., "Scalable
-and Precise Application-Centered Call Graph Construction for Python", ICSE 2024 / arXiv 2305.05949).
+and Precise Application-Centered Call Graph Construction for Python", arXiv 2305.05949).
 
 Usage::
 
