@@ -107,8 +107,10 @@ def case_modules(case: Path) -> set[str]:
     return {m for p in case.rglob("*.py") if (m := path_module(p.relative_to(case).as_posix()))}
 
 
-def expected_edges(case: Path) -> list[Edge]:
-    graph = json.loads((case / "callgraph.json").read_text())
+def expected_edges(case: Path, graph_file: Path | None = None) -> list[Edge]:
+    """The expected ``(caller, callee)`` edges of ``graph_file`` (default: the case's
+    ``callgraph.json``), an adjacency list ``{caller: [callee, ...]}``."""
+    graph = json.loads((graph_file or case / "callgraph.json").read_text())
     return [(src, dst) for src, dsts in graph.items() for dst in dsts]
 
 
@@ -207,10 +209,13 @@ def ripple_graph(case: Path) -> tuple[set[Edge], list[tuple[str, str, int]]]:
     return edges, [(fold_lambda(name(c)), n, line) for c, n, line in unresolved]
 
 
-def run_case(case: Path, root: Path) -> CaseResult:
-    res = CaseResult(case.relative_to(root).as_posix())
+def run_case(case: Path, root: Path, graph_file: Path | None = None, name: str | None = None) -> CaseResult:
+    """Score one case folder: its expected graph (``graph_file``, default the case's
+    ``callgraph.json``) against ripple's edges; the result is named ``name`` (default the case's path
+    under ``root``). A crash while indexing is the result's ``error``, not an exception."""
+    res = CaseResult(name or case.relative_to(root).as_posix())
     modules = case_modules(case)
-    for src, dst in expected_edges(case):
+    for src, dst in expected_edges(case, graph_file):
         src = fold_lambda(src)
         if is_internal(dst, modules):
             res.expected.add((src, dst))

@@ -42,9 +42,11 @@ its ``class_receiver`` rule) shifts positions for a method called through its cl
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from indexer.model import CallSite, NamedArgument
+from indexer.resolve.held_arguments import HeldCall, kept_parameters
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, Value
 
@@ -52,7 +54,7 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.interpreter import Resolver
 
-__all__ = ["handed_calls", "handed_runs", "held_calls", "library_callbacks"]
+__all__ = ["handed_calls", "handed_runs", "held_calls", "held_values", "library_callbacks"]
 
 _NOT_BOUND = ("staticmethod", "classmethod")
 """Decorators under which a method called through its class takes no explicit receiver argument."""
@@ -93,17 +95,20 @@ def handed_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def
 
 def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, str]]
                ) -> list[tuple[Def, Def, NamedArgument]]:
-    """``(caller, method, argument)`` for each call through an attribute that ``cs`` (a call site of
-    ``fc`` bound to ``targets``) fills by handing an instance to a constructor that keeps it there
+    """``(caller, callee, argument)`` for each call through an attribute that ``cs`` (a call site of
+    ``fc`` bound to ``targets``) fills by handing a value to a method that keeps it there
     (:mod:`indexer.resolve.held_arguments`: ``B(A())`` with ``self.a = a`` and ``self.a.ping()`` in
-    ``B.run``: ``(B.run, A.ping, A())``), and for each protocol call a called function makes on the
-    parameter it is handed (``def total(items): for x in items``, ``total(Cart())``: ``(total,
-    Cart.__iter__, Cart())``); a call that binds already where it is written (the attribute's class
-    known there) is left to that binding. The argument is where ``fc`` makes the call happen: the
-    row is ``fc``'s, so its position is in ``fc`` (:func:`indexer.resolve.output.file_output` keeps
-    the file's first argument per caller and method: one row a pair and file, where one row per
-    argument gave ``ModelAdmin.get_action -> AdminSite.get_action`` 198 rows on Django, acc59).
-    Empty when none. Reads are recorded through ``r``."""
+    ``B.run``: ``(B.run, A.ping, A())``; ``b.on(handler)`` with ``self.cb = cb`` and ``self.cb()``
+    in ``B.fire``: ``(B.fire, handler, handler)``; an instance called so: the language's
+    ``call_method``, Python ``__call__``), and for
+    each protocol call a called function makes on the parameter it is handed (``def total(items):
+    for x in items``, ``total(Cart())``: ``(total, Cart.__iter__, Cart())``); a call that binds
+    already where it is written (the attribute's class known there) is left to that binding. The
+    argument is where ``fc`` makes the call happen: the row is ``fc``'s, so its position is in ``fc``
+    (:func:`indexer.resolve.output.file_output` keeps the file's first argument per caller and
+    callee: one row a pair and file, where one row per argument gave ``ModelAdmin.get_action ->
+    AdminSite.get_action`` 198 rows on Django, acc59). Empty when none. Reads are recorded through
+    ``r``."""
     if not cs.handed:
         return []
     out: list[tuple[Def, Def, NamedArgument]] = []
@@ -113,11 +118,11 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
             continue
         r.use(("name", tf.path, target.name))
         held = tf.protocol_parameters.get(target.qualname, {})
-        if target.name == getattr(tf.rules, "constructor_name", None):  # a parameter may be both iterated and kept
-            kept = tf.held_arguments.get(target.qualname, {})
-            held = {p: held.get(p, ()) + kept.get(p, ()) for p in {**held, **kept}} if held and kept else held or kept
+        kept = tf.held_arguments.get(target.qualname, {})  # a parameter may be both iterated and kept
+        held = {p: held.get(p, ()) + kept.get(p, ()) for p in {**held, **kept}} if held and kept else held or kept
         if not held:
             continue
+        me = getattr(tf.rules, "instance_prefix", "")[:-1]  # `self.cb()`: the held value itself is called
         shift = _receiver_shift(r, fc, cs, target)  # `B.__init__(self, a)`: past the receiver
         for arg in cs.handed:
             name = _parameter(target, arg.key, shift)
@@ -125,15 +130,127 @@ def held_calls(r: Resolver, fc: FileCtx, cs: CallSite, targets: list[tuple[Def, 
             if not calls:
                 continue
             v = _handed_value(r, fc, cs, arg)
-            if not isinstance(v, InstV) or _class_attribute(r, fc, cs, arg):
-                continue
-            for q, rank, site in calls:
-                defs = entries(tf.by_qualname, q)
-                caller = defs[rank] if rank < len(defs) else None
-                if caller is None or r.calls.bind_call(tf, site):
+            if isinstance(v, FuncV):
+                if not v.f.is_callable or v.f is target:
                     continue
-                out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, site.name, cs, site.arity)]
+            elif not isinstance(v, InstV) or _class_attribute(r, fc, cs, arg):
+                continue
+            # one answer per file, storing method, parameter and value: a file building many `B(handler)`
+            # (or calling a setter many times) reads the class's held calls once, not once a call each
+            vkey = ("f", v.f.id) if isinstance(v, FuncV) else ("i", v.c.id, v.how, getattr(v, "concrete", None))
+            key = (id(fc), tf.path, target.qualname, name, vkey, "held calls")
+            found = r.memoised(key, lambda calls=calls, v=v, arg=arg, tf=tf, me=me, target=target:
+                               _held_pairs(r, tf, target, calls, v, arg, cs, me))  # type: ignore[arg-type, misc]
+            out += found or ()  # type: ignore[arg-type]
     return out
+
+
+def _held_pairs(r: Resolver, tf: FileCtx, target: Def, calls: tuple[HeldCall, ...], v: Value, arg: NamedArgument,
+                cs: CallSite, me: str) -> tuple[tuple[Def, Def, NamedArgument], ...]:
+    """For :func:`held_calls`: ``(caller, callee, arg)`` for each held call of ``tf`` (``calls``, the
+    table of the storing method ``target``) that the value ``v`` handed at ``arg`` of ``cs`` makes run;
+    a held call that binds where it is written is left out (whether it does is asked once per call
+    site). The table's read is recorded here too, so the memoised answer is replayed with it."""
+    r.use(("name", tf.path, target.name))
+    out: list[tuple[Def, Def, NamedArgument]] = []
+    for q, rank, site in calls:
+        itself = site.via is None and site.receiver == me
+        if isinstance(v, FuncV) and not itself:
+            continue  # `self.cb.x()` on a function: nothing of the repository
+        defs = entries(tf.by_qualname, q)
+        caller = defs[rank] if rank < len(defs) else None
+        if caller is None:
+            continue
+        bound = r.memoised((id(tf), q, rank, site.line, site.col, site.name, "held binds"),
+                           lambda site=site: r.calls.bind_call(tf, site))  # type: ignore[arg-type, misc]
+        if bound and (isinstance(bound, list) or not itself):
+            continue  # a `Callable[...]`-typed attribute called binds outside: still the argument
+        if isinstance(v, FuncV):
+            out.append((caller, v.f, arg))
+        elif isinstance(v, InstV):
+            method = getattr(tf.rules, "call_method", None) if itself else site.name
+            if method:
+                out += [(caller, m, arg) for m, _ in r.calls.run_targets(v, method, cs, site.arity)]
+    return tuple(out)
+
+
+def held_values(r: Resolver, fc: FileCtx, cs: CallSite, receiver: tuple[Def, bool] | None) -> list[tuple[Def, str]]:
+    """What ``cs`` runs, a call ``x.cb(...)`` of ``fc`` that binds nothing where it is written, whose
+    receiver ``x`` (a plain name, not ``self``) is an instance of the repository class ``receiver``
+    (the binder's ``(class, through self)``), when ``cb`` is an attribute that class (or the first
+    ancestor binding it) keeps from a parameter of its methods
+    (:func:`indexer.resolve.held_arguments.kept_parameters`: ``self.cb = cb`` in ``__init__`` or a
+    setter): the functions (an instance: its ``call_method``) that ``fc``'s calls storing into ``x``
+    hand that parameter, ``inferred``. The stores read are those of the scope binding ``x``: the
+    constructor call of ``x``'s last ``x = B(...)`` before ``cs`` and the calls of a storing method
+    on ``x`` after it, up to ``cs``'s line (in another scope than ``cs``'s, all of them); between
+    those flow-insensitive (a store in a branch counts). Empty when none; reads recorded through ``r``."""
+    recv, prefix = cs.receiver, getattr(fc.rules, "instance_prefix", "")
+    if receiver is None or receiver[1] or cs.via is not None or recv is None or not recv.isidentifier() or not prefix:
+        return []
+    attribute, kept = prefix + cs.name, ()
+    for c in r.classes.mro(receiver[0]):
+        r.use(("name", c.file.path, cs.name))  # `self.cb` is a binding of `cb` (FileCtx.names)
+        if (c.qualname, attribute) in c.file.bindings:
+            kept = kept_parameters(c.file, c.qualname, attribute)
+            break
+    if not kept:
+        return []
+    storing = {q: frozenset(p for m, p in kept if m == q) for q, _ in kept}
+    scope = cs.caller if (cs.caller, recv) in fc.bindings else None
+    built = [b.line for b in fc.bindings.get((scope, recv), ()) if b.how == "constructed"]
+    if scope is not None or cs.caller is None:  # the scope of the call itself: stores up to its line
+        starts, end = (max((line for line in built if line <= cs.line), default=0),), cs.line
+    else:  # `x` is the module's: every store of the module
+        starts, end = tuple(built) or (0,), 1 << 30
+    key = (id(fc), scope, recv, cs.name, receiver[0].id, starts, "held stores")
+    found = r.memoised(key, lambda: _held_stores(r, fc, scope, recv, starts, storing, c.file, cs.name))  # type: ignore[arg-type, return-value]
+    if not found:
+        return []
+    lines, values = found  # type: ignore[misc]
+    i = bisect_right(lines, end)
+    return list(values[i - 1]) if i else []
+
+
+def _held_stores(r: Resolver, fc: FileCtx, scope: str | None, recv: str, starts: tuple[int, ...],
+                 storing: dict[str, frozenset[str]], owner: FileCtx, attribute: str
+                 ) -> tuple[list[int], list[tuple[tuple[Def, str], ...]]]:
+    """For :func:`held_values`: the stores of ``fc``'s ``scope`` into the instance ``recv`` from the
+    first line of ``starts`` on (the constructor calls on the lines ``starts``, where ``recv = C(...)``
+    is written, and calls on ``recv``), each bound to a method of ``owner`` in ``storing`` (method
+    qualname -> the parameters it keeps), as ``(lines, values)``: the stores' lines in order and, at
+    each, the union of what the stores so far hand (functions, an instance's ``call_method``,
+    ``inferred``). One pass over the file's calls per instance and scope, so that ``n`` calls through
+    ``recv`` after ``n`` stores cost a bisection each, not ``n`` bindings. The read of ``owner``'s
+    ``attribute`` (``self.<attribute>`` is a binding of that name) is recorded here too."""
+    r.use(("name", owner.path, attribute))
+    first = min(starts)
+    sites = sorted((site for site in fc.ex.calls
+                    if site.caller == scope and site.handed and site.via is None and site.line >= first
+                    and (site.receiver == recv or (site.receiver is None and site.line in starts))),
+                   key=lambda site: (site.line, site.col))
+    lines: list[int] = []
+    values: list[tuple[tuple[Def, str], ...]] = []
+    acc: dict[tuple[Def, str], None] = {}
+    method = getattr(fc.rules, "call_method", None)
+    for site in sites:
+        targets = r.calls.bind_call(fc, site)
+        for target, _ in targets if isinstance(targets, list) else ():
+            params = storing.get(target.qualname)
+            if not params or target.file is not owner:
+                continue
+            shift = _receiver_shift(r, fc, site, target)
+            for arg in site.handed:
+                if _parameter(target, arg.key, shift) not in params:
+                    continue
+                v = _handed_value(r, fc, site, arg)
+                if isinstance(v, FuncV) and v.f.is_callable:
+                    acc[(v.f, "inferred")] = None
+                elif isinstance(v, InstV) and method:
+                    acc.update(((m, "inferred"), None) for m, _ in r.calls.run_targets(v, method, site, -1))
+        lines.append(site.line)
+        values.append(tuple(acc))
+    return lines, values
 
 
 def _class_attribute(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) -> bool:

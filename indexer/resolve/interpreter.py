@@ -437,8 +437,8 @@ class Resolver(ScopeLookup, ReturnInference):
             else:  # no class around: `self` is a name like any other (a Go function `self`)
                 v = self.resolve_name(fc, scope, name)
         elif name == fc.rules.class_receiver and (scope, name) not in fc.bindings:  # a local `cls = ...` is a variable
-            cls = self.enclosing_class(fc, scope)
-            v = ClassV(cls, dynamic=True) if cls is not None else None
+            cls = self.enclosing_class(fc, scope)  # no class around: `cls` is a name like any other
+            v = ClassV(cls, dynamic=True) if cls is not None else self.resolve_name(fc, scope, name)
         else:
             v = self.resolve_name(fc, scope, name)
             if v is None and len(segments) > 1 and not called:

@@ -7,7 +7,7 @@ import posixpath
 from typing import TYPE_CHECKING
 
 from indexer.model import CALLABLE_KINDS, Definition
-from indexer.resolve.callbacks import handed_calls, handed_runs, held_calls, library_callbacks
+from indexer.resolve.callbacks import handed_calls, handed_runs, held_calls, held_values, library_callbacks
 from indexer.resolve.hierarchy import same_arity
 from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
@@ -108,6 +108,10 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                 for called, handed, arg in handed_calls(r, fc, cs, targets):
                     add("CALLS", called.id, handed.id, arg.line, arg.col, "inferred")
             continue
+        if not targets and receiver is not None:  # `h = Holder(f)`, `h.fn()`: what the class keeps in `fn`
+            held = held_values(r, fc, cs, receiver)
+            if held:
+                targets, receiver = held, None
         if not isinstance(targets, list) or not targets:  # `map(f, xs)`: the library calls f
             for called, arg in library_callbacks(r, fc, cs):
                 add("CALLS", src, called.id, arg.line, arg.col, "inferred")

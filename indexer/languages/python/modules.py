@@ -173,9 +173,10 @@ returns (``return db.session.get(User, int(id))``: a ``User``), Flask-JWT-Extend
 
 
 def _star_member(r: Lookup, fc: FileCtx, name: str) -> Value:
-    """What ``fc``'s ``from m import *`` statements bring under ``name`` (the first whose module holds
-    it, in statement order), else ``None``."""
-    for imp in fc.star_imports:
+    """What ``fc``'s ``from m import *`` statements bring under ``name`` (the last whose module holds
+    it, in statement order: a later star import re-binds the name, as ``from .base import *`` then
+    ``from .local import *`` overrides the base's), else ``None``."""
+    for imp in reversed(fc.star_imports):
         target = absolute_module(fc, imp)
         if target and r.has_package("python", target):
             v = r.module_member("python", target, name)
