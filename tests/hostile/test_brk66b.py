@@ -1,0 +1,91 @@
+"""Session 66, brk66b: hostile input against session 65's additions and the known leftovers, each break with
+its fix (docs/benchmarks.md, "Session 66, brk66b"). Exact expectations; a bound on time is a subprocess
+timeout, never a timed assertion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from analysis.agent_queries import MAX_OFFSET, AgentQueries
+from analysis.unlinked import unlinked_calls, unlinked_text
+from lsp_server.api.app import ApiSettings, create_app
+from lsp_server.cli import main
+from stores.config import load_config
+from stores.contracts import RepositoryRecord
+from stores.embedded import EmbeddedStore
+from tests.index_harness import index_files
+from tests.unit.test_unlinked_calls import ADMIN, AUDIT, FETCH, PING, SHOP, STUB, TASK, rows
+
+
+@pytest.fixture(scope="module")
+def unlinked_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """test_unlinked_calls's two repositories: five unlinked calls of three reasons, interleaved by place."""
+    base = tmp_path_factory.mktemp("brk66b_unlinked")
+    path = base / "index.db"
+    index_files(base / "shop", SHOP, "shop", path).close()
+    s = index_files(base / "admin", ADMIN, "admin", path)
+    s.upsert_repository(RepositoryRecord("admin", "admin", "backoffice", str(base / "admin")))
+    s.close()
+    return path
+
+
+class TestUnlinkedPages:
+    """``offset`` pages the unlinked list (REST ``GET /v1/unlinked``, MCP / agent ``unlinked``, ``ripple unlinked
+    --offset``): a stable order over reasons (url 3, grpc_ambiguous 1, task 1 interleaved by place), each page the
+    slice of the full list, the count beyond the page exact, bad offsets refused with a clear message."""
+
+    def test_pages_are_slices_of_the_full_list(self, unlinked_db: Path) -> None:
+        s = EmbeddedStore(unlinked_db)
+        try:
+            assert rows(unlinked_calls(s)) == [AUDIT, FETCH, PING, STUB, TASK]
+            pages = [unlinked_calls(s, limit=2, offset=o) for o in (0, 2, 4, 6)]
+            assert [rows(p) for p in pages] == [[AUDIT, FETCH], [PING, STUB], [TASK], []]
+            assert [(p.total, p.left_out, p.offset) for p in pages] == [(5, 3, 0), (5, 1, 2), (5, 0, 4), (5, 0, 6)]
+            assert rows(unlinked_calls(s, limit=3, offset=1)) == [FETCH, PING, STUB]  # across the three reasons
+            assert rows(unlinked_calls(s, offset=3)) == [STUB, TASK]  # no limit: the rest
+            one = unlinked_calls(s, reason="url", limit=1, offset=1)
+            assert (rows(one), one.total, one.left_out, one.by_reason) == ([FETCH], 3, 1, {"url": 3})
+            assert rows(unlinked_calls(s, product="shop", limit=2, offset=2)) == [STUB, TASK]
+            for bad in (-1, True, 1.5):
+                with pytest.raises(ValueError, match=f"offset must be 0 or more, not {bad!r}"):
+                    unlinked_calls(s, limit=2, offset=bad)  # type: ignore[arg-type]
+            text = unlinked_text(pages[1].as_dict())
+            assert text[0] == "# Unlinked calls (3-4 of 5)"
+            assert text[-1] == "1 more beyond the limit: raise it, page on with offset 4, or narrow with repo / product / reason."
+            q = AgentQueries(s, s)
+            answer = q.unlinked(limit=2, offset=2)
+            assert [(c["path"], c["line"]) for c in answer.result["calls"]] == [("client.py", 13), ("stubs.py", 8)]
+            assert (answer.result["offset"], answer.result["left_out"]) == (2, 1)
+            with pytest.raises(ValueError, match=f"offset must be an integer from 0 to {MAX_OFFSET:,}, not 1000001"):
+                q.unlinked(offset=MAX_OFFSET + 1)
+        finally:
+            s.close()
+
+    def test_cli_and_rest_pages(self, unlinked_db: Path) -> None:
+        result = CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--limit", "2", "--offset", "2"])
+        assert result.exit_code == 0, result.output
+        assert result.stdout.splitlines() == [
+            "3-4 of 5 unlinked calls (url 3, grpc_ambiguous 1, task 1)",
+            "  client.py:13  POST http://{}  (url; in client.ping)",
+            "  stubs.py:8  GRPC Orders/Get  (grpc_ambiguous; in stubs.get_order; candidates: shop.a.Orders, "
+            "shop.b.Orders)",
+            "1 more beyond --limit 2 (next page: --offset 4)"]
+        result = CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", "-1"])
+        assert result.exit_code == 2 and "-1 is not in the range x>=0" in result.output
+        data = json.loads(CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", "5",
+                                                    "--json"]).stdout)
+        assert (data["calls"], data["total"], data["left_out"], data["offset"]) == ([], 5, 0, 5)
+        app = create_app(ApiSettings(load_config(unlinked_db.parent), unlinked_db, roots=[unlinked_db.parent]))
+        with TestClient(app) as http:
+            body = http.get("/v1/unlinked", params={"limit": 2, "offset": 4}).json()
+            bad = [http.get("/v1/unlinked", params={"offset": o}).status_code for o in (-1, MAX_OFFSET + 1, "x")]
+            edge = http.get("/v1/unlinked", params={"offset": MAX_OFFSET}).json()
+        assert [(c["repo"], c["path"], c["line"]) for c in body["calls"]] == [("shop", "tasks.py", 17)]
+        assert (body["total"], body["leftOut"], body["offset"]) == (5, 0, 4)
+        assert bad == [422, 422, 422]
+        assert (edge["calls"], edge["total"], edge["leftOut"], edge["offset"]) == ([], 5, 0, MAX_OFFSET)
