@@ -5,6 +5,8 @@ timeout, never a timed assertion."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +91,44 @@ class TestUnlinkedPages:
         assert (body["total"], body["leftOut"], body["offset"]) == (5, 0, 4)
         assert bad == [422, 422, 422]
         assert (edge["calls"], edge["total"], edge["leftOut"], edge["offset"]) == ([], 5, 0, MAX_OFFSET)
+
+
+_LOCALS = r"""
+import json, sys
+from indexer.languages import extractor_for_path
+n = int(sys.argv[1])
+body = "".join(f"        url{i} = reverse('a')\n        self.client.get(url{i})\n" for i in range(n))
+body += "        u = reverse('b')\n        self.client.get(u)\n        u = reverse('c')\n        self.client.get(u)\n"
+other = "".join(f"        h{i} = 'http://svc/items/{i}'\n        requests.get(h{i})\n" for i in range(n))
+other += "        v = 'http://svc/a'\n        v = 'http://svc/b'\n        requests.get(v)\n"
+src = ("import requests\nfrom django.test import TestCase\nfrom django.urls import reverse\n\n\nclass T(TestCase):\n"
+       "    def test_x(self):\n" + body + "\n    def test_y(self):\n" + other)
+ex = extractor_for_path("app/tests.py").extract("app/tests.py", src.encode())
+print(json.dumps({"partial": ex.partial,
+                  "calls": [[c.line, c.url.parts, c.route_name] for c in ex.http_calls]}))
+"""
+
+
+class TestManyLocalsInOneFunction:
+    """A Django test of N ``url = reverse("a"); self.client.get(url)`` pairs (and a function of N
+    ``h = "http://..."; requests.get(h)``): each request's local was looked up by walking the whole function
+    body again (``url_names._local`` and ``common.local_value``), so the file cost N² nodes: 500 pairs 5.3 s,
+    1,000 pairs past the extraction time budget (indexed in part), 5,000 pairs: ``ripple index`` not done after
+    500 s. The function's bindings are now read once (``common.function_bindings``)."""
+
+    def test_900_requests_each_read_from_its_local(self) -> None:
+        n = 900  # (under local_value's 20,000 nodes of a function: each pair is 19)
+        done = subprocess.run([sys.executable, "-c", _LOCALS, str(n)], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        data = json.loads(done.stdout)
+        reversed_a = [["ref", 'call:reverse[[["lit","a"]]]']]
+        assert data["partial"] is None
+        assert data["calls"][:n] == [[9 + 2 * i, reversed_a, ["django", "a", 0, ""]] for i in range(n)]
+        # a local assigned twice: the request reads the assignment before it (route names), ...
+        assert data["calls"][n:n + 2] == [[9 + 2 * n, [["ref", "u"]], ["django", "b", 0, ""]],
+                                          [11 + 2 * n, [["ref", "u"]], ["django", "c", 0, ""]]]
+        start = 15 + 2 * n
+        assert data["calls"][n + 2:2 * n + 2] == [[start + 2 * i, [["lit", f"http://svc/items/{i}"]], None]
+                                                  for i in range(n)]
+        # ... but a URL local bound twice is no known value (``local_value``: exactly one binding)
+        assert data["calls"][2 * n + 2:] == [[start + 2 * n + 1, [["ref", "v"]], None]]
