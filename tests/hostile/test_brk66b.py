@@ -5,6 +5,7 @@ timeout, never a timed assertion."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -251,3 +252,54 @@ class TestMqttFilterTree:
         # a 1 MB topic of 500,001 levels: the filters of fewer levels ending in `#` match it; `#/a` and
         # `a/#/b` (a `#` before the last level) match nothing
         assert done.stdout.split("\n")[0] == str(["#", "+/" * 50_000 + "#", "a/" * 200_000 + "#"]) + " True True 5"
+
+
+_PROJECT = {
+    "manage.py": "import django\n",
+    "proj/__init__.py": "",
+    "proj/urls.py": "from django.urls import include, path\n\nurlpatterns = [path('shop/', include('app.urls'))]\n",
+    "app/__init__.py": "",
+    "app/views.py": "from django.http import HttpResponse\n\n\ndef v(request, *a, **k):\n    return HttpResponse('x')\n",
+    "app/urls.py": ("from django.urls import include, path\n\nfrom app import views\n\napp_name = 'app'\n"
+                    "urlpatterns = [path('x/', views.v, name='x')]\n"),
+    "app/tests.py": ("from django.test import TestCase\nfrom django.urls import reverse\n\n\nclass T(TestCase):\n"
+                     "    def test_x(self):\n        self.client.get(reverse('app:x'))\n"),
+}
+
+
+def _served_and_called(db: Path) -> tuple[list[str], list[tuple[str, int]]]:
+    con = sqlite3.connect(db)
+    try:
+        rows_ = con.execute(
+            "SELECT k.term, d.id, e.line FROM edge_rows e JOIN terms k ON k.tid = e.kind JOIN ids d ON d.nid = e.dst"
+            " WHERE k.term IN ('EXPOSES', 'CALLS_HTTP')").fetchall()
+    finally:
+        con.close()
+    return sorted(d for k, d, _ in rows_ if k == "EXPOSES"), sorted((d, ln) for k, d, ln in rows_ if k == "CALLS_HTTP")
+
+
+class TestUrlconfIncludingItselfLive:
+    """The watcher's index (and a one-shot run's) while a URLconf is edited to include itself, then the root
+    URLconf and the app's to include each other, then back: each step equals a full index (the Workspace
+    harness checks it) and names exactly the routes below: the cycle adds nothing and hangs nothing (held: no fix
+    was needed)."""
+
+    def test_self_include_edited_in_and_out(self, tmp_path: Path) -> None:
+        from tests.unit.test_incremental import Workspace
+
+        ws = Workspace(tmp_path, dict(_PROJECT))
+        try:
+            start = (["endpoint:* /shop/x"], [("endpoint:GET /shop/x", 7)])
+            assert _served_and_called(ws.db) == start
+            looped = _PROJECT["app/urls.py"].replace("urlpatterns = [", "urlpatterns = [path('again/', include('app.urls')), ")
+            ws.edit({"app/urls.py": looped})
+            assert _served_and_called(ws.db) == _served_and_called(ws.cli_db) == start
+            ws.edit({"app/urls.py": looped.replace("include('app.urls')", "include('proj.urls')")})  # a two-file ring
+            # (each URLconf of the ring is mounted by the other, so none is the root: the route keeps its own path;
+            # Django would serve /shop/x with proj.urls as ROOT_URLCONF. Left: docs/benchmarks.md, brk66b)
+            ring = (["endpoint:* /x"], [("endpoint:GET /x", 7)])
+            assert _served_and_called(ws.db) == _served_and_called(ws.cli_db) == ring
+            ws.edit({"app/urls.py": _PROJECT["app/urls.py"]})
+            assert _served_and_called(ws.db) == _served_and_called(ws.cli_db) == start
+        finally:
+            ws.close()
