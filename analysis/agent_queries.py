@@ -62,7 +62,7 @@ from stores.errors import QueryFailed
 
 __all__ = ["AgentQueries", "Answer", "TargetError", "IndexSource", "resolve_target", "node_json", "estimate_tokens",
            "DEFAULT_MAX_TOKENS", "MIN_MAX_TOKENS", "MAX_MAX_TOKENS", "CHARS_PER_TOKEN", "CONTEXT_NAMES", "MAX_LIMIT",
-           "MAX_DEPTH", "CHUNK_KINDS"]
+           "MAX_OFFSET", "MAX_DEPTH", "CHUNK_KINDS"]
 
 DEFAULT_MAX_TOKENS = 4000
 """The size budget of an answer when the caller gives none: about 16,000 characters."""
@@ -74,6 +74,8 @@ CONTEXT_NAMES = 5
 """Names listed per relation in a search hit's graph context (the rest is counted)."""
 MAX_LIMIT = 100
 """The most items a ``limit`` may ask for."""
+MAX_OFFSET = 1_000_000
+"""The most items an ``offset`` may skip (a page past it reads that many calls of each reason first)."""
 MAX_DEPTH = 20
 """The deepest blast radius a caller may ask for."""
 CHUNK_KINDS = ("method", "function", "class", "file_section", "sql", "config", "doc")
@@ -347,6 +349,14 @@ class AgentQueries:
             raise ValueError(f"max_tokens must be an integer from {MIN_MAX_TOKENS} to {MAX_MAX_TOKENS:,}, "
                              f"not {max_tokens!r}")
         return max_tokens
+
+    @staticmethod
+    def _offset(offset: int | None) -> int:
+        if offset is None:
+            return 0
+        if isinstance(offset, bool) or not isinstance(offset, int) or not 0 <= offset <= MAX_OFFSET:
+            raise ValueError(f"offset must be an integer from 0 to {MAX_OFFSET:,}, not {offset!r}")
+        return offset
 
     @staticmethod
     def _limit(limit: int | None, default: int = 10) -> int:
@@ -672,11 +682,13 @@ class AgentQueries:
                             found["endpoints"], "endpoint", steps, budget, endpoints_text)
 
     def unlinked(self, repo: str | None = None, product: str | None = None, reason: str | None = None,
-                 limit: int | None = None, max_tokens: int | None = None) -> Answer:
+                 limit: int | None = None, max_tokens: int | None = None, offset: int | None = None) -> Answer:
         """The client calls not linked to an endpoint or topic (:func:`analysis.unlinked.unlinked_calls`;
-        ``limit`` default and most :data:`MAX_LIMIT`)."""
+        ``limit`` default and most :data:`MAX_LIMIT`; ``offset``: the calls of its stable order skipped, 0 to
+        :data:`MAX_OFFSET`, for the next page). Raises ``ValueError`` for a limit or offset out of range."""
         budget, steps = self._budget(max_tokens), self._start()
-        found = unlinked_calls(steps.graph, repo, product, reason, self._limit(limit, MAX_LIMIT)).as_dict()
+        found = unlinked_calls(steps.graph, repo, product, reason, self._limit(limit, MAX_LIMIT),
+                               self._offset(offset)).as_dict()
         steps.lap("Unlinked", f"{len(found['calls'])} of {found['total']} unlinked calls")
         return self._answer("unlinked", {k: v for k, v in found.items() if k != "calls"}, "calls",
                             found["calls"], "call", steps, budget, unlinked_text)

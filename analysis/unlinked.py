@@ -75,8 +75,9 @@ class UnlinkedCall:
 @dataclass(frozen=True, slots=True)
 class UnlinkedList:
     """The answer: the ``calls`` shown (by repository, path, line, column), ``total`` matching the
-    filters, ``left_out`` beyond the limit, ``by_reason`` (``{reason: n}`` over all that match, most
-    first), and the filters it was made with (``repo``, ``product``, ``reason``)."""
+    filters, ``left_out`` beyond the page (after ``offset`` + the calls shown), ``by_reason`` (``{reason: n}``
+    over all that match, most first), the filters it was made with (``repo``, ``product``, ``reason``) and
+    ``offset``, the calls skipped before the page."""
 
     calls: list[UnlinkedCall] = field(default_factory=list)
     total: int = 0
@@ -85,26 +86,34 @@ class UnlinkedList:
     repo: str | None = None
     product: str | None = None
     reason: str | None = None
+    offset: int = 0
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{calls: [...], total, left_out, by_reason, repo, product, reason}``."""
+        """JSON-ready: ``{calls: [...], total, left_out, by_reason, repo, product, reason, offset}``."""
         return {"calls": [c.as_dict() for c in self.calls], "total": self.total, "left_out": self.left_out,
-                "by_reason": dict(self.by_reason), "repo": self.repo, "product": self.product, "reason": self.reason}
+                "by_reason": dict(self.by_reason), "repo": self.repo, "product": self.product, "reason": self.reason,
+                "offset": self.offset}
 
 
 def unlinked_calls(graph: GraphStore, repo: str | None = None, product: str | None = None,
-                   reason: str | None = None, limit: int | None = None) -> UnlinkedList:
+                   reason: str | None = None, limit: int | None = None, offset: int = 0) -> UnlinkedList:
     """The unlinked client calls of the index (of ``repo``, of the repositories of ``product``, of one
-    ``reason`` such as ``url`` or ``unlinked_url`` when given), sorted by (repo, path, line, col), at most
-    ``limit`` (``None``: all; a reason not among :data:`stores.contracts.UNLINKED_REASONS` lists nothing).
-    Raises ``ValueError`` for a ``limit`` below 0; store errors propagate. An
-    index written before unlinked calls were kept has none to list (``ripple index --full`` writes them)."""
-    if limit is not None and limit < 0:
+    ``reason`` such as ``url`` or ``unlinked_url`` when given), sorted by (repo, path, line, col, reason,
+    caller id), the first ``offset`` of that order skipped, then at most ``limit`` (``None``: all; a reason not
+    among :data:`stores.contracts.UNLINKED_REASONS` lists nothing). Pages are stable: the order is total (two
+    calls differ in place, reason or caller), so ``offset=0, limit=n`` then ``offset=n, limit=n`` list the
+    first ``2n`` calls once each while the index does not change. A page costs the ``offset + limit`` first
+    calls of each reason, not all of them. Raises ``ValueError`` for a ``limit`` or ``offset`` below 0 (or
+    not an integer); store errors propagate. An index written before unlinked calls were kept has none to list
+    (``ripple index --full`` writes them)."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise ValueError(f"limit must be 0 or more, not {limit!r}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+        raise ValueError(f"offset must be 0 or more, not {offset!r}")
     wanted = reason.strip().removeprefix("unlinked_") if reason else None
     reasons = [r for r in UNLINKED_REASONS if wanted is None or r == wanted]
     if not reasons:
-        return UnlinkedList(repo=repo, product=product, reason=wanted)
+        return UnlinkedList(repo=repo, product=product, reason=wanted, offset=offset)
     repos: set[str] | None = None
     if product is not None:
         repos = {r.key for r in graph.repositories() if r.product == product}
@@ -115,17 +124,18 @@ def unlinked_calls(graph: GraphStore, repo: str | None = None, product: str | No
         ins = graph.incoming(ids, ["UNLINKED"])
         window = {i: (len(es), es) for i, es in ((i, [e for e in ins.get(i, ()) if repos is None or e.repo in repos])
                                                   for i in ids)}
-    else:  # each reason's first ``limit`` calls are enough for the first ``limit`` of all; the rest are counted
-        window = graph.incoming_window(ids, ["UNLINKED"], limit, repos)
+    else:  # each reason's first ``offset + limit`` calls hold the first ``offset + limit`` of all (the store's
+        # order within one reason is this one's); the rest are counted
+        window = graph.incoming_window(ids, ["UNLINKED"], offset + limit, repos)
     edges = [(r, e) for r in reasons for e in window.get(unlinked_id(r), (0, []))[1]]
     edges.sort(key=lambda p: (p[1].repo, p[1].file, p[1].line, p[1].col, p[0], p[1].src))
-    shown = edges if limit is None else edges[:limit]
+    shown = edges[offset:] if limit is None else edges[offset:offset + limit]
     callers = graph.get_nodes(sorted({e.src for _, e in shown})) if shown else {}
     calls = [_call(why, e, callers.get(e.src)) for why, e in shown]
     counts = Counter({r: n for r in reasons for n in [window.get(unlinked_id(r), (0, []))[0]] if n})
     total = sum(counts.values())
     by_reason = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    return UnlinkedList(calls, total, total - len(shown), by_reason, repo, product, wanted)
+    return UnlinkedList(calls, total, max(0, total - offset - len(shown)), by_reason, repo, product, wanted, offset)
 
 
 def _call(reason: str, e: Any, caller: Node | None) -> UnlinkedCall:
@@ -154,7 +164,10 @@ def unlinked_text(data: dict[str, Any]) -> list[str]:
     counts): a heading with the counts by reason, one :func:`unlinked_line` per call."""
     shown = data["calls"]
     several = len({c["repo"] for c in shown}) > 1
+    first = data.get("offset", 0)
     count = f"{len(shown)} of {data['total']}" if len(shown) < data["total"] else f"{data['total']}"
+    if first and shown:
+        count = f"{first + 1}-{first + len(shown)} of {data['total']}"
     lines = [f"# Unlinked calls ({count})", ""]
     if data["by_reason"]:
         lines += ["By reason: " + ", ".join(f"{k} {v}" for k, v in data["by_reason"].items()), ""]
@@ -164,5 +177,6 @@ def unlinked_text(data: dict[str, Any]) -> list[str]:
                      "No unlinked client calls are indexed: every HTTP, gRPC, GraphQL and queue call found was linked.")
     lines += [f"- {unlinked_line(c, several)}" for c in shown]
     if data["left_out"]:
-        lines += ["", f"{data['left_out']} more beyond the limit: raise it, or narrow with repo / product / reason."]
+        lines += ["", f"{data['left_out']} more beyond the limit: raise it, page on with offset "
+                      f"{first + len(shown)}, or narrow with repo / product / reason."]
     return lines

@@ -67,17 +67,21 @@ def endpoints(db: str | None, repo: str | None, match: str | None, limit: int, u
 @click.option("--reason", help="Only calls not linked for this reason (url, grpc_ambiguous, topic, ...: the names of "
                                "the index report's 'not linked, by reason' row).")
 @click.option("--limit", type=click.IntRange(1), default=200, show_default=True, help="Most calls listed.")
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True,
+              help="Calls skipped first, in the list's order (the next page: offset + limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
-def unlinked(db: str | None, repo: str | None, product: str | None, reason: str | None, limit: int, as_json: bool,
-             branch: str | None) -> None:
+def unlinked(db: str | None, repo: str | None, product: str | None, reason: str | None, limit: int, offset: int,
+             as_json: bool, branch: str | None) -> None:
     """The client calls (HTTP requests, gRPC stub calls, GraphQL operations, queue uses) the index could not
     link to an endpoint or topic, by file and line: what each names, why it was not linked and the
     nearest candidates the linker had. They are the 'not linked, by reason' row of `ripple index`."""
-    found, data = _answer(db, branch, as_json, lambda store: unlinked_calls(store, repo, product, reason, limit))
+    found, data = _answer(db, branch, as_json, lambda store: unlinked_calls(store, repo, product, reason, limit, offset))
     if found is None:
         return
-    count = f"{len(found.calls)} of {found.total}" if found.left_out else f"{found.total}"
+    count = f"{len(found.calls)} of {found.total}" if found.left_out or offset else f"{found.total}"
+    if offset and found.calls:
+        count = f"{offset + 1}-{offset + len(found.calls)} of {found.total}"
     where = "".join(f" {k} {v}" for k, v in (("of repository", repo), ("of product", product),
                                               ("for reason", found.reason)) if v)
     reasons = ", ".join(f"{k} {v:,}" for k, v in found.by_reason.items())
@@ -87,4 +91,5 @@ def unlinked(db: str | None, repo: str | None, product: str | None, reason: str 
     for c in data["calls"]:
         out.print(terminal_text("  " + unlinked_line(c, several)), markup=False)
     if found.left_out:
-        out.print(f"{found.left_out} more beyond --limit {limit}", markup=False)
+        out.print(f"{found.left_out} more beyond --limit {limit} (next page: --offset {offset + len(found.calls)})",
+                  markup=False)

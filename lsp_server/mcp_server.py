@@ -29,8 +29,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
-from analysis.agent_queries import (DEFAULT_MAX_TOKENS, MAX_DEPTH, MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS,
-                                    AgentQueries, Answer, IndexSource)
+from analysis.agent_queries import (DEFAULT_MAX_TOKENS, MAX_DEPTH, MAX_LIMIT, MAX_MAX_TOKENS, MAX_OFFSET,
+                                    MIN_MAX_TOKENS, AgentQueries, Answer, IndexSource)
 from analysis.impact import DEFAULT_DEPTH
 from analysis.services import service_map
 from stores.errors import StoreError
@@ -307,8 +307,11 @@ def build_server(backend: Backend) -> MCPServer:
                                                     "reason (url, grpc_ambiguous, graphql_document, topic, ...).")]
                  = None,
                  limit: Annotated[int, _LIMIT] = MAX_LIMIT,
+                 offset: Annotated[int, Field(ge=0, le=MAX_OFFSET, description="Calls skipped first, in the list's "
+                                              "stable order (by place): the next page starts at offset + limit.")]
+                 = 0,
                  max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
-        return _result(backend.call(lambda q: q.unlinked(repo, product, reason, limit, max_tokens)))
+        return _result(backend.call(lambda q: q.unlinked(repo, product, reason, limit, max_tokens, offset)))
 
     return server
 

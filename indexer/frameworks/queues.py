@@ -67,7 +67,7 @@ from indexer.resolve.context import FileCtx
 from indexer.resolve.language import Lookup
 from indexer.resolve.values import EXTERNAL, ClassV, FuncV
 
-__all__ = ["Destination", "QueueLinker", "mqtt_filter", "mqtt_matches", "nats_matches", "routing_matches", "stream_broker"]
+__all__ = ["Destination", "MqttFilters", "QueueLinker", "mqtt_filter", "mqtt_matches", "nats_matches", "routing_matches", "stream_broker"]
 
 Render = Callable[[FileCtx, "str | None", Template], str]
 """The linker's template rendering: constants substituted, ``${...}`` filled, unknown pieces ``\\x00``."""
@@ -150,6 +150,56 @@ def mqtt_matches(pattern: str, topic: str) -> bool:
     return len(have) == len(want)
 
 
+_ENDS = "/"  # the key of the filters ending at a tree node (no level holds a "/")
+
+
+class MqttFilters:
+    """A set of MQTT topic filters as a tree of their levels, to find the ones matching a topic (the rule of
+    :func:`mqtt_matches`) by walking the topic's levels once through it: each tree node is visited at most
+    once per topic, so a publish costs at most the tree's size, not a split and comparison per filter (5,000
+    publishes against 5,000 wildcard filters: 209 s of linking). Invalid filters (a ``#`` before the last level)
+    are not kept: they match nothing."""
+
+    __slots__ = ("_root", "size")  # size: the filters added
+
+    def __init__(self, filters: Sequence[str] | set[str] = ()) -> None:
+        self._root: dict[str, dict] = {}
+        self.size = 0
+        for f in filters:
+            self.add(f)
+
+    def add(self, pattern: str) -> None:
+        """Keep the filter ``pattern``."""
+        self.size += 1  # (kept or not: the count of filters given)
+        levels = pattern.split("/")
+        if "#" in levels[:-1]:
+            return
+        node = self._root
+        for level in levels:
+            node = node.setdefault(level, {})
+        node.setdefault(_ENDS, {})[pattern] = {}
+
+    def matching(self, topic: str) -> list[str]:
+        """The filters matching the published ``topic``, sorted."""
+        have = topic.split("/")
+        out: list[str] = []
+        stack: list[tuple[dict[str, dict], int]] = [(self._root, 0)]
+        while stack:
+            node, i = stack.pop()
+            wild = not (i == 0 and topic.startswith("$"))  # `+` / `#` first do not match `$SYS/...`
+            if wild and "#" in node:
+                out.extend(node["#"].get(_ENDS, ()))
+            if i == len(have):
+                out.extend(node.get(_ENDS, ()))
+                continue
+            child = node.get(have[i])
+            if child is not None:
+                stack.append((child, i + 1))
+            if wild and "+" in node and have[i] != "+":
+                stack.append((node["+"], i + 1))
+        return sorted(set(out))
+
+
 def _mqtt_wildcard(name: str) -> bool:
     return any(level in ("+", "#") for level in name.split("/"))
 
@@ -179,6 +229,7 @@ class QueueLinker:
         self.tasks: dict[tuple[str, str], str] = {}  # (path, qualname) of a Celery task -> its name
         self.subjects: set[str] = set()  # NATS subjects subscribed to with wildcards
         self.filters: set[str] = set()  # MQTT topic filters subscribed to with wildcards
+        self._filter_tree: MqttFilters | None = None  # the same, as a tree (built when a publish is linked)
         self.consumed: set[tuple[str, str]] = set()  # (broker, name) of every destination consumed by name
         self.nest = NestTransports(ctxs, render)
         for fc in ctxs:
@@ -257,7 +308,9 @@ class QueueLinker:
             return [Destination("mqtt", mqtt_filter(name), "exact")]
         found = [Destination("mqtt", name, "exact")]
         if not _mqtt_wildcard(name):
-            found += [Destination("mqtt", f, "inferred") for f in sorted(f for f in self.filters if f != name and mqtt_matches(f, name))]
+            if self._filter_tree is None or self._filter_tree.size != len(self.filters):
+                self._filter_tree = MqttFilters(self.filters)  # (filters are only added: a new count, a new tree)
+            found += [Destination("mqtt", f, "inferred") for f in self._filter_tree.matching(name) if f != name]
         return found
 
     def handler(self, fc: FileCtx, use: TopicUse) -> str | None:

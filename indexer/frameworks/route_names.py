@@ -39,13 +39,14 @@ CALLS edge to the library).
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE
 from indexer.frameworks.paths import join_paths, unglue_holes
-from indexer.frameworks.unlinked import nearest
+from indexer.frameworks.unlinked import MAX_CANDIDATES, nearest
 from indexer.model import DRF_ROUTE
 from indexer.resolve.values import ClassV
 from stores.contracts import normalise_path
@@ -82,6 +83,7 @@ class RouteNameLinks:
     _router_names: dict[tuple[str, str], str] | None = None
     _rooted: dict[tuple[str, str], dict[str, None]] | None = None  # (Django name, root URLconf file) -> its paths
     _ups: dict[tuple[str, str], list[tuple[tuple[str, str], str, tuple[str, ...]]]] | None = None
+    _named: dict[tuple[str, str, str], _Paths] | None = None  # (table, key...) -> its paths, read for the calls
 
     def name_route(self, route: Route, router: tuple[str, str] | None, bases: list[str], own: str,
                    linked: LinkedRoute, handlers: list) -> None:
@@ -106,6 +108,7 @@ class RouteNameLinks:
                     continue
                 for ns in dict.fromkeys(spaces):
                     self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
+        self._named = None  # (a name's paths changed: read again)
         if family == "django" and router is not None:  # each root URLconf above it (a test's ROOT_URLCONF)
             self._name_roots(router, own, named, served)
 
@@ -121,6 +124,7 @@ class RouteNameLinks:
                 full = join_paths(join_paths(prefix, own), tail).replace(HOLE, "{}")
                 if full in served:
                     self._rooted[(":".join((*ns, name)), path)][normalise_path(full)] = None
+        self._named = None
 
     def _ups_of(self, key: tuple[str, str]) -> list[tuple[tuple[str, str], str, tuple[str, ...]]]:
         """``(router above, prefix from it, namespaces from it)`` of ``key`` itself (its own prefix, no namespace: a
@@ -222,26 +226,66 @@ class RouteNameLinks:
         route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
         assert call.route_name is not None
         family, name, given, urlconf = call.route_name
-        paths = list((self._names or {}).get((family, name), ()))
-        if not urlconf and family == "django" and len(paths) > 1:
+        named = self._paths("names", family, name)
+        if not urlconf and family == "django" and len(named.all) > 1:
             urlconf = self._inherited_urlconf(fc, call.caller)
         if urlconf and family == "django":  # the test's ROOT_URLCONF: the paths it reverses the name to, if any
             files = fc.rules.module_by_name(self.r, fc, urlconf)  # type: ignore[attr-defined]
-            rooted = list((self._rooted or {}).get((name, files[0].path), ())) if files else []
-            paths = rooted or paths  # (none: a URLconf the index does not hold, or not above the name)
-        if len(paths) > 1 and given >= 0:
-            fitting = [p for p in paths if p.count("{}") == given]
-            paths = fitting if len(fitting) == 1 else paths
+            rooted = self._paths("rooted", name, files[0].path) if files else None
+            named = rooted if rooted is not None and rooted.all else named  # (none: not held, or not above the name)
+        paths = named.all
+        if len(paths) > 1 and given >= 0 and len(named.by_holes.get(given, ())) == 1:
+            paths = named.by_holes[given]
         method = "GET" if call.method == "*" else call.method
         shown = f'{method} {_BUILDERS[family]}("{name}")'
         if len(paths) != 1:
-            names = [n for f, n in (self._names or {}) if f == family]
             reason = "unlinked_route_name_ambiguous" if paths else "unlinked_route_name"
             self.unlinked(fc, self._owner_id(fc, call.caller, call.line), call.line, call.col,  # type: ignore[attr-defined]
-                          reason, shown, call.framework, sorted(paths) if paths else nearest(name, names))
+                          reason, shown, call.framework, named.first if paths else nearest(name, self._family_names(family)))
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+    def _paths(self, table: str, a: str, b: str) -> _Paths:
+        """The paths of ``(a, b)`` in the names table (``"names"``: ``(family, full name)``) or the Django root
+        URLconfs' (``"rooted"``: ``(name, URLconf file)``), read once for all the calls naming them: a name
+        100,000 routes carry was listed, counted and sorted again for each of 4,000 calls (not done in 600 s)."""
+        if self._named is None:
+            self._named = {}
+        found = self._named.get((table, a, b))
+        if found is None:
+            source = self._names if table == "names" else self._rooted
+            found = self._named[(table, a, b)] = _Paths.of(list((source or {}).get((a, b), ())))
+        return found
+
+    def _family_names(self, family: str) -> list[str]:
+        """Every full name of ``family`` (for the nearest to an unknown one), listed once per table state."""
+        if self._named is None:
+            self._named = {}
+        found = self._named.get(("family", family, ""))
+        if found is None:
+            found = self._named[("family", family, "")] = _Paths.of(
+                [n for f, n in (self._names or {}) if f == family])
+        return found.all
+
+
+class _Paths:
+    """The paths one name reaches: ``all`` (in the table's order), ``by_holes`` (the number of ``{}`` values a
+    path takes -> its paths: which one a call giving that many values means) and ``first``, the
+    :data:`~indexer.frameworks.unlinked.MAX_CANDIDATES` first in sorted order (an ambiguous call's candidates)."""
+
+    __slots__ = ("all", "by_holes", "first")
+
+    def __init__(self, paths: list[str], by_holes: dict[int, list[str]], first: list[str]) -> None:
+        self.all, self.by_holes, self.first = paths, by_holes, first
+
+    @classmethod
+    def of(cls, paths: list[str]) -> _Paths:
+        """Index ``paths``."""
+        by_holes: dict[int, list[str]] = defaultdict(list)
+        for p in paths:
+            by_holes[p.count("{}")].append(p)
+        return cls(paths, dict(by_holes), heapq.nsmallest(MAX_CANDIDATES, paths))
 
 
 def _urlconf_of(decorators: list[str]) -> str:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Path as PathParam, Query
 
-from analysis.agent_queries import Answer, TargetError
+from analysis.agent_queries import MAX_OFFSET, Answer, TargetError
 from lsp_server.api.guard import ApiProblem
 from analysis.ensemble import model_ranks
 from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, CallersResponse,
@@ -143,12 +143,14 @@ def install(app: FastAPI, service: Service) -> None:
                  product: Annotated[str | None, Query(max_length=200)] = None,
                  reason: Annotated[str | None, Query(max_length=100)] = None,
                  limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
+                 offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
                  max_tokens: Annotated[int | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
                                                          le=MAX_MAX_TOKENS)] = None) -> UnlinkedResponse:
         """The client calls not linked to an endpoint or topic, by place: each with the call as far as it
-        is known, the reason and the nearest candidates; ``repo`` / ``product`` / ``reason`` narrow it."""
+        is known, the reason and the nearest candidates; ``repo`` / ``product`` / ``reason`` narrow it;
+        ``offset`` skips that many of the stable order first (the next page: ``offset + limit``)."""
         return UnlinkedResponse.model_validate(
-            answer(service, lambda q: q.unlinked(repo, product, reason, limit, max_tokens)))
+            answer(service, lambda q: q.unlinked(repo, product, reason, limit, max_tokens, offset)))
 
     @app.post("/v1/impact", response_model=ImpactResponse, tags=["analysis"], responses=not_found)
     def impact(body: ImpactRequest) -> ImpactResponse:

@@ -543,8 +543,9 @@ class UnlinkedCallInfo(Wire):
 
 
 class UnlinkedResponse(Answered):
-    """The unlinked client calls: ``total`` matching the filters, ``leftOut`` beyond the limit,
-    ``byReason`` (``{reason: n}`` over all that match), the filters, and the ``calls`` by place."""
+    """The unlinked client calls: ``total`` matching the filters, ``leftOut`` beyond the page (after
+    ``offset``, the calls skipped, and the calls shown), ``byReason`` (``{reason: n}`` over all that match), the
+    filters, and the ``calls`` by place."""
 
     total: int
     left_out: int
@@ -552,4 +553,5 @@ class UnlinkedResponse(Answered):
     repo: str | None = None
     product: str | None = None
     reason: str | None = None
+    offset: int = 0
     calls: list[UnlinkedCallInfo]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.base import query, run_query
+from indexer.languages.base import around, query, run_query
 from indexer.languages.java.frameworks.common import GRAMMAR, JavaFile, compact, join_path, rooted
 from indexer.model import FileExtraction, Param, Route, Template
 from indexer.symbols import handler_name, inline_definition, inline_header
@@ -59,6 +59,7 @@ class _Detector:
     def __init__(self, root: Node, src: SourceText, out: FileExtraction) -> None:
         self.root, self.src, self.out = root, src, out
         self.jf = JavaFile.of(root, src, out)
+        self._nested: dict[int, tuple[Template, ...]] = {}  # nest call id -> the prefixes inside its second argument
 
     def name(self, inv: Node) -> str:
         return self.src.text(inv.child_by_field_name("name"))
@@ -85,22 +86,31 @@ class _Detector:
         return None
 
     def prefixes(self, inv: Node) -> list[Template]:
-        """The ``path`` / ``nest`` prefixes around ``inv``, outermost first."""
-        found: list[Template] = []
+        """The ``path`` / ``nest`` prefixes around ``inv``, outermost first. The nodes around it come from
+        one :func:`~indexer.languages.base.around` walk (each ``Node.parent`` costs the node's depth), and
+        each ``nest`` call's prefixes are remembered for the routes inside it, so 500 ``nest`` calls each
+        holding a route cost the routes times their depth once, not its cube (15 s)."""
+        chain = list(around(self.root, inv))  # innermost first: each node's parent is the next one
+        found: list[tuple[int, Template]] = []  # (nest call id, its prefix), innermost first
+        base: tuple[Template, ...] = ()
         cur = inv
-        while cur.parent is not None:
-            holder = cur.parent
-            if holder.type == "argument_list" and holder.parent is not None and holder.parent.type == "method_invocation":
-                call = holder.parent
+        for i, holder in enumerate(chain[:-1]):
+            call = chain[i + 1]
+            if holder.type == "argument_list" and call.type == "method_invocation" and self.name(call) in _NESTING:
                 args = _args(holder)
-                if self.name(call) in _NESTING and len(args) == 2 and cur == args[1]:
+                if len(args) == 2 and cur == args[1]:
+                    if call.id in self._nested:
+                        base = self._nested[call.id]
+                        break
                     first = args[0]
                     if first.type == "method_invocation" and self.name(first) == "path" and len(_args(
                             first.child_by_field_name("arguments"))) == 1:
                         first = _args(first.child_by_field_name("arguments"))[0]
-                    found.append(self.jf.template(first))
+                    found.append((call.id, self.jf.template(first)))
             cur = holder
-        return found[::-1]
+        for call_id, prefix in reversed(found):
+            base = self._nested[call_id] = (*base, prefix)
+        return list(base)
 
     def handler(self, node: Node, methods: list[str], path: Template) -> tuple[str | None, str | None]:
         """``(handler, handler_ref)`` of a handler expression (module docstring); ``(None, None)``: none."""
