@@ -74,7 +74,7 @@ EXPECTED = [("r:README.md", "r:pkg/m3.make_3(1)", 3, 4), ("r:README.md", "r:pkg/
             ("r:README.md", "r:pkg/m7.WebHandler7", 3, 17)]
 
 
-def test_a_cold_write_links_the_doc_mentions_in_the_copy(forking, lookups, linked, tmp_path, monkeypatch):
+def test_a_cold_write_links_the_doc_mentions_in_the_copy(forking, lookups, linked, tmp_path, monkeypatch):  # noqa: F811
     root = tmp_path / "repo"
     _tree(root, 8)
     _index(root, tmp_path / "one.db", tmp_path / "s1", 1, monkeypatch)
@@ -88,7 +88,7 @@ def test_a_cold_write_links_the_doc_mentions_in_the_copy(forking, lookups, linke
     assert _tables(tmp_path / "one.db") == _tables(tmp_path / "two.db")
 
 
-def test_an_incremental_write_links_the_mentions_in_the_writer(forking, lookups, linked, tmp_path, monkeypatch):
+def test_an_incremental_write_links_the_mentions_in_the_writer(forking, lookups, linked, tmp_path, monkeypatch):  # noqa: F811
     dbs = {}
     for jobs in (1, 2):
         root = tmp_path / f"repo{jobs}"
@@ -107,7 +107,7 @@ def test_an_incremental_write_links_the_mentions_in_the_writer(forking, lookups,
     assert dbs[1] == dbs[2]
 
 
-def test_a_file_the_copy_could_not_read_is_linked_by_the_writer(forking, lookups, linked, tmp_path, monkeypatch):
+def test_a_file_the_copy_could_not_read_is_linked_by_the_writer(forking, lookups, linked, tmp_path, monkeypatch):  # noqa: F811
     root = tmp_path / "repo"
     _tree(root, 8)
     _index(root, tmp_path / "one.db", tmp_path / "s1", 1, monkeypatch)
@@ -127,7 +127,7 @@ def test_a_file_the_copy_could_not_read_is_linked_by_the_writer(forking, lookups
     assert _tables(tmp_path / "one.db") == _tables(tmp_path / "two.db")
 
 
-def test_a_copy_that_fails_while_linking_leaves_the_mentions_to_the_writer(forking, lookups, linked, tmp_path,
+def test_a_copy_that_fails_while_linking_leaves_the_mentions_to_the_writer(forking, lookups, linked, tmp_path,  # noqa: F811
                                                                            monkeypatch):
     root = tmp_path / "repo"
     _tree(root, 8)
