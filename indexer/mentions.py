@@ -38,7 +38,7 @@ from typing import Protocol
 from stores.contracts import SHARED_LABELS, Chunk, Edge, GraphStore, IndexedFile, Node, SymbolKey, qualname_agrees
 
 __all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS", "NodeSource",
-           "Mention", "Key", "Lookup", "mentionable", "stored_mentionable", "LINKED_LABELS"]
+           "Mention", "Key", "Lookup", "mentionable", "stored_mentionable", "LINKED_LABELS", "mention_edges_of", "DocFile"]
 
 MAX_TARGETS = 3
 """An unqualified name matching more nodes than this is too common to link."""
@@ -235,7 +235,7 @@ def _by_name(nodes: Iterable[SymbolKey]) -> dict[str, dict[str, SymbolKey]]:
     return fresh
 
 
-def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource, repo: str,
+def store_lookup(graph: GraphStore | None, written: Sequence[IndexedFile] | NodeSource, repo: str,
                  gone: Collection[str] = (), dropped: Collection[str] = ()) -> Lookup:
     """A :data:`Lookup` over the nodes of ``written`` (this run's files of repository ``repo``, not in
     the store yet: their outputs, or a :class:`NodeSource`) and the graph store's
@@ -246,7 +246,10 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
     whose qualname agrees with it, and names only (:class:`~stores.contracts.SymbolKey`). ``gone``:
     paths of ``repo`` this run deletes; their nodes, still in the store, are not found either.
     ``dropped``: ids of nodes the run's link no longer emits (a table no source declares or uses any
-    more: a shared node of no file, still in the store until the write prunes it), not found either."""
+    more: a shared node of no file, still in the store until the write prunes it), not found either.
+    ``graph`` ``None``: no store is read, only ``written`` (right where the store held no node when the
+    run's write began: every node it holds then is one of ``written``'s, and ``written``'s form of a node
+    wins anyway; :func:`mention_edges_of` in the write's forked copy, :mod:`indexer.write_prep`)."""
     if isinstance(written, Sequence):
         known: dict[str, dict[str, SymbolKey]] | None = _by_name(
             SymbolKey.of(n) for out in written for n in out.nodes if n.label in MENTION_LABELS)
@@ -263,7 +266,7 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
         stored: dict[Key, list[SymbolKey]] = {}
         cap = MAX_TARGETS + 1 + len(dropped)  # still MAX_TARGETS + 1 once the dropped are left out
         for ks, labels, limit in ((plain, MENTION_LABELS, cap), (words, _TABLE_LABELS, cap), (qualified, MENTION_LABELS, None)):
-            if ks:
+            if ks and graph is not None:
                 stored.update(graph.find_symbol_keys(ks, sorted(labels), limit=limit, skip_repo=repo,
                                                      skip_files=replaced))
         fresh = known if known is not None else _by_name(written.named({k[0] for k in keys}))  # type: ignore[union-attr]
@@ -277,6 +280,27 @@ def store_lookup(graph: GraphStore, written: Sequence[IndexedFile] | NodeSource,
     return lookup
 
 
+DocFile = tuple[str, str, str, Sequence[Chunk]]
+"""A file whose chunks may mention symbols: ``(repository, path, id of its File node, chunks)``."""
+
+
+def mention_edges_of(files: Sequence[DocFile], graph: GraphStore | None, written: Sequence[IndexedFile] | NodeSource,
+                     gone: Collection[str] = (), dropped: Collection[str] = ()) -> list[tuple[int, list[Edge]]]:
+    """The ``MENTIONS`` edges of every doc / config file among ``files`` (all of one repository) that
+    mentions something, as ``(index into files, edges)`` in order; one lookup for all of them
+    (:func:`store_lookup` with ``graph``, ``written``, ``gone`` and ``dropped``; ``graph`` ``None``: the
+    nodes of ``written`` only). A file's edges depend on its chunks and the lookup's answers to its own
+    keys only, so any grouping of the files into calls gives each file the same edges."""
+    # Each doc file's mentions are parsed once: for the keys of the one lookup, then for its edges.
+    docs = [(k, found) for k, (_, _, _, chunks) in enumerate(files) if any(c.kind in ("doc", "config") for c in chunks)
+            if (found := _found(chunks))]
+    if not docs:
+        return []
+    keys = {key for _, found in docs for _, _, key, _ in found}
+    table = store_lookup(graph, written, files[docs[0][0]][0], gone, dropped)(sorted(keys))
+    return [(k, _edges(files[k][0], files[k][1], files[k][2], found, table)) for k, found in docs]
+
+
 def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
                       written: Sequence[IndexedFile] | NodeSource | None = None, gone: Collection[str] = (),
                       dropped: Collection[str] = ()) -> int:
@@ -287,16 +311,10 @@ def add_mention_edges(files: Sequence[IndexedFile], graph: GraphStore,
     of the others as one write of them all would); ``gone``: the repository's paths this run deletes
     (their nodes are not linked to); ``dropped``: ids of the store's nodes the run's link no longer
     emits (not linked to, :func:`store_lookup`)."""
-    # Each doc file's mentions are parsed once: for the keys of the one lookup, then for its edges.
-    docs = [(out, found) for out in files if any(c.kind in ("doc", "config") for c in out.chunks)
-            if (found := _found(out.chunks))]
-    if not docs:
-        return 0
-    keys = {key for _, found in docs for _, _, key, _ in found}
-    table = store_lookup(graph, files if written is None else written, docs[0][0].file.repo, gone, dropped)(sorted(keys))
+    docs: list[DocFile] = [(out.file.repo, out.file.path, out.nodes[0].id if out.nodes else "", out.chunks)
+                           for out in files]
     added = 0
-    for out, found in docs:
-        edges = _edges(out.file.repo, out.file.path, out.nodes[0].id, found, table)
-        out.edges.extend(edges)
+    for k, edges in mention_edges_of(docs, graph, files if written is None else written, gone, dropped):
+        files[k].edges.extend(edges)
         added += len(edges)
     return added

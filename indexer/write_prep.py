@@ -22,6 +22,7 @@ whatever goes wrong with it (it raises, dies, or a frame does not come within
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
 import logging
@@ -40,9 +41,11 @@ from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
 from stores.bm25_blocks import BLOCK_SHIFT
 from stores.bm25_pending import PENDING_BYTES, PendingMaxima
 from stores.chunk_prep import ChunkBasis, FoldedMaxima, PreparedChunks, prepare_chunks
-from stores.contracts import Chunk
+from indexer.mentions import DocFile
+from indexer.symbols import file_id
+from stores.contracts import Chunk, Edge
 
-__all__ = ["ChunkPreparer", "FRAME_DEADLINE_S"]
+__all__ = ["ChunkPreparer", "FRAME_DEADLINE_S", "BatchMentions", "MentionsOf"]
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +58,25 @@ block maxima the copy kept (:meth:`stores.chunk_prep.PreparedChunks.settle`)."""
 
 ChunksOf = Callable[[str], "tuple[str, str, str, list[Chunk]] | None"]
 """A file's ``(repo, checksum, text, chunks)`` as the writer gives them (``None``: it changed since it was read)."""
+MentionsOf = Callable[[Sequence[DocFile]], "list[tuple[int, list[Edge]]]"]
+"""The ``MENTIONS`` edges of a batch's files, ``(repository, path, File node id, chunks)`` each, as
+:func:`indexer.mentions.mention_edges_of` gives them (``(index into the files, edges)``)."""
+
+
+@dataclasses.dataclass
+class BatchMentions:
+    """The ``MENTIONS`` edges the copy linked for one write batch (its frame comes before the batch's
+    :class:`~stores.chunk_prep.PreparedChunks`, as the writer needs the edges before the graph rows):
+    ``covered``, the paths whose chunks the copy had (the others changed since they were read, for
+    it), and ``edges``, by path, those of the covered files that mention something."""
+
+    covered: list[str]
+    edges: dict[str, list[Edge]]
 
 
 def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis, out: int,
-                 parent: int, budget_mib: int, verdicts: int | None = None, fold_bytes: int = PENDING_BYTES) -> int:
+                 parent: int, budget_mib: int, verdicts: int | None = None, fold_bytes: int = PENDING_BYTES,
+                 mentions_of: MentionsOf | None = None) -> int:
     """The copy's work: one frame ``(batch index, PreparedChunks)`` per batch of paths, in order, to
     the pipe ``out``; returns the number of batch frames. Before each batch it measures what it and the
     process ``parent`` hold together (:func:`indexer.resolve.forked_binding.held_mib`: the parent
@@ -69,7 +87,10 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
     batch's block maxima (:attr:`stores.chunk_prep.PreparedChunks.held`), holds those of the batches the
     store used (:class:`stores.bm25_pending.PendingMaxima`, folded into table rows whenever more than
     ``fold_bytes`` are held) and, once every batch it sent has its verdict, sends the rows folded from
-    them as frames ``(-1, FoldedMaxima)``; it stops without them when the writer closes the pipe."""
+    them as frames ``(-1, FoldedMaxima)``; it stops without them when the writer closes the pipe.
+
+    With ``mentions_of``, each batch's frame is preceded by a frame ``(batch index, BatchMentions)``: the
+    ``MENTIONS`` edges of its files, linked from the chunks the copy read (:class:`BatchMentions`)."""
     me, father = psutil.Process(), psutil.Process(parent)
     last: float | None = None
     # What the copy inherited stays as it is: a collection would write the header of every object
@@ -92,12 +113,18 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
             last = size
         by_id: dict[str, Chunk] = {}
         texts: list[tuple[str, str, str, str]] = []
+        docs: list[DocFile] = []
         for path in batch:
             got = chunks_of(path)
             if got is not None:
                 repo, checksum, text, file_chunks = got
                 texts.append((repo, path, checksum, text))
+                docs.append((repo, path, file_id(repo, path), file_chunks))
                 by_id.update((c.id, c) for c in file_chunks)  # as the store dedupes a batch: last value, first place
+        if mentions_of is not None:
+            linked = {docs[i][1]: edges for i, edges in mentions_of(docs)}
+            _send(out, (k, BatchMentions([d[1] for d in docs], linked)))
+        del docs
         chunks = list(by_id.values())
         prep = prepare_chunks(chunks, start, reference, basis.weights, texts)
         if held is not None and chunks and (start + len(chunks)) >> BLOCK_SHIFT < 1 << 32:
@@ -218,12 +245,13 @@ class ChunkPreparer:
     :meth:`~stores.contracts.SearchIndex.adopt_maxima`) the copy keeps the batches' block maxima and
     folds those of the batches the store used (it says which through :meth:`PreparedChunks.settle`,
     sent back on a second pipe); each fold's rows go to ``adopt`` as they come, the last ones in
-    :meth:`finish`. Raises ``OSError`` when no process or pipe can be made. Only where
+    :meth:`finish`. With ``mentions_of`` the copy also links each batch's doc mentions with it
+    (:meth:`mentions`). Raises ``OSError`` when no process or pipe can be made. Only where
     :func:`indexer.forked.can_fork` holds."""
 
     def __init__(self, batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: ChunkBasis,
                  budget_mib: int = DEFAULT_MEMORY_BUDGET_MIB,
-                 adopt: Callable[[FoldedMaxima], bool] | None = None) -> None:
+                 adopt: Callable[[FoldedMaxima], bool] | None = None, mentions_of: MentionsOf | None = None) -> None:
         read_end, write_end = os.pipe()
         back_read, back_write = os.pipe() if adopt is not None else (None, None)
         parent = os.getpid()
@@ -238,7 +266,8 @@ class ChunkPreparer:
             os.close(read_end)  # this process's ends: the copy sees the writer close its own
             if back_write is not None:
                 os.close(back_write)
-            return _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib, back_read)
+            return _prepare_all(batches, chunks_of, basis, write_end, parent, budget_mib, back_read,
+                                mentions_of=mentions_of)
 
         try:
             self._call: ForkedCall | None = ForkedCall(copy)
@@ -256,10 +285,12 @@ class ChunkPreparer:
         self._verdicts: int | None = back_write
         self._adopt = adopt
         self._unsettled: set[int] = set()  # batches handed out held whose verdict is not sent
-        self._held: tuple[int, PreparedChunks] | None = None
+        self._held: tuple[int, PreparedChunks | BatchMentions] | None = None
         self._last = len(batches) - 1
         self.used = 0
         """Frames :meth:`take` returned."""
+        self.links_mentions = mentions_of is not None
+        """Whether the copy links each batch's doc mentions (:meth:`mentions`)."""
         self.folds = 0
         """Slices of folded block maxima the store took (:meth:`~stores.contracts.SearchIndex.adopt_maxima`)."""
 
@@ -277,6 +308,11 @@ class ChunkPreparer:
                 self._fold(frame[1])  # type: ignore[arg-type]
                 continue
             prep = frame[1]
+            if isinstance(prep, BatchMentions):  # a batch's edges: a later one's is kept for its turn
+                if frame[0] > k:
+                    self._held = frame
+                    return None
+                continue
             if frame[0] == k:
                 self.used += 1
                 if prep.held:
@@ -291,6 +327,27 @@ class ChunkPreparer:
             if prep.held:  # a batch the writer skipped: not used
                 self._verdict(frame[0], False)
 
+    def mentions(self, k: int) -> BatchMentions | None:
+        """Batch ``k``'s doc mention edges (``k`` ascending from call to call, each before :meth:`take` of
+        the same ``k``), waiting for them; ``None`` when the copy links none, has failed or stopped, or
+        went past ``k`` (then the writer links them itself)."""
+        while True:
+            frame, self._held = self._held or self._frame(), None
+            if frame is None:
+                return None
+            if frame[0] < 0:  # rows the copy folded
+                self._fold(frame[1])  # type: ignore[arg-type]
+                continue
+            if frame[0] > k or (frame[0] == k and not isinstance(frame[1], BatchMentions)):
+                self._held = frame  # a later batch's (or this one's preparation: the copy links none)
+                return None
+            if isinstance(frame[1], BatchMentions):
+                if frame[0] == k:
+                    return frame[1]
+                continue  # a batch the writer skipped
+            if frame[1].held:  # a batch the writer skipped: not used
+                self._verdict(frame[0], False)
+
     def finish(self) -> None:
         """After the write's last batch: tell the copy which batches were not used, give the store the
         rows it folds from the others (``adopt``), wait for its end, reap it and close, instead of
@@ -301,11 +358,13 @@ class ChunkPreparer:
             self._verdict(j, False)
         if self._held is not None:
             frame, self._held = self._held, None
-            if frame[1].held:
+            if isinstance(frame[1], PreparedChunks) and frame[1].held:
                 self._verdict(frame[0], False)
         while (frame := self._frame()) is not None:
             if frame[0] < 0:
                 self._fold(frame[1])  # type: ignore[arg-type]
+                continue
+            if isinstance(frame[1], BatchMentions):  # a batch no write asked for
                 continue
             if self._adopt is None:
                 log.warning("the write's second process sent a frame after the last (batch %d): stopped", frame[0])
@@ -331,7 +390,7 @@ class ChunkPreparer:
         if self._adopt is not None and self._adopt(fold):
             self.folds += 1
 
-    def _frame(self) -> tuple[int, PreparedChunks] | None:
+    def _frame(self) -> tuple[int, PreparedChunks | BatchMentions] | None:
         if self._read is None:
             return None
         end = time.monotonic() + FRAME_DEADLINE_S
@@ -346,7 +405,7 @@ class ChunkPreparer:
             body = self._exactly(_HEADER.unpack(head)[0], end)
             if body is None:
                 raise EOFError("the copy ended inside a frame")
-            frame: tuple[int, PreparedChunks] = pickle.loads(body)
+            frame: tuple[int, PreparedChunks | BatchMentions] = pickle.loads(body)
             del body
             return frame
         except (OSError, EOFError, TimeoutError, pickle.UnpicklingError, ForkFailed) as exc:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from indexer.chunking import chunk_file
-from indexer.mentions import MENTION_LABELS, NodeSource, add_mention_edges
+from indexer.mentions import LINKED_LABELS, MENTION_LABELS, DocFile, NodeSource, add_mention_edges, mention_edges_of
 from indexer.discovery import SkipFile, read_source
 from indexer.extract_cache import extractor_version
 from indexer.extraction import Extracted, file_text
@@ -33,7 +33,7 @@ from indexer.resolve.forked_binding import should_fork
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB, IndexReport, ProgressSink
 from indexer.spill import SpilledOutputs, SpillFile, SpillRef
 from indexer.symbols import file_id
-from indexer.write_prep import ChunkPreparer
+from indexer.write_prep import BatchMentions, ChunkPreparer
 from stores.contracts import Chunk, Edge, FileRecord, GraphStore, IndexedFile, Node, SearchIndex, SymbolKey, UnresolvedCall
 
 if TYPE_CHECKING:
@@ -305,7 +305,7 @@ class IndexWriter:
         # never a mix. Inside it the files go in batches of bounded text, so that only one batch's
         # text, chunks and rows are in memory at a time (and, spilled, only one batch's outputs).
         batches = list(_batches(todo, paths, files, self.batch_bytes))
-        preparer = self._preparer(batches, paths, files, fresh, texts)
+        preparer = self._preparer(batches, paths, files, fresh, texts, everything)
         try:
             with self.graph.transaction():
                 for k, batch in enumerate(batches):
@@ -326,7 +326,13 @@ class IndexWriter:
                         written.append(out)
                     if not written:
                         continue
-                    add_mention_edges(written, self.graph, everything, gone, resolved.dropped)
+                    linked = preparer.mentions(k) if preparer is not None and preparer.links_mentions else None
+                    if linked is not None:
+                        written_here = self._linked(written, linked)
+                    else:
+                        written_here = written
+                    if written_here:
+                        add_mention_edges(written_here, self.graph, everything, gone, resolved.dropped)
                     if preparer is not None:  # read when the store needs it, not beside the graph rows
                         self.search.offer_prepared(functools.partial(preparer.take, k))
                     self.graph.replace_files(written)
@@ -425,14 +431,38 @@ class IndexWriter:
         got = self._text_chunks(path, fc, fresh, texts)
         return None if got is None else (self.repo, fc.checksum, *got)
 
+    def _linked(self, written: list[IndexedFile], linked: BatchMentions) -> list[IndexedFile]:
+        """Give each of ``written`` (a batch) the ``MENTIONS`` edges the copy linked for it (``linked``);
+        returns those it did not cover, whose edges the writer links itself (their chunks were read
+        here but not there: the file changed meanwhile, or its File node is not the one the copy assumed)."""
+        covered = set(linked.covered)
+        rest = []
+        for out in written:
+            path = out.file.path
+            if path in covered and out.file.repo == self.repo and out.nodes and out.nodes[0].id == file_id(self.repo, path):
+                if out.chunks:  # not changed since read here either (else it has no chunks, no mentions)
+                    out.edges.extend(linked.edges.get(path, ()))
+            else:
+                rest.append(out)
+        return rest
+
+    def _cold(self) -> bool:
+        """Whether the graph store holds no node a doc mention may link to (no repository's, no shared
+        one: :data:`indexer.mentions.LINKED_LABELS`): then every node the write's lookup can find is one
+        of the run's own, and a mention's edges need no store (:func:`indexer.mentions.mention_edges_of`)."""
+        return not self.graph.repos() and not self.graph.labelled(LINKED_LABELS, 1)
+
     def _preparer(self, batches: list[list[int]], paths: Sequence[str], files: Mapping[str, FileCtx],
-                  fresh: Mapping[str, Extracted], texts: Mapping[str, str]) -> ChunkPreparer | None:
+                  fresh: Mapping[str, Extracted], texts: Mapping[str, str],
+                  everything: Sequence[IndexedFile] | NodeSource | None = None) -> ChunkPreparer | None:
         """A :class:`indexer.write_prep.ChunkPreparer` of ``batches`` (indexes into ``paths``) when the
         write is large enough for a second process and memory allows (the binding's rule,
         :func:`indexer.resolve.forked_binding.should_fork`, with :attr:`processes` and
         :attr:`memory_budget_mib`) and the search index takes chunks prepared ahead; else ``None``. The
         copy also folds the block maxima of the batches the store uses
-        (:meth:`~stores.contracts.SearchIndex.adopt_maxima`)."""
+        (:meth:`~stores.contracts.SearchIndex.adopt_maxima`), and, when the store holds nothing a mention
+        may link to (:meth:`_cold`: a cold run), links the doc mentions of each batch over ``everything``
+        (the run's nodes: :meth:`ChunkPreparer.mentions`)."""
         if not should_fork(sum(map(len, batches)), self.processes, self.memory_budget_mib):
             return None
         basis = self.search.chunk_basis()
@@ -441,8 +471,13 @@ class IndexWriter:
         named = [[paths[i] for i in batch] for batch in batches]
         try:
             budget = DEFAULT_MEMORY_BUDGET_MIB if self.memory_budget_mib is None else self.memory_budget_mib
+            link = None
+            if everything is not None and self._cold():
+                def link(docs: Sequence[DocFile], source: Sequence[IndexedFile] | NodeSource = everything
+                         ) -> list[tuple[int, list[Edge]]]:
+                    return mention_edges_of(docs, None, source)
             return ChunkPreparer(named, lambda path: self._prepare_input(path, files[path], fresh, texts), basis, budget,
-                                 self.search.adopt_maxima)
+                                 self.search.adopt_maxima, link)
         except OSError as exc:
             log.debug("the write analyses its chunks in one process: %s", exc)
             return None

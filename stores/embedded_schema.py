@@ -112,19 +112,15 @@ _INT_PROPS = frozenset(("name_line", "name_col", "arity", "min_arity", "max_arit
 def _storable(key: str, value: object) -> bool:
     if key in _INT_PROPS:
         return type(value) is int and -(1 << 63) <= value < (1 << 63)  # type: ignore[operator]
-    if type(value) is not str or any(c in _ESCAPED for c in value):
-        return False
-    try:
-        value.encode("utf-8")  # a lone surrogate: SQLite text cannot hold it, the JSON escapes it
-    except UnicodeEncodeError:
-        return False
-    return True
+    return type(value) is str and _UNSTORABLE.search(value) is None
 
 
-_ESCAPED = frozenset('"\\' + "".join(map(chr, range(32))))
-"""Characters JSON escapes: a string holding one stays in the JSON, so that the ``nodes`` view can
-write the JSON of the promoted strings by concatenation (a view may not call SQLite's JSON functions
-with ``trusted_schema`` off, as the store opens indexes)."""
+_UNSTORABLE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+"""Characters JSON escapes (a quote, a backslash, the controls below a space), and lone surrogates
+(SQLite text cannot hold one, which a UTF-8 encoding refuses; the JSON escapes it): a string holding
+one stays in the JSON, so that the ``nodes`` view can write the JSON of the promoted strings by
+concatenation (a view may not call SQLite's JSON functions with ``trusted_schema`` off, as the store
+opens indexes). One search in C, not a Python test per character (a signature is tens of them)."""
 _PROPS_JSON = ("nullif('{' || substr(" + " || ".join(
     f"""coalesce(',"{k}":' || {'g.term' if k == 'language' else 'n.' + k}, '')""" if k in _INT_PROPS else
     f"""coalesce(',"{k}":"' || {'g.term' if k == 'language' else 'n.' + k} || '"', '')""" for k in PROMOTED_PROPS)

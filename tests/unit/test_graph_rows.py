@@ -101,6 +101,15 @@ def test_promoted_properties_round_trip_in_key_order():
     assert join_props(None, [None] * 8) == {}
 
 
+def test_a_string_json_escapes_or_utf8_cannot_hold_stays_in_the_json():
+    kept = ["a\\b", 'say "hi"', "tab\there", "nul\0", "\x1f", "lone \ud800 half", "\udfff"]
+    for value in kept:
+        assert split_props({"module": value, "signature": value}) == ({"module": value, "signature": value}, [None] * 8)
+    promoted = ["plain", "", "caf\u00e9 \u2603 \U0001f600", "\x7f del", "\ud7ff\ue000", "a'b/c<d>"]
+    for value in promoted:
+        assert split_props({"module": value}) == ({}, [None, value, None, None, None, None, None, None])
+
+
 def test_stored_rows_and_views_give_the_written_values(tmp_path):
     with EmbeddedStore(tmp_path / "s.db") as store:
         store.replace_files([_indexed()])
