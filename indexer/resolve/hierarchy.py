@@ -10,7 +10,7 @@ from indexer.model import base_type, drop_generics
 from indexer.resolve.context import FileCtx, namesakes, overload_candidates
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
-from indexer.resolve.tracking import BoundedMemo, DependencyTracker
+from indexer.resolve.tracking import CUT, BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
 __all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "LOOKUPS_SHARE", "MRO_SHARE", "OVERRIDERS_SHARE"]
@@ -300,8 +300,10 @@ class ClassHierarchy:
 
         Memoised per ``(class, name)`` like :meth:`mro` when :attr:`keep_lookups` (members change
         only with the files, which :meth:`renew` follows); a lookup that read an open type's other
-        files is not kept (what it records depends on the resolver's ``whole_files`` mode). The
-        list returned is shared."""
+        files is not kept (what it records depends on the resolver's ``whole_files`` mode), nor, in
+        a one-shot run's bounded memo, one that met a cycle (:data:`~indexer.resolve.tracking.CUT`
+        among its reads: its answer depends on what was in progress, and a one-shot run computed
+        every lookup in place before it kept any). The list returned is shared."""
         key = (id(c), name)
         hit = self._lookup_memo.get(key)
         if hit is not None:
@@ -311,7 +313,7 @@ class ClassHierarchy:
             found, inherited, _ = self._compute_lookup(c, name)
             return found, inherited
         (found, inherited, keep), deps = self.track.tracked(lambda: self._compute_lookup(c, name))
-        if keep and not self._bases_busy:
+        if keep and not self._bases_busy and (self._lookup_memo.budget is None or CUT not in deps):
             self._lookup_memo[key] = (found, inherited, deps)
         return found, inherited
 

@@ -5,10 +5,12 @@ half made."""
 
 from __future__ import annotations
 
+import pytest
 
 from indexer.resolve.hierarchy import LOOKUPS_SHARE
 from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from indexer.resolve.tracking import CUT
 from tests.resolution_harness import extract_fixture, edges
 
 CHAIN = """
@@ -184,3 +186,31 @@ def use():
     assert _names(r.mro(outer)) == ["Outer", "Outer.Inner"]
     assert [m.id for m in r.lookup(outer, "ping")[0]] == ["t:m.Outer.Inner.ping(0)"]
     assert "m.use(0) -> m.Outer.Inner.ping(0) [inferred]" in got
+
+
+@pytest.mark.parametrize(("budget", "kept"), [(100, False), (None, True)])
+def test_a_one_shot_run_keeps_no_lookup_that_met_a_cycle(budget, kept):
+    """A lookup whose reads hold ``CUT`` (a cycle cut one of its paths: its answer depends on what was
+    in progress) is computed in place each time in a one-shot run (budget 100), as before lookups were
+    kept there; a watcher (no budget) keeps it as it always did. A lookup without ``CUT`` is kept by both."""
+    live = RepositoryResolver("t")
+    live.memo_budget = budget
+    live.update(_extract(CHAIN))
+    live.resolve(sorted(live.files))
+    r = live._current()
+    classes = r.classes
+    compute = classes._compute_lookup
+
+    def cut_compute(c, name):
+        r.track.use(CUT)
+        return compute(c, name)
+
+    classes._compute_lookup = cut_compute
+    d = _cls(live, "pkg/diamond.py", "D")
+    (found, inherited), reads = r.track.tracked(lambda: classes.lookup(d, "hello2"))
+    assert found == [] and not inherited and CUT in reads
+    assert ((id(d), "hello2") in classes._lookup_memo) is kept
+    classes._compute_lookup = compute
+    (plain, _), plain_reads = r.track.tracked(lambda: classes.lookup(d, "hello"))
+    assert [m.id for m in plain] == ["t:pkg/diamond.C.hello(0)"] and CUT not in plain_reads
+    assert (id(d), "hello") in classes._lookup_memo
