@@ -19,6 +19,7 @@ not place (handlers, wrappers, mounts, table uses) stay counts.
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,7 +28,7 @@ from stores.contracts import Node, unlinked_id
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["MAX_CANDIDATES", "MAX_CALL_TEXT", "Miss", "UnlinkedLinks", "nearest"]
+__all__ = ["MAX_CANDIDATES", "MAX_CALL_TEXT", "NEAREST_MEMO", "Miss", "UnlinkedLinks", "nearest"]
 
 MAX_CANDIDATES = 5
 """Candidates kept on one unlinked call."""
@@ -43,10 +44,23 @@ class Miss(Protocol):
         """Record one unlinked client call of ``fc`` from node ``src`` at ``line`` / ``col``."""
 
 
+NEAREST_MEMO = 32
+"""Answers of :func:`nearest` kept (least recently used dropped): the same unlinked name is met at many
+calls (Django 5.2.8: 25 route names unlinked, 14 distinct, each compared with the 1,629 route names:
+about 40 ms of difflib a call), and the names it is compared with are the same for a whole link."""
+
+
 def nearest(wanted: str, names: Iterable[str]) -> list[str]:
     """The names most like ``wanted`` (:func:`difflib.get_close_matches`, ratio 0.6 and up), best first,
-    at most :data:`MAX_CANDIDATES`: what a call naming no endpoint or topic may have meant."""
-    return difflib.get_close_matches(wanted, sorted(set(names)), n=MAX_CANDIDATES)
+    at most :data:`MAX_CANDIDATES`: what a call naming no endpoint or topic may have meant. A pure
+    function of ``wanted`` and the set of ``names``, memoised (:data:`NEAREST_MEMO`)."""
+    return list(_nearest(wanted, tuple(sorted(set(names)))))
+
+
+@functools.lru_cache(maxsize=NEAREST_MEMO)
+def _nearest(wanted: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """:func:`nearest` of the sorted distinct ``names``, uncached."""
+    return tuple(difflib.get_close_matches(wanted, names, n=MAX_CANDIDATES))
 
 
 class UnlinkedLinks:

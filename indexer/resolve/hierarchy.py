@@ -10,10 +10,10 @@ from indexer.model import base_type, drop_generics
 from indexer.resolve.context import FileCtx, namesakes, overload_candidates
 from indexer.resolve.multimap import entries
 from indexer.resolve.structural import StructuralLinks, structural_links
-from indexer.resolve.tracking import BoundedMemo, DependencyTracker
+from indexer.resolve.tracking import CUT, BoundedMemo, DependencyTracker
 from indexer.resolve.values import ClassV, Def, Deps, Value
 
-__all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "MRO_SHARE", "OVERRIDERS_SHARE"]
+__all__ = ["ClassHierarchy", "base_tokens", "descendants", "same_arity", "same_parameter_types", "MAX_HIERARCHY_DEPTH", "MAX_OVERRIDERS", "LOOKUPS_SHARE", "MRO_SHARE", "OVERRIDERS_SHARE"]
 
 OVERRIDERS_SHARE = 4
 """A bounded tracker's memo budget divided by this is how many dispatch-target walks
@@ -29,6 +29,14 @@ both are pure functions of the bases, which :meth:`ClassHierarchy.reset` and
 class with bases for the whole run (the 10-package generated monorepo: 2,155 entries, 1.55 MiB; the
 400 MB one about 39,000, an estimate). The share keeps all of Django's 8,443: at 8 (3,125 kept) its
 resolve computed 119,752 MROs again, about 5% more of its CPU (docs/benchmarks.md, session 58)."""
+
+LOOKUPS_SHARE = 8
+"""A bounded tracker's memo budget divided by this is how many member lookups
+(:meth:`ClassHierarchy.lookup`) a one-shot run keeps, the most recently used (25,000 // 8 = 3,125; an
+entry with its reads is about 350 bytes: at most about 1.1 MiB). The calls of one file look the same
+members up again and again: Django 5.2.8 makes 592,000 lookups of 260,000 distinct ``(class, name)``
+pairs, each computed by walking the class's MRO (about 2.5% of its binding's CPU;
+docs/benchmarks.md, session 66). A dropped one is computed again with the same answer and reads."""
 
 MAX_HIERARCHY_DEPTH = 64
 """Inheritance levels followed from one class, up (its MRO) or down (the overriders below it). Real
@@ -78,13 +86,15 @@ class ClassHierarchy:
         self._c3_memo: BoundedMemo[int, tuple[list[Def] | None, Deps]] = BoundedMemo(self._mro_memo.budget)
         """:meth:`_c3`'s linearisations by ``id(class)``; bounded as :attr:`_mro_memo`."""
         self._c3_active: set[int] = set()
-        self._lookup_memo: dict[tuple[int, str], tuple[list[Def], bool, Deps]] = {}
-        self.keep_lookups = track.budget is None
-        """Whether member lookups are memoised: only where the tracker keeps its whole memo (a
-        watcher, whose later updates ask again). A one-shot run's bounded tracker keeps none: on
-        Home Assistant 2024.3.3 the lookup memo held about 15 MiB at the resolve phase's peak
-        (418 -> 401 MiB without it) for about 3% of the main process's CPU (docs/benchmarks.md).
-        MROs stay memoised either way (bounded as :attr:`_overriders` in a one-shot run)."""
+        self._lookup_memo: BoundedMemo[tuple[int, str], tuple[list[Def], bool, Deps]] = BoundedMemo(
+            None if track.budget is None else max(2, track.budget // LOOKUPS_SHARE))
+        """Member lookups with what they read, by ``(id(class), name)``: every one where the tracker
+        keeps its whole memo (a watcher, whose later updates ask again); in a one-shot run's, the
+        most recent :data:`LOOKUPS_SHARE`-th of its budget (unbounded, on Home Assistant 2024.3.3
+        it held about 15 MiB at the resolve phase's peak, docs/benchmarks.md)."""
+        self.keep_lookups = True
+        """Whether member lookups are memoised (:attr:`_lookup_memo`; always, bounded in a one-shot
+        run)."""
         self._bases_busy = 0
         """Classes whose bases are being resolved right now: while any is, an MRO may see one of
         them half-made (its ``bases`` list is filled in place), so nothing is memoised."""
@@ -290,8 +300,10 @@ class ClassHierarchy:
 
         Memoised per ``(class, name)`` like :meth:`mro` when :attr:`keep_lookups` (members change
         only with the files, which :meth:`renew` follows); a lookup that read an open type's other
-        files is not kept (what it records depends on the resolver's ``whole_files`` mode). The
-        list returned is shared."""
+        files is not kept (what it records depends on the resolver's ``whole_files`` mode), nor, in
+        a one-shot run's bounded memo, one that met a cycle (:data:`~indexer.resolve.tracking.CUT`
+        among its reads: its answer depends on what was in progress, and a one-shot run computed
+        every lookup in place before it kept any). The list returned is shared."""
         key = (id(c), name)
         hit = self._lookup_memo.get(key)
         if hit is not None:
@@ -301,7 +313,7 @@ class ClassHierarchy:
             found, inherited, _ = self._compute_lookup(c, name)
             return found, inherited
         (found, inherited, keep), deps = self.track.tracked(lambda: self._compute_lookup(c, name))
-        if keep and not self._bases_busy:
+        if keep and not self._bases_busy and (self._lookup_memo.budget is None or CUT not in deps):
             self._lookup_memo[key] = (found, inherited, deps)
         return found, inherited
 

