@@ -32,9 +32,12 @@ MAX_CALL_ARGUMENTS = 6
 """The most arguments of a call in a URL kept as a call (:func:`call_piece`); more: a hole."""
 
 
-def returned_values(body: Node, return_type: str, nested: Collection[str]) -> list[Node] | None:
+def returned_values(
+    body: Node, return_type: str, nested: Collection[str], stop: Collection[str] = ()
+) -> list[Node] | None:
     """The value nodes of the ``return_type`` statements of ``body`` outside nested definitions (``nested``: node
-    types of functions, lambdas, classes), in source order; ``None`` when a return has no value or the body has more
+    types of functions, lambdas, classes), in source order; ``None`` when a return has no value, the body holds a
+    node of a ``stop`` type outside nested definitions (Python's ``yield``: a generator builds no string) or has more
     than :data:`MAX_WALK` nodes. The value is the return's first named child that is no comment."""
     out: list[Node] = []
     stack = [body]
@@ -42,7 +45,7 @@ def returned_values(body: Node, return_type: str, nested: Collection[str]) -> li
     while stack:
         n = stack.pop()
         walked += 1
-        if walked > MAX_WALK:
+        if walked > MAX_WALK or n.type in stop:
             return None
         if n is not body and n.type in nested:
             continue

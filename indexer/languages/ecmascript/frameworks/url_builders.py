@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.url_builder_rule import MAX_RETURNS, returned_values
 from indexer.languages.ecmascript.frameworks.common import FUNCTION_NODES, js_file, unwrap
 from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
 
@@ -29,11 +30,8 @@ __all__ = ["LANGUAGES", "MAX_RETURNS", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 
-MAX_RETURNS = 4
-"""The most ``return`` statements a builder has (each is one way its value is built)."""
-
-_MAX_WALK = 5_000
-"""Nodes of one function's body walked for its returns; a bigger body is no builder."""
+_NESTED = FUNCTION_NODES | {"class_body"}
+"""Node types of definitions nested in a body, whose returns are their own."""
 
 _BUILT = frozenset({"template_string", "binary_expression", "string"})
 
@@ -73,7 +71,7 @@ def _builder(jf: JsFile, fn: Node) -> UrlBuilder | None:
     body = fn.child_by_field_name("body")
     if body is None or not params:
         return None
-    values = [body] if body.type != "statement_block" else _returned(body)
+    values = [body] if body.type != "statement_block" else returned_values(body, "return_statement", _NESTED)
     if values is None or not values or len(values) > MAX_RETURNS:
         return None
     names = frozenset(params)
@@ -90,25 +88,3 @@ def _builder(jf: JsFile, fn: Node) -> UrlBuilder | None:
         return None
     return UrlBuilder(d.qualname, params, tuple(returns))
 
-
-def _returned(block: Node) -> list[Node] | None:
-    """The values of the ``return`` statements of ``block`` outside nested functions, in source order;
-    ``None`` when one returns nothing or the body is too big to read."""
-    out: list[Node] = []
-    stack = [block]
-    walked = 0
-    while stack:
-        n = stack.pop()
-        walked += 1
-        if walked > _MAX_WALK:
-            return None
-        if n.type in FUNCTION_NODES or n.type == "class_body":
-            continue
-        if n.type == "return_statement":
-            value = next((c for c in n.named_children if c.type != "comment"), None)
-            if value is None:
-                return None
-            out.append(value)
-            continue
-        stack.extend(reversed(n.named_children))
-    return out

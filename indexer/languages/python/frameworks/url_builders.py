@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from indexer.frameworks.url_builder_rule import MAX_RETURNS, returned_values
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import scope_of, template
 from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
@@ -22,12 +23,6 @@ from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
 __all__ = ["LANGUAGES", "MAX_RETURNS", "detect"]
 
 LANGUAGES = ("python",)
-
-MAX_RETURNS = 4
-"""The most ``return`` statements a builder has (each is one way its value is built)."""
-
-_MAX_WALK = 5_000
-"""Nodes of one function's body walked for its returns; a bigger body is no builder."""
 
 _BUILT = frozenset({"string", "concatenated_string", "binary_operator", "call"})
 _NESTED = frozenset({"function_definition", "class_definition", "lambda"})
@@ -60,7 +55,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
 def _builder(src: SourceText, qualname: str, params: tuple[str, ...], body: Node) -> UrlBuilder | None:
     if not params:
         return None
-    values = _returned(body)
+    values = returned_values(body, "return_statement", _NESTED, stop=("yield",))
     if not values or len(values) > MAX_RETURNS:
         return None
     names = frozenset(params)
@@ -77,25 +72,3 @@ def _builder(src: SourceText, qualname: str, params: tuple[str, ...], body: Node
         return None
     return UrlBuilder(qualname, params, tuple(returns))
 
-
-def _returned(block: Node) -> list[Node] | None:
-    """The values of the ``return`` statements of ``block`` outside nested definitions, in source order;
-    ``None`` when one returns nothing, a function yields, or the body is too big to read."""
-    out: list[Node] = []
-    stack = [block]
-    walked = 0
-    while stack:
-        n = stack.pop()
-        walked += 1
-        if walked > _MAX_WALK or n.type == "yield":
-            return None
-        if n.type in _NESTED:
-            continue
-        if n.type == "return_statement":
-            value = next((c for c in n.named_children if c.type != "comment"), None)
-            if value is None:
-                return None
-            out.append(value)
-            continue
-        stack.extend(reversed(n.named_children))
-    return out
