@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.pycg_suite import CaseResult, by_category, print_table, run_case, summarize  # noqa: E402
+from bench.pycg_suite import CaseResult, by_category, print_case, print_table, run_case, summarize  # noqa: E402
 
 
 def pairs(jarvis: Path) -> tuple[list[tuple[str, Path, Path]], list[str]]:
@@ -77,22 +77,7 @@ def show(jarvis: Path, name: str) -> None:
     if not found:
         raise SystemExit(f"no case {name!r}")
     _, src, graph = found[0]
-    r = run_case(src, src.parent, graph, name)
-    for p in sorted(src.rglob("*.py")):
-        print(f"--- {p.relative_to(src)}")
-        for i, line in enumerate(p.read_text().splitlines(), 1):
-            print(f"{i:3} {line}")
-    if r.error:
-        print(f"ERROR {r.error}")
-    print(f"\n{r.name}: expected {len(r.expected)}, ripple {len(r.found)}, hits {len(r.hits)}"
-          f"{' (exact)' if r.exact else ''}")
-    for title, edges in (("missing", r.missing), ("extra", r.extra), ("hit", r.hits),
-                         ("builtin (not scored)", r.builtin), ("external (not scored)", r.external)):
-        for s, d in sorted(edges):
-            print(f"  {title:<22} {s} -> {d}")
-    for c, n, line in sorted(r.unresolved, key=lambda u: u[2]):
-        print(f"  {'unresolved site':<22} {c}: {n} (line {line})")
-
+    print_case(run_case(src, src.parent, graph, name), src)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

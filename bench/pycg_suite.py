@@ -272,8 +272,9 @@ def print_table(results: list[CaseResult]) -> None:
             f"{r.name} (-{len(r.missing)} +{len(r.extra)}{' ERROR' if r.error else ''})" for r in failing))
 
 
-def show(case: Path, root: Path) -> None:
-    r = run_case(case, root)
+def print_case(r: CaseResult, case: Path) -> None:
+    """Print a scored case: the sources under ``case`` with line numbers, then its score, its missing / extra / hit
+    edges (those seen as unresolved marked) and its unresolved call sites. Shared with ``bench/jarvis_suite.py``."""
     for p in sorted(case.rglob("*.py")):
         print(f"--- {p.relative_to(case)}")
         for i, line in enumerate(p.read_text().splitlines(), 1):
@@ -289,6 +290,10 @@ def show(case: Path, root: Path) -> None:
             print(f"  {title:<22} {s} -> {d}{seen}")
     for c, n, line in sorted(r.unresolved, key=lambda u: u[2]):
         print(f"  {'unresolved site':<22} {c}: {n} (line {line})")
+
+
+def show(case: Path, root: Path) -> None:
+    print_case(run_case(case, root), case)
 
 
 def main() -> None:
