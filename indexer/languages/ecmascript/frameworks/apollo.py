@@ -22,8 +22,8 @@ written inline or as a file-level name): the server's file records the object as
 ``{ dataSources }`` / ``{ dataSources: ds }`` destructured) is bound ``injected`` to them, which the
 module system reads as the object of the server file nearest the resolver
 (:meth:`indexer.languages.ecmascript.modules.EcmaScriptModuleSystem.injected_binding`), so
-``dataSources.launchAPI.getAllLaunches()`` calls ``LaunchAPI.getAllLaunches``. A typed context is
-left to its type; a key the server does not construct stays unresolved.
+``dataSources.launchAPI.getAllLaunches()`` calls ``LaunchAPI.getAllLaunches``. A context parameter named
+with a type (``ctx: Ctx``) keeps its type (bound ``declared`` too, read first); a key the server does not construct stays unresolved.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, js_file, unwrap
+from indexer.languages.ecmascript.syntax import bindable
 from indexer.model import Binding, FileExtraction, Route, Template
-from indexer.resolve.bindings import REGISTERS
+from indexer.resolve.context import REGISTERS
 from stores.contracts import graphql_operation
 
 if TYPE_CHECKING:
@@ -153,15 +154,19 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
 def _context_parameter(jf: JsFile, fn: Node, handler: str) -> None:
     """Bind the untyped context parameter (the third) of the inline resolver ``fn`` (qualname
     ``handler``) ``injected``: a name to :data:`APOLLO_CONTEXT`; ``{ dataSources }`` or
-    ``{ dataSources: ds }`` to :data:`APOLLO_DATA_SOURCES`. A typed one (TypeScript) is left to its type."""
+    ``{ dataSources: ds }`` to :data:`APOLLO_DATA_SOURCES`. A TypeScript parameter named and typed
+    (``ctx: Ctx``) is also bound ``declared`` to its type, which the resolver reads first (an inline
+    function's parameters get no binding from the extractor); a typed pattern (``{ dataSources }: Ctx``)
+    binds no name to a type, so the server's object serves."""
     params = fn.child_by_field_name("parameters")
     args = [p for p in params.named_children if p.type != "comment"] if params is not None else []
     if len(args) <= _CONTEXT_ARG:
         return
     p = args[_CONTEXT_ARG]
+    declared = None
     if p.type in ("required_parameter", "optional_parameter"):
-        if p.child_by_field_name("type") is not None:
-            return
+        annotation = p.child_by_field_name("type")
+        declared = bindable(jf.text(annotation.named_children[0]) if annotation and annotation.named_children else None)
         p = p.child_by_field_name("pattern")
     if p is not None and p.type == "assignment_pattern":
         p = p.child_by_field_name("left")
@@ -169,6 +174,8 @@ def _context_parameter(jf: JsFile, fn: Node, handler: str) -> None:
         return
     line = jf.pos(p)[0]
     if p.type == "identifier":
+        if declared:  # `ctx: Ctx`, as the extractor binds a declared function's parameter: read first
+            jf.out.bindings.append(Binding(handler, jf.text(p), declared, "declared", line))
         jf.out.bindings.append(Binding(handler, jf.text(p), APOLLO_CONTEXT, "injected", line))
         return
     if p.type != "object_pattern":
