@@ -139,6 +139,10 @@ export const server = new ApolloServer({ typeDefs: '', resolvers, dataSources })
 export const resolvers = {
   Query: {
     launches: (_, __, { dataSources }) => dataSources.launchAPI.getAllLaunches(),
+    fromArgs: (_, { dataSources }) => dataSources.launchAPI.getAllLaunches(),
+  },
+  Launch: {
+    __resolveReference: (ref, { dataSources }) => dataSources.launchAPI.getAllLaunches(),
   },
 };
 '''
@@ -149,8 +153,10 @@ def test_apollo4_context_and_nearest_server():
     bound = [(src, dst, line, how) for src, dst, line, how in calls if dst.endswith(".getAllLaunches(0)") and how != "name"]
     assert bound == [
         ("a/src/resolvers.Query.launches(3)", "a/src/launches.LaunchAPI.getAllLaunches(0)", 3, "inferred"),
+        ("b/src/resolvers.Launch.__resolveReference(2)", "b/src/launches.RocketAPI.getAllLaunches(0)", 7, "inferred"),
         ("b/src/resolvers.Query.launches(3)", "b/src/launches.RocketAPI.getAllLaunches(0)", 3, "inferred"),
     ]
+    # a field resolver's second argument is its arguments, not the context (`fromArgs`): not bound
 
 
 TYPED = '''// --- path: src/launch.ts ---

@@ -18,8 +18,9 @@ Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchA
 written inline or as a file-level name): the server's file records the object as ``object`` bindings
 ``APOLLO_DATA_SOURCES`` (each key bound ``constructed`` to the class its ``new`` names) and
 ``APOLLO_CONTEXT`` (its ``dataSources`` that object), announced by ``registers`` bindings
-``@APOLLO_SERVER``. An inline resolver's untyped third parameter (the context: ``ctx``, or
-``{ dataSources }`` / ``{ dataSources: ds }`` destructured) is bound ``injected`` to them, which the
+``@APOLLO_SERVER``. An inline resolver's third parameter (the context; the second of Apollo Federation's
+``__resolveReference`` and of ``__resolveType``: ``ctx``, or ``{ dataSources }`` / ``{ dataSources: ds }``
+destructured) is bound ``injected`` to them, which the
 module system reads as the object of the server file nearest the resolver
 (:meth:`indexer.languages.ecmascript.modules.EcmaScriptModuleSystem.injected_binding`), so
 ``dataSources.launchAPI.getAllLaunches()`` calls ``LaunchAPI.getAllLaunches``. A context parameter named
@@ -56,6 +57,8 @@ APOLLO_DATA_SOURCES = "ApolloServer$dataSources"
 APOLLO_CONTEXT = "ApolloServer$context"
 """The qualname of the context object a server file records: its ``dataSources`` is :data:`APOLLO_DATA_SOURCES`."""
 _CONTEXT_ARG = 2  # resolvers are called (parent, args, context, info)
+_CONTEXT_ARG_OF = {"__resolveReference": 1, "__resolveType": 1, "__isTypeOf": 1}
+"""The resolvers called (object, context, info): Apollo Federation's reference resolver, abstract types'."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -135,7 +138,7 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
             if value.type in FUNCTION_TYPES or value.type == "method_definition":
                 handler, ref = jf.inline_function(value, path), None
                 if handler is not None:
-                    _context_parameter(jf, value, handler)
+                    _context_parameter(jf, value, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
             elif value.type == "shorthand_property_identifier":
                 name = jf.text(value)
                 handler = jf.local_callable(name, jf.code_scope(value))
@@ -151,8 +154,9 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
             jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(path), handler, line, col, ref))
 
 
-def _context_parameter(jf: JsFile, fn: Node, handler: str) -> None:
-    """Bind the untyped context parameter (the third) of the inline resolver ``fn`` (qualname
+def _context_parameter(jf: JsFile, fn: Node, handler: str, index: int) -> None:
+    """Bind the context parameter (number ``index`` from 0: the third, the second of
+    ``__resolveReference``) of the inline resolver ``fn`` (qualname
     ``handler``) ``injected``: a name to :data:`APOLLO_CONTEXT`; ``{ dataSources }`` or
     ``{ dataSources: ds }`` to :data:`APOLLO_DATA_SOURCES`. A TypeScript parameter named and typed
     (``ctx: Ctx``) is also bound ``declared`` to its type, which the resolver reads first (an inline
@@ -160,9 +164,9 @@ def _context_parameter(jf: JsFile, fn: Node, handler: str) -> None:
     binds no name to a type, so the server's object serves."""
     params = fn.child_by_field_name("parameters")
     args = [p for p in params.named_children if p.type != "comment"] if params is not None else []
-    if len(args) <= _CONTEXT_ARG:
+    if len(args) <= index:
         return
-    p = args[_CONTEXT_ARG]
+    p = args[index]
     declared = None
     if p.type in ("required_parameter", "optional_parameter"):
         annotation = p.child_by_field_name("type")
