@@ -212,3 +212,35 @@ def test_extraction_records_objects_and_injected_parameters():
         ("Query.me", "ds", "ApolloServer$dataSources"),
         ("Query.missing", "dataSources", "ApolloServer$dataSources"),
     ]
+
+
+def test_server_file_edited_alone_relinks_the_resolvers(tmp_path) -> None:
+    """The resolvers read the server file's data-source object: an edit of server/src/index.js alone
+    (``launchAPI`` now an ``OtherAPI``, then the key dropped) re-binds resolvers.js as a full index does
+    (Workspace compares the watcher's and a one-shot index with a full index after each edit)."""
+    import sqlite3
+
+    from tests.unit.test_incremental import Workspace
+
+    def calls(db):
+        con = sqlite3.connect(db)
+        try:
+            return sorted(d for (d,) in con.execute(
+                "SELECT dst FROM edges WHERE kind = 'CALLS' AND src LIKE 'r:server/src/resolvers.Query.launches%' "
+                "AND resolution != 'name'"))
+        finally:
+            con.close()
+
+    files = split_fixture(APOLLO3)
+    index = files["server/src/index.js"]
+    ws = Workspace(tmp_path, files)
+    try:
+        assert calls(ws.db) == ["r:server/src/datasources/launch.LaunchAPI.getAllLaunches(0)"]
+        other = index.replace("const UserAPI = require('./datasources/user');",
+                              "const UserAPI = require('./datasources/user');\nconst OtherAPI = require('./datasources/other');")
+        ws.edit({"server/src/index.js": other.replace("launchAPI: new LaunchAPI(),", "launchAPI: new OtherAPI(),")})
+        assert calls(ws.db) == ["r:server/src/datasources/other.OtherAPI.getAllLaunches(0)"]
+        ws.edit({"server/src/index.js": index.replace("  launchAPI: new LaunchAPI(),\n", "")})
+        assert calls(ws.db) == []
+    finally:
+        ws.close()
