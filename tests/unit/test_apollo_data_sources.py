@@ -59,6 +59,10 @@ const dataSources = () => ({
 });
 const server = new ApolloServer({ typeDefs: '', resolvers, dataSources });
 // --- path: server/src/resolvers.js ---
+async function user(_, __, { dataSources }) {
+  return dataSources.userAPI.findOrCreateUser();
+}
+const byId = (_, { id }, ctx) => ctx.dataSources.launchAPI.getLaunchById({ launchId: id });
 module.exports = {
   Query: {
     launches: async (_, __, { dataSources }) => dataSources.launchAPI.getAllLaunches(),
@@ -66,6 +70,8 @@ module.exports = {
     me: async (_, __, { dataSources: ds }) => ds.userAPI.findOrCreateUser(),
     missing: async (_, __, { dataSources }) => dataSources.missingAPI.getAllLaunches(),
     two: (parent, args) => parent.dataSources.launchAPI.getLaunchById({}),
+    user,
+    byId: byId,
   },
 };
 // --- path: server/src/helpers.js ---
@@ -82,9 +88,11 @@ def test_apollo3_data_sources_bind_to_constructed_classes():
     assert bound == [
         ("server/src/index.dataSources(0)", "server/src/datasources/launch.LaunchAPI", 7),
         ("server/src/index.dataSources(0)", "server/src/datasources/user.UserAPI.constructor(1)", 8),
-        ("server/src/resolvers.Query.launch(3)", "server/src/datasources/launch.LaunchAPI.getLaunchById(1)", 4),
-        ("server/src/resolvers.Query.launches(3)", "server/src/datasources/launch.LaunchAPI.getAllLaunches(0)", 3),
-        ("server/src/resolvers.Query.me(3)", "server/src/datasources/user.UserAPI.findOrCreateUser(0)", 5),
+        ("server/src/resolvers.Query.launch(3)", "server/src/datasources/launch.LaunchAPI.getLaunchById(1)", 8),
+        ("server/src/resolvers.Query.launches(3)", "server/src/datasources/launch.LaunchAPI.getAllLaunches(0)", 7),
+        ("server/src/resolvers.Query.me(3)", "server/src/datasources/user.UserAPI.findOrCreateUser(0)", 9),
+        ("server/src/resolvers.byId(3)", "server/src/datasources/launch.LaunchAPI.getLaunchById(1)", 4),
+        ("server/src/resolvers.user(3)", "server/src/datasources/user.UserAPI.findOrCreateUser(0)", 2),
     ]
 
 
@@ -211,6 +219,8 @@ def test_extraction_records_objects_and_injected_parameters():
         ("Query.launches", "dataSources", "ApolloServer$dataSources"),
         ("Query.me", "ds", "ApolloServer$dataSources"),
         ("Query.missing", "dataSources", "ApolloServer$dataSources"),
+        ("byId", "ctx", "ApolloServer$context"),
+        ("user", "dataSources", "ApolloServer$dataSources"),
     ]
 
 

@@ -18,9 +18,9 @@ Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchA
 written inline or as a file-level name): the server's file records the object as ``object`` bindings
 ``APOLLO_DATA_SOURCES`` (each key bound ``constructed`` to the class its ``new`` names) and
 ``APOLLO_CONTEXT`` (its ``dataSources`` that object), announced by ``registers`` bindings
-``@APOLLO_SERVER``. An inline resolver's third parameter (the context; the second of Apollo Federation's
+``@APOLLO_SERVER``. A resolver's third parameter (the context; the second of Apollo Federation's
 ``__resolveReference`` and of ``__resolveType``: ``ctx``, or ``{ dataSources }`` / ``{ dataSources: ds }``
-destructured) is bound ``injected`` to them, which the
+destructured; also of a file-level function the map names, ``Query: { me }``) is bound ``injected`` to them, which the
 module system reads as the object of the server file nearest the resolver
 (:meth:`indexer.languages.ecmascript.modules.EcmaScriptModuleSystem.injected_binding`), so
 ``dataSources.launchAPI.getAllLaunches()`` calls ``LaunchAPI.getAllLaunches``. A context parameter named
@@ -150,8 +150,26 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
                 handler, ref = found
             if handler is None and ref is None:
                 continue
+            if handler is not None and value.type not in FUNCTION_TYPES and value.type != "method_definition":
+                fn = _top_function(jf, handler)
+                if fn is not None:  # `Query: { me }` with `async function me(_, __, { dataSources })` in the file
+                    _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
             line, col = jf.pos(key)
             jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(path), handler, line, col, ref))
+
+
+def _top_function(jf: JsFile, qualname: str) -> Node | None:
+    """The node of the file-level function ``qualname`` (a declaration, or a ``const`` holding an
+    arrow / function expression), or ``None`` (a nested one, a method, another file's)."""
+    if "." in qualname:
+        return None
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is not None and decl.type in ("function_declaration", "generator_function_declaration") \
+                and jf.text(decl.child_by_field_name("name")) == qualname:
+            return decl
+    found = [v for v in (unwrap(v) for v in jf.module_values(qualname)) if v is not None]
+    return found[-1] if found and found[-1].type in FUNCTION_TYPES else None
 
 
 def _context_parameter(jf: JsFile, fn: Node, handler: str, index: int) -> None:
