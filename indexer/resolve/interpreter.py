@@ -46,7 +46,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, CallSite, Import, base_type
+from indexer.model import LITERAL_RECEIVER, TYPE_ALIAS, Binding, CallSite, Import, base_type
 from indexer.resolve.dotted import calls_off, split_dotted, subscripts_off, too_long
 from indexer.resolve.ambient import ambient_type
 from indexer.resolve.calls import CallBinder
@@ -251,6 +251,13 @@ class Resolver(ScopeLookup, ReturnInference):
                 found.append((fc.path, b.line, v.f, fc, b.name[1:]))
         found.sort(key=lambda x: (x[0], x[1]))
         return [(rd, fc, text) for _, _, rd, fc, text in found]
+
+    def registration_bindings(self, ns: str, name: str) -> list[tuple[FileCtx, Binding]]:
+        """The ``registers`` bindings of namespace ``ns`` named ``@name`` (any dotted prefix), each with
+        its file, in path order, unresolved (a detector's record of something other than a callable:
+        Apollo's data-source objects); records the read as ``("n", ns, "@" + name)``."""
+        self.use(("n", ns, "@" + name))
+        return sorted(self.tables.registrations.get((ns, name), ()), key=lambda x: (x[0].path, x[1].line))
 
     def mro(self, c: Def) -> list[Def]:
         """``c`` and its ancestors, each once, in C3 order (:meth:`ClassHierarchy.mro`)."""

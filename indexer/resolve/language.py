@@ -157,6 +157,10 @@ class Lookup(Protocol):
         text as written there (``login.user_loader``)."""
         ...
 
+    def registration_bindings(self, ns: str, name: str) -> list[tuple[FileCtx, Binding]]:
+        """The ``registers`` bindings named ``@name`` of namespace ``ns`` with their files, in path order."""
+        ...
+
     def call_result(self, v: Value, how: str) -> Value:
         """The value calling ``v`` yields (an instance of a class, a function's inferred return)."""
         ...

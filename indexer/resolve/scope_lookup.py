@@ -22,7 +22,7 @@ from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, ClassV, Def, InstV, O
 
 __all__ = ["ScopeLookup"]
 
-_TIERS = ("declared", "copy", "constructed", "alias", "item", "element", "literal")
+_TIERS = ("declared", "injected", "copy", "constructed", "alias", "item", "element", "literal")
 """The kinds of :class:`~indexer.model.Binding` :meth:`ScopeLookup.binding_value` reads, strongest first."""
 _INSTANCE_TIERS = ("related", *_TIERS)
 """The same read on an instance (:meth:`ScopeLookup.binding_value`)."""
@@ -280,6 +280,9 @@ class ScopeLookup:
                 elif how == "related":
                     related = getattr(fc.rules, "related_value", None)  # optional: Django's relation fields
                     v = related(self, fc, b) if related is not None else None
+                elif how == "injected":  # optional: a value a framework hands in from another file (Apollo's context)
+                    inject = getattr(fc.rules, "injected_binding", None)
+                    v = inject(self, fc, b) if inject is not None else None
                 else:
                     v = self.resolve_expr(fc, b.scope, b.type)
                 if v is not None:

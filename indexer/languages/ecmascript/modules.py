@@ -16,12 +16,13 @@ from collections.abc import Mapping
 
 from indexer.languages.base import AngleBracketGenerics
 from indexer.languages.ecmascript.elements import query_call
+from indexer.languages.ecmascript.frameworks.apollo import APOLLO_CONTEXT, APOLLO_DATA_SOURCES, APOLLO_SERVER
 from indexer.languages.ecmascript.frameworks.aura import AURA_HELPER, AURA_SPECIFIER
 from indexer.languages.ecmascript.refs import box_value, query_read
 from indexer.languages.ecmascript.returned_objects import RETURNED
 from indexer.languages.ecmascript.syntax import array_element, map_value, tuple_items
-from indexer.model import FileExtraction, Import
-from indexer.resolve.context import FileCtx, default_export
+from indexer.model import Binding, FileExtraction, Import
+from indexer.resolve.context import FileCtx, default_export, shared_parts
 from indexer.resolve.language import ImportTarget, Lookup, ModuleSystemDefaults
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import EXTERNAL, InstV, ModuleV, ObjV, Value
@@ -256,6 +257,21 @@ class EcmaScriptModuleSystem(AngleBracketGenerics, ModuleSystemDefaults):
             if isinstance(value, ObjV | InstV):
                 return r.attr(value, name)
         return None
+
+    def injected_binding(self, r: Lookup, fc: FileCtx, b: Binding) -> Value:
+        """The value of an ``injected`` binding: Apollo Server's context (``b.type`` ``APOLLO_CONTEXT``) or
+        its ``dataSources`` (``APOLLO_DATA_SOURCES``) handed to a resolver of ``fc``
+        (:mod:`indexer.languages.ecmascript.frameworks.apollo`): the object the repository's
+        ``ApolloServer`` options build, of the server file nearest ``fc`` (most shared leading folders,
+        then path order: ``final/server`` and ``start/server`` each keep their own); ``None`` when no
+        server of the repository records one, or for another ``b.type``."""
+        if b.type not in (APOLLO_CONTEXT, APOLLO_DATA_SOURCES):
+            return None
+        servers = [(sfc, sb) for sfc, sb in r.registration_bindings(fc.rules.namespace, APOLLO_SERVER) if sb.type == b.type]
+        if not servers:
+            return None
+        sfc, sb = max(servers, key=lambda x: shared_parts(x[0].path, fc.path))  # max keeps the first of a tie
+        return ObjV(sfc.path, sb.type)
 
     def resolve_unbound(self, r: Lookup, fc: FileCtx, name: str) -> Value:
         """Nothing beyond scopes and named imports."""

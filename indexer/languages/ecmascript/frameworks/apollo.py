@@ -11,6 +11,20 @@ method ``FIELD``): an inline arrow / function / method shorthand becomes a defin
 named ``Type.field`` (owning the calls in its body, :meth:`JsFile.inline_function`); a name or
 property chain -> the local function or a ``handler_ref``; a subscription's ``{ subscribe: fn }`` ->
 ``fn``. Position: the field's key.
+
+Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchAPI() })``, Apollo Server 4
+``context: async () => ({ dataSources: { launchAPI: new LaunchAPI({ cache }) } })``, also as
+``startStandaloneServer(server, { context })`` / ``expressMiddleware(server, { context })``; an option
+written inline or as a file-level name): the server's file records the object as ``object`` bindings
+``APOLLO_DATA_SOURCES`` (each key bound ``constructed`` to the class its ``new`` names) and
+``APOLLO_CONTEXT`` (its ``dataSources`` that object), announced by ``registers`` bindings
+``@APOLLO_SERVER``. A resolver's third parameter (the context; the second of Apollo Federation's
+``__resolveReference`` and of ``__resolveType``: ``ctx``, or ``{ dataSources }`` / ``{ dataSources: ds }``
+destructured; also of a file-level function the map names, ``Query: { me }``) is bound ``injected`` to them, which the
+module system reads as the object of the server file nearest the resolver
+(:meth:`indexer.languages.ecmascript.modules.EcmaScriptModuleSystem.injected_binding`), so
+``dataSources.launchAPI.getAllLaunches()`` calls ``LaunchAPI.getAllLaunches``. A context parameter named
+with a type (``ctx: Ctx``) keeps its type (bound ``declared`` too, read first); a key the server does not construct stays unresolved.
 """
 
 from __future__ import annotations
@@ -19,7 +33,9 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.ecmascript.frameworks.common import FUNCTION_TYPES, JsFile, js_file, unwrap
-from indexer.model import FileExtraction, Route, Template
+from indexer.languages.ecmascript.syntax import bindable
+from indexer.model import Binding, FileExtraction, Route, Template
+from indexer.resolve.context import REGISTERS
 from stores.contracts import graphql_operation
 
 if TYPE_CHECKING:
@@ -27,13 +43,22 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "detect"]
+__all__ = ["APOLLO_CONTEXT", "APOLLO_DATA_SOURCES", "APOLLO_SERVER", "LANGUAGES", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
 FRAMEWORK = "apollo"
 _PACKAGES = re.compile(r"^(@apollo/server|apollo-server(-[\w-]+)?|graphql-yoga|@graphql-tools/[\w-]+|graphql-tools|mercurius|graphql)$")
 _RESOLVERS_NAME = re.compile(r"resolvers$", re.I)
 _RESOLVERS_PATH = re.compile(r"(^|/)resolvers?(/|\.|$)", re.I)
+APOLLO_SERVER = "apolloServer"
+"""The name (after ``@``) of the ``registers`` bindings announcing a file's Apollo Server objects."""
+APOLLO_DATA_SOURCES = "ApolloServer$dataSources"
+"""The qualname of the data-source object a server file records (no JavaScript code can name it)."""
+APOLLO_CONTEXT = "ApolloServer$context"
+"""The qualname of the context object a server file records: its ``dataSources`` is :data:`APOLLO_DATA_SOURCES`."""
+_CONTEXT_ARG = 2  # resolvers are called (parent, args, context, info)
+_CONTEXT_ARG_OF = {"__resolveReference": 1, "__resolveType": 1, "__isTypeOf": 1}
+"""The resolvers called (object, context, info): Apollo Federation's reference resolver, abstract types'."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -42,10 +67,17 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     matches = jf.matches("apollo")
     if not matches:
         return
+    sources: dict[str, tuple[str, int]] = {}
+    for caps in matches:
+        if "options" in caps:
+            _server_options(jf, caps["options"][0], sources)
+    _record_sources(out, sources)
     imported = any(_PACKAGES.match(i.module) for i in out.imports)
     by_path = bool(_RESOLVERS_PATH.search(out.path))
     seen: set[int] = set()
     for caps in matches:
+        if "map" not in caps:
+            continue
         m = caps["map"][0]
         if m.id in seen:
             continue
@@ -105,6 +137,8 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
             path = f"{type_name}.{field}"
             if value.type in FUNCTION_TYPES or value.type == "method_definition":
                 handler, ref = jf.inline_function(value, path), None
+                if handler is not None:
+                    _context_parameter(jf, value, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
             elif value.type == "shorthand_property_identifier":
                 name = jf.text(value)
                 handler = jf.local_callable(name, jf.code_scope(value))
@@ -116,5 +150,137 @@ def _resolver_map(jf: JsFile, m: Node) -> None:
                 handler, ref = found
             if handler is None and ref is None:
                 continue
+            if handler is not None and value.type not in FUNCTION_TYPES and value.type != "method_definition":
+                fn = _top_function(jf, handler)
+                if fn is not None:  # `Query: { me }` with `async function me(_, __, { dataSources })` in the file
+                    _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
             line, col = jf.pos(key)
             jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(path), handler, line, col, ref))
+
+
+def _top_function(jf: JsFile, qualname: str) -> Node | None:
+    """The node of the file-level function ``qualname`` (a declaration, or a ``const`` holding an
+    arrow / function expression), or ``None`` (a nested one, a method, another file's)."""
+    if "." in qualname:
+        return None
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else stmt
+        if decl is not None and decl.type in ("function_declaration", "generator_function_declaration") \
+                and jf.text(decl.child_by_field_name("name")) == qualname:
+            return decl
+    found = [v for v in (unwrap(v) for v in jf.module_values(qualname)) if v is not None]
+    return found[-1] if found and found[-1].type in FUNCTION_TYPES else None
+
+
+def _context_parameter(jf: JsFile, fn: Node, handler: str, index: int) -> None:
+    """Bind the context parameter (number ``index`` from 0: the third, the second of
+    ``__resolveReference``) of the inline resolver ``fn`` (qualname
+    ``handler``) ``injected``: a name to :data:`APOLLO_CONTEXT`; ``{ dataSources }`` or
+    ``{ dataSources: ds }`` to :data:`APOLLO_DATA_SOURCES`. A TypeScript parameter named and typed
+    (``ctx: Ctx``) is also bound ``declared`` to its type, which the resolver reads first (an inline
+    function's parameters get no binding from the extractor); a typed pattern (``{ dataSources }: Ctx``)
+    binds no name to a type, so the server's object serves."""
+    params = fn.child_by_field_name("parameters")
+    args = [p for p in params.named_children if p.type != "comment"] if params is not None else []
+    if len(args) <= index:
+        return
+    p = args[index]
+    declared = None
+    if p.type in ("required_parameter", "optional_parameter"):
+        annotation = p.child_by_field_name("type")
+        declared = bindable(jf.text(annotation.named_children[0]) if annotation and annotation.named_children else None)
+        p = p.child_by_field_name("pattern")
+    if p is not None and p.type == "assignment_pattern":
+        p = p.child_by_field_name("left")
+    if p is None:
+        return
+    line = jf.pos(p)[0]
+    if p.type == "identifier":
+        if declared:  # `ctx: Ctx`, as the extractor binds a declared function's parameter: read first
+            jf.out.bindings.append(Binding(handler, jf.text(p), declared, "declared", line))
+        jf.out.bindings.append(Binding(handler, jf.text(p), APOLLO_CONTEXT, "injected", line))
+        return
+    if p.type != "object_pattern":
+        return
+    for f in p.named_children:
+        if f.type == "shorthand_property_identifier_pattern" and jf.text(f) == "dataSources":
+            jf.out.bindings.append(Binding(handler, "dataSources", APOLLO_DATA_SOURCES, "injected", line))
+        elif f.type == "pair_pattern" and _key(jf, f.child_by_field_name("key")) == "dataSources":
+            v = f.child_by_field_name("value")
+            if v is not None and v.type == "identifier":
+                jf.out.bindings.append(Binding(handler, jf.text(v), APOLLO_DATA_SOURCES, "injected", line))
+
+
+def _server_options(jf: JsFile, options: Node, sources: dict[str, tuple[str, int]]) -> None:
+    """Add to ``sources`` (key -> (class text, line)) the data sources the server options object
+    ``options`` builds: its ``dataSources`` function's returned object, and the ``dataSources``
+    object of what its ``context`` function returns."""
+    pairs = jf.object_pairs(options)
+    built = _returned_object(jf, pairs.get("dataSources"))
+    if built is not None:
+        _constructed(jf, built, sources)
+    context = _returned_object(jf, pairs.get("context"))
+    if context is not None:
+        ds = _value(jf, jf.object_pairs(context).get("dataSources"))
+        if ds is not None and ds.type == "object":
+            _constructed(jf, ds, sources)
+
+
+def _value(jf: JsFile, node: Node | None) -> Node | None:
+    """``node`` unwrapped, or the initialiser of the file-level or local name it is."""
+    node = unwrap(node)
+    if node is not None and node.type in ("identifier", "shorthand_property_identifier"):
+        local = jf.local_value(node) if node.type == "identifier" else None
+        if local is None:
+            found = [v for v in jf.module_values(jf.text(node)) if v is not None]
+            local = found[-1] if found else None
+        return unwrap(local)
+    return node
+
+
+def _returned_object(jf: JsFile, node: Node | None) -> Node | None:
+    """The object literal the function ``node`` (inline or named) returns: an arrow's body, else the
+    last ``return {...}`` of its body outside nested functions; ``None`` otherwise."""
+    fn = _value(jf, node)
+    if fn is None or fn.type not in FUNCTION_TYPES:
+        return None
+    body = unwrap(fn.child_by_field_name("body"))
+    if body is None:
+        return None
+    if body.type == "object":
+        return body
+    found: Node | None = None
+    stack = [body] if body.type == "statement_block" else []
+    while stack:
+        n = stack.pop()
+        for c in n.named_children:
+            if c.type == "return_statement":
+                r = unwrap(c.named_children[0]) if c.named_children else None
+                if r is not None and r.type == "object" and (found is None or c.start_byte > found.start_byte):
+                    found = r
+            elif c.type not in FUNCTION_TYPES and c.type not in ("class_declaration", "class", "method_definition"):
+                stack.append(c)
+    return found
+
+
+def _constructed(jf: JsFile, obj: Node, sources: dict[str, tuple[str, int]]) -> None:
+    """Each ``key: new C(...)`` of the object literal ``obj`` into ``sources`` as ``key -> (C, line)``."""
+    for key, v in jf.object_pairs(obj).items():
+        v = _value(jf, v)
+        if v is not None and v.type == "new_expression":
+            ctor = v.child_by_field_name("constructor")
+            if ctor is not None and ctor.type in ("identifier", "member_expression"):
+                sources.setdefault(key, (jf.text(ctor), jf.pos(v)[0]))
+
+
+def _record_sources(out: FileExtraction, sources: dict[str, tuple[str, int]]) -> None:
+    """The bindings that record ``sources`` as the file's Apollo data-source and context objects."""
+    if not sources:
+        return
+    add = out.bindings.append
+    for obj in (APOLLO_DATA_SOURCES, APOLLO_CONTEXT):
+        add(Binding(None, "@" + APOLLO_SERVER, obj, REGISTERS))
+        add(Binding(None, obj, obj, "object"))
+    add(Binding(APOLLO_CONTEXT, "dataSources", APOLLO_DATA_SOURCES, "alias"))
+    for key, (cls, line) in sources.items():
+        add(Binding(APOLLO_DATA_SOURCES, key, cls, "constructed", line))

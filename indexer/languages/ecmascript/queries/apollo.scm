@@ -6,3 +6,14 @@
     key: [(property_identifier) (string)] @root
     value: (object))
   (#match? @root "^[\"']?(Query|Mutation|Subscription)[\"']?$")) @map
+
+; Apollo Server's options (apollo.py, `_server_options`): `new ApolloServer({...})` (Apollo Server 2 to 4) and the
+; context options Apollo Server 4's integrations take, `startStandaloneServer(server, { context })`.
+(new_expression
+  constructor: [(identifier) @ctor (member_expression property: (property_identifier) @ctor)]
+  arguments: (arguments . (object) @options)
+  (#eq? @ctor "ApolloServer"))
+(call_expression
+  function: [(identifier) @ctor (member_expression property: (property_identifier) @ctor)]
+  arguments: (arguments (_) . (object) @options)
+  (#match? @ctor "^(startStandaloneServer|expressMiddleware|startServerAndCreateLambdaHandler|startServerAndCreateNextHandler)$"))
