@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.url_builder_rule import MAX_RETURNS, returned_values
+from indexer.frameworks import returned_values
 from indexer.languages.ecmascript.frameworks.common import FUNCTION_NODES, js_file, unwrap
 from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
 
@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "MAX_RETURNS", "detect"]
 
 LANGUAGES = ("javascript", "typescript")
+
+MAX_RETURNS = 4
+"""The most ``return`` statements a builder has (each is one way its value is built)."""
 
 _NESTED = FUNCTION_NODES | {"class_body"}
 """Node types of definitions nested in a body, whose returns are their own."""

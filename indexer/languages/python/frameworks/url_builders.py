@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from indexer.frameworks.url_builder_rule import MAX_RETURNS, returned_values
+from indexer.frameworks import returned_values
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.common import scope_of, template
 from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
@@ -23,6 +23,9 @@ from indexer.model import FileExtraction, Template, UrlBuilder, is_call_ref
 __all__ = ["LANGUAGES", "MAX_RETURNS", "detect"]
 
 LANGUAGES = ("python",)
+
+MAX_RETURNS = 4
+"""The most ``return`` statements a builder has (each is one way its value is built)."""
 
 _BUILT = frozenset({"string", "concatenated_string", "binary_operator", "call"})
 _NESTED = frozenset({"function_definition", "class_definition", "lambda"})
