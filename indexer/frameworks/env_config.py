@@ -51,6 +51,10 @@ DESTINATION_WORDS = re.compile(r"topic|queue|exchange|routing_?key|subscription|
                                re.IGNORECASE)
 """A configuration key or variable whose last part holds one of these words names a messaging
 destination (``KAFKA_TOPIC``, ``EventBus:QueueName``): a plain name given to it is no secret and is kept."""
+SECRET_WORDS = re.compile(r"pass|secret|token|credential|pwd|apikey|api_key|private|cert|salt|username|login",
+                          re.IGNORECASE)
+"""A key whose last part holds one of these words is never kept as a name, even under a destination
+section (``Kafka:Topics:Password``)."""
 _NAME_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-/:]{0,199}$")
 MAX_FILE_BYTES = 200_000
 MAX_PACKAGES = 2_000
@@ -116,14 +120,17 @@ def _read(path: Path, root: str) -> dict[str, str]:
 
 def config_value(key: str, value: str) -> str | None:
     """What of a configuration ``value`` (an ``.env`` variable's, an ``appsettings.json`` key's) under
-    ``key`` may be kept: its URL base (:func:`url_base`), else the value itself when the last part of
-    ``key`` (after ``:`` / ``.``) names a messaging destination (:data:`DESTINATION_WORDS`) and the value
+    ``key`` may be kept: its URL base (:func:`url_base`), else the value itself when a part of ``key``
+    (split at ``:`` / ``.``: ``KafkaTopics:Customer``, ``KAFKA_TOPIC``, an array's ``Queues:0``) names a messaging
+    destination (:data:`DESTINATION_WORDS`), its last part names no secret (:data:`SECRET_WORDS`) and the value
     is a plain name (letters, digits, ``._-/:``, at most 200 characters); ``None`` otherwise: never stored."""
     base = url_base(value)
     if base is not None:
         return base
     v = value.strip()
-    if DESTINATION_WORDS.search(key.rsplit(":", 1)[-1].rsplit(".", 1)[-1]) and _NAME_VALUE.match(v):
+    named = [p for p in re.split(r"[:.]", key) if p and not p.isdigit()]  # Queues:0, an array's item: Queues
+    if named and any(DESTINATION_WORDS.search(p) for p in named) and not SECRET_WORDS.search(named[-1]) \
+            and _NAME_VALUE.match(v):
         return v
     return None
 
