@@ -6,8 +6,10 @@
 Like ``.env`` files (:mod:`indexer.frameworks.env_config`) they are configuration read by the linker,
 not source: :func:`load_app_settings` reads them once per run, per *project folder* (a folder holding
 a ``*.csproj``). A key is looked up in the project folder innermost around the file reading it
-(:func:`settings_for`), and only there: another project's (another service's) settings are never
-used, as ASP.NET reads only its own project's files at run time. ``appsettings.Development.json`` is
+(:func:`settings_for`), and only there: another service's settings are never used, as ASP.NET reads
+only its host project's files at run time. A class library (a project without settings files) runs
+inside the host projects that reference it (``<ProjectReference>``, followed through other libraries):
+it sees the values all those hosts agree on. ``appsettings.Development.json`` is
 read before ``appsettings.json`` and the first setting a key wins: the value a developer's run sees
 (ASP.NET's environment-specific file overrides the base one). Nested objects are flattened with
 ``:`` (``{"EventBus": {"Queue": "orders"}}`` -> ``EventBus:Queue``), arrays by index (``A:0``), as
@@ -44,6 +46,7 @@ SETTINGS_FILES = ("appsettings.Development.json", "appsettings.json")
 """The files read in each project folder, the first setting a key winning."""
 _COMMENT = re.compile(r'("(?:[^"\\]|\\.)*")|//[^\n]*|/\*.*?\*/', re.S)
 _TRAILING_COMMA = re.compile(r'("(?:[^"\\]|\\.)*")|,(\s*[}\]])')
+_PROJECT_REFERENCE = re.compile(r'<ProjectReference\s+Include\s*=\s*"([^"]+)"', re.IGNORECASE)
 MAX_FILE_BYTES = 500_000
 MAX_PROJECTS = 2_000
 MAX_KEYS = 20_000
@@ -58,27 +61,74 @@ def is_settings_file(name: str) -> bool:
 def load_app_settings(repo_root: str | Path) -> dict[str, dict[str, str]]:
     """``{project_dir: {key: value}}`` for the repository at ``repo_root``: ``project_dir`` is the
     repository-relative POSIX folder of a ``*.csproj`` (``""``: the root), ``key`` the flattened,
-    lower-case configuration key, ``value`` what :func:`config_value` keeps. A project folder is
-    listed even with no value kept (it hides nothing else: settings are never inherited from a parent
-    folder). Build output and dependency folders are skipped; a file that is a link out of the root,
+    lower-case configuration key, ``value`` what :func:`~indexer.frameworks.env_config.config_value` keeps.
+    A project folder is listed even with no value kept (settings are never inherited from a parent folder);
+    a project with no settings file of its own takes the keys every host project referencing it agrees on
+    (:func:`_inherit`). Build output and dependency folders are skipped; a file that is a link out of the root,
     not regular, larger than :data:`MAX_FILE_BYTES` or not JSON is skipped with a warning. Never raises."""
     root = Path(repo_root)
     real_root = os.path.realpath(root)
     out: dict[str, dict[str, str]] = {}
+    hosts: set[str] = set()
+    refs: dict[str, set[str]] = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and d not in ("bin", "obj"))
-        if not any(f.endswith(".csproj") for f in files):
+        projects = sorted(f for f in files if f.endswith(".csproj"))
+        if not projects:
             continue
         if len(out) >= MAX_PROJECTS:
             break
         here = Path(folder)
+        rel = here.relative_to(root).as_posix().removeprefix(".")
         values: dict[str, str] = {}
         for name in SETTINGS_FILES:
             if name in files:
+                hosts.add(rel)
                 for key, value in _read(here / name, real_root).items():
                     values.setdefault(key, value)
-        out[here.relative_to(root).as_posix().removeprefix(".")] = values
+        out[rel] = values
+        refs[rel] = {r for p in projects for r in _references(here / p, root, real_root)}
+    _inherit(out, hosts, refs)
     return out
+
+
+def _references(csproj: Path, root: Path, real_root: str) -> set[str]:
+    """The repository-relative folders of the projects ``csproj`` names in ``<ProjectReference Include>``."""
+    try:
+        text = read_regular(csproj, MAX_FILE_BYTES, real_root).decode("utf-8-sig", errors="replace")
+    except SkipFile:
+        return set()
+    out = set()
+    for m in _PROJECT_REFERENCE.finditer(text):
+        target = os.path.normpath(os.path.join(csproj.parent, m.group(1).replace("\\", "/")))
+        rel = os.path.relpath(os.path.dirname(target), root)
+        if not rel.startswith(".."):
+            out.add("" if rel == "." else Path(rel).as_posix())
+    return out
+
+
+def _inherit(out: dict[str, dict[str, str]], hosts: set[str], refs: dict[str, set[str]]) -> None:
+    """A project without settings files of its own (a class library: ``Payment.Infrastructure``) runs inside
+    the host projects that reference it, directly or through other projects, and sees their configuration:
+    it is given each key every such host sets to the same value (hosts disagreeing, or one not setting it:
+    unknown)."""
+    reaches: dict[str, set[str]] = {}
+    for host in sorted(hosts):
+        seen: set[str] = set()
+        stack = list(refs.get(host, ()))
+        while stack:
+            p = stack.pop()
+            if p in seen or p in hosts:
+                continue
+            seen.add(p)
+            stack.extend(refs.get(p, ()))
+        for p in seen:
+            reaches.setdefault(p, set()).add(host)
+    for lib, by in reaches.items():
+        if lib not in out:
+            continue
+        given = [out[h] for h in sorted(by)]
+        out[lib] = {k: v for k, v in given[0].items() if all(g.get(k) == v for g in given[1:])}
 
 
 def settings_for(settings: Mapping[str, Mapping[str, str]], path: str) -> Mapping[str, str]:

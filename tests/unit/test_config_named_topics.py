@@ -225,3 +225,28 @@ def test_an_edited_settings_file_relinks_the_repository() -> None:
     assert is_config_path("Orders/appsettings.json")
     assert is_config_path("Orders/appsettings.Development.json")
     assert not is_config_path("Orders/appsettings.schema.cs")
+
+
+def test_a_class_library_sees_the_values_its_host_projects_agree_on(tmp_path: Path) -> None:
+    files = {
+        "Payment.Ioc/Payment.Ioc.csproj": '<Project><ItemGroup><ProjectReference Include="..\\Payment.Infra\\Payment.Infra.csproj" />'
+                                          "</ItemGroup></Project>",
+        "Payment.Ioc/appsettings.json": '{"KafkaTopics": {"Reply": "OrderReply", "Own": "pay-own"}}',
+        "Payment.Infra/Payment.Infra.csproj": '<Project><ItemGroup><ProjectReference Include="../Shared/Shared.csproj"/>'
+                                              "</ItemGroup></Project>",
+        "Shared/Shared.csproj": "<Project/>",
+        "Order.Ioc/Order.Ioc.csproj": '<Project><ItemGroup><ProjectReference Include="..\\Shared\\Shared.csproj" />'
+                                      "</ItemGroup></Project>",
+        "Order.Ioc/appsettings.json": '{"KafkaTopics": {"Reply": "OrderReply", "Own": "order-own"}}',
+        "Lonely/Lonely.csproj": "<Project/>",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert load_app_settings(tmp_path) == {
+        "Payment.Ioc": {"kafkatopics:reply": "OrderReply", "kafkatopics:own": "pay-own"},
+        "Payment.Infra": {"kafkatopics:reply": "OrderReply", "kafkatopics:own": "pay-own"},  # one host
+        "Shared": {"kafkatopics:reply": "OrderReply"},  # two hosts: only what both say
+        "Order.Ioc": {"kafkatopics:reply": "OrderReply", "kafkatopics:own": "order-own"},
+        "Lonely": {},  # referenced by no host
+    }
