@@ -250,3 +250,50 @@ def test_a_class_library_sees_the_values_its_host_projects_agree_on(tmp_path: Pa
         "Order.Ioc": {"kafkatopics:reply": "OrderReply", "kafkatopics:own": "order-own"},
         "Lonely": {},  # referenced by no host
     }
+
+
+FIELD = """
+// --- path: producer/package.json ---
+{"name": "producer", "dependencies": {"@nestjs/microservices": "10", "@nestjs/config": "3"}}
+// --- path: producer/.env.development ---
+KAFKA_TOPIC=stock-updates
+// --- path: producer/src/stock.service.ts ---
+import { Injectable, Inject } from '@nestjs/common';
+import { ClientKafka } from '@nestjs/microservices';
+import { ConfigService } from '@nestjs/config';
+@Injectable()
+export class StockService {
+  private readonly topic: string;
+  private readonly other: string;
+  constructor(@Inject('STOCK') private readonly client: ClientKafka, private readonly configService: ConfigService) {
+    this.topic = this.configService.get<string>('KAFKA_TOPIC');
+    this.other = this.configService.get<string>('KAFKA_TOPIC');
+  }
+  tick() {
+    this.client.emit(this.topic, {});
+    this.client.emit(this.other, {});
+  }
+  retarget() {
+    this.other = 'elsewhere';
+  }
+}
+// --- path: consumer/package.json ---
+{"name": "consumer", "dependencies": {"@nestjs/microservices": "10"}}
+// --- path: consumer/src/stock.controller.ts ---
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+@Controller()
+export class StockController {
+  @EventPattern('stock-updates')
+  handle(data: any) {}
+}
+"""
+
+
+def test_a_field_set_from_config_service_in_the_constructor_names_the_topic(tmp_path: Path) -> None:
+    # StockAlertify's producer, with the .env file its compose mounts into the package
+    result = _resolve(tmp_path, FIELD)
+    assert edges(result, "PRODUCES") == [
+        "producer/src/stock.service.StockService.tick(0) -> topic:stock-updates",
+    ]  # `other` is written twice: no constant, its emit stays unknown
+    assert edges(result, "CONSUMES") == ["consumer/src/stock.controller.StockController.handle(1) -> topic:stock-updates"]
