@@ -175,6 +175,9 @@ def test_configuration_reads_link_to_their_own_projects_values(tmp_path: Path) -
         "Billing/Consumer.Consumer.Run(0) -> topic:billing-own",
         "Billing/Consumer.Consumer.Run(0) -> topic:billing-own-retry",
     ]  # Audit's config["Kafka:Topic"] is not Orders' or Billing's value: Audit has no settings file
+    # unknown, reported: Kafka:Missing, Kafka:Password (never kept), Audit's Kafka:Topic; not topics at all: a
+    # dictionary's ["Kafka:Topic"] and _configuration[key] (no literal key)
+    assert result.link_outcomes == {"consumes": 4, "produces": 2, "unlinked_topic": 3}
 
 
 def test_nest_config_reads_take_the_namespace_or_the_package_env(tmp_path: Path) -> None:
@@ -189,6 +192,7 @@ def test_nest_config_reads_take_the_namespace_or_the_package_env(tmp_path: Path)
         "billing/src/billing.controller.BillingController.onReply(1) -> topic:order-replies",
         "billing/src/billing.controller.BillingController.onSecret(1) -> topic:nest:hunter2",
     ]
+    assert result.link_outcomes == {"consumes": 2, "consumes_nest": 1, "produces": 2, "unlinked_topic": 2}
 
 
 def test_config_value_keeps_only_urls_and_names_of_destinations() -> None:
