@@ -6,6 +6,7 @@ path is a directory, an OpenAPI spec part or a Kubernetes manifest: :mod:`indexe
 from __future__ import annotations
 
 from indexer.frameworks.dev_proxy import PROXY_FILES
+from indexer.frameworks.app_settings import is_settings_file
 from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
@@ -30,9 +31,11 @@ def is_config_path(rel: str) -> bool:
     relative URL reaches) or a TypeScript configuration (:func:`indexer.frameworks.js_modules.is_module_config`:
     path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
     of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)
-    or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)."""
+    or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)
+    or an ASP.NET settings file (:func:`indexer.frameworks.app_settings.is_settings_file`: configured names)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
-            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(rel)):
+            or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(rel)
+            or is_settings_file(name)):
         return True
     return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))

@@ -10,8 +10,9 @@ another package or outside the repository is never read. Files are read in :data
 and the first that sets a variable wins (a development value before the example's), which is the
 value a developer's build sees. Parsing is python-dotenv's (its parser, as ``dotenv_values`` uses it), without
 ``${VAR}`` interpolation, which would read the indexing machine's own environment. Only URL bases and
-paths are kept, without credentials or query strings (:func:`url_base`): every other value (a token,
-a key) is never read into the index.
+paths are kept, without credentials or query strings (:func:`url_base`), and plain names given to a
+variable naming a messaging destination (``KAFKA_TOPIC=orders``, :func:`config_value`): every other
+value (a token, a key) is never read into the index.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from dotenv.parser import parse_stream
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
-__all__ = ["ENV_FILES", "ENV_READ", "ENV_REF", "env_for", "env_values", "load_env_files", "url_base"]
+__all__ = ["DESTINATION_WORDS", "ENV_FILES", "ENV_READ", "ENV_REF", "config_value", "env_for", "env_values",
+           "load_env_files", "url_base"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +47,15 @@ variable; the value is the default the code falls back to when it is unset (Kotl
 ``System.getenv("KAFKA_TOPIC") ?: "orders"``, C# ``... ?? "orders"``), the value a deployment that sets
 nothing sees. Go's ``os.Getenv`` is read through a helper function instead (its own rule)."""
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DESTINATION_WORDS = re.compile(r"topic|queue|exchange|routing_?key|subscription|channel|subject|stream",
+                               re.IGNORECASE)
+"""A configuration key or variable whose last part holds one of these words names a messaging
+destination (``KAFKA_TOPIC``, ``EventBus:QueueName``): a plain name given to it is no secret and is kept."""
+SECRET_WORDS = re.compile(r"pass|secret|token|credential|pwd|apikey|api_key|private|cert|salt|username|login",
+                          re.IGNORECASE)
+"""A key whose last part holds one of these words is never kept as a name, even under a destination
+section (``Kafka:Topics:Password``)."""
+_NAME_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._\-/:]{0,199}$")
 MAX_FILE_BYTES = 200_000
 MAX_PACKAGES = 2_000
 """At most this many package folders are read per repository (a repository of vendored packages)."""
@@ -101,10 +112,27 @@ def _read(path: Path, root: str) -> dict[str, str]:
         return {}
     out = {}
     for k, v in parsed.items():
-        base = url_base(v) if _NAME.match(k) else None
-        if base is not None:
-            out[k] = base
+        kept = config_value(k, v) if _NAME.match(k) else None
+        if kept is not None:
+            out[k] = kept
     return out
+
+
+def config_value(key: str, value: str) -> str | None:
+    """What of a configuration ``value`` (an ``.env`` variable's, an ``appsettings.json`` key's) under
+    ``key`` may be kept: its URL base (:func:`url_base`), else the value itself when a part of ``key``
+    (split at ``:`` / ``.``: ``KafkaTopics:Customer``, ``KAFKA_TOPIC``, an array's ``Queues:0``) names a messaging
+    destination (:data:`DESTINATION_WORDS`), its last part names no secret (:data:`SECRET_WORDS`) and the value
+    is a plain name (letters, digits, ``._-/:``, at most 200 characters); ``None`` otherwise: never stored."""
+    base = url_base(value)
+    if base is not None:
+        return base
+    v = value.strip()
+    named = [p for p in re.split(r"[:.]", key) if p and not p.isdigit()]  # Queues:0, an array's item: Queues
+    if named and any(DESTINATION_WORDS.search(p) for p in named) and not SECRET_WORDS.search(named[-1]) \
+            and _NAME_VALUE.match(v):
+        return v
+    return None
 
 
 def env_values(text: str, where: str | None = None) -> dict[str, str] | None:

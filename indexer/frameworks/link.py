@@ -81,6 +81,7 @@ from dataclasses import dataclass, field
 from indexer.frameworks.admin_sites import InheritedHandlers, admin_site_key
 from indexer.frameworks.auth_guards import DEFAULT_STRATEGY
 from indexer.frameworks.built_urls import BuiltUrlLinks
+from indexer.frameworks.app_settings import settings_for
 from indexer.frameworks.env_config import ENV_REF, env_for
 from indexer.frameworks.graphql_clients import link_graphql_clients
 from indexer.frameworks.tables import link_tables
@@ -322,6 +323,11 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
             return env_for(self.options.env, fc.path).get(env.group(1))
         found = self.config_constant(fc, expr) if expr.startswith(CONFIG_KEY) else self.locate(fc, scope, expr)
+        if found is None and expr.startswith(CONFIG_KEY) and self.options.settings:
+            # configuration["EventBus:Queue"]: the appsettings.json of the file's own .NET project
+            kept = settings_for(self.options.settings, fc.path).get(expr[len(CONFIG_KEY):].lower())
+            if kept is not None:
+                return kept
         if found is None:
             setting = self.setting_key(fc, expr)  # Django's settings.X: the settings module's X
             found = self.config_constant(fc, setting) if setting is not None else None

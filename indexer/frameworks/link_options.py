@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.app_settings import load_app_settings
 from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.js_modules import load_js_modules
@@ -74,6 +75,9 @@ class LinkOptions:
     """The files the nginx routes were read from, included ones too (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.inputs`):
     a watcher reads the gateways again when one changes or goes (:func:`indexer.link_paths.is_gateway_input`)."""
     gateway_patterns: tuple[str, ...] = ()
+    settings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Per .NET project folder, the keys its ``appsettings*.json`` give a URL base or a destination name
+    (:func:`~indexer.frameworks.app_settings.load_app_settings`), for ``config:`` keys C# code reads."""
     """Where nginx ``include`` directives looked for files (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.patterns`):
     a file added at one of them is read again too."""
 
@@ -107,7 +111,7 @@ class LinkOptions:
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
                    {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways),
-                   gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns)
+                   gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns, settings=load_app_settings(root))
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from indexer.languages import base
 from indexer.frameworks import ENV_READ, call_piece
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics, is_call_ref
-from indexer.symbols import inline_definition, inline_header
+from indexer.symbols import CONFIG_KEY, inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -28,6 +28,10 @@ _WS = re.compile(r"\s+")
 _FUNCTION_NODES = ("method_declaration", "constructor_declaration", "local_function_statement", "lambda_expression",
                    "anonymous_method_expression", "accessor_declaration", "operator_declaration")
 _ATTR = re.compile(r"^(?:[\w.]+\.)?(\w+?)(?:Attribute)?\s*(?:\((.*)\))?$", re.S)
+_CONFIG_NAME = re.compile(r"config", re.IGNORECASE)
+"""The last name of a receiver read as an ``IConfiguration`` (``configuration``, ``_config``,
+``builder.Configuration``)."""
+_SECTIONS = frozenset({"GetSection", "GetRequiredSection"})
 _STRING_ARG = re.compile(r'^\s*(?:(?:Template|template|Name|name)\s*[=:]\s*)?@?"((?:[^"\\]|\\.)*)"')
 
 
@@ -260,6 +264,10 @@ class CsFile:
             if name in self.constants:
                 return self.constants[name]
             return Template((("hole", name),))
+        if t in ("element_access_expression", "invocation_expression", "member_access_expression"):
+            key = self.config_key(node)
+            if key is not None:  # configuration["EventBus:Queue"]: the project's appsettings (the linker)
+                return Template((("ref", CONFIG_KEY + key),))
         if t == "member_access_expression":
             text = self.expr(node)
             if text in self.constants:
@@ -274,6 +282,61 @@ class CsFile:
                 args = [self._template(a, depth + 1, params) for a in self.args(node)]
                 return Template((call_piece(self.expr(callee).removeprefix("this."), args, self.expr(node)),))
         return Template((("hole", self.expr(node)),))
+
+    def config_key(self, node: Node) -> str | None:
+        """The configuration key an ``IConfiguration`` read names: ``configuration["A:B"]``,
+        ``config.GetValue<string>("A:B")`` (its default argument not read), ``GetSection("A")["B"]``,
+        ``GetSection("A").GetValue<T>("B")``, ``GetSection("A:B").Value`` -> ``"A:B"``; the receiver is a
+        name or property whose last name holds ``config`` (any case). ``None`` for anything else."""
+        t = node.type
+        if t == "element_access_expression":
+            prefix = self._section(node.child_by_field_name("expression"))
+            sub = node.child_by_field_name("subscript")
+            key = self._literal_arg(sub.named_children if sub is not None else [])
+        elif t == "invocation_expression":
+            sel = self.member(node)
+            fn = node.child_by_field_name("function")
+            if sel is None or sel[1] != "GetValue" or fn is None:
+                return None
+            prefix = self._section(fn.child_by_field_name("expression"))
+            key = self._literal_arg(self.args(node)[:1], whole=True)
+        elif t == "member_access_expression":
+            name = node.child_by_field_name("name")
+            obj = node.child_by_field_name("expression")
+            if name is None or self.text(name) != "Value" or obj is None or obj.type != "invocation_expression":
+                return None
+            sel = self.member(obj)
+            fn = obj.child_by_field_name("function")
+            if sel is None or sel[1] not in _SECTIONS or fn is None:
+                return None
+            prefix = self._section(fn.child_by_field_name("expression"))
+            key = self._literal_arg(self.args(obj))
+        else:
+            return None
+        return prefix + key if prefix is not None and key else None
+
+    def _literal_arg(self, args: list[Node], whole: bool = False) -> str | None:
+        nodes = [a.named_children[0] if a.type == "argument" and a.named_children else a for a in args]
+        if not nodes or (len(nodes) != 1 and not whole):
+            return None
+        t = self.template(nodes[0]) if nodes[0].type in ("string_literal", "verbatim_string_literal") else None
+        return t.literal() if t is not None else None
+
+    def _section(self, node: Node | None) -> str | None:
+        """The key prefix a configuration receiver stands for: ``""`` for the configuration itself,
+        ``"A:"`` for ``X.GetSection("A")``; ``None`` when ``node`` is neither."""
+        if node is None:
+            return None
+        if node.type in ("identifier", "member_access_expression"):
+            last = self.expr(node).rsplit(".", 1)[-1]
+            return "" if _CONFIG_NAME.search(last) else None
+        sel = self.member(node) if node.type == "invocation_expression" else None
+        fn = node.child_by_field_name("function") if sel is not None else None
+        if sel is None or sel[1] not in _SECTIONS or fn is None:
+            return None
+        outer = self._section(fn.child_by_field_name("expression"))
+        key = self._literal_arg(self.args(node))
+        return outer + key + ":" if outer is not None and key else None
 
     def enclosing_function(self, node: Node) -> Node | None:
         """The innermost method, constructor, local function or lambda holding ``node`` (``None``

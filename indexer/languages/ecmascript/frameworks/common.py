@@ -32,6 +32,7 @@ from tree_sitter import Node, Query
 from indexer.languages import base
 from indexer.languages.ecmascript.local_scopes import ScopeTables
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Param, Template, call_ref, is_call_ref
+from indexer.symbols import CONFIG_KEY
 
 if TYPE_CHECKING:
     from indexer.languages.base import SourceText
@@ -81,6 +82,9 @@ _WRAPPERS = frozenset(
     {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion"}
 )
 _ENV_HEADS = ("process.env.", "import.meta.env.")
+_CONFIG_RECEIVER = re.compile(r"config", re.IGNORECASE)
+"""The last name of a receiver read as ``@nestjs/config``'s ``ConfigService`` (``this.configService``, ``config``)."""
+_CONFIG_GETTERS = frozenset({"get", "getOrThrow"})
 ENV_HEADS = _ENV_HEADS
 """How a reference to an environment variable starts (Node / Create React App, Vite)."""
 
@@ -653,7 +657,8 @@ class JsFile:
         elif t == "ternary_expression" and self._chose():  # alternatives(): one branch per run
             self._chosen(node, "consequence", "alternative", parts, depth)
         elif t == "call_expression":
-            parts.append(self._call_piece(node, depth))
+            key = self.config_read(node)
+            parts.append(("ref", key) if key is not None else self._call_piece(node, depth))
         else:
             local = self._local_value(node) if t == "identifier" else None
             if local is not None:
@@ -661,6 +666,30 @@ class JsFile:
                 return
             ref = self.name_ref(node)
             parts.append(("ref", ref) if ref is not None else ("hole", self.flat(node)))
+
+    def config_read(self, node: Node) -> str | None:
+        """The ``ref`` a ``ConfigService`` read stands for: ``configService.get("kafka.topic")`` /
+        ``get<string>(...)`` / ``getOrThrow(...)`` with a literal key reads the configuration key
+        ``config:kafka.topic`` (:data:`~indexer.symbols.CONFIG_KEY`: a ``registerAs("kafka", ...)``
+        namespace's value), a key without a dot (``get("KAFKA_TOPIC")``) the environment variable
+        ``process.env.KAFKA_TOPIC``, which is what ``@nestjs/config`` reads then (the package's ``.env``
+        files). The receiver is a name or property whose last name holds ``config`` (any case); a default
+        argument is not read. ``None`` for any other call."""
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "member_expression":
+            return None
+        prop, obj = fn.child_by_field_name("property"), fn.child_by_field_name("object")
+        if prop is None or obj is None or self.text(prop) not in _CONFIG_GETTERS:
+            return None
+        last = obj.child_by_field_name("property") if obj.type == "member_expression" else obj
+        if last is None or last.type not in ("identifier", "property_identifier") \
+                or not _CONFIG_RECEIVER.search(self.text(last)):
+            return None
+        args = arguments(node.child_by_field_name("arguments"))
+        key = self.string(args[0]) if args and args[0].type == "string" and len(args) <= 2 else None
+        if not key:
+            return None
+        return (CONFIG_KEY if "." in key else "process.env.") + key
 
     def _call_piece(self, node: Node, depth: int) -> tuple[str, str]:
         """A call in a string: a ``ref`` to the call (:func:`~indexer.string_templates.call_ref`) when its callee

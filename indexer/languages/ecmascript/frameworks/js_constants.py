@@ -22,7 +22,9 @@ taken as the literal) with at least one literal piece, or a bare environment var
 reads from the package's ``.env`` files, :mod:`indexer.frameworks.env_config`); anything computed (a call, ``a ? b : c``)
 disqualifies it, but for a class field's call of one name or property chain with plain arguments (``resourceUrl =
 this.applicationConfigService.getEndpointFor('api/users')``: a :func:`~indexer.string_templates.call_ref`
-the linker folds when the callee builds a URL). Names stay ``ref`` pieces the linker resolves across files.
+the linker folds when the callee builds a URL), or a ``ConfigService`` read (``this.topic =
+this.configService.get("KAFKA_TOPIC")``: the ``ref`` :meth:`JsFile.config_read` makes). Names stay ``ref`` pieces
+the linker resolves across files.
 """
 
 from __future__ import annotations
@@ -121,6 +123,9 @@ def _constant(jf: JsFile, node: Node, field: bool = False) -> Template | None:
         ref = jf.name_ref(node)
         return Template((("ref", ref),)) if ref is not None and ref.startswith(ENV_HEADS) else None
     if node.type == "call_expression" and field:  # resourceUrl = this.config.getEndpointFor("api/users")
+        key = jf.config_read(node)  # this.topic = this.configService.get("KAFKA_TOPIC"): a configuration key
+        if key is not None:
+            return Template((("ref", key),))
         template = jf.template(node)
         if len(template.parts) != 1 or not is_call_ref(template.parts[0][1]):
             return None
@@ -162,5 +167,8 @@ def _constructor_fields(jf: JsFile, writes: list[Node], found: list[StringConsta
         d = jf.definition_named(cls.child_by_field_name("name")) if cls is not None else None
         right = assignment.child_by_field_name("right")
         template = _constant(jf, right) if d is not None and right is not None else None
+        if template is None and d is not None and right is not None and right.type == "call_expression":
+            key = jf.config_read(right)  # this.topic = this.configService.get("KAFKA_TOPIC")
+            template = Template((("ref", key),)) if key is not None else None
         if template is not None:
             found.append(StringConstant(f"{d.qualname}.{jf.text(n)}", template))  # type: ignore[union-attr]
