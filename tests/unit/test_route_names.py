@@ -156,8 +156,10 @@ class ShopTests(TestCase):
 
 
 def _django(line: int, caller: str, method: str, path: str, name: str) -> tuple:
-    return ("shop/tests.py", line, f"shop/tests.ShopTests.{caller}(0)", "CALLS_HTTP", f"endpoint:{method} {path}",
-            {"framework": "django-test", "url": path, "route_name": name})
+    # every view here is a function view accepting any method: the request reaches its "*" endpoint, its own
+    # method kept on the edge (literal_paths)
+    return ("shop/tests.py", line, f"shop/tests.ShopTests.{caller}(0)", "CALLS_HTTP", f"endpoint:* {path}",
+            {"framework": "django-test", "url": path, "route_name": name, "method": method})
 
 
 def _miss(line: int, caller: str, reason: str, call: str, candidates: list[str] | None) -> tuple:
@@ -397,7 +399,7 @@ def _named_links(db) -> list[tuple]:
 def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_path) -> None:
     ws = Workspace(tmp_path, INCREMENTAL)
     try:
-        linked = [("shop/tests.py", 7, "endpoint:GET /s/items/{}")]
+        linked = [("shop/tests.py", 7, "endpoint:* /s/items/{}")]  # a function view: any method
         assert _named_links(ws.db) == _named_links(ws.cli_db) == linked
         # the route renamed: the request names no route any more (the watcher's and a one-shot run's index,
         # each checked against a full index by the Workspace)
@@ -409,7 +411,7 @@ def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_pat
                                                                      'include("shop.urls", namespace="office")')})
         assert _named_links(ws.db) == [("shop/tests.py", 7, "unlinked:route_name")]
         ws.edit({"site_urls.py": INCREMENTAL["site_urls.py"].replace('"s/"', '"store/"')})
-        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:GET /store/items/{}")]
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:* /store/items/{}")]
     finally:
         ws.close()
 
@@ -510,8 +512,8 @@ class NoteTests(TestCase):
 
 def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
     def link(line: int, caller: str, path: str, props: dict) -> tuple:
-        return ("notes/tests.py", line, f"notes/tests.NoteTests.{caller}(0)", "CALLS_HTTP", f"endpoint:GET {path}",
-                {"framework": "django-test", **props})
+        return ("notes/tests.py", line, f"notes/tests.NoteTests.{caller}(0)", "CALLS_HTTP", f"endpoint:* {path}",
+                {"framework": "django-test", "method": "GET", **props})  # a function view: any method
 
     assert _calls(_resolve(SET_UP)) == [
         link(14, "test_set_up_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # setUp's self.url
