@@ -60,7 +60,8 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
     """Retarget, in place, the ``CALLS_HTTP`` edges of ``edges`` (per file path) whose literal
     endpoint nobody exposes to the exposed template endpoint that serves it (module docstring), and
     drop from ``nodes`` the Endpoint nodes no edge of their file points to any more. Returns how many
-    edges moved. Linear in the edges times the templates of the same method and depth."""
+    edges moved. Linear in the edges times the templates of the same method and depth (and of method ``*``
+    for a request no template of its own method serves)."""
     exposed = {e.dst for file_edges in edges.values() for e in file_edges if e.kind == "EXPOSES"}
     exposed_in: dict[str, set[str]] = defaultdict(set)  # an all-hole template: the files exposing it
     for path, file_edges in edges.items():
@@ -72,12 +73,11 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
     templates: dict[tuple[str, int], list[tuple[list[str], str, bool]]] = defaultdict(list)
     for eid in sorted(exposed):
         split = _split(eid)
-        # a route of any method is a candidate also without holes: POST /p is served by * /p
-        if split is not None and (_HOLE in split[1] or eid in folded or split[0] == _ANY):
+        if split is not None and (_HOLE in split[1] or eid in folded):
             fold = eid in folded
             templates[(split[0], len(split[1]))].append(([t.lower() for t in split[1]] if fold else split[1], eid,
                                                          fold))
-    if not templates:
+    if not templates and not any(eid.startswith(f"endpoint:{_ANY} ") for eid in exposed):
         return 0
     moved = 0
     for path, file_edges in edges.items():
@@ -91,8 +91,10 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
             method, segments = split
             lowered = [s.lower() for s in segments]
             found = _matches(templates.get((method, len(segments)), ()), segments, lowered, path, exposed_in)
-            if not found and method != _ANY:  # no route of its own method: one accepting any method
-                found = _matches(templates.get((_ANY, len(segments)), ()), segments, lowered, path, exposed_in)
+            if not found and method != _ANY:  # no route of its own method: one accepting any method, its own path first
+                same = f"endpoint:{_ANY} {e.dst.partition(' ')[2]}"
+                found = [(0, same)] if same in exposed else _matches(templates.get((_ANY, len(segments)), ()),
+                                                                       segments, lowered, path, exposed_in)
             if not found:
                 continue
             found.sort()
