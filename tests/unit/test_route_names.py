@@ -405,11 +405,16 @@ def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_pat
         # each checked against a full index by the Workspace)
         ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"].replace('name="detail"', 'name="show"')})
         assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "unlinked:route_name")]
-        # renamed back, but the include now gives the namespace "office": still unknown as "shop:detail"
+        # renamed back, but the include now gives the instance namespace "office": "shop" is still the URLconf's
+        # application namespace, which Django's reverse resolves to its one deployed instance, "office"
         ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"],
                  "site_urls.py": INCREMENTAL["site_urls.py"].replace('include("shop.urls")',
                                                                      'include("shop.urls", namespace="office")')})
-        assert _named_links(ws.db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:* /s/items/{}")]
+        # the URLconf's app_name renamed: "shop" is no namespace of any kind any more
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"].replace('app_name = "shop"', 'app_name = "store"')})
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"]})
         ws.edit({"site_urls.py": INCREMENTAL["site_urls.py"].replace('"s/"', '"store/"')})
         assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:* /store/items/{}")]
     finally:
