@@ -24,7 +24,10 @@ A route's full name is the namespaces of the mounts leading to its router, outer
   the fallback.
 * ``flask`` (``url_for``): ``.``, each blueprint's name (or its ``register_blueprint(..., name=)``): a nested
   blueprint's view is ``parent.child.view``; an app's own views have no namespace. A blueprint registered where
-  the linker cannot see it keeps its own name.
+  the linker cannot see it keeps its own name. A relative name (``url_for(".show")``) is under the blueprint of
+  the calling file, as Flask puts it under the current request's blueprint (``flask.helpers.url_for``); a file
+  declaring no blueprint drops the dot, as Flask does outside one; blueprints of the file giving it several
+  full names leave it ambiguous when their paths differ.
 * ``starlette`` (Starlette and FastAPI ``url_for`` / ``url_path_for``): ``:``, a ``Mount(..., name="x")``'s name;
   a mount without one adds nothing (Starlette looks through it).
 
@@ -251,7 +254,12 @@ class RouteNameLinks:
         route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
         assert call.route_name is not None
         family, name, given, urlconf = call.route_name
-        named = self._paths("names", family, name)
+        if family == "flask" and name.startswith("."):
+            full = self._relative_names(fc, name)
+            named = _Paths.of(list(dict.fromkeys(p for n in full for p in self._paths("names", family, n).all)))
+            name = full[0] if len(full) == 1 else name
+        else:
+            named = self._paths("names", family, name)
         if not named.all and family == "django":  # no instance namespace gives it: application namespaces
             named = self._paths("apps", family, name)
         if not urlconf and family == "django" and len(named.all) > 1:
@@ -264,7 +272,7 @@ class RouteNameLinks:
         if len(paths) > 1 and given >= 0 and len(named.by_holes.get(given, ())) == 1:
             paths = named.by_holes[given]
         method = "GET" if call.method == "*" else call.method
-        shown = f'{method} {_BUILDERS[family]}("{name}")'
+        shown = f'{method} {_BUILDERS[family]}("{call.route_name[1]}")'
         if len(paths) != 1:
             reason = "unlinked_route_name_ambiguous" if paths else "unlinked_route_name"
             self.unlinked(fc, self._owner_id(fc, call.caller, call.line), call.line, call.col,  # type: ignore[attr-defined]
@@ -272,6 +280,15 @@ class RouteNameLinks:
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+    def _relative_names(self, fc: FileCtx, name: str) -> list[str]:
+        """The full names a relative Flask ``url_for(".view")`` written in ``fc`` has: under each full name of
+        each blueprint the file declares (its mount chains' namespaces), sorted; without one, the name without
+        its dot."""
+        routers = [r.name for r in fc.ex.routers if r.framework == "flask" and r.namespace]
+        if not routers:
+            return [name[1:]]
+        return sorted({".".join((*ns, name[1:])) for r in routers for _, ns, _ in self._chains_of((fc.path, r))})
 
     def _paths(self, table: str, a: str, b: str) -> _Paths:
         """The paths of ``(a, b)`` in the names table (``"names"``: ``(family, full name)``) or the Django root

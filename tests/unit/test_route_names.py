@@ -533,3 +533,66 @@ def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
         ("notes/tests.py", 25, "notes/tests.NoteTests.test_local_after(1)", "UNLINKED", "unlinked:url",
          {"call": "GET {}", "framework": "django-test"}),
     ]
+
+
+RELATIVE = """
+# --- path: shop/__init__.py ---
+from flask import Flask
+from shop.views import bp
+from shop.admin import admin
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp, url_prefix="/shop")
+    app.register_blueprint(admin, url_prefix="/admin", name="staff")
+    app.register_blueprint(admin, url_prefix="/office", name="office")
+    return app
+# --- path: shop/views.py ---
+from flask import Blueprint, current_app, url_for
+
+bp = Blueprint("catalog", __name__)
+
+
+@bp.route("/items/<int:item_id>")
+def show(item_id):
+    return None
+
+
+def smoke():
+    current_app.test_client().get(url_for(".show", item_id=3))
+    current_app.test_client().get(url_for(".gone"))
+# --- path: shop/admin.py ---
+from flask import Blueprint, current_app, url_for
+
+admin = Blueprint("admin", __name__)
+
+
+@admin.route("/users")
+def users():
+    return None
+
+
+def smoke():
+    current_app.test_client().get(url_for(".users"))
+# --- path: shop/home.py ---
+from flask import current_app, url_for
+
+
+def smoke():
+    current_app.test_client().get(url_for(".show", item_id=3))
+"""
+
+
+def test_flask_relative_url_for_is_under_the_blueprint_of_its_file() -> None:
+    """``url_for(".show")`` in the file of the blueprint ``catalog`` is ``catalog.show``; in the file of a blueprint
+    registered twice (``staff``, ``office``) it names two paths (ambiguous); in a file with no blueprint the dot is
+    dropped (``show``: no app view of that name)."""
+    found = [(path, line, kind, target, props.get("route_name") or props.get("call"))
+             for path, line, _, kind, target, props in _calls(_resolve(RELATIVE))]
+    assert found == [
+        ("shop/admin.py", 12, "UNLINKED", "unlinked:route_name_ambiguous", 'GET url_for(".users")'),
+        ("shop/home.py", 5, "UNLINKED", "unlinked:route_name", 'GET url_for(".show")'),
+        ("shop/views.py", 12, "CALLS_HTTP", "endpoint:GET /shop/items/{}", "catalog.show"),
+        ("shop/views.py", 13, "UNLINKED", "unlinked:route_name", 'GET url_for(".gone")'),
+    ]
