@@ -185,6 +185,9 @@ class Router:
     namespace: str | None = None
     """The namespace the names of its routes are under when it is mounted without one of its own
     (:attr:`Mount.namespace`) or mounted nowhere: a Django URLconf's ``app_name``, a Flask blueprint's name."""
+    app_namespace: str | None = None
+    """Django: the application namespace of its names when it is not :attr:`namespace` (an ``AdminSite(name="x")``'s
+    routes are also reached as ``admin:...``, the application namespace of every admin site); ``None``: the same."""
 
 
 @dataclass(slots=True)
@@ -212,6 +215,11 @@ class Mount:
     """The namespace this mount puts the child's route names under, replacing the child's own
     (:attr:`Router.namespace`): Django ``include(..., namespace="x")`` or the app name of an
     ``include(("shop.urls", "shop"))`` tuple, Flask ``register_blueprint(bp, name="x")``."""
+    app_namespace: str | None = None
+    """Django: the application namespace of the names it includes when it differs from :attr:`namespace` (the app
+    name of an ``include(("shop.urls", "shop"), namespace="office")`` tuple; ``admin`` for ``admin.site.urls``
+    mounted under another namespace); ``None``: the included router's own (:attr:`Router.app_namespace`, else its
+    ``app_name``)."""
 
 
 @dataclass(slots=True)

@@ -170,6 +170,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         self.refused: set[tuple[str, str, str]] = set()  # (path, name, framework): built by another class
         self.mounts: dict[tuple[str, str], list[tuple[tuple[str, str], str, str]]] = defaultdict(list)
         self.mount_names: dict[tuple[tuple[str, str], tuple[str, str], str], str] = {}  # (child, parent, prefix) -> namespace
+        self.mount_apps: dict[tuple[tuple[str, str], tuple[str, str], str], str] = {}  # ... -> Django app namespace
         self.result = LinkResult()
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
         self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
@@ -387,6 +388,8 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
                 self.mounts[child].append((parent, prefix, m.framework))
                 if m.namespace:  # the names it includes (route_names)
                     self.mount_names[(child, parent, prefix)] = m.namespace
+                if m.app_namespace:
+                    self.mount_apps[(child, parent, prefix)] = m.app_namespace
                 handed = m.argument is not None and m.argument >= 0 and not m.prefix.parts  # the object handed itself
                 self.order.mount(parent, child, (fc.path, m.line, m.col, m.order), handed)
         templates = self.client_templates()

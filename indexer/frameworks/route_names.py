@@ -13,10 +13,21 @@ A route's full name is the namespaces of the mounts leading to its router, outer
   app name of an ``include((patterns, "app"))`` tuple (:attr:`indexer.model.Mount.namespace`), else the included
   URLconf's ``app_name`` (:attr:`indexer.model.Router.namespace`); an include with neither adds nothing (Django
   puts its names beside the including URLconf's). ``reverse("name")`` without a namespace reaches only routes
-  whose chain has none, as in Django.
+  whose chain has none, as in Django. Application namespaces are kept beside the instance ones, as a fallback: a
+  name no instance namespace gives is looked up with each namespace read as an application namespace (an
+  ``AdminSite(name="widget-admin")``'s routes as ``admin:...``, the app name of an ``include((patterns, "app"),
+  namespace="x")`` tuple, an included URLconf's ``app_name`` under ``namespace=``): Django's ``reverse`` resolves
+  an application namespace to its default instance (the instance namespace equal to it, which the instance
+  table already holds) else to one deployed instance (``django/urls/base.py``, ``reverse``). Several deployed
+  instances of that application leave the name ambiguous (which one Django picks depends on the order of
+  ``urlpatterns``, the last deployed, which is not followed), and a test's ``ROOT_URLCONF`` is not applied to
+  the fallback.
 * ``flask`` (``url_for``): ``.``, each blueprint's name (or its ``register_blueprint(..., name=)``): a nested
   blueprint's view is ``parent.child.view``; an app's own views have no namespace. A blueprint registered where
-  the linker cannot see it keeps its own name.
+  the linker cannot see it keeps its own name. A relative name (``url_for(".show")``) is under the blueprint of
+  the calling file, as Flask puts it under the current request's blueprint (``flask.helpers.url_for``); a file
+  declaring no blueprint drops the dot, as Flask does outside one; blueprints of the file giving it several
+  full names leave it ambiguous when their paths differ.
 * ``starlette`` (Starlette and FastAPI ``url_for`` / ``url_path_for``): ``:``, a ``Mount(..., name="x")``'s name;
   a mount without one adds nothing (Starlette looks through it).
 
@@ -76,11 +87,14 @@ class RouteNameLinks:
 
     mounts: Any
     mount_names: dict[tuple[tuple[str, str], tuple[str, str], str], str]
+    mount_apps: dict[tuple[tuple[str, str], tuple[str, str], str], str]
     result: Any
 
     _names: dict[tuple[str, str], dict[str, None]] | None = None
-    _name_chains: dict[tuple[str, str], list[tuple[str, tuple[str, ...]]]] | None = None
+    _app_names: dict[tuple[str, str], dict[str, None]] | None = None  # Django's application namespaces (fallback)
+    _name_chains: dict[tuple[str, str], list[tuple[str, tuple[str, ...], tuple[str, ...]]]] | None = None
     _router_names: dict[tuple[str, str], str] | None = None
+    _router_apps: dict[tuple[str, str], str] | None = None
     _rooted: dict[tuple[str, str], dict[str, None]] | None = None  # (Django name, root URLconf file) -> its paths
     _ups: dict[tuple[str, str], list[tuple[tuple[str, str], str, tuple[str, ...]]]] | None = None
     _named: dict[tuple[str, str, str], _Paths] | None = None  # (table, key...) -> its paths, read for the calls
@@ -95,19 +109,21 @@ class RouteNameLinks:
         if family is None or not basename or not linked.endpoints:
             return
         if self._names is None:
-            self._names = defaultdict(dict)
+            self._names, self._app_names = defaultdict(dict), defaultdict(dict)
         served = {full for _, _, full in linked.endpoints}
-        chains = self._chains_of(router) if router is not None else [("", ())]
+        chains = self._chains_of(router) if router is not None else [("", (), ())]
         separator = SEPARATORS[family]
         named = _drf_names(basename, handlers) if route.framework == DRF_ROUTE else [("", basename)]
         for base in bases:
-            spaces = [ns for prefix, ns in chains if prefix == base] or [ns for _, ns in chains]
+            spaces = [(ns, app) for prefix, ns, app in chains if prefix == base] or [(ns, app) for _, ns, app in chains]
             for tail, name in named:
                 full = join_paths(join_paths(base, own), tail).replace(HOLE, "{}")
                 if full not in served:
                     continue
-                for ns in dict.fromkeys(spaces):
+                for ns, app in dict.fromkeys(spaces):
                     self._names[(family, separator.join((*ns, name)))][normalise_path(full)] = None
+                    if app != ns:
+                        self._app_names[(family, separator.join((*app, name)))][normalise_path(full)] = None  # type: ignore[index]
         self._named = None  # (a name's paths changed: read again)
         if family == "django" and router is not None:  # each root URLconf above it (a test's ROOT_URLCONF)
             self._name_roots(router, own, named, served)
@@ -191,9 +207,17 @@ class RouteNameLinks:
                                   for r in fc.ex.routers if r.namespace}
         return self._router_names.get(key)
 
-    def _chains_of(self, key: tuple[str, str]) -> list[tuple[str, tuple[str, ...]]]:
-        """``(full prefix, namespaces)`` of each chain of mounts leading to the router ``key``, prefixes as the
-        linker's :meth:`~indexer.frameworks.link._Linker.prefixes` computes them."""
+    def _app_namespace(self, key: tuple[str, str]) -> str | None:
+        """The application namespace a router's own declaration gives when it is not its namespace (an
+        ``AdminSite(name="x")``: ``admin``); ``None``: its namespace is also its application namespace."""
+        if self._router_apps is None:
+            self._router_apps = {(fc.path, r.name): r.app_namespace for fc in self.ctxs  # type: ignore[attr-defined]
+                                 for r in fc.ex.routers if r.app_namespace}
+        return self._router_apps.get(key)
+
+    def _chains_of(self, key: tuple[str, str]) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
+        """``(full prefix, instance namespaces, application namespaces)`` of each chain of mounts leading to the
+        router ``key``, prefixes as the linker's :meth:`~indexer.frameworks.link._Linker.prefixes` computes them."""
         if self._name_chains is None:
             self._name_chains = {}
         found = self._name_chains.get(key)
@@ -201,32 +225,43 @@ class RouteNameLinks:
             found = self._name_chains[key] = self._walk(key, frozenset())
         return found
 
-    def _walk(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]) -> list[tuple[str, tuple[str, ...]]]:
+    def _walk(self, key: tuple[str, str], seen: frozenset[tuple[str, str]]
+              ) -> list[tuple[str, tuple[str, ...], tuple[str, ...]]]:
         own = self._own(key)  # type: ignore[attr-defined]
         own_ns = self._namespace(key)
+        own_app = self._app_namespace(key) or own_ns
         mounts = self.mounts.get(key)
+        alone = [(own, (own_ns,) if own_ns else (), (own_app,) if own_app else ())]
         if not mounts or len(seen) >= _MAX_DEPTH:
-            return [(own, (own_ns,) if own_ns else ())]
-        out: list[tuple[str, tuple[str, ...]]] = []
+            return alone
+        out: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
         inner = seen | {key}
         for parent, prefix, framework in mounts:
             if parent in inner:
                 continue
             ns = self.mount_names.get((key, parent, prefix)) or own_ns
+            app = self.mount_apps.get((key, parent, prefix)) or own_app or ns  # namespace= keeps the app_name
             prefix = unglue_holes(prefix, glued_to_next=framework == "django")
             tail = prefix if (framework == "flask" and prefix) else join_paths(prefix, own)
-            for pp, pns in self._walk(parent, inner):
-                out.append((join_paths(pp, tail), (*pns, ns) if ns else pns))
+            for pp, pns, papps in self._walk(parent, inner):
+                out.append((join_paths(pp, tail), (*pns, ns) if ns else pns, (*papps, app) if app else papps))
                 if len(out) >= _MAX_CHAINS:
                     return out
-        return out or [(own, (own_ns,) if own_ns else ())]
+        return out or alone
 
     def route_name_call(self, fc: FileCtx, call: HttpCall) -> None:
         """The CALLS_HTTP edge of a request whose URL names a route (``call.route_name``), to the path of the
         route of that name, or its ``UNLINKED`` edge (see the module docstring)."""
         assert call.route_name is not None
         family, name, given, urlconf = call.route_name
-        named = self._paths("names", family, name)
+        if family == "flask" and name.startswith("."):
+            full = self._relative_names(fc, name)
+            named = _Paths.of(list(dict.fromkeys(p for n in full for p in self._paths("names", family, n).all)))
+            name = full[0] if len(full) == 1 else name
+        else:
+            named = self._paths("names", family, name)
+        if not named.all and family == "django":  # no instance namespace gives it: application namespaces
+            named = self._paths("apps", family, name)
         if not urlconf and family == "django" and len(named.all) > 1:
             urlconf = self._inherited_urlconf(fc, call.caller)
         if urlconf and family == "django":  # the test's ROOT_URLCONF: the paths it reverses the name to, if any
@@ -237,7 +272,7 @@ class RouteNameLinks:
         if len(paths) > 1 and given >= 0 and len(named.by_holes.get(given, ())) == 1:
             paths = named.by_holes[given]
         method = "GET" if call.method == "*" else call.method
-        shown = f'{method} {_BUILDERS[family]}("{name}")'
+        shown = f'{method} {_BUILDERS[family]}("{call.route_name[1]}")'
         if len(paths) != 1:
             reason = "unlinked_route_name_ambiguous" if paths else "unlinked_route_name"
             self.unlinked(fc, self._owner_id(fc, call.caller, call.line), call.line, call.col,  # type: ignore[attr-defined]
@@ -245,6 +280,15 @@ class RouteNameLinks:
             return
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method,  # type: ignore[attr-defined]
                       paths[0].replace("{}", HOLE), route_name=name)
+
+    def _relative_names(self, fc: FileCtx, name: str) -> list[str]:
+        """The full names a relative Flask ``url_for(".view")`` written in ``fc`` has: under each full name of
+        each blueprint the file declares (its mount chains' namespaces), sorted; without one, the name without
+        its dot."""
+        routers = [r.name for r in fc.ex.routers if r.framework == "flask" and r.namespace]
+        if not routers:
+            return [name[1:]]
+        return sorted({".".join((*ns, name[1:])) for r in routers for _, ns, _ in self._chains_of((fc.path, r))})
 
     def _paths(self, table: str, a: str, b: str) -> _Paths:
         """The paths of ``(a, b)`` in the names table (``"names"``: ``(family, full name)``) or the Django root
@@ -254,7 +298,7 @@ class RouteNameLinks:
             self._named = {}
         found = self._named.get((table, a, b))
         if found is None:
-            source = self._names if table == "names" else self._rooted
+            source = {"names": self._names, "apps": self._app_names}.get(table, self._rooted)
             found = self._named[(table, a, b)] = _Paths.of(list((source or {}).get((a, b), ())))
         return found
 

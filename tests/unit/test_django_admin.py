@@ -148,14 +148,14 @@ def test_registrations_sites_and_names() -> None:
     calls = [(line, kind, target, props.get("route_name") or props.get("call"))
              for _, line, _, kind, target, props in _calls(result) if _ == "shop/tests.T.test_a(0)"]
     assert calls == [
-        (6, "CALLS_HTTP", "endpoint:GET /admin/shop/book", "admin:shop_book_changelist"),
-        (7, "CALLS_HTTP", "endpoint:POST /admin/shop/book/{}/change", "admin:shop_book_change"),
-        (8, "CALLS_HTTP", "endpoint:GET /admin/shop/author/add", "admin:shop_author_add"),
-        (9, "CALLS_HTTP", "endpoint:GET /office/shop/book/{}/delete", "office:shop_book_delete"),
-        (10, "CALLS_HTTP", "endpoint:GET /office", "office:index"),
-        (11, "CALLS_HTTP", "endpoint:GET /admin/login", "admin:login"),
+        (6, "CALLS_HTTP", "endpoint:* /admin/shop/book", "admin:shop_book_changelist"),
+        (7, "CALLS_HTTP", "endpoint:* /admin/shop/book/{}/change", "admin:shop_book_change"),
+        (8, "CALLS_HTTP", "endpoint:* /admin/shop/author/add", "admin:shop_author_add"),
+        (9, "CALLS_HTTP", "endpoint:* /office/shop/book/{}/delete", "office:shop_book_delete"),
+        (10, "CALLS_HTTP", "endpoint:* /office", "office:index"),
+        (11, "CALLS_HTTP", "endpoint:* /admin/login", "admin:login"),
         (12, "UNLINKED", "unlinked:route_name", 'GET reverse("admin:shop_note_changelist")'),
-        (13, "CALLS_HTTP", "endpoint:GET /admin/shop/book/stats", "admin:shop_book_stats"),
+        (13, "CALLS_HTTP", "endpoint:* /admin/shop/book/stats", "admin:shop_book_stats"),
         (14, "UNLINKED", "unlinked:route_name", 'GET reverse("spare:shop_note_changelist")'),
     ]
 
@@ -321,3 +321,109 @@ def test_registrations_in_module_level_blocks() -> None:
     ex = extractor_for_path("shop/admin.py").extract("shop/admin.py", BLOCKS.encode())  # type: ignore[union-attr]
     assert sorted({(r.name, r.line) for r in ex.routes if r.name and r.name.endswith("changelist")}) == [
         ("shop_a_changelist", 4), ("shop_b_changelist", 8), ("shop_c_changelist", 10), ("shop_d_changelist", 12)]
+
+
+APP_NAMESPACES = """
+# --- path: proj/__init__.py ---
+# --- path: proj/urls.py ---
+from django.contrib import admin
+from django.urls import include, path
+from widgets.widgetadmin import site as widget_site, spare
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("w/", widget_site.urls),
+    path("spare/", spare.urls),
+    path("office/", include(("shop.urls", "shop"), namespace="office")),
+    path("blog/", include("blog.urls", namespace="news")),
+]
+# --- path: widgets/__init__.py ---
+# --- path: widgets/models.py ---
+from django.db import models
+
+class Car(models.Model):
+    pass
+
+class Boat(models.Model):
+    pass
+
+class Truck(models.Model):
+    pass
+# --- path: widgets/admin.py ---
+from django.contrib import admin
+from widgets.models import Truck
+
+admin.site.register(Truck)
+# --- path: widgets/widgetadmin.py ---
+from django.contrib import admin
+from widgets.models import Boat, Car, Truck
+
+class WidgetAdmin(admin.AdminSite):
+    pass
+
+site = WidgetAdmin(name="widget-admin")
+site.register(Car)
+site.register(Boat)
+site.register(Truck)
+spare = admin.AdminSite(name="spare-admin")
+spare.register(Boat)
+# --- path: shop/__init__.py ---
+# --- path: shop/views.py ---
+def detail(request, pk):
+    return None
+# --- path: shop/urls.py ---
+from django.urls import path
+from shop import views
+
+urlpatterns = [path("items/<int:pk>/", views.detail, name="detail")]
+# --- path: blog/__init__.py ---
+# --- path: blog/views.py ---
+def index(request):
+    return None
+# --- path: blog/urls.py ---
+from django.urls import path
+from blog import views
+
+app_name = "blog"
+urlpatterns = [path("", views.index, name="index")]
+# --- path: widgets/tests.py ---
+from django.test import TestCase
+from django.urls import reverse
+
+class T(TestCase):
+    def test_a(self):
+        self.client.get(reverse("admin:widgets_car_changelist"))
+        self.client.post(reverse("widget-admin:widgets_car_add"))
+        self.client.get(reverse("admin:widgets_truck_add"))
+        self.client.get(reverse("admin:widgets_boat_add"))
+        self.client.get(reverse("admin:widgets_ship_add"))
+        self.client.get(reverse("shop:detail", args=(1,)))
+        self.client.get(reverse("office:detail", args=(1,)))
+        self.client.get(reverse("blog:index"))
+        self.client.get(reverse("news:index"))
+        self.client.get(reverse("widgets:widgets_car_add"))
+"""
+
+
+def test_application_namespaces_reach_a_deployed_instance() -> None:
+    """``reverse("admin:x")`` reaches an ``AdminSite(name="widget-admin")``'s route, ``reverse("shop:x")`` an
+    ``include(("shop.urls", "shop"), namespace="office")``'s, ``reverse("blog:x")`` an included URLconf's with
+    ``app_name = "blog"`` under ``namespace="news"`` (Django's ``reverse``: an application namespace resolves to its
+    default instance, else to a deployed one). The default instance (``admin``, the instance namespace equal to the
+    application's) wins when it holds the name; two other deployed instances leave it ambiguous."""
+    result = _resolve(APP_NAMESPACES)
+    calls = [(line, kind, target, props.get("route_name") or props.get("call"))
+             for path, line, _, kind, target, props in _calls(result) if path == "widgets/tests.py"]
+    assert calls == [
+        (6, "CALLS_HTTP", "endpoint:* /w/widgets/car", "admin:widgets_car_changelist"),  # the app namespace
+        (7, "CALLS_HTTP", "endpoint:* /w/widgets/car/add", "widget-admin:widgets_car_add"),  # the instance's own
+        (8, "CALLS_HTTP", "endpoint:* /admin/widgets/truck/add", "admin:widgets_truck_add"),  # the default instance
+        # Boat on two sites of the application "admin" (widget-admin, spare-admin), none its default: not guessed
+        (9, "UNLINKED", "unlinked:route_name_ambiguous", 'GET reverse("admin:widgets_boat_add")'),
+        (10, "UNLINKED", "unlinked:route_name", 'GET reverse("admin:widgets_ship_add")'),  # registered nowhere
+        (11, "CALLS_HTTP", "endpoint:* /office/items/{}", "shop:detail"),  # the tuple's app name
+        (12, "CALLS_HTTP", "endpoint:* /office/items/{}", "office:detail"),
+        (13, "CALLS_HTTP", "endpoint:* /blog", "blog:index"),  # the URLconf's app_name under namespace=
+        (14, "CALLS_HTTP", "endpoint:* /blog", "news:index"),
+        (15, "UNLINKED", "unlinked:route_name", 'GET reverse("widgets:widgets_car_add")'),  # a package, no namespace
+    ]

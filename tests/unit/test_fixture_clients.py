@@ -314,14 +314,14 @@ def test_detail(app_client, api_client, mixed):
 
 def test_django_fixture_clients():
     assert _calls(_resolve(DJANGO)) == [
-        ("tests/test_shop.py", 5, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:GET /shop",
-         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
-        ("tests/test_shop.py", 6, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:POST /shop",
-         {"framework": "django-test", "url": "/shop/"}),
-        ("tests/test_shop.py", 10, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:GET /shop/items/{}",
-         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}"}),
-        ("tests/test_shop.py", 11, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:GET /shop",
-         {"framework": "django-test", "url": "/shop/"}),
+        ("tests/test_shop.py", 5, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:* /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop", "method": "GET"}),
+        ("tests/test_shop.py", 6, "tests/test_shop.test_index(2)", "CALLS_HTTP", "endpoint:* /shop",
+         {"framework": "django-test", "url": "/shop/", "method": "POST"}),
+        ("tests/test_shop.py", 10, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:* /shop/items/{}",
+         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}", "method": "GET"}),
+        ("tests/test_shop.py", 11, "tests/test_shop.test_detail(3)", "CALLS_HTTP", "endpoint:* /shop",
+         {"framework": "django-test", "url": "/shop/", "method": "GET"}),
     ]  # not: a fixture returning a client or something else
 
 
@@ -424,12 +424,12 @@ def test_formatted_route_names():
     the route's path); a sliced URL (``[:-1]``: a test of a missing slash) or a format with a leading literal is no
     route's URL (the literal is kept as it is: ``/a/{}``)."""
     assert _calls(_resolve(FORMATTED)) == [
-        ("tests/tests.py", 8, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:POST /shop",
-         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
-        ("tests/tests.py", 9, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /shop/items/{}",
-         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}"}),
-        ("tests/tests.py", 10, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /shop",
-         {"framework": "django-test", "route_name": "shop:index", "url": "/shop"}),
+        ("tests/tests.py", 8, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:* /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop", "method": "POST"}),
+        ("tests/tests.py", 9, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:* /shop/items/{}",
+         {"framework": "django-test", "route_name": "shop:detail", "url": "/shop/items/{}", "method": "GET"}),
+        ("tests/tests.py", 10, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:* /shop",
+         {"framework": "django-test", "route_name": "shop:index", "url": "/shop", "method": "GET"}),
         ("tests/tests.py", 11, "tests/tests.T.test_formats(0)", "UNLINKED", "unlinked:url",
          {"call": "GET {}?id=1", "framework": "django-test"}),
         ("tests/tests.py", 12, "tests/tests.T.test_formats(0)", "CALLS_HTTP", "endpoint:GET /a/{}",

@@ -525,6 +525,9 @@ def fetch():
 """
 
 
+_LINKED = {"calls_http": 1, "exposes": 2, "calls_http_literal": 1}  # GET /items/3 reaches the view's * /items/{}
+
+
 @pytest.mark.parametrize("budget", [400, 65])
 def test_with_a_copy_the_linker_runs_first_beside_it_and_the_outputs_and_records_are_one_process(
         forking, monkeypatch, budget):
@@ -566,12 +569,12 @@ def test_with_a_copy_the_linker_runs_first_beside_it_and_the_outputs_and_records
         # what the linker read: the same when this process bound every file; when the copy bound some, the linker
         # reads again what the copy's memo entries read for it here (more reads, never fewer: a safe superset)
         assert link_deps == one_link_deps if bound_here[1] == 17 else set(link_deps) >= set(one_link_deps)
-        assert _outputs(r2) == _outputs(r1) and r1.link_outcomes == r2.link_outcomes == {"calls_http": 1, "exposes": 2}
+        assert _outputs(r2) == _outputs(r1) and r1.link_outcomes == r2.link_outcomes == _LINKED
         return
     assert bound_before_link == [17, 0]  # in one process after every file; with the copy before this one's first
     assert r2.files.paths == r1.files.paths and len(r1.files.paths) == 17
     assert _outputs(r2) == _outputs(r1)
-    assert r1.link_outcomes == r2.link_outcomes == {"calls_http": 1, "exposes": 2}
+    assert r1.link_outcomes == r2.link_outcomes == _LINKED
     assert r2.call_outcomes == r1.call_outcomes
     records, link_deps, shares, names = two.recorded()
     one_records, one_link_deps, one_shares, one_names = one.recorded()

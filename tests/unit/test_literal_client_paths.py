@@ -152,3 +152,119 @@ def test_a_template_of_holes_only_serves_the_requests_of_its_own_file() -> None:
         "test/static.test.it reads a pet(0) -> endpoint:GET /pets/{}",  # a literal segment: as before
         "test/static.test.it serves a file(0) -> endpoint:GET /todo.txt",  # not another file's /{}
     ]
+
+
+ANY_METHOD = """
+# --- path: site/__init__.py ---
+# --- path: site/urls.py ---
+from django.urls import include, path
+
+urlpatterns = [path("shop/", include("shop.urls")), path("", include("pages.urls"))]
+# --- path: shop/__init__.py ---
+# --- path: shop/views.py ---
+from django.views.decorators.http import require_GET
+
+
+def detail(request, pk):
+    return None
+
+
+def listing(request):
+    return None
+
+
+@require_GET
+def only_get(request, pk):
+    return None
+
+
+def both(request, pk):
+    return None
+# --- path: shop/urls.py ---
+from django.urls import path
+
+from shop import views
+
+urlpatterns = [
+    path("items/<int:pk>/", views.detail, name="detail"),
+    path("items/", views.listing, name="listing"),
+    path("get/<int:pk>/", views.only_get, name="only_get"),
+    path("both/<int:pk>/", views.both, name="both"),
+]
+# --- path: pages/__init__.py ---
+# --- path: pages/views.py ---
+def page(request, slug):
+    return None
+# --- path: pages/urls.py ---
+from django.urls import path
+
+from pages import views
+
+urlpatterns = [path("<slug:slug>/", views.page)]
+# --- path: api/__init__.py ---
+# --- path: api/app.py ---
+from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.post("/shop/both/<pk>")
+def post_both(pk):
+    return {}
+# --- path: shop/tests.py ---
+from django.test import TestCase
+
+
+class T(TestCase):
+    def test_post(self):
+        self.client.post("/shop/items/1/")
+
+    def test_get(self):
+        self.client.get("/shop/items/1/")
+
+    def test_list(self):
+        self.client.post("/shop/items/")
+
+    def test_only_get(self):
+        self.client.post("/shop/get/1/")
+
+    def test_only_get_ok(self):
+        self.client.get("/shop/get/1/")
+
+    def test_nothing(self):
+        self.client.post("/shop/nowhere/1/")
+
+    def test_both(self):
+        self.client.post("/shop/both/1/")
+        self.client.delete("/shop/both/2/")
+
+    def test_page(self):
+        self.client.post("/about/")
+"""
+
+
+def test_a_route_of_any_method_serves_requests_no_route_of_their_method_serves() -> None:
+    """A Django function view without a method decorator is exposed as ``* /path``: a literal request of any
+    method reaches it (its own method kept on the edge) when no route of that method serves the path, and no
+    Endpoint node is made for the literal."""
+    result = resolve_fixture(ANY_METHOD)
+    calls = sorted((e.line, e.dst, e.props.get("method"), bool(e.props.get("literal")))
+                   for f in result.files for e in f.edges if e.kind == "CALLS_HTTP")
+    assert calls == [
+        (6, "endpoint:* /shop/items/{}", "POST", True),  # POST /shop/items/1 -> the function view's template
+        (9, "endpoint:* /shop/items/{}", "GET", True),
+        (12, "endpoint:* /shop/items", "POST", False),  # the path as served, only the method differs
+        # require_GET: a route of explicit methods takes no POST; the literal endpoint stays as it was
+        (15, "endpoint:POST /shop/get/1", None, False),
+        (18, "endpoint:GET /shop/get/{}", None, True),
+        (21, "endpoint:POST /shop/nowhere/1", None, False),  # no route: unchanged
+        # a route of the request's own method (Flask's POST) is preferred to the one of any method
+        (24, "endpoint:POST /shop/both/{}", None, True),
+        (25, "endpoint:* /shop/both/{}", "DELETE", True),
+        # a template of holes only (* /{}) serves only requests of its own file
+        (28, "endpoint:POST /about", None, False),
+    ]
+    exposed = {e.dst for f in result.files for e in f.edges if e.kind == "EXPOSES"}
+    endpoint_nodes = {n.id for f in result.files for n in f.nodes if n.label == "Endpoint"}
+    assert endpoint_nodes - exposed == {"endpoint:POST /shop/get/1", "endpoint:POST /shop/nowhere/1",
+                                        "endpoint:POST /about"}

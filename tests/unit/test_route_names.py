@@ -156,8 +156,10 @@ class ShopTests(TestCase):
 
 
 def _django(line: int, caller: str, method: str, path: str, name: str) -> tuple:
-    return ("shop/tests.py", line, f"shop/tests.ShopTests.{caller}(0)", "CALLS_HTTP", f"endpoint:{method} {path}",
-            {"framework": "django-test", "url": path, "route_name": name})
+    # every view here is a function view accepting any method: the request reaches its "*" endpoint, its own
+    # method kept on the edge (literal_paths)
+    return ("shop/tests.py", line, f"shop/tests.ShopTests.{caller}(0)", "CALLS_HTTP", f"endpoint:* {path}",
+            {"framework": "django-test", "url": path, "route_name": name, "method": method})
 
 
 def _miss(line: int, caller: str, reason: str, call: str, candidates: list[str] | None) -> tuple:
@@ -397,19 +399,24 @@ def _named_links(db) -> list[tuple]:
 def test_editing_a_name_or_namespace_in_another_file_relinks_the_request(tmp_path) -> None:
     ws = Workspace(tmp_path, INCREMENTAL)
     try:
-        linked = [("shop/tests.py", 7, "endpoint:GET /s/items/{}")]
+        linked = [("shop/tests.py", 7, "endpoint:* /s/items/{}")]  # a function view: any method
         assert _named_links(ws.db) == _named_links(ws.cli_db) == linked
         # the route renamed: the request names no route any more (the watcher's and a one-shot run's index,
         # each checked against a full index by the Workspace)
         ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"].replace('name="detail"', 'name="show"')})
         assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "unlinked:route_name")]
-        # renamed back, but the include now gives the namespace "office": still unknown as "shop:detail"
+        # renamed back, but the include now gives the instance namespace "office": "shop" is still the URLconf's
+        # application namespace, which Django's reverse resolves to its one deployed instance, "office"
         ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"],
                  "site_urls.py": INCREMENTAL["site_urls.py"].replace('include("shop.urls")',
                                                                      'include("shop.urls", namespace="office")')})
-        assert _named_links(ws.db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:* /s/items/{}")]
+        # the URLconf's app_name renamed: "shop" is no namespace of any kind any more
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"].replace('app_name = "shop"', 'app_name = "store"')})
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "unlinked:route_name")]
+        ws.edit({"shop/urls.py": INCREMENTAL["shop/urls.py"]})
         ws.edit({"site_urls.py": INCREMENTAL["site_urls.py"].replace('"s/"', '"store/"')})
-        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:GET /store/items/{}")]
+        assert _named_links(ws.db) == _named_links(ws.cli_db) == [("shop/tests.py", 7, "endpoint:* /store/items/{}")]
     finally:
         ws.close()
 
@@ -510,8 +517,8 @@ class NoteTests(TestCase):
 
 def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
     def link(line: int, caller: str, path: str, props: dict) -> tuple:
-        return ("notes/tests.py", line, f"notes/tests.NoteTests.{caller}(0)", "CALLS_HTTP", f"endpoint:GET {path}",
-                {"framework": "django-test", **props})
+        return ("notes/tests.py", line, f"notes/tests.NoteTests.{caller}(0)", "CALLS_HTTP", f"endpoint:* {path}",
+                {"framework": "django-test", "method": "GET", **props})  # a function view: any method
 
     assert _calls(_resolve(SET_UP)) == [
         link(14, "test_set_up_url", "/notes/{}", {"url": "/notes/{}", "route_name": "note"}),  # setUp's self.url
@@ -525,4 +532,67 @@ def test_a_url_set_up_by_the_test_case_and_resolve_url() -> None:
          {"call": "GET {}", "framework": "django-test"}),
         ("notes/tests.py", 25, "notes/tests.NoteTests.test_local_after(1)", "UNLINKED", "unlinked:url",
          {"call": "GET {}", "framework": "django-test"}),
+    ]
+
+
+RELATIVE = """
+# --- path: shop/__init__.py ---
+from flask import Flask
+from shop.views import bp
+from shop.admin import admin
+
+
+def create_app():
+    app = Flask(__name__)
+    app.register_blueprint(bp, url_prefix="/shop")
+    app.register_blueprint(admin, url_prefix="/admin", name="staff")
+    app.register_blueprint(admin, url_prefix="/office", name="office")
+    return app
+# --- path: shop/views.py ---
+from flask import Blueprint, current_app, url_for
+
+bp = Blueprint("catalog", __name__)
+
+
+@bp.route("/items/<int:item_id>")
+def show(item_id):
+    return None
+
+
+def smoke():
+    current_app.test_client().get(url_for(".show", item_id=3))
+    current_app.test_client().get(url_for(".gone"))
+# --- path: shop/admin.py ---
+from flask import Blueprint, current_app, url_for
+
+admin = Blueprint("admin", __name__)
+
+
+@admin.route("/users")
+def users():
+    return None
+
+
+def smoke():
+    current_app.test_client().get(url_for(".users"))
+# --- path: shop/home.py ---
+from flask import current_app, url_for
+
+
+def smoke():
+    current_app.test_client().get(url_for(".show", item_id=3))
+"""
+
+
+def test_flask_relative_url_for_is_under_the_blueprint_of_its_file() -> None:
+    """``url_for(".show")`` in the file of the blueprint ``catalog`` is ``catalog.show``; in the file of a blueprint
+    registered twice (``staff``, ``office``) it names two paths (ambiguous); in a file with no blueprint the dot is
+    dropped (``show``: no app view of that name)."""
+    found = [(path, line, kind, target, props.get("route_name") or props.get("call"))
+             for path, line, _, kind, target, props in _calls(_resolve(RELATIVE))]
+    assert found == [
+        ("shop/admin.py", 12, "UNLINKED", "unlinked:route_name_ambiguous", 'GET url_for(".users")'),
+        ("shop/home.py", 5, "UNLINKED", "unlinked:route_name", 'GET url_for(".show")'),
+        ("shop/views.py", 12, "CALLS_HTTP", "endpoint:GET /shop/items/{}", "catalog.show"),
+        ("shop/views.py", 13, "UNLINKED", "unlinked:route_name", 'GET url_for(".gone")'),
     ]

@@ -159,7 +159,8 @@ class _File:
         self.sites[name] = router
         site_name = string_value(self.src, Args.of(self.src, right.child_by_field_name("arguments")).get(-1, "name"))
         line, col = self.src.line(left), self.src.col(left)
-        self.out.routers.append(Router(_FRAMEWORK, router, Template(), line, site_name or "admin"))
+        self.out.routers.append(Router(_FRAMEWORK, router, Template(), line, site_name or "admin",
+                                       app_namespace="admin" if site_name and site_name != "admin" else None))
         routes = self._own_urls(self.classes.get(callee), name, "", router, line, col)
         self.out.routes.extend(routes + site_routes(name, router, line, col))
 

@@ -220,17 +220,20 @@ class _Walker:
             namespace = string_value(self.src, Args.of(self.src, arguments).get(1, "namespace"))
             self.included(at, arg, prefix, depth, namespace)
 
-    def included(self, at: Node, arg: Node, prefix: Template, depth: int, namespace: str | None = None) -> None:
+    def included(self, at: Node, arg: Node, prefix: Template, depth: int, namespace: str | None = None,
+                 app: str | None = None) -> None:
         """What an include names: a module string, a ``(patterns, app_name)`` tuple, an inline list
         or an expression naming a pattern list; ``namespace``: its ``namespace=`` (else a tuple's app
-        name; Django puts the included names under it)."""
+        name; Django puts the included names under it); ``app``: the tuple's app name when ``namespace=`` differs
+        (:attr:`~indexer.model.Mount.app_namespace`)."""
         if depth > _MAX_DEPTH:
             return
         if arg.type == "tuple":
             parts = [c for c in arg.named_children if c.type != "comment"]
             if parts:
                 app_name = string_value(self.src, parts[1]) if len(parts) > 1 else None
-                self.included(at, parts[0], prefix, depth + 1, namespace or app_name)
+                self.included(at, parts[0], prefix, depth + 1, namespace or app_name,
+                              app_name if namespace and app_name != namespace else None)
             return
         if arg.type == "list":
             outer = self.names
@@ -242,21 +245,25 @@ class _Walker:
             return
         module = string_value(self.src, arg)
         if module is not None:
-            self.mount(at, None, prefix, module, namespace)
+            self.mount(at, None, prefix, module, namespace, app)
         elif arg.type != "string":
-            self.mount(at, arg, prefix, None, namespace)
+            self.mount(at, arg, prefix, None, namespace, app)
 
     def mount(self, at: Node, child: Node | None, prefix: Template, module: str | None,
-              namespace: str | None = None) -> None:
+              namespace: str | None = None, app: str | None = None) -> None:
         """Record a Mount at ``at`` (its callee name) of ``child`` or of ``module``'s urlpatterns, its
-        names under ``namespace`` (and the namespaces of the inline includes around it)."""
+        names under ``namespace`` (and the namespaces of the inline includes around it), its application namespace
+        ``app`` when it differs."""
         src = self.src
         text = compact(src, child) if child is not None else None
         names = self.names + namespace if namespace else self.names.removesuffix(":") or None
+        apps = self.names + app if app else None
         if text is not None and text.endswith(".urls") and is_default_site(self.imports, text[:-5]):
             # Django's admin.site: its own routes are this mount's (indexer.languages.python.frameworks.django_admin)
             self.target.facts.extend((at.start_byte, r) for r in site_routes(text[:-5], DJANGO_ADMIN_SITE,
                                                                                src.line(at), src.col(at)))
             text, names = DJANGO_ADMIN_SITE, self.names + (namespace or "admin")
-        fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module, namespace=names)
+            apps = self.names + "admin" if namespace and namespace != "admin" else None
+        fact = Mount(_FRAMEWORK, self.router, text, prefix, src.line(at), src.col(at), module, namespace=names,
+                     app_namespace=apps)
         self.target.facts.append((at.start_byte, fact))
