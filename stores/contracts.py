@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import abc
 import contextlib
+import copyreg
 import operator
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
@@ -715,13 +716,19 @@ def _pickle_by_fields(cls: type) -> None:
     """Pickle ``cls`` as its constructor and field values in order: a slotted dataclass otherwise
     pickles through Python ``__getstate__`` / ``__setstate__`` functions per object. An index run
     pickles every file's output at least three times (spilled when made, read back to compare and
-    to write: :mod:`indexer.spill`), and the workers' chunks once: about 1.5x faster both ways."""
+    to write: :mod:`indexer.spill`), and the workers' chunks once: about 1.5x faster both ways.
+
+    The reducer is both ``cls.__reduce__`` (what :mod:`copy` finds) and registered in
+    :data:`copyreg.dispatch_table`, which the C pickler looks up by type before ``__reduce_ex__``: the
+    same tuple, so the same bytes, without ``object.__reduce_ex__`` finding and binding ``__reduce__``
+    per object (as :func:`indexer.model_pickling.pickle_by_fields` does for the extraction records)."""
     get = operator.attrgetter(*(f.name for f in fields(cls)))
 
     def __reduce__(self: object) -> tuple[type, tuple[object, ...]]:
         return (cls, get(self))
 
     cls.__reduce__ = __reduce__  # type: ignore[method-assign,assignment]
+    copyreg.pickle(cls, __reduce__)
 
 
 for _cls in (Node, Edge, UnresolvedCall, Chunk, FileRecord, IndexedFile):
