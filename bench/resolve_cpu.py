@@ -6,7 +6,8 @@ Usage::
                                 [--profile N] [--budget]
 
 Extracts every file of ``PATH`` with one of the suffixes once (with the first ``TREE``'s code; the
-extractions are pickled under ``/tmp`` and handed to every run), then, ``--runs`` times in turn for
+extractions are pickled under ``/tmp``, keyed by the path, the suffixes and the first tree's
+``indexer/model*.py``, and handed to every run), then, ``--runs`` times in turn for
 each ``TREE`` (``/work/main`` or a ``git archive`` copy: main and a branch measured alike), resolves
 them in a fresh child process (:func:`indexer.resolve.repository.resolve_repository`, the phase
 ``ripple index`` reports as ``resolve``, without the framework linker's store reads) and prints its
@@ -24,9 +25,9 @@ dropped are computed again: about 1-3 s more CPU on Django, docs/benchmarks.md, 
 from __future__ import annotations
 
 import argparse
+import glob
 import hashlib
 import os
-import pickle
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,7 @@ cpu = time.process_time() - t0
 rows = sorted(f"{e.kind} {e.src} {e.dst} {e.line} {e.col} {e.resolution}" for f in result.files for e in f.edges)
 rows += sorted(repr(u) for f in result.files for u in getattr(f, "unresolved", ()))
 digest = hashlib.sha256("\n".join(rows).encode()).hexdigest()[:16]
-print(f"{cpu:.2f} {sum(1 for f in result.files for e in f.edges)} {digest}")
+print(f"{cpu:.2f} {sum(1 for f in result.files for e in f.edges)} {digest} {len(extractions)}")
 if prof:
     s = io.StringIO(); pstats.Stats(prof, stream=s).sort_stats("cumulative").print_stats(int(sys.argv[3])); print(s.getvalue())
 """
@@ -80,6 +81,16 @@ def _extract(tree: str, root: str, suffixes: tuple[str, ...], out: str) -> int:
     return int(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
 
 
+def _model_digest(tree: str) -> str:
+    """A SHA-256 of ``tree``'s extraction records' modules (``indexer/model*.py``): the extractions pickled
+    with another version of them may not load (a record gained a field), so they are extracted again."""
+    h = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(tree, "indexer", "model*.py"))):
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
 def main() -> None:
     """Parse arguments, extract once, resolve ``--runs`` times per tree in turn, print the figures."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -93,13 +104,13 @@ def main() -> None:
     args = ap.parse_args()
     mode = "budget" if args.budget else "unbounded"
     suffixes = tuple(args.suffix or (".cs", ".java"))
-    key = hashlib.sha256(f"{os.path.realpath(args.path)} {suffixes}".encode()).hexdigest()[:12]
+    key = hashlib.sha256(f"{os.path.realpath(args.path)} {suffixes} {_model_digest(args.trees[0])}".encode()).hexdigest()[:12]
     cache = os.path.join(tempfile.gettempdir(), f"resolve_cpu_{key}.pickle")
     if not os.path.exists(cache):
         n = _extract(args.trees[0], os.path.realpath(args.path), suffixes, cache)
         print(f"extracted {n} files of {args.path} into {cache}")
-    with open(cache, "rb") as f:
-        print(f"{len(pickle.load(f))} files, suffixes {' '.join(suffixes)}; load {os.getloadavg()}")
+    # Not unpickled here: this process may import another tree's records than the one that pickled them.
+    print(f"extractions {cache}, suffixes {' '.join(suffixes)}; load {os.getloadavg()}")
     print("mode: " + ("budget (memo_budget = MEMO_BUDGET, no kept link memo, as `ripple index`)" if args.budget
                       else "unbounded memos (no memo budget; a real `ripple index` sets one: --budget)"))
     cpus: dict[str, list[float]] = {t: [] for t in args.trees}
@@ -108,9 +119,9 @@ def main() -> None:
             prof = args.profile if run == 0 else 0
             out = subprocess.run([sys.executable, "-c", _CHILD, tree, cache, str(prof), mode], check=True,
                                  capture_output=True, text=True).stdout
-            cpu, edges, digest = out.split("\n", 1)[0].split()
+            cpu, edges, digest, files = out.split("\n", 1)[0].split()
             cpus[tree].append(float(cpu))
-            print(f"run {run + 1} {tree} ({mode}): resolve CPU {cpu} s, {edges} edges, digest {digest}", flush=True)
+            print(f"run {run + 1} {tree} ({mode}): resolve CPU {cpu} s, {files} files, {edges} edges, digest {digest}", flush=True)
             if prof:
                 print(out.split("\n", 1)[1])
     first = statistics.median(cpus[args.trees[0]])
