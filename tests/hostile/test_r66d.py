@@ -107,3 +107,39 @@ class TestKnownEndsAtScale:
         out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         assert out.stdout.split("\n")[0] == "1 0 endpoint:GET /0 endpoint:GET /api/r7/items"
+
+
+_DEEP = (
+    "import os, sys, time\n"
+    "from indexer.extraction import extract_file\n"
+    "from indexer.source_files import SourceFile\n"
+    "d = sys.argv[1]\n"
+    "for n in (700, 1500, 5000, 20000):\n"
+    "    for name, text in (('chain.ts', \"import axios from 'axios';\\nexport function f(a: any) {\\n  return a\""
+    " + '.then(a)' * n + ';\\n}\\n'),\n"
+    "                       ('chain.py', 'import requests\\n\\ndef f(a):\\n    return a' + '.b(c)' * n + '\\n'),\n"
+    "                       ('Chain.java', 'class A {\\n  void f() {\\n    a' + '.b(c)' * n + ';\\n  }\\n}\\n')):\n"
+    "        p = os.path.join(d, name)\n"
+    "        with open(p, 'w') as f:\n"
+    "            f.write(text)\n"
+    "        r = extract_file((SourceFile(name, p, 'x', os.path.getsize(p), None), 'r', 'r', 5_000_000, False, None))\n"
+    "        ex = r.extraction\n"
+    "        print(n, name, r.skip_reason, ex.partial, len(ex.calls), sorted({c.name for c in ex.calls}),\n"
+    "              len(ex.definitions))\n")
+
+
+class TestDeepChains:
+    def test_a_chain_deeper_than_the_cut_is_indexed_in_part_in_bounded_time(self, tmp_path: Path) -> None:
+        # tree-sitter's matching is quadratic in the depth it walks: within MAX_TREE_DEPTH (1,500) levels (a link
+        # is two: a call and its member expression) a file is indexed whole; deeper, the subtrees past the cut are left out of every query (partial "too_deep"), so
+        # the calls kept and the time do not grow with the depth (about 1 s per file at any depth)
+        out = subprocess.run([sys.executable, "-c", _DEEP, str(tmp_path)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=180)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.splitlines()
+        expected = ["700 chain.ts None None 700 ['then'] 1", "700 chain.py None None 700 ['b'] 1",
+                    "700 Chain.java None None 700 ['b'] 2"]
+        for n in (1500, 5000, 20000):
+            expected += [f"{n} chain.ts None too_deep 747 ['then'] 1", f"{n} chain.py None too_deep 748 ['b'] 1",
+                         f"{n} Chain.java None too_deep 1494 ['b'] 2"]
+        assert lines == expected
