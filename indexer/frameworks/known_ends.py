@@ -121,20 +121,24 @@ class _View:
         self._ending: dict[tuple[int, str], int] = {}
 
     def longer(self, n: int) -> int:
+        """The mask of the templates of at least ``n`` segments (computed once per ``n``)."""
         if n not in self._longer:
             self._longer[n] = sum(1 << k for k, (segments, _) in enumerate(self.templates) if len(segments) >= n)
         return self._longer[n]
 
     def ending(self, back: int, word: str) -> int:
+        """The mask of the templates whose segment ``back`` places from the end is no ``{}`` and ends with
+        ``word`` (computed once per pair): the distinct segments there, reversed and sorted, have ``word``
+        reversed as a prefix in one run found by bisection."""
         key = (back, word)
         if key not in self._ending:
             row = self.at[back] if back < len(self.at) else {}
             if back not in self._reversed:
                 self._reversed[back] = sorted(s[::-1] for s in row if s != _HOLE)
             rev = self._reversed[back]
-            drow, mask = word[::-1], 0
-            for k in range(bisect.bisect_left(rev, drow), len(rev)):
-                if not rev[k].startswith(drow):
+            prefix, mask = word[::-1], 0
+            for k in range(bisect.bisect_left(rev, prefix), len(rev)):
+                if not rev[k].startswith(prefix):
                     break
                 mask |= row[rev[k][::-1]]
             self._ending[key] = mask
