@@ -94,6 +94,9 @@ def _yaml(text: str, out: list[Piece]) -> list[Piece]:
 
     try:
         for doc in yaml.compose_all(io.StringIO(text), Loader=yaml.SafeLoader):
+            # An alias names an anchor of its own document, and a finished document's nodes are freed, so a later
+            # document's node may reuse an earlier one's id(): the collections read are per document.
+            seen.clear()
             if doc is not None:
                 walk(doc, "")
     except _Full:

@@ -238,6 +238,15 @@ def test_yaml_aliases_are_not_expanded_again():
         ("replica", "replica = *alias")]
 
 
+def test_yaml_documents_of_the_same_shape_are_each_read_whole():
+    """A later ``---`` document's collection may reuse the id() of a freed earlier one's: it is no alias (seen in
+    a real Spring profile file: a chunk `spring = *alias` in some runs, the profile's keys in others)."""
+    text = "\n---\n".join(f"spring:\n  datasource:\n    username: u{i}\n  port: {i}\n" for i in range(40))
+    got = [(n, t) for _, n, _, _, t in chunks("application.yml", text)]
+    assert got == [pair for i in range(40) for pair in (
+        ("spring.datasource.username", f"spring.datasource.username = u{i}"), ("spring.port", f"spring.port = {i}"))]
+
+
 def test_cli_search_lines_show_the_key_value_under_a_config_hit(shop, tmp_path):
     from click.testing import CliRunner
 
