@@ -34,7 +34,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from indexer.frameworks.env_config import config_value
+from indexer.frameworks.env_config import config_value, env_for
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, inside_root, read_regular
 
@@ -133,9 +133,9 @@ def _inherit(out: dict[str, dict[str, str]], hosts: set[str], refs: dict[str, se
 
 def settings_for(settings: Mapping[str, Mapping[str, str]], path: str) -> Mapping[str, str]:
     """The settings a file at repository-relative ``path`` sees: those of the innermost project folder
-    of ``settings`` (:func:`load_app_settings`) holding it, else none."""
-    best = max((d for d in settings if not d or path.startswith(d + "/")), key=len, default=None)
-    return settings[best] if best is not None else {}
+    of ``settings`` (:func:`load_app_settings`) holding it, else none: the folder rule of ``.env`` files
+    (:func:`~indexer.frameworks.env_config.env_for`)."""
+    return env_for(settings, path)
 
 
 def _read(path: Path, root: str) -> dict[str, str]:
