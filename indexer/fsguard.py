@@ -16,11 +16,14 @@ Nothing here imports the rest of the package, so every layer of the indexer can 
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
 from typing import BinaryIO
 
-__all__ = ["SkipFile", "inside_root", "open_regular", "read_regular", "MAX_CONFIG_BYTES"]
+__all__ = ["SkipFile", "inside_root", "open_regular", "read_inside", "read_regular", "MAX_CONFIG_BYTES"]
+
+log = logging.getLogger(__name__)
 
 MAX_CONFIG_BYTES = 1_000_000
 """Cap (bytes) on configuration files the indexer reads (``.gitignore``; Spring configuration has its
@@ -129,3 +132,16 @@ def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:
     except OSError:
         return os.path.realpath(path)
     return where if where.startswith(os.sep) else os.path.realpath(path)  # "pipe:[...]", "anon_inode:..."
+
+
+def read_inside(path: str | os.PathLike[str], cap: int, root: str) -> bytes | None:
+    """The bytes of a configuration file at ``path`` inside the real path ``root``, at most ``cap`` bytes
+    (:func:`read_regular`); ``None`` when it lies outside ``root`` or is skipped, the reason logged as a
+    warning (``<path> ignored: <reason>``). Never raises for the file's own faults."""
+    if not inside_root(root, path):
+        return None
+    try:
+        return read_regular(path, cap, root)
+    except SkipFile as exc:
+        log.warning("%s ignored: %s", path, exc)
+        return None

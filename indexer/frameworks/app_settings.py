@@ -36,7 +36,7 @@ from pathlib import Path
 
 from indexer.frameworks.env_config import config_value, env_for
 from indexer.frameworks.spring_config import SKIP_DIRS
-from indexer.fsguard import SkipFile, inside_root, read_regular
+from indexer.fsguard import SkipFile, read_inside, read_regular
 
 __all__ = ["SETTINGS_FILES", "is_settings_file", "load_app_settings", "settings_for"]
 
@@ -139,12 +139,8 @@ def settings_for(settings: Mapping[str, Mapping[str, str]], path: str) -> Mappin
 
 
 def _read(path: Path, root: str) -> dict[str, str]:
-    if not inside_root(root, path):
-        return {}
-    try:
-        data = read_regular(path, MAX_FILE_BYTES, root)
-    except SkipFile as exc:
-        log.warning("%s ignored: %s", path, exc)
+    data = read_inside(path, MAX_FILE_BYTES, root)
+    if data is None:
         return {}
     text = data.decode("utf-8-sig", errors="replace")
     text = _COMMENT.sub(lambda m: m.group(1) or "", text)

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from dotenv.parser import parse_stream
 
 from indexer.frameworks.spring_config import SKIP_DIRS
-from indexer.fsguard import SkipFile, inside_root, read_regular
+from indexer.fsguard import read_inside
 
 __all__ = ["DESTINATION_WORDS", "ENV_FILES", "ENV_READ", "ENV_REF", "config_value", "env_for", "env_values",
            "load_env_files", "url_base"]
@@ -99,12 +99,8 @@ def env_for(envs: Mapping[str, Mapping[str, str]], path: str) -> Mapping[str, st
 
 
 def _read(path: Path, root: str) -> dict[str, str]:
-    if not inside_root(root, path):
-        return {}
-    try:
-        data = read_regular(path, MAX_FILE_BYTES, root)
-    except SkipFile as exc:
-        log.warning("%s ignored: %s", path, exc)
+    data = read_inside(path, MAX_FILE_BYTES, root)
+    if data is None:
         return {}
     parsed = env_values(data.decode("utf-8", errors="replace"), str(path))
     if parsed is None:
