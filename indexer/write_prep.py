@@ -301,12 +301,9 @@ class ChunkPreparer:
         for j in sorted(j for j in self._unsettled if j < k):  # handed out and never judged: not used
             self._verdict(j, False)
         while True:
-            frame, self._held = self._held or self._frame(), None
+            frame = self._next_batch_frame()
             if frame is None:
                 return None
-            if frame[0] < 0:  # rows the copy folded
-                self._fold(frame[1])  # type: ignore[arg-type]
-                continue
             prep = frame[1]
             if isinstance(prep, BatchMentions):  # a batch's edges: a later one's is kept for its turn
                 if frame[0] > k:
@@ -332,12 +329,9 @@ class ChunkPreparer:
         the same ``k``), waiting for them; ``None`` when the copy links none, has failed or stopped, or
         went past ``k`` (then the writer links them itself)."""
         while True:
-            frame, self._held = self._held or self._frame(), None
+            frame = self._next_batch_frame()
             if frame is None:
                 return None
-            if frame[0] < 0:  # rows the copy folded
-                self._fold(frame[1])  # type: ignore[arg-type]
-                continue
             if frame[0] > k or (frame[0] == k and not isinstance(frame[1], BatchMentions)):
                 self._held = frame  # a later batch's (or this one's preparation: the copy links none)
                 return None
@@ -389,6 +383,15 @@ class ChunkPreparer:
         """Give the store a slice of the rows the copy folded (those it does not take, it computes)."""
         if self._adopt is not None and self._adopt(fold):
             self.folds += 1
+
+    def _next_batch_frame(self) -> tuple[int, PreparedChunks | BatchMentions] | None:
+        """The held frame, else the next one the copy sends, folding the block-maxima rows it sends between
+        batches on the way; ``None`` when the copy has failed or stopped."""
+        while True:
+            frame, self._held = self._held or self._frame(), None
+            if frame is None or frame[0] >= 0:
+                return frame
+            self._fold(frame[1])  # type: ignore[arg-type]  # rows the copy folded
 
     def _frame(self) -> tuple[int, PreparedChunks | BatchMentions] | None:
         if self._read is None:
