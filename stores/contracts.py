@@ -36,6 +36,7 @@ __all__ = [
     "RESOLUTIONS",
     "EDGE_THIS",
     "EDGE_RECEIVER",
+    "EDGE_APP",
     "RECEIVER_OF_CALLEE",
     "RECEIVER_OF_CALLER",
     "id_owner",
@@ -204,6 +205,14 @@ override a call on ``this`` dispatches to (``afterInsert()`` in ``Handler.run`` 
 ``LogHandler.afterInsert``: the override's class); on an EXPOSES edge from an inherited handler, the
 view class it serves the route for. Written compactly (:func:`receiver_value`, read back with
 :func:`edge_receiver`). The impact walk reads both (:mod:`analysis.receivers`)."""
+EDGE_APP = "app"
+"""A CALLS_HTTP edge's property: the application (service name, as an EXPOSES edge's ``props["service"]``)
+the request goes to because of where the client runs, not of what its URL names: a test's in-process
+client (MockMvc, ``TestRestTemplate``, supertest on an app, Flask's ``test_client()``, Starlette's
+``TestClient``, Django's test client) requests the application holding the test. Such a client reaches,
+of an endpoint several applications serve, only the handlers of that application; of one its application
+does not serve (a controller of a library module), every handler, as a client naming no service
+(:func:`analysis.services.scoped_out`)."""
 RECEIVER_OF_CALLEE = "^"
 RECEIVER_OF_CALLER = "<"
 """Compact :data:`EDGE_RECEIVER` values: the class owning the callee (the edge's ``dst``), the class

@@ -39,11 +39,12 @@ from indexer.frameworks.clients import HOLE, SCHEME_HOST
 from indexer.frameworks.dev_proxy import ProxyRule, proxied_url
 from indexer.model import GlobalPrefix, Route, Template, UriVersioning, UrlRewrite
 from indexer.symbols import CONFIG_KEY
+from stores.contracts import EDGE_APP
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
-__all__ = ["APP_RELATIVE_CLIENTS", "MOCK_MVC_CLIENTS", "NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
+__all__ = ["APP_RELATIVE_CLIENTS", "OWN_APP_CLIENTS", "MOCK_MVC_CLIENTS", "NEST_FRAMEWORK", "TESTED_NEST_APP", "AppPrefixLinks", "excluded"]
 
 NEST_FRAMEWORK = "nest"
 """The framework of NestJS routes and global prefixes."""
@@ -60,6 +61,12 @@ Spring Boot's auto-configured one, whose base URL ends with the context path) an
 MOCK_MVC_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc"})
 """Of :data:`APP_RELATIVE_CLIENTS`, those that call the DispatcherServlet in process with an empty
 servlet path, so their paths are inside ``spring.mvc.servlet.path`` too."""
+
+OWN_APP_CLIENTS = APP_RELATIVE_CLIENTS | {TESTED_NEST_APP, "supertest", "flask-test", "django-test", "testclient"}
+"""Test clients whose relative URL requests, in process, an application of the test's own code (the Spring
+ones above, supertest's ``request(app)``, Flask's ``test_client()``, Django's and Starlette's / FastAPI's
+test clients): such a request carries the test file's application (:data:`stores.contracts.EDGE_APP`), so
+that of a route several applications serve it reaches its own application's handler only."""
 
 _WILDCARDS = ("(.*)", "/*", "*")
 
@@ -226,6 +233,14 @@ class AppPrefixLinks:
         MockMvc / WebTestClient / TestRestTemplate, supertest on a Nest app): its relative paths never
         go through an API gateway."""
         return framework in APP_RELATIVE_CLIENTS or framework == TESTED_NEST_APP
+
+    def own_application(self, fc: FileCtx, framework: str) -> dict[str, str]:
+        """The edge props of a request of ``fc`` made with ``framework`` whose URL names no service: the
+        application holding ``fc`` (:data:`stores.contracts.EDGE_APP`) for a test client requesting
+        its own application in process (:data:`OWN_APP_CLIENTS`) when that application is named
+        (:meth:`~indexer.frameworks.link_options.LinkOptions.service_for`); else none."""
+        app = self.options.service_for(fc.path) if framework in OWN_APP_CLIENTS else None
+        return {EDGE_APP: app} if app else {}
 
     def client_url(self, fc: FileCtx, framework: str, rendered: str) -> tuple[str, dict[str, str]]:
         """The URL a request of ``fc`` made with ``rendered`` reaches once the package's interceptor

@@ -244,6 +244,8 @@ class ClientLinks:
             return
         method = "GET" if method == "*" else method
         eid = self._endpoint(fc, method, path)
+        if service is None:  # a test's in-process request: its own application
+            extra = {**self.own_application(fc, framework), **extra}  # type: ignore[attr-defined]
         shown = rendered.replace(HOLE, "{}")
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
                    framework=framework, url=shown, service=service, **extra)
