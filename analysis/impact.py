@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any
 from stores.contracts import Edge, GraphStore, Node, query_parts, symbol_match_rank, topic_parts
 from analysis.entry_kinds import decorator_kinds, exposes_kind
 from analysis.counting import CountingGraph
-from analysis.services import SERVICES_ENV, ambiguous_clients, application_of, names_no_service, public_host, repository_applications
+from analysis.services import (SERVICES_ENV, ambiguous_clients, application_of, client_app, named_client_reaches,
+                               names_no_service, repository_applications, scoped_out, serving_applications)
 from analysis.receivers import Receivers
 from analysis.impact_targets import TARGET_ROLES, bodiless, expand_targets
 from analysis.testcode import is_test_path
@@ -276,6 +277,12 @@ class _Walk:
     skipped_hosts: dict[str, set[str]] = field(default_factory=dict)
     """Per service (host) of a client not followed, the repositories exposing the endpoints it calls."""
     unnamed_clients: set[tuple[str, str]] = field(default_factory=set)
+    other_apps: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    """Per application, its in-process clients not followed: they request its own handler of a route
+    another application's handler (the one reached) serves too."""
+    served: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Per endpoint an in-process client (:func:`analysis.services.client_app`) requests, the applications
+    serving it (read once, only for such endpoints)."""
     nodes_reached: int = 0
     tests: str = "apart"
     test_ids: set[str] = field(default_factory=set)
@@ -343,6 +350,8 @@ class _Walk:
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
         receivers.prepare(ask, incoming)
+        scoped = [d for d in ask if d not in self.served and any(client_app(e) for e in incoming.get(d, ()))]
+        self.served.update(serving_applications(self.graph, scoped))  # one call, only when a test requests it
         rpcs = rpc_endpoints(out)  # generated glue calling these is folded into their rpc endpoint
         self.glue = self.glue or GlueFolder(self.graph)
         nxt: list[str] = []
@@ -438,19 +447,20 @@ class _Walk:
         followed (kept in ``unnamed_clients``). One whose service the service map assigns to a repository,
         or names an indexed repository (``http://svc-a/...``), is followed when that repository exposes
         the endpoint; another when the exposing applications declare that name (EXPOSES), or declare none
-        and it is no public DNS name (:func:`analysis.services.public_host`: an outside API)."""
+        and it is no public DNS name (:func:`analysis.services.public_host`: an outside API). A test's
+        in-process client (:func:`analysis.services.client_app`) of an endpoint its own application serves
+        is followed only to that application's handlers (:func:`analysis.services.scoped_out`)."""
+        out = scoped_out(client_app(e), self.exposed_as.get(e.dst, ()), self.served.get(e.dst, ()))
+        if out is not None:  # an in-process test client: its own application's handler only
+            if out:
+                self.other_apps.setdefault(str(client_app(e)), set()).add((e.src, e.dst))
+            return not out
         service = e.props.get("service")
         if names_no_service(service, self.services):
             self.unnamed_clients.add((e.src, e.dst))
             return True
-        repo = self.services.get(service)
-        if repo is None and service in self._repo_names():
-            repo = service  # a host named like an indexed repository addresses that repository
-        if repo is not None:
-            ok = repo in self.exposed_by.get(e.dst, ()) or service in self.exposed_as.get(e.dst, ())
-        else:  # a public host (an outside API) never stands for an application that declares no name
-            names = self.exposed_as.get(e.dst)
-            ok = service in names if names else not public_host(service)
+        ok = named_client_reaches(str(service), self.services, self._repo_names, self.exposed_by.get(e.dst, ()),
+                                  self.exposed_as.get(e.dst, ()))
         if not ok:
             self.skipped_clients.add((e.src, e.dst))
             # mapping the host to a repository exposing the endpoint follows it, unless the exposing
@@ -874,6 +884,11 @@ def blast_radius(
         truncated.append(f"node cap {max_nodes:,} reached: {count_noun(len(walk.beyond_cap), 'caller')} not followed")
     if walk.skipped_clients:
         truncated.append(skipped_note(len(walk.skipped_clients), walk.skipped_hosts))
+    if walk.other_apps:
+        count = sum(len(v) for v in walk.other_apps.values())
+        truncated.append(f"{count_noun(count, 'in-process test request')} of the same route not followed: "
+                         f"{'each reaches its' if count > 1 else 'it reaches its'} own application's handler "
+                         f"({', '.join(sorted(walk.other_apps))})")
     cut = receivers.cut - set(walk.hop)
     if cut:
         truncated.append(f"{count_noun(len(cut), 'caller')} not followed: the inherited method is called there on "

@@ -12,12 +12,13 @@ Front ends merge, in this order of precedence, the entries given on their comman
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
-from stores.contracts import APPLICATIONS_PROP, GraphStore
+from stores.contracts import APPLICATIONS_PROP, EDGE_APP, Edge, GraphStore
 
 __all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "public_host",
-           "ambiguous_clients", "application_of", "repository_applications"]
+           "ambiguous_clients", "application_of", "repository_applications", "client_app", "scoped_out",
+           "serving_applications", "named_client_reaches"]
 
 SERVICES_ENV = "RIPPLE_SERVICES"
 """Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
@@ -104,10 +105,7 @@ def ambiguous_clients(graph: GraphStore, clients: Collection[tuple[str, str]],
     if not clients:
         return {}
 
-    def variants(dst: str) -> list[str]:
-        path = dst.split(" ", 1)[1] if " " in dst else ""
-        return [dst, _ANY_METHOD + path] if dst.startswith("endpoint:") and not dst.startswith(_ANY_METHOD) else [dst]
-
+    variants = endpoint_variants
     exposers = graph.incoming(sorted({v for _, dst in clients for v in variants(dst)}), ["EXPOSES"])
     out: dict[str, tuple[str, ...]] = {}
     for src, dst in sorted(clients):
@@ -116,3 +114,60 @@ def ambiguous_clients(graph: GraphStore, clients: Collection[tuple[str, str]],
         if len(names) > 1:
             out[src] = tuple(sorted(names))
     return out
+
+
+def client_app(e: Edge) -> str | None:
+    """The application an HTTP client edge runs against because of where it runs
+    (:data:`stores.contracts.EDGE_APP`: a test's in-process client, its own application); ``None`` for
+    any other edge."""
+    app = e.props.get(EDGE_APP) if e.kind == "CALLS_HTTP" else None
+    return app if isinstance(app, str) and app else None
+
+
+def endpoint_variants(eid: str) -> list[str]:
+    """An HTTP endpoint id and that of the route of any method at its path (``endpoint:GET /p`` ->
+    ``[endpoint:GET /p, endpoint:* /p]``: a handler of ``* /p`` serves every method's request)."""
+    path = eid.split(" ", 1)[1] if " " in eid else ""
+    return [eid, _ANY_METHOD + path] if eid.startswith("endpoint:") and not eid.startswith(_ANY_METHOD) else [eid]
+
+
+def serving_applications(graph: GraphStore, endpoints: Collection[str]) -> dict[str, frozenset[str]]:
+    """Per endpoint id of ``endpoints``, the applications whose handlers serve it (EXPOSES
+    ``props["service"]`` of it and of its any-method route, :func:`endpoint_variants`); an endpoint no
+    named application serves maps to an empty set. One store call; none for no endpoint."""
+    if not endpoints:
+        return {}
+    exposers = graph.incoming(sorted({v for eid in endpoints for v in endpoint_variants(eid)}), ["EXPOSES"])
+    return {eid: frozenset(str(e.props["service"]) for v in endpoint_variants(eid) for e in exposers.get(v, [])
+                           if isinstance(e.props.get("service"), str))
+            for eid in endpoints}
+
+
+def scoped_out(app: str | None, handlers: Collection[str], served_by: Collection[str]) -> bool | None:
+    """Whether a client that runs against the application ``app`` (:func:`client_app`) does not reach the
+    handlers of the applications ``handlers`` (the services of the EXPOSES edges at hand) of an endpoint
+    the applications ``served_by`` serve (:func:`serving_applications`): ``True`` when its application
+    serves the endpoint and is none of ``handlers`` (another application's handler of the same route),
+    ``False`` when it is one of them (it reaches them, and no other service is in doubt); ``None`` when
+    nothing is known (no ``app``, or its application serves no such route: a library module's
+    controller): the client is then taken as one naming no service."""
+    if app is None or app not in served_by:
+        return None
+    return app not in handlers
+
+
+def named_client_reaches(service: str, services: Mapping[str, str], repo_names: Callable[[], Collection[str]],
+                         repos: Collection[str], names: Collection[str]) -> bool:
+    """Whether a client whose URL names the service ``service`` (no loopback host the map leaves out:
+    :func:`names_no_service` is false) reaches handlers of an endpoint that the repositories ``repos``
+    and the applications ``names`` (their EXPOSES ``props["service"]``) expose. One the service map
+    ``services`` assigns to a repository, or named like an indexed repository (``repo_names()``, asked
+    only then: ``http://svc-a/...``), reaches it when that repository is among ``repos`` or the name among
+    ``names``; another when ``names`` holds it, or is empty and it is no public DNS name
+    (:func:`public_host`: an outside API never stands for an application that declares no name)."""
+    repo = services.get(service)
+    if repo is None and service in repo_names():
+        repo = service  # a host named like an indexed repository addresses that repository
+    if repo is not None:
+        return repo in repos or service in names
+    return service in names if names else not public_host(service)
