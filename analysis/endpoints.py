@@ -10,22 +10,25 @@ as it was declared and the framework), its *clients* the sources of its incoming
 its *wrappers* the sources of its incoming ``WRAPS`` edges (filters, middleware, guards). An endpoint no
 indexed code serves (only called: an external API) is listed only when asked for (``unserved``).
 
-Store calls: four at most, whatever the number of endpoints (:meth:`stores.contracts.GraphStore.labelled`,
+Store calls: four (five) at most, whatever the number of endpoints (:meth:`stores.contracts.GraphStore.labelled`,
 one :meth:`~stores.contracts.GraphStore.incoming_summary` for every endpoint: who touches it, from which
 repository, with which declared route, what the filters and counts need; one
 :meth:`~stores.contracts.GraphStore.incoming` for the endpoints *shown* only, one
-:meth:`~stores.contracts.GraphStore.get_nodes` for their handlers and wrappers). ``limit`` bounds the
+:meth:`~stores.contracts.GraphStore.get_nodes` for their handlers and wrappers; and one
+:meth:`~stores.contracts.GraphStore.repos` when an endpoint several named applications serve has a client
+naming a service: its clients are counted per handler, :class:`Handler`). ``limit`` bounds the
 edges read: 100,000 endpoints listed 200 at a time read 200 endpoints' edges, not 100,000's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from analysis.navigation import dotted_name, location_text
+from analysis.services import client_reaches
 from stores.contracts import GRAPHQL_OPERATIONS, GRPC_METHOD, Edge, GraphStore, Node
 
 __all__ = ["one_line", "Handler", "EndpointEntry", "EndpointList", "endpoint_list", "endpoint_kind", "endpoint_line", "endpoints_text",
@@ -59,8 +62,12 @@ def one_line(text: str) -> str:
 class Handler:
     """A method serving an endpoint: its node ``id``, display ``name`` (:func:`dotted_name`),
     ``repo`` / ``path`` / ``line`` (1-based; where the definition starts), the ``route`` as the code
-    declares it (``/owners/{ownerId}``; the endpoint's path when the declaration adds nothing) and the
-    ``framework`` that linked it (``spring``, ``fastapi``, ``express``, ...; ``""`` unknown)."""
+    declares it (``/owners/{ownerId}``; the endpoint's path when the declaration adds nothing), the
+    ``framework`` that linked it (``spring``, ``fastapi``, ``express``, ...; ``""`` unknown); ``service``,
+    the application serving it (EXPOSES ``props["service"]``, ``""`` unnamed), and ``clients``, the
+    distinct clients of the endpoint that reach this handler (:func:`analysis.services.client_reaches`),
+    counted only when the endpoint has clients and its handlers belong to several named applications (else ``None``: every
+    client reaches every handler)."""
 
     id: str
     name: str
@@ -69,11 +76,15 @@ class Handler:
     line: int
     route: str
     framework: str
+    service: str = ""
+    clients: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{id, name, repo, path, line, route, framework}``."""
-        return {"id": self.id, "name": self.name, "repo": self.repo, "path": self.path, "line": self.line,
-                "route": self.route, "framework": self.framework}
+        """JSON-ready: ``{id, name, repo, path, line, route, framework}``, with ``service`` and ``clients``
+        when the clients are counted per handler."""
+        out: dict[str, Any] = {"id": self.id, "name": self.name, "repo": self.repo, "path": self.path,
+                               "line": self.line, "route": self.route, "framework": self.framework}
+        return out if self.clients is None else {**out, "service": self.service, "clients": self.clients}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +175,13 @@ def endpoint_list(graph: GraphStore, repo: str | None = None, match: str | None 
     edges = graph.incoming([n.id for n in shown], ENDPOINT_EDGES) if shown else {}
     srcs = sorted({e.src for ins in edges.values() for e in ins if e.kind != "CALLS_HTTP"})
     found = graph.get_nodes(srcs) if srcs else {}
-    entries = [_entry(n, edges.get(n.id, []), found) for n in shown]
+    known: list[frozenset[str]] = []
+
+    def repo_names() -> frozenset[str]:  # asked only when a client of a split endpoint names a service
+        if not known:
+            known.append(frozenset(graph.repos()))
+        return known[0]
+    entries = [_entry(n, edges.get(n.id, []), found, repo_names) for n in shown]
     served_count = sum(1 for _, served in kept if served)
     return EndpointList(entries, len(chosen), len(chosen) - len(shown), len(kept) - served_count, unserved, repo)
 
@@ -205,20 +222,25 @@ def _path(n: Node) -> str:
     return str(n.props.get("path") or n.name.partition(" ")[2])
 
 
-def _entry(n: Node, ins: Sequence[Edge], found: dict[str, Node]) -> EndpointEntry:
+def _entry(n: Node, ins: Sequence[Edge], found: dict[str, Node], repo_names: Callable[[], Collection[str]]) -> EndpointEntry:
     method, path = _method(n), _path(n)
     handlers: dict[str, Handler] = {}
+    calls = [e for e in ins if e.kind == "CALLS_HTTP"]
+    apps = {str(e.props["service"]) for e in ins if e.kind == "EXPOSES" and isinstance(e.props.get("service"), str)}
     for e in ins:
         if e.kind != "EXPOSES" or e.src in handlers:
             continue
         h = found.get(e.src)
         route = str(e.props.get("route") or path)
         framework = str(e.props.get("framework") or "")
+        service = str(e.props.get("service") or "")
+        names = {service} if service else set()
+        clients = len({c.src for c in calls if client_reaches(c, {e.repo}, names, apps, {}, repo_names)}) \
+            if len(apps) > 1 and calls else None
         if h is None:  # the serving node is not in the index (a half-written run): the edge's place
-            handlers[e.src] = Handler(e.src, e.src, e.repo, e.file, e.line, route, framework)
+            handlers[e.src] = Handler(e.src, e.src, e.repo, e.file, e.line, route, framework, service, clients)
         else:
-            handlers[e.src] = Handler(h.id, dotted_name(h), h.repo, h.file, h.start_line, route, framework)
-    calls = [e for e in ins if e.kind == "CALLS_HTTP"]
+            handlers[e.src] = Handler(h.id, dotted_name(h), h.repo, h.file, h.start_line, route, framework, service, clients)
     wraps = [e for e in ins if e.kind == "WRAPS"]
     on_error = {e.src for e in wraps if e.props.get("kind") == ERROR_HANDLER}
     # code registered both ways (a Django middleware's process_request and process_exception are two
@@ -247,7 +269,7 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     head = f"{entry['method']} {routes[0] if routes else entry['path']}"
     served = "; ".join(("an inline handler" if _inline(h, entry["method"]) else h["name"])
                        + f" ({location_text(h['repo'], h['path'], h['line'], None, several)}"
-                       + (f", {h['framework']}" if h["framework"] else "") + ")"
+                       + (f", {h['framework']}" if h["framework"] else "") + _reached(h) + ")"
                        for h in entry["handlers"][:SHOWN_HANDLERS]) + _more(entry["handlers"], SHOWN_HANDLERS, "handler")
     text = f"{head} -> {served}" if served else f"{head} (no handler indexed: called only)"
     if entry["clients"]:
@@ -259,6 +281,15 @@ def endpoint_line(entry: dict[str, Any], several: bool = False) -> str:
     if on_error:
         text += _wrapper_part("on error", on_error, "error handler")
     return one_line(text)
+
+
+def _reached(handler: dict[str, Any]) -> str:
+    """``, employee-service: 2 clients`` for a handler (:meth:`Handler.as_dict`) whose clients are counted
+    apart (an endpoint several applications serve); ``""`` otherwise."""
+    n = handler.get("clients")
+    if n is None:
+        return ""
+    return f", {handler.get('service') or 'unnamed application'}: {n} client{'s' if n != 1 else ''}"
 
 
 def _inline(handler: dict[str, Any], method: str) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analysis.navigation import CallGroup, incoming_calls_each
-from analysis.services import client_app, named_client_reaches, names_no_service, scoped_out, serving_applications
+from analysis.services import client_app, client_reaches, serving_applications
 from analysis.targets import quoted_target
 from stores.contracts import Edge, GraphStore, Node
 
@@ -114,14 +114,7 @@ def _sources(graph: GraphStore, targets: Sequence[Node], services: Mapping[str, 
         return known[0]
 
     def reaches(e: Edge) -> bool:
-        if e.kind != "CALLS_HTTP":
-            return True
-        out = scoped_out(client_app(e), names[e.dst], apps.get(e.dst, ()))
-        if out is not None:
-            return not out
-        service = e.props.get("service")
-        return names_no_service(service, services) or \
-            named_client_reaches(str(service), services, repo_names, repos[e.dst], names[e.dst])
+        return e.kind != "CALLS_HTTP" or client_reaches(e, repos[e.dst], names[e.dst], apps.get(e.dst, ()), services, repo_names)
 
     return {i: ({e.src for e in incoming.get(i, []) if reaches(e)}, {e.src for e in incoming.get(i, [])}) for i in names}
 

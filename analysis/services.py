@@ -18,7 +18,7 @@ from stores.contracts import APPLICATIONS_PROP, EDGE_APP, Edge, GraphStore
 
 __all__ = ["SERVICES_ENV", "LOOPBACK_HOSTS", "service_map", "names_no_service", "public_host",
            "ambiguous_clients", "application_of", "repository_applications", "client_app", "scoped_out",
-           "serving_applications", "named_client_reaches"]
+           "serving_applications", "named_client_reaches", "client_reaches"]
 
 SERVICES_ENV = "RIPPLE_SERVICES"
 """Environment variable holding the service map of impact analysis: ``NAME=REPO`` entries separated
@@ -171,3 +171,18 @@ def named_client_reaches(service: str, services: Mapping[str, str], repo_names: 
     if repo is not None:
         return repo in repos or service in names
     return service in names if names else not public_host(service)
+
+
+def client_reaches(e: Edge, repos: Collection[str], names: Collection[str], served: Collection[str],
+                   services: Mapping[str, str], repo_names: Callable[[], Collection[str]]) -> bool:
+    """Whether the HTTP client edge ``e`` reaches the handlers of its endpoint that the repositories
+    ``repos`` and the applications ``names`` hold, of the applications ``served`` serving it
+    (:func:`serving_applications`): by :func:`scoped_out` for a test's in-process client whose application
+    serves it; else a client naming no service (:func:`names_no_service`) always, one naming a service by
+    :func:`named_client_reaches`. The rule of the impact walk (:mod:`analysis.impact`), for the answers
+    that count an endpoint's clients per handler (``callers``' hint, ``endpoints``)."""
+    out = scoped_out(client_app(e), names, served)
+    if out is not None:
+        return not out
+    service = e.props.get("service")
+    return names_no_service(service, services) or named_client_reaches(str(service), services, repo_names, repos, names)
