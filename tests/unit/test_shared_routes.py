@@ -225,3 +225,19 @@ def test_scoped_out_rule() -> None:
     assert scoped_out("alpha", {"alpha", "beta"}, served) is False  # an endpoint target: both handlers
     assert scoped_out("gamma", {"beta"}, served) is None  # its application serves no such route: as before
     assert scoped_out(None, {"beta"}, served) is None  # no application known: as before
+
+
+def test_renaming_an_application_relinks_its_tests_like_a_full_index(tmp_path) -> None:
+    from tests.unit.test_incremental import Workspace
+
+    ws = Workspace(tmp_path, _TREE)
+    try:
+        def apps() -> dict[str, str | None]:
+            return {k: p.get(EDGE_APP) for k, p in _clients(ws.store, "endpoint:GET /x").items() if "/test/" in k}
+        assert apps() == {"alpha/src/test/java/alpha/AlphaTests.AlphaTests.get0()": "alpha-service",
+                          "beta/src/test/java/beta/BetaTests.BetaTests.get0()": "beta-service"}
+        ws.edit({"alpha/src/main/resources/application.yml": _YML.format(name="first-service")})  # checks a full index
+        assert apps() == {"alpha/src/test/java/alpha/AlphaTests.AlphaTests.get0()": "first-service",
+                          "beta/src/test/java/beta/BetaTests.BetaTests.get0()": "beta-service"}
+    finally:
+        ws.close()
