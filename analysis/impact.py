@@ -350,8 +350,10 @@ class _Walk:
         ask = ids + cross
         incoming = self.graph.incoming(ask, _UP_KINDS, self.resolutions)
         receivers.prepare(ask, incoming)
-        scoped = [d for d in ask if d not in self.served and any(client_app(e) for e in incoming.get(d, ()))]
-        self.served.update(serving_applications(self.graph, scoped))  # one call, only when a test requests it
+        # one call, only when a test's in-process request names another application than the handlers reached
+        scoped = [d for d in ask if d not in self.served and any(
+            client_app(e) not in (None, *self.exposed_as.get(d, ())) for e in incoming.get(d, ()))]
+        self.served.update(serving_applications(self.graph, scoped))
         rpcs = rpc_endpoints(out)  # generated glue calling these is folded into their rpc endpoint
         self.glue = self.glue or GlueFolder(self.graph)
         nxt: list[str] = []
@@ -450,7 +452,8 @@ class _Walk:
         and it is no public DNS name (:func:`analysis.services.public_host`: an outside API). A test's
         in-process client (:func:`analysis.services.client_app`) of an endpoint its own application serves
         is followed only to that application's handlers (:func:`analysis.services.scoped_out`)."""
-        out = scoped_out(client_app(e), self.exposed_as.get(e.dst, ()), self.served.get(e.dst, ()))
+        handlers = self.exposed_as.get(e.dst, set())  # applications whose handlers the walk reached: they serve it
+        out = scoped_out(client_app(e), handlers, handlers | self.served.get(e.dst, frozenset()))
         if out is not None:  # an in-process test client: its own application's handler only
             if out:
                 self.other_apps.setdefault(str(client_app(e)), set()).add((e.src, e.dst))

@@ -104,7 +104,9 @@ def _sources(graph: GraphStore, targets: Sequence[Node], services: Mapping[str, 
         if e.kind == "EXPOSES" and isinstance(e.props.get("service"), str):
             names[e.dst].add(str(e.props["service"]))
     incoming = graph.incoming(sorted(names), REACHING_KINDS)
-    apps = serving_applications(graph, [i for i in names if any(client_app(e) for e in incoming.get(i, ()))])
+    # the targets' own applications serve their endpoints: asked only for a request naming another one
+    apps = serving_applications(graph, [i for i in names if any(client_app(e) not in (None, *names[i])
+                                                                 for e in incoming.get(i, ()))])
     services = services or {}
     known: list[frozenset[str]] = []
 
@@ -114,7 +116,8 @@ def _sources(graph: GraphStore, targets: Sequence[Node], services: Mapping[str, 
         return known[0]
 
     def reaches(e: Edge) -> bool:
-        return e.kind != "CALLS_HTTP" or client_reaches(e, repos[e.dst], names[e.dst], apps.get(e.dst, ()), services, repo_names)
+        return e.kind != "CALLS_HTTP" or client_reaches(e, repos[e.dst], names[e.dst], names[e.dst] | apps.get(e.dst, set()),
+                                                        services, repo_names)
 
     return {i: ({e.src for e in incoming.get(i, []) if reaches(e)}, {e.src for e in incoming.get(i, [])}) for i in names}
 
