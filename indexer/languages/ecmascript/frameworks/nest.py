@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.js_constants import constants_of
 from indexer.model import (
+    COMPOSED_BY,
     TYPE_KINDS,
     Binding,
     FileExtraction,
@@ -80,6 +81,10 @@ _CONTROLLERS = frozenset({"Controller", "JsonController"})
 routing-controllers' ``@JsonController`` (the same routes, answering JSON)."""
 _KINDS = {"Guards": "guard", "Interceptors": "interceptor", "Pipes": "pipe", "Filters": "error_handler"}
 _ORDER = ("guard", "interceptor", "pipe", "error_handler")
+_NEST_DECORATORS = frozenset({"Controller", "JsonController", "Get", "Post", "Put", "Delete", "Patch", "Options", "Head",
+                              "All", "Version", "UseGuards", "UseInterceptors", "UsePipes", "UseFilters", "HttpCode",
+                              "Header", "Redirect", "Render", "SetMetadata", "Injectable"})
+"""Nest's own decorators, read here or composing nothing: never an application's composition."""
 _TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "pipe", "APP_FILTER": "error_handler"}
 
 
@@ -90,6 +95,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _strategies(out)
     if jf.has(b"defaultStrategy"):
         _default_strategy(jf, root, out)
+    if jf.has(b"applyDecorators", b"return Use", b"=> Use"):
+        _composed(jf, root, out)
     matches = jf.matches("nest")
     if not matches:
         return
@@ -101,6 +108,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     versions: dict[int, list[Template]] = {}  # method node id -> its @Version(...)
     uses: dict[int, list[tuple[str, WrapperRef]]] = {}  # class / method node id -> (kind, wrapper)
     for caps in matches:
+        if "composed" in caps:  # an application's own decorator: what it composes, in the linker
+            target = decorated_class(caps["composed"][0]) or decorated_method(caps["composed"][0])
+            name = jf.text(caps["composed_name"][0])
+            if target is not None and name not in _NEST_DECORATORS and not (jf.imported(name) or "").startswith("@nestjs/"):
+                uses.setdefault(target.id, []).append(("decorator", WrapperRef("decorator", name)))
+            continue
         if "decorator" not in caps:
             continue
         name = jf.text(caps["name"][0]).rpartition(".")[2]
@@ -146,13 +159,54 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         line, col = jf.pos(decorator)
         http = ["*"] if verb == "All" else [verb.upper()]
         own = uses.get(method.parent.parent.id, []) + uses.get(method.id, [])
-        wrappers = [w for kind in _ORDER for k, w in own if k == kind]
+        wrappers = [w for kind in (*_ORDER, "decorator") for k, w in own if k == kind]
         for prefix in prefixes:
             for path in _paths(jf, args, None):
                 out.routes.append(
                     Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col, wrappers=list(wrappers),
                           versions=list(versions.get(method.id, class_versions)))
                 )
+
+
+def _composed(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """Decorator composition: a function returning ``applyDecorators(...)`` composes the guards, interceptors,
+    pipes and filters of the ``UseGuards(...)`` / ``UseInterceptors(...)`` / ``UsePipes(...)`` / ``UseFilters(...)``
+    among its arguments, and one returning such a ``Use*(...)`` call those of that call (all imported from
+    ``@nestjs/common``): one :class:`~indexer.model.Wrapper` each, router ``COMPOSED_BY + <the function's
+    qualname>`` (:data:`~indexer.model.COMPOSED_BY`), for the routes decorated with the function (their
+    ``decorator`` :class:`~indexer.model.WrapperRef`)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        name = jf.text(fn) if fn is not None and fn.type == "identifier" else ""
+        if name != "applyDecorators" and not (name.startswith("Use") and name[3:] in _KINDS):
+            continue
+        if jf.imported(name) != "@nestjs/common":
+            continue
+        if n.parent is None or n.parent.type not in ("return_statement", "arrow_function"):
+            continue  # a decorator value built at module level is not a function the routes call
+        line = fn.start_point[0] + 1
+        composer = next((c.caller for c in out.calls if c.name == name and c.line == line), None)
+        if composer is None:
+            continue
+        uses = arguments(n.child_by_field_name("arguments")) if name == "applyDecorators" else [n]
+        for use in uses:
+            head = use.child_by_field_name("function") if use.type == "call_expression" else None
+            name = jf.text(head) if head is not None and head.type == "identifier" else ""
+            if not name.startswith("Use") or name[3:] not in _KINDS:
+                continue
+            kind = _KINDS[name[3:]]
+            for arg in arguments(use.child_by_field_name("arguments")):
+                runs = jf.runs(arg, use, kind)
+                if runs is None or not (runs[0] or runs[1]):
+                    continue
+                owner, ref = runs
+                if owner is None and ref is not None and _local_class(jf, ref):
+                    owner, ref = ref, None
+                at_line, at_col = jf.pos(arg)
+                out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, at_line, at_col, ref, COMPOSED_BY + composer))
 
 
 def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, list[Node]]]) -> None:
