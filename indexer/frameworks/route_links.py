@@ -171,6 +171,9 @@ class RouteLinks:
                 continue
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
                         kind=ref.kind, scope="route", **sure)
+            callbacks = self.factory_guards(fc, at, ref.expr) if ref.kind == "guard" else []  # type: ignore[attr-defined]
+            if callbacks:  # an application's factory around passport's AuthGuard: its strategies' callbacks
+                self._guard_wraps(fc, callbacks, set(), linked, route, {"match": "inferred"})
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views

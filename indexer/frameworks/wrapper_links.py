@@ -16,7 +16,7 @@ import ast
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.auth_guards import base_callbacks
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, base_callbacks, factory_callbacks
 from indexer.frameworks.clients import HOLE
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS
 from indexer.frameworks.paths import join_paths, path_under
@@ -300,7 +300,30 @@ class WrapperLinks:
                 self._wraps(fc, srcs, [linked], line, col, framework=framework, kind=w.kind, scope="route")
             else:
                 self.result.outcomes["unlinked_wrapper"] += 1
+            callbacks = self.factory_guards(home, v.f.qualname, w.owner_ref) if w.owner_ref else []
+            if callbacks:
+                self._wraps(fc, callbacks, [linked], line, col, framework=framework, kind=GUARD_CALLBACK,
+                            scope="route", match="inferred")
         return bool(composed)
+
+    def factory_guards(self, fc: FileCtx, scope: str | None, expr: str) -> list[str]:
+        """Ids of the strategy callbacks a guard made by an application's factory around passport's runs:
+        ``expr`` (``AuthGuard({ public: true })``, or the factory's name) names a function of this repository
+        whose file composes ``AuthGuard([names])`` for it (a ``guard`` Wrapper marked
+        :data:`~indexer.model.COMPOSED_BY` + its qualname, :mod:`indexer.languages.ecmascript.frameworks.nest`),
+        and each such guard runs :func:`~indexer.frameworks.auth_guards.factory_callbacks`; sorted, ``[]`` for
+        anything else."""
+        expr = expr.strip()
+        v = self.r.resolve_expr(fc, scope, _callee(expr) or expr)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return []
+        home = self.by_path.get(v.f.file.path)
+        marker = COMPOSED_BY + v.f.qualname
+        found: set[str] = set()
+        for w in home.ex.wrappers if home is not None else ():
+            if w.router == marker and w.kind == "guard" and w.owner is None and (w.owner_ref or "").startswith("AuthGuard("):
+                found.update(factory_callbacks(self.r, home, w.owner_ref or "", self.default_strategies))
+        return sorted(found)
 
     def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
         """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions

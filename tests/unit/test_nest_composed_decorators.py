@@ -105,3 +105,84 @@ def test_editing_the_composition_relinks_the_routes_in_a_one_shot_run(tmp_path) 
          "endpoint:GET /cats/{}"),
     ]
     assert dump(db) == full
+
+
+PASSPORT = """
+// --- path: src/auth/jwt.strategy.ts ---
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-jwt';
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  validate(payload: unknown) { return payload; }
+}
+// --- path: src/auth/public.strategy.ts ---
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport';
+export class PublicStrategy extends PassportStrategy(Strategy, 'public') {
+  validate() { return true; }
+}
+// --- path: src/auth/api-key.strategy.ts ---
+import { PassportStrategy } from '@nestjs/passport';
+import { Strategy } from 'passport-headerapikey';
+export class ApiKeyStrategy extends PassportStrategy(Strategy, 'api-key') {
+  validate(key: string) { return key; }
+}
+// --- path: src/guards/auth.guard.ts ---
+import { AuthGuard as NestAuthGuard } from '@nestjs/passport';
+
+export function AuthGuard(options?: { public: boolean }) {
+  const strategies = ['jwt'];
+  if (options?.public) {
+    strategies.push('public');
+  }
+  return NestAuthGuard(strategies);
+}
+
+export function ApiKeyGuard() {
+  return NestAuthGuard('api-key');
+}
+
+export function Dynamic(name: string) {
+  return NestAuthGuard(name);
+}
+// --- path: src/decorators/http.decorators.ts ---
+import { applyDecorators, UseGuards } from '@nestjs/common';
+import { AuthGuard } from '../guards/auth.guard';
+
+export function Auth(): MethodDecorator {
+  return applyDecorators(UseGuards(AuthGuard({ public: true })));
+}
+// --- path: src/cats/cats.controller.ts ---
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiKeyGuard, AuthGuard, Dynamic } from '../guards/auth.guard';
+import { Auth } from '../decorators/http.decorators';
+
+@Controller('cats')
+export class CatsController {
+  @Get()
+  @UseGuards(AuthGuard())
+  list() { return []; }
+
+  @Get('key')
+  @UseGuards(ApiKeyGuard())
+  byKey() { return []; }
+
+  @Get('dynamic')
+  @UseGuards(Dynamic('jwt'))
+  dynamic() { return []; }
+
+  @Get('composed')
+  @Auth()
+  composed() { return []; }
+}
+"""
+
+
+def test_a_guard_factory_around_passports_runs_its_strategies_callbacks() -> None:
+    result = resolve_fixture(PASSPORT)
+    callbacks = sorted((short_src, e.dst) for f in result.files for e in f.edges if e.kind == "WRAPS"
+                       for short_src in [e.src.split(":", 1)[1]] if e.props.get("kind") == "guard_callback")
+    assert callbacks == [
+        ("src/auth/api-key.strategy.ApiKeyStrategy.validate(1)", "endpoint:GET /cats/key"),
+        ("src/auth/jwt.strategy.JwtStrategy.validate(1)", "endpoint:GET /cats"),
+        ("src/auth/jwt.strategy.JwtStrategy.validate(1)", "endpoint:GET /cats/composed"),
+    ]  # Dynamic(name): a strategy not known; 'public' is pushed on some calls only: PublicStrategy runs nowhere

@@ -97,6 +97,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _default_strategy(jf, root, out)
     if jf.has(b"applyDecorators", b"return Use", b"=> Use"):
         _composed(jf, root, out)
+    if jf.has(PASSPORT.encode()):
+        _passport_factories(jf, root, out)
     matches = jf.matches("nest")
     if not matches:
         return
@@ -207,6 +209,92 @@ def _composed(jf: JsFile, root: Node, out: FileExtraction) -> None:
                     owner, ref = ref, None
                 at_line, at_col = jf.pos(arg)
                 out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, at_line, at_col, ref, COMPOSED_BY + composer))
+
+
+def _passport_factories(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """An application's guard factory around passport's: a function returning ``AuthGuard(names)`` of
+    ``@nestjs/passport`` (under any local name), ``names`` a string, an array of strings, or a local
+    ``const names = ["jwt"]`` the function only ``push``-es strings to (a push inside a branch, loop or
+    ``try`` runs on some calls only and is left out), composes the guard
+    ``AuthGuard([...every name])``: a ``guard`` :class:`~indexer.model.Wrapper` of that text, router
+    ``COMPOSED_BY + <the function's qualname>``; a guard made by calling the function runs those strategies'
+    callbacks (:func:`indexer.frameworks.auth_guards.factory_callbacks`). Another argument composes nothing."""
+    local = next((i.local for i in out.imports if i.module == PASSPORT and i.name == "AuthGuard"), None)
+    if local is None:
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        if fn is None or fn.type != "identifier" or jf.text(fn) != local:
+            continue
+        if n.parent is None or n.parent.type not in ("return_statement", "arrow_function"):
+            continue
+        line = fn.start_point[0] + 1
+        composer = next((c.caller for c in out.calls if c.name == local and c.line == line), None)
+        given = arguments(n.child_by_field_name("arguments"))
+        names = _strategy_names(jf, given[0], out, composer) if composer is not None and len(given) == 1 else None
+        if names:
+            text = "AuthGuard([" + ", ".join(f'"{x}"' for x in names) + "])"
+            at_line, at_col = jf.pos(n)
+            out.wrappers.append(Wrapper(FRAMEWORK, "guard", None, at_line, at_col, text, COMPOSED_BY + composer))
+
+
+def _strategy_names(jf: JsFile, arg: Node, out: FileExtraction, composer: str) -> list[str] | None:
+    """The strategy names of a passport ``AuthGuard`` argument (:func:`_passport_factories`); ``None`` when
+    they are not all known."""
+    if arg.type == "string":
+        value = jf.string(arg)
+        return [value] if value else None
+    if arg.type == "array":
+        found = [jf.string(e) if e.type == "string" else None for e in arg.named_children if e.type != "comment"]
+        return [x for x in found if x] if found and all(found) else None
+    if arg.type != "identifier":
+        return None
+    name, body = jf.text(arg), arg
+    while body is not None and body.type not in ("function_declaration", "function_expression", "arrow_function",
+                                                 "method_definition"):
+        body = body.parent
+    if body is None:
+        return None
+    names: list[str] = []
+    declared = False
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        stack.extend(reversed(n.named_children))
+        if n.type == "variable_declarator" and jf.text(n.child_by_field_name("name")) == name:
+            value = n.child_by_field_name("value")
+            if declared or value is None or value.type != "array":
+                return None
+            first = _strategy_names(jf, value, out, composer)
+            if first is None:
+                return None
+            names[:0], declared = first, True
+        elif n.type == "call_expression" and jf.text(n.child_by_field_name("function")) == f"{name}.push":
+            pushed = [jf.string(a) if a.type == "string" else None for a in arguments(n.child_by_field_name("arguments"))]
+            if not pushed or not all(pushed):
+                return None
+            if not _conditional(n, body):  # a name pushed only on some calls is not always run: left out
+                names += [x for x in pushed if x]
+        elif n.type == "assignment_expression" and jf.text(n.child_by_field_name("left")) == name:
+            return None
+    return list(dict.fromkeys(names)) if declared else None
+
+
+_BRANCHES = frozenset({"if_statement", "switch_statement", "ternary_expression", "for_statement", "for_in_statement",
+                       "while_statement", "do_statement", "try_statement", "catch_clause"})
+
+
+def _conditional(node: Node, body: Node) -> bool:
+    """Whether ``node`` runs only on some paths through ``body`` (inside a branch, a loop or a ``try``)."""
+    n = node.parent
+    while n is not None and n != body:
+        if n.type in _BRANCHES:
+            return True
+        n = n.parent
+    return False
 
 
 def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, list[Node]]]) -> None:
