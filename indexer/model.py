@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from indexer.model_http import (DJANGO_ADMIN_SITE, DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
+from indexer.model_http import (COMPOSED_BY, DJANGO_ADMIN_SITE, DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
                                 WRAPPER_KINDS, ClientFixture, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
                                 UrlArgCall, UrlBuilder, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
@@ -51,7 +51,7 @@ from indexer.typetext import base_type, drop_generics, simple_name, unwrapped
 from indexer.ui_component import UiComponent
 
 __all__ = [
-    "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
+    "COMPOSED_BY", "GatewayRouteDecl", "NamedLoader", "CALLABLE_KINDS", "TYPE_KINDS", "TYPE_ALIAS", "Param", "Definition", "CallSite", "NamedArgument", "Import", "Export", "Binding",
     "TypeUse", "ValueRead", "Injection", "Template", "QueueBinding", "MessageTransport", "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation",
     "GraphqlFragment", "GraphqlDocument", "GraphqlUse", "Route", "WrapperRef", "Wrapper", "WRAPPER_KINDS", "Router",
     "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "TopicUse", "StringConstant", "MAX_JOINED", "CALL_REF", "call_ref",

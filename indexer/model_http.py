@@ -17,7 +17,7 @@ from indexer.model_pickling import pickle_records
 from indexer.string_templates import Template
 
 __all__ = [
-    "WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
+    "WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
     "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
     "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture",
 ]
@@ -32,6 +32,13 @@ Nest interceptors), ``guard`` (Nest guards), ``pipe`` (Nest pipes), ``hook`` (Fl
 ``after_request`` / ``teardown_*``, Fastify hooks, Spring ``@ModelAttribute`` in a controller advice), ``dependency``
 (FastAPI ``Depends``), ``error_handler`` (``@ExceptionHandler``, Flask ``errorhandler``, Express error middleware),
 ``decorator`` (a Python view decorator such as ``login_required``)."""
+
+
+COMPOSED_BY = "@composed:"
+"""The :attr:`Wrapper.router` prefix of a wrapper an application's own decorator composes rather than
+registers (Nest's ``function Auth() { return applyDecorators(UseGuards(RolesGuard)) }``: a ``guard`` Wrapper
+of ``RolesGuard`` with router ``@composed:Auth``). It wraps no router: the routes decorated ``@Auth()`` carry a
+``decorator`` :class:`WrapperRef` naming ``Auth``, which the linker expands into the wrappers so marked."""
 
 
 @dataclass(frozen=True, slots=True)

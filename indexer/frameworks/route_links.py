@@ -149,6 +149,9 @@ class RouteLinks:
             self.name_route(route, router_key, bases, own, linked, handlers)  # type: ignore[attr-defined]
         at = self.scopes.at(fc, route.line, route.col) if route.wrappers else None  # where the expressions are written
         for ref in route.wrappers:
+            if ref.kind == "decorator" and route.framework == "nest":  # an application's decorator composing Use*
+                self.composed_wraps(fc, at, ref.expr, linked, route.line, route.col, route.framework)  # type: ignore[attr-defined]
+                continue
             inline = fc.def_at(ref.expr, route.line) if _INLINE_NAME.search(ref.expr) else None
             if ref.annotation and not isinstance(self.r.resolve_expr(fc, at, ref.expr), FuncV):
                 continue  # a parameter's type naming no dependency alias (a model class, a library type)
@@ -168,6 +171,9 @@ class RouteLinks:
                 continue
             self._wraps(fc, srcs, [linked], route.line, route.col, framework=route.framework,
                         kind=ref.kind, scope="route", **sure)
+            callbacks = self.factory_guards(fc, at, ref.expr) if ref.kind == "guard" else []  # type: ignore[attr-defined]
+            if callbacks:  # an application's factory around passport's AuthGuard: its strategies' callbacks
+                self._guard_wraps(fc, callbacks, set(), linked, route, {"match": "inferred"})
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views

@@ -2,7 +2,7 @@
 
 Mixed into the linker of :mod:`indexer.frameworks.link` (which provides ``r``, ``options``, ``result``,
 ``routers``, ``scopes``, ``order``, ``_linked``, ``_wrapped``, ``_modules``, ``render``, ``prefixes``,
-``_router_key``, ``_endpoint``, ``_edge``, ``_members`` and the other mixins' methods). Cross-cutting
+``_router_key``, ``_endpoint``, ``_edge``, ``_members``, ``by_path`` and the other mixins' methods). Cross-cutting
 code (a filter, middleware, interceptor, guard, pipe, hook, dependency, error handler or view
 decorator) registered on a router or application WRAPS every endpoint it runs for: what runs is the
 function or method the registration names, the framework methods of a class
@@ -16,14 +16,14 @@ import ast
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from indexer.frameworks.auth_guards import base_callbacks
+from indexer.frameworks.auth_guards import GUARD_CALLBACK, base_callbacks, factory_callbacks
 from indexer.frameworks.clients import HOLE
 from indexer.frameworks.drf_defaults import DRF_DEFAULTS
 from indexer.frameworks.paths import join_paths, path_under
 from indexer.frameworks.test_apps import owning_test
 from indexer.frameworks.web_families import wrapper_runs_for
 from indexer.frameworks.wrap_order import ORDERED_FRAMEWORKS, runs_on_errors
-from indexer.model import DRF_ROUTE, Import, Wrapper
+from indexer.model import COMPOSED_BY, DRF_ROUTE, Import, Wrapper
 from indexer.resolve.context import FileCtx
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 
@@ -129,6 +129,8 @@ class WrapperLinks:
 
     def wrapper(self, fc: FileCtx, w: Wrapper) -> None:
         """WRAPS edges of one router- or app-wide registration (see the module docstring)."""
+        if w.router is not None and w.router.startswith(COMPOSED_BY):
+            return  # composed by a decorator function: wraps the routes it decorates (composed_wraps)
         if w.framework in DRF_DEFAULTS:  # REST_FRAMEWORK's default classes: indexer.frameworks.drf_defaults
             srcs, attribute = self.drf_default_guards(fc, w)
             module, ns = self._module_of(fc.path), fc.rules.namespace
@@ -272,6 +274,56 @@ class WrapperLinks:
                 if v is None:  # an untyped result: the factory (a library object: nothing)
                     return self._function_ids(f.f, kind)
         return []
+
+    def composed_wraps(self, fc: FileCtx, scope: str | None, expr: str, linked: LinkedRoute, line: int, col: int,
+                       framework: str) -> bool:
+        """WRAPS edges of the wrappers an application's decorator ``expr`` (resolved like a callee in
+        ``scope`` of ``fc``) composes, for the route ``linked`` it decorates: the :class:`Wrapper` facts of
+        the decorator function's file whose router is :data:`~indexer.model.COMPOSED_BY` + its qualname
+        (Nest's ``applyDecorators(UseGuards(RolesGuard), ...)``), each resolved in that function's scope, of
+        that Wrapper's kind. Whether the decorator composes any (nothing is linked otherwise: a decorator
+        that composes none, or one of a library, is no wrapper)."""
+        v = self.r.resolve_expr(fc, scope, expr)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return False
+        home = self.by_path.get(v.f.file.path)
+        marker = COMPOSED_BY + v.f.qualname
+        composed = [w for w in home.ex.wrappers if w.router == marker] if home is not None else []
+        for w in composed:
+            if w.owner is not None:
+                rd = home.def_at(w.owner, w.line)
+                srcs = [rd.id] if rd is not None and rd.is_callable else \
+                    self._framework_methods(rd) if rd is not None and rd.is_type else []
+            else:
+                srcs = self._wrapper_callables(home, v.f.qualname, w.owner_ref or "", kind=w.kind)
+            if srcs:
+                self._wraps(fc, srcs, [linked], line, col, framework=framework, kind=w.kind, scope="route")
+            else:
+                self.result.outcomes["unlinked_wrapper"] += 1
+            callbacks = self.factory_guards(home, v.f.qualname, w.owner_ref) if w.owner_ref else []
+            if callbacks:
+                self._wraps(fc, callbacks, [linked], line, col, framework=framework, kind=GUARD_CALLBACK,
+                            scope="route", match="inferred")
+        return bool(composed)
+
+    def factory_guards(self, fc: FileCtx, scope: str | None, expr: str) -> list[str]:
+        """Ids of the strategy callbacks a guard made by an application's factory around passport's runs:
+        ``expr`` (``AuthGuard({ public: true })``, or the factory's name) names a function of this repository
+        whose file composes ``AuthGuard([names])`` for it (a ``guard`` Wrapper marked
+        :data:`~indexer.model.COMPOSED_BY` + its qualname, :mod:`indexer.languages.ecmascript.frameworks.nest`),
+        and each such guard runs :func:`~indexer.frameworks.auth_guards.factory_callbacks`; sorted, ``[]`` for
+        anything else."""
+        expr = expr.strip()
+        v = self.r.resolve_expr(fc, scope, _callee(expr) or expr)
+        if not isinstance(v, FuncV) or v.f.file.repo != self.r.repo:
+            return []
+        home = self.by_path.get(v.f.file.path)
+        marker = COMPOSED_BY + v.f.qualname
+        found: set[str] = set()
+        for w in home.ex.wrappers if home is not None else ():
+            if w.router == marker and w.kind == "guard" and w.owner is None and (w.owner_ref or "").startswith("AuthGuard("):
+                found.update(factory_callbacks(self.r, home, w.owner_ref or "", self.default_strategies))
+        return sorted(found)
 
     def _chosen_at_run_time(self, fc: FileCtx, scope: str | None, expr: str) -> bool:
         """Whether the wrapper ``expr`` is a call of a factory that returns one of several functions

@@ -18,7 +18,7 @@ from indexer.model_pickling import pickle_records
 from indexer.resolve import interpreter, return_inference, scope_lookup
 from indexer.resolve.interpreter import Resolver
 
-HTTP = {"WRAPPER_KINDS", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
+HTTP = {"WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
         "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
         "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture"}
 SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",

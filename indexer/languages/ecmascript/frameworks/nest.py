@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from indexer.languages.ecmascript.frameworks.common import JsFile, arguments, join_paths, js_file, unwrap
 from indexer.languages.ecmascript.frameworks.js_constants import constants_of
 from indexer.model import (
+    COMPOSED_BY,
     TYPE_KINDS,
     Binding,
     FileExtraction,
@@ -80,6 +81,10 @@ _CONTROLLERS = frozenset({"Controller", "JsonController"})
 routing-controllers' ``@JsonController`` (the same routes, answering JSON)."""
 _KINDS = {"Guards": "guard", "Interceptors": "interceptor", "Pipes": "pipe", "Filters": "error_handler"}
 _ORDER = ("guard", "interceptor", "pipe", "error_handler")
+_NEST_DECORATORS = frozenset({"Controller", "JsonController", "Get", "Post", "Put", "Delete", "Patch", "Options", "Head",
+                              "All", "Version", "UseGuards", "UseInterceptors", "UsePipes", "UseFilters", "HttpCode",
+                              "Header", "Redirect", "Render", "SetMetadata", "Injectable"})
+"""Nest's own decorators, read here or composing nothing: never an application's composition."""
 _TOKENS = {"APP_GUARD": "guard", "APP_INTERCEPTOR": "interceptor", "APP_PIPE": "pipe", "APP_FILTER": "error_handler"}
 
 
@@ -90,6 +95,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _strategies(out)
     if jf.has(b"defaultStrategy"):
         _default_strategy(jf, root, out)
+    if jf.has(b"applyDecorators", b"return Use", b"=> Use"):
+        _composed(jf, root, out)
+    if jf.has(PASSPORT.encode()):
+        _passport_factories(jf, root, out)
     matches = jf.matches("nest")
     if not matches:
         return
@@ -101,6 +110,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     versions: dict[int, list[Template]] = {}  # method node id -> its @Version(...)
     uses: dict[int, list[tuple[str, WrapperRef]]] = {}  # class / method node id -> (kind, wrapper)
     for caps in matches:
+        if "composed" in caps:  # an application's own decorator: what it composes, in the linker
+            target = decorated_class(caps["composed"][0]) or decorated_method(caps["composed"][0])
+            name = jf.text(caps["composed_name"][0])
+            if target is not None and name not in _NEST_DECORATORS and not (jf.imported(name) or "").startswith("@nestjs/"):
+                uses.setdefault(target.id, []).append(("decorator", WrapperRef("decorator", name)))
+            continue
         if "decorator" not in caps:
             continue
         name = jf.text(caps["name"][0]).rpartition(".")[2]
@@ -146,13 +161,140 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         line, col = jf.pos(decorator)
         http = ["*"] if verb == "All" else [verb.upper()]
         own = uses.get(method.parent.parent.id, []) + uses.get(method.id, [])
-        wrappers = [w for kind in _ORDER for k, w in own if k == kind]
+        wrappers = [w for kind in (*_ORDER, "decorator") for k, w in own if k == kind]
         for prefix in prefixes:
             for path in _paths(jf, args, None):
                 out.routes.append(
                     Route(FRAMEWORK, list(http), join_paths(prefix, path), handler, line, col, wrappers=list(wrappers),
                           versions=list(versions.get(method.id, class_versions)))
                 )
+
+
+def _composed(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """Decorator composition: a function returning ``applyDecorators(...)`` composes the guards, interceptors,
+    pipes and filters of the ``UseGuards(...)`` / ``UseInterceptors(...)`` / ``UsePipes(...)`` / ``UseFilters(...)``
+    among its arguments, and one returning such a ``Use*(...)`` call those of that call (all imported from
+    ``@nestjs/common``): one :class:`~indexer.model.Wrapper` each, router ``COMPOSED_BY + <the function's
+    qualname>`` (:data:`~indexer.model.COMPOSED_BY`), for the routes decorated with the function (their
+    ``decorator`` :class:`~indexer.model.WrapperRef`)."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        name = jf.text(fn) if fn is not None and fn.type == "identifier" else ""
+        if name != "applyDecorators" and not (name.startswith("Use") and name[3:] in _KINDS):
+            continue
+        if jf.imported(name) != "@nestjs/common":
+            continue
+        if n.parent is None or n.parent.type not in ("return_statement", "arrow_function"):
+            continue  # a decorator value built at module level is not a function the routes call
+        line = fn.start_point[0] + 1
+        composer = next((c.caller for c in out.calls if c.name == name and c.line == line), None)
+        if composer is None:
+            continue
+        uses = arguments(n.child_by_field_name("arguments")) if name == "applyDecorators" else [n]
+        for use in uses:
+            head = use.child_by_field_name("function") if use.type == "call_expression" else None
+            name = jf.text(head) if head is not None and head.type == "identifier" else ""
+            if not name.startswith("Use") or name[3:] not in _KINDS:
+                continue
+            kind = _KINDS[name[3:]]
+            for arg in arguments(use.child_by_field_name("arguments")):
+                runs = jf.runs(arg, use, kind)
+                if runs is None or not (runs[0] or runs[1]):
+                    continue
+                owner, ref = runs
+                if owner is None and ref is not None and _local_class(jf, ref):
+                    owner, ref = ref, None
+                at_line, at_col = jf.pos(arg)
+                out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, at_line, at_col, ref, COMPOSED_BY + composer))
+
+
+def _passport_factories(jf: JsFile, root: Node, out: FileExtraction) -> None:
+    """An application's guard factory around passport's: a function returning ``AuthGuard(names)`` of
+    ``@nestjs/passport`` (under any local name), ``names`` a string, an array of strings, or a local
+    ``const names = ["jwt"]`` the function only ``push``-es strings to (a push inside a branch, loop or
+    ``try`` runs on some calls only and is left out), composes the guard
+    ``AuthGuard([...every name])``: a ``guard`` :class:`~indexer.model.Wrapper` of that text, router
+    ``COMPOSED_BY + <the function's qualname>``; a guard made by calling the function runs those strategies'
+    callbacks (:func:`indexer.frameworks.auth_guards.factory_callbacks`). Another argument composes nothing."""
+    local = next((i.local for i in out.imports if i.module == PASSPORT and i.name == "AuthGuard"), None)
+    if local is None:
+        return
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        fn = n.child_by_field_name("function") if n.type == "call_expression" else None
+        if fn is None or fn.type != "identifier" or jf.text(fn) != local:
+            continue
+        if n.parent is None or n.parent.type not in ("return_statement", "arrow_function"):
+            continue
+        line = fn.start_point[0] + 1
+        composer = next((c.caller for c in out.calls if c.name == local and c.line == line), None)
+        given = arguments(n.child_by_field_name("arguments"))
+        names = _strategy_names(jf, given[0], out, composer) if composer is not None and len(given) == 1 else None
+        if names:
+            text = "AuthGuard([" + ", ".join(f'"{x}"' for x in names) + "])"
+            at_line, at_col = jf.pos(n)
+            out.wrappers.append(Wrapper(FRAMEWORK, "guard", None, at_line, at_col, text, COMPOSED_BY + composer))
+
+
+def _strategy_names(jf: JsFile, arg: Node, out: FileExtraction, composer: str) -> list[str] | None:
+    """The strategy names of a passport ``AuthGuard`` argument (:func:`_passport_factories`); ``None`` when
+    they are not all known."""
+    if arg.type == "string":
+        value = jf.string(arg)
+        return [value] if value else None
+    if arg.type == "array":
+        found = [jf.string(e) if e.type == "string" else None for e in arg.named_children if e.type != "comment"]
+        return [x for x in found if x] if found and all(found) else None
+    if arg.type != "identifier":
+        return None
+    name, body = jf.text(arg), arg
+    while body is not None and body.type not in ("function_declaration", "function_expression", "arrow_function",
+                                                 "method_definition"):
+        body = body.parent
+    if body is None:
+        return None
+    names: list[str] = []
+    declared = False
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        stack.extend(reversed(n.named_children))
+        if n.type == "variable_declarator" and jf.text(n.child_by_field_name("name")) == name:
+            value = n.child_by_field_name("value")
+            if declared or value is None or value.type != "array":
+                return None
+            first = _strategy_names(jf, value, out, composer)
+            if first is None:
+                return None
+            names[:0], declared = first, True
+        elif n.type == "call_expression" and jf.text(n.child_by_field_name("function")) == f"{name}.push":
+            pushed = [jf.string(a) if a.type == "string" else None for a in arguments(n.child_by_field_name("arguments"))]
+            if not pushed or not all(pushed):
+                return None
+            if not _conditional(n, body):  # a name pushed only on some calls is not always run: left out
+                names += [x for x in pushed if x]
+        elif n.type == "assignment_expression" and jf.text(n.child_by_field_name("left")) == name:
+            return None
+    return list(dict.fromkeys(names)) if declared else None
+
+
+_BRANCHES = frozenset({"if_statement", "switch_statement", "ternary_expression", "for_statement", "for_in_statement",
+                       "while_statement", "do_statement", "try_statement", "catch_clause"})
+
+
+def _conditional(node: Node, body: Node) -> bool:
+    """Whether ``node`` runs only on some paths through ``body`` (inside a branch, a loop or a ``try``)."""
+    n = node.parent
+    while n is not None and n != body:
+        if n.type in _BRANCHES:
+            return True
+        n = n.parent
+    return False
 
 
 def _global_wrappers(jf: JsFile, out: FileExtraction, matches: list[dict[str, list[Node]]]) -> None:

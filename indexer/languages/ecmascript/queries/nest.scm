@@ -16,6 +16,12 @@
     arguments: (arguments) @args)
   (#match? @name "(^|\\.)(UseGuards|UseInterceptors|UsePipes|UseFilters)$")) @decorator
 
+; An application's own decorator on a controller class or a handler (@Auth([RoleType.USER]), @AdminOnly): the
+; linker expands it into the Use* wrappers its function composes with applyDecorators (nest.py).
+(decorator
+  [(call_expression function: (identifier) @composed_name arguments: (arguments))
+   (identifier) @composed_name]) @composed
+
 ; app.useGlobalGuards(new AuthGuard()) / useGlobalInterceptors / useGlobalPipes / useGlobalFilters.
 (call_expression
   function: (member_expression property: (property_identifier) @global)

@@ -25,6 +25,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "spring_test_clients",
     "spring_kafka",
     "kafka_clients",
+    "kafka_streams",
     "spring_rabbit",
     "spring_jms",
     "paho_java",

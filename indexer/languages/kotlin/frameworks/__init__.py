@@ -23,6 +23,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "kotlin_jdbc",
     "kotlin_constants",
     "kafka_clients",
+    "kafka_streams",
     "url_builders",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""

@@ -1,0 +1,123 @@
+"""Kafka Streams topologies in Kotlin -> :class:`~indexer.model.TopicUse` (framework ``kafka-streams``, broker
+``kafka``), in a file importing from ``org.apache.kafka.streams``: the rules of the Java detector
+(:mod:`indexer.languages.java.frameworks.kafka_streams`).
+
+* consumes: ``builder.stream(topic)`` / ``builder.stream<K, V>(topic)``, ``table``, ``globalTable`` on a
+  ``StreamsBuilder`` (the receiver's declared type; with none, ``streamsbuilder`` in its text), the topic a
+  name or a collection written in place (``listOf(a, b)``: one fact per element); owned by the function
+  building the topology, at the call.
+* produces: ``s.to(topic)`` / ``s.through(topic)`` where the chain ``s`` starts at a stream: a name declared
+  ``KStream`` / ``KTable`` / ``KGroupedStream`` / ``KGroupedTable``, a name bound to a source call of a
+  ``StreamsBuilder`` (``val stream = builder.stream<String, Order>("orders")``), or such a call in the chain.
+  A lambda (a ``TopicNameExtractor``) names no topic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
+from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from indexer.languages.base import SourceText
+
+__all__ = ["LANGUAGES", "detect"]
+
+LANGUAGES = ("kotlin",)
+FRAMEWORK = "kafka-streams"
+_PACKAGE = "org.apache.kafka.streams"
+_SOURCES = frozenset({"stream", "table", "globalTable"})
+_SINKS = frozenset({"to", "through"})
+_STREAMS = frozenset({"KStream", "KTable", "KGroupedStream", "KGroupedTable"})
+_MAX_CHAIN = 64
+
+
+def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
+    """Append the file's Kafka Streams sources (consumes) and sinks (produces) to ``out.topics``."""
+    if not any(i.module.startswith(_PACKAGE) for i in out.imports):
+        return
+    if not any(c.name in _SOURCES or c.name in _SINKS for c in out.calls):
+        return
+    found: list[TopicUse] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "call_expression":
+            continue
+        name_node, receiver = _callee(n)
+        if name_node is None or receiver is None:
+            continue
+        name = src.text(name_node)
+        line, col = src.line(name_node), src.col(name_node)
+        scope = caller_at(out, line, col)
+        if name in _SOURCES:
+            if not _is_builder(receiver, scope, src, out):
+                continue
+            arg = string_arg(src, n, 0)
+            for t in (template(src, e) for e in elements(arg)) if arg is not None else ():
+                if _named(t):
+                    found.append(TopicUse(FRAMEWORK, "consumes", t, scope, line, col))
+        elif name in _SINKS and _is_stream(receiver, scope, src, out):
+            arg = string_arg(src, n, 0)
+            if arg is None or arg.type in ("lambda_literal", "anonymous_function", "callable_reference"):
+                continue
+            t = template(src, arg)
+            if _named(t):
+                found.append(TopicUse(FRAMEWORK, "produces", t, scope, line, col))
+    out.topics.extend(sorted(found, key=lambda u: (u.line, u.col, u.owner or "", u.topic.parts)))
+
+
+def _named(t: Template) -> bool:
+    """Whether a topic template has a literal or constant piece (a name the linker can render)."""
+    return any(k != "hole" and not is_call_ref(x) for k, x in t.parts)
+
+
+def _callee(call: Node) -> tuple[Node | None, Node | None]:
+    """The callee's name node and its explicit receiver (``None``: none) of a ``call_expression``."""
+    head = call.named_children[0] if call.named_children else None
+    if head is None or head.type != "navigation_expression" or len(head.named_children) != 2:
+        return None, None
+    suffix = head.named_children[1]
+    name = suffix.named_children[0] if suffix.named_children else None
+    return (name, head.named_children[0]) if name is not None and name.type == "simple_identifier" else (None, None)
+
+
+def _short_type(text: str) -> str:
+    """``KStream<String, Order>?`` / ``org.x.KStream`` -> ``KStream``."""
+    return text.split("(", 1)[0].split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1].strip()
+
+
+def _is_builder(receiver: Node, scope: str | None, src: SourceText, out: FileExtraction) -> bool:
+    text = src.text(receiver).removeprefix("this.")
+    if not text.isidentifier():
+        return False
+    declared = declared_type(out, scope, text)
+    return _short_type(declared) == "StreamsBuilder" if declared is not None else "streamsbuilder" in text.lower()
+
+
+def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtraction) -> bool:
+    """Whether the receiver chain of a ``to`` / ``through`` starts at a stream (module docstring)."""
+    node = receiver
+    for _ in range(_MAX_CHAIN):
+        if node.type != "call_expression":
+            break
+        name_node, obj = _callee(node)
+        if obj is None:
+            return False
+        if name_node is not None and src.text(name_node) in _SOURCES and _is_builder(obj, scope, src, out):
+            return True
+        node = obj
+    text = src.text(node).removeprefix("this.")
+    if node.type not in ("simple_identifier", "navigation_expression", "this_expression") or not text.isidentifier():
+        return False
+    declared = declared_type(out, scope, text)
+    if declared is None:
+        return False
+    if _short_type(declared) in _STREAMS:
+        return True
+    head, _, member = declared.partition("(")[0].rpartition(".")  # bound to `builder.stream(...)`
+    return member in _SOURCES and head.isidentifier() and _short_type(declared_type(out, scope, head) or "") == "StreamsBuilder"
