@@ -166,7 +166,9 @@ def _all_functions(jf: JsFile, obj: Node) -> bool:
         if e.type == "method_definition":
             continue
         if e.type == "shorthand_property_identifier":
-            if jf.local_callable(jf.text(e), scope) is None:
+            held = _value(jf, e)
+            if jf.local_callable(jf.text(e), scope) is None and not (
+                    held is not None and held.type == "object" and "subscribe" in jf.object_pairs(held)):
                 return False
             continue
         value = unwrap(e.child_by_field_name("value")) if e.type == "pair" else None
@@ -226,7 +228,8 @@ def _type_fields(jf: JsFile, type_name: str, fields: Node) -> None:
         elif f.type == "method_definition":
             key, value = f.child_by_field_name("name"), f
         elif f.type == "shorthand_property_identifier":
-            key, value = f, f
+            held = _value(jf, f)  # `{ newLink }` with `const newLink = { subscribe: fn, resolve }` in the file
+            key, value = f, held if held is not None and held.type == "object" else f
         else:
             continue
         field = _key(jf, key)
