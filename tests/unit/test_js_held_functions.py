@@ -78,3 +78,37 @@ def test_a_function_kept_in_a_field_runs_where_the_class_calls_it() -> None:
             # never: Rebound.run -> audit (re-bound before kept), Twice.run -> audit (a second value), Own.run -> audit
         ],
     )
+
+
+def test_a_typed_destructured_parameter_binds_each_name_to_the_types_member() -> None:
+    # `({ dataSources }: Ctx)` outside any resolver map: `dataSources` is Ctx's member, as `ctx.dataSources` of a
+    # `ctx: Ctx` is; OtherAPI.getAll (same name, another class) is never called; an untyped pattern, a union of two types
+    # and an array type bind nothing (the call stays unresolved: two methods of that name)
+    check(
+        """
+        // --- path: src/api.ts ---
+        export class LaunchAPI { getAll() { return []; } }
+        export class OtherAPI { getAll() { return []; } }
+        // --- path: src/ctx.ts ---
+        import { LaunchAPI } from './api';
+        export interface DataSources { launchAPI: LaunchAPI }
+        export interface Ctx { dataSources: DataSources; user?: string }
+        // --- path: src/use.ts ---
+        import { Ctx, DataSources } from './ctx';
+        export function typed(ctx: Ctx) { return ctx.dataSources.launchAPI.getAll(); }
+        export function destructured({ dataSources }: Ctx) { return dataSources.launchAPI.getAll(); }
+        export function renamed({ dataSources: ds }: Ctx) { return ds.launchAPI.getAll(); }
+        export const arrow = ({ dataSources }: Ctx) => dataSources.launchAPI.getAll();
+        export function untyped({ dataSources }) { return dataSources.launchAPI.getAll(); }
+        export function nullable({ dataSources }: Ctx | null) { return dataSources.launchAPI.getAll(); }
+        export function union({ dataSources }: Ctx | DataSources) { return dataSources.launchAPI.getAll(); }
+        export function listed({ length }: Ctx[]) { return length; }
+        """,
+        [
+            "src/use.arrow(1) -> src/api.LaunchAPI.getAll(0) [exact]",
+            "src/use.destructured(1) -> src/api.LaunchAPI.getAll(0) [exact]",
+            "src/use.nullable(1) -> src/api.LaunchAPI.getAll(0) [exact]",  # `Ctx | null` is a Ctx
+            "src/use.renamed(1) -> src/api.LaunchAPI.getAll(0) [exact]",
+            "src/use.typed(1) -> src/api.LaunchAPI.getAll(0) [exact]",
+        ],
+    )
