@@ -10,7 +10,11 @@ Every entry of every type of the map is a resolver of ``Type.field`` (``Owner: {
 method ``FIELD``): an inline arrow / function / method shorthand becomes a definition of its own
 named ``Type.field`` (owning the calls in its body, :meth:`JsFile.inline_function`); a name or
 property chain -> the local function or a ``handler_ref``; a subscription's ``{ subscribe: fn }`` ->
-``fn``. Position: the field's key.
+``fn``. Position: the field's key. A type's entry may name an object of the file (``{ Query, Mutation }``,
+``Query: queryResolvers``). A map assembled from other files is read where its parts are written
+(:func:`_exported_maps`): in a resolvers file, an exported object named after a type (``export const User =
+{...}``) and the module's exports of a file named after a type (``resolvers/Query.js``: ``module.exports = { feed
+}``) whose entries are all functions are that type's resolvers.
 
 Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchAPI() })``, Apollo Server 4
 ``context: async () => ({ dataSources: { launchAPI: new LaunchAPI({ cache }) } })``, also as
