@@ -52,8 +52,13 @@ export const format = { date: (d) => String(d) };
 const Link = { votes(parent, _, ctx) { return ctx.dataSources.linkAPI.votes(parent.id); } };
 const Vote = { link: (parent) => parent.link };
 export default { Link, Vote };
+// --- path: src/resolvers/Vote.ts ---
+export async function user(parent, _, { dataSources }) { return dataSources.linkAPI.byUser(parent.userId); }
+export const ORDER = 1;
 // --- path: src/resolvers/helpers.js ---
 module.exports = { paginate: (items, n) => items.slice(0, n) };
+// --- path: src/resolvers/format.ts ---
+export function format(d, a, ctx) { return ctx.dataSources.linkAPI.votes(d); }
 // --- path: lib/Query.js ---
 module.exports = { all: (a, b, c) => c.dataSources.linkAPI.all() };
 '''
@@ -73,7 +78,8 @@ def test_resolvers_of_other_files_are_routes() -> None:
         ("src/resolvers/Link.js", "FIELD", "Vote.link", "Vote.link"),
         ("src/resolvers/Query.js", "QUERY", "Query.feed", "feed"),
         ("src/resolvers/User.js", "FIELD", "User.links", "User.links"),
-    ]  # Mutation.js exports a number too: no map; helpers.js and lib/Query.js: no type's resolvers
+        ("src/resolvers/Vote.ts", "FIELD", "Vote.user", "user"),  # an ES module's exported function
+    ]  # Mutation.js exports a number too: no map; helpers.js, format.ts and lib/Query.js: no type's resolvers
 
 
 def test_their_context_gets_the_servers_data_sources() -> None:
@@ -84,4 +90,6 @@ def test_their_context_gets_the_servers_data_sources() -> None:
         ("src/resolvers/Mutation.post(3)", "src/datasources/link.LinkAPI.create(1)", 2, "name"),  # no map: by name
         ("src/resolvers/Query.feed(3)", "src/datasources/link.LinkAPI.all(0)", 2, "inferred"),
         ("src/resolvers/User.User.links(3)", "src/datasources/link.LinkAPI.byUser(1)", 2, "inferred"),
+        ("src/resolvers/Vote.user(3)", "src/datasources/link.LinkAPI.byUser(1)", 1, "inferred"),
+        ("src/resolvers/format.format(3)", "src/datasources/link.LinkAPI.votes(1)", 1, "name"),  # no resolver
     ]

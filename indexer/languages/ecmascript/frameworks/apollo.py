@@ -14,7 +14,8 @@ property chain -> the local function or a ``handler_ref``; a subscription's ``{ 
 ``Query: queryResolvers``). A map assembled from other files is read where its parts are written
 (:func:`_exported_maps`): in a resolvers file, an exported object named after a type (``export const User =
 {...}``) and the module's exports of a file named after a type (``resolvers/Query.js``: ``module.exports = { feed
-}``) whose entries are all functions are that type's resolvers.
+}``) whose entries are all functions are that type's resolvers, and so are the exported functions of an ES module
+named after a type that exports no object (``export function feed(...)`` in ``resolvers/Query.ts``).
 
 Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchAPI() })``, Apollo Server 4
 ``context: async () => ({ dataSources: { launchAPI: new LaunchAPI({ cache }) } })``, also as
@@ -102,17 +103,52 @@ def _exported_maps(jf: JsFile, seen: set[int]) -> None:
     (``module.exports = { Query, Mutation }``, each an object of the file) are a resolver map. Objects in ``seen``
     (maps read already) are skipped."""
     stem = jf.out.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    whole = False  # the module's exports were read as one object
     for name, value in _exports(jf):
         obj = _value(jf, value)
         if obj is None or obj.type != "object" or obj.id in seen:
             continue
         seen.add(obj.id)
+        whole = whole or name is None
         if name is None and _holds_types(jf, obj):
             _resolver_map(jf, obj)
             continue
         type_name = name if name is not None else stem
         if _TYPE_NAME.match(type_name) and _all_functions(jf, obj):
             _type_fields(jf, type_name, obj)
+    if not whole and _TYPE_NAME.match(stem):
+        _exported_functions(jf, stem)
+
+
+def _exported_functions(jf: JsFile, type_name: str) -> None:
+    """ES modules' form of a resolvers file named after a type (``resolvers/Query.ts`` with ``export async function
+    feed(parent, args, ctx)`` / ``export const info = () => ...``, imported as ``import * as Query``): each exported
+    function is a resolver of ``type_name``, with the context binding."""
+    op = graphql_operation(type_name)
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else None
+        if decl is None:
+            continue
+        found: list[tuple[Node, Node]] = []  # (name node, function node)
+        if decl.type in ("function_declaration", "generator_function_declaration"):
+            name = decl.child_by_field_name("name")
+            if name is not None:
+                found.append((name, decl))
+        elif decl.type in ("lexical_declaration", "variable_declaration"):
+            for d in decl.named_children:
+                name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                value = unwrap(d.child_by_field_name("value")) if name is not None else None
+                if name is not None and value is not None and value.type in FUNCTION_TYPES:
+                    found.append((name, value))
+        for name, fn in found:
+            field = jf.text(name)
+            own = jf.definition_named(name)
+            handler = own.qualname if own is not None and own.kind in ("function", "method") else None
+            if handler is None:
+                continue
+            _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
+            line, col = jf.pos(name)
+            jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(f"{type_name}.{field}"), handler, line, col))
 
 
 def _exports(jf: JsFile) -> list[tuple[str | None, Node]]:
