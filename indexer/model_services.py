@@ -221,6 +221,12 @@ class RpcUse:
 GRAPHQL_CLIENT_OPERATIONS = ("QUERY", "MUTATION", "SUBSCRIPTION")
 """Operation types of a GraphQL client document (:class:`GraphqlOperation`): the shorthand ``{ a }`` is a ``QUERY``."""
 
+SelectionTree = list[tuple[int, str]]
+"""A GraphQL selection set in pre-order, one ``(level, entry)`` per selection: ``entry`` a field's name (not its
+alias), ``...Name`` a fragment spread, or ``on Type`` an inline fragment with a type condition. The selections of a
+field or of an ``on Type`` fragment follow it one level deeper; an inline fragment without a type condition is
+flattened into its parent's level. Level 0 is the selection set's own level (an operation's root fields)."""
+
 
 @dataclass(slots=True)
 class GraphqlOperation:
@@ -228,7 +234,8 @@ class GraphqlOperation:
     its name (``None``: anonymous), ``fields`` the fields it selects at the root in order (an alias ``x: orders``
     selects ``orders``; ``__typename`` and other introspection fields left out; the fields of an inline fragment at
     the root included), ``spreads`` the names of the fragments spread at the root (the linker expands them). ``line``
-    / ``col``: where it starts in the host file."""
+    / ``col``: where it starts in the host file. ``tree``: the whole selection in pre-order (:data:`SelectionTree`),
+    so the linker can follow nested fields to their types' resolvers; left out of equality."""
 
     operation: str
     name: str | None
@@ -236,17 +243,20 @@ class GraphqlOperation:
     spreads: list[str]
     line: int
     col: int
+    tree: SelectionTree = field(default_factory=list, compare=False)
 
 
 @dataclass(slots=True)
 class GraphqlFragment:
     """A fragment definition of a GraphQL document: its ``name``, the type it is ``on``, and (as for
-    :class:`GraphqlOperation`) the ``fields`` and ``spreads`` of its own top-level selection."""
+    :class:`GraphqlOperation`) the ``fields`` and ``spreads`` of its own top-level selection, and its whole
+    selection ``tree`` (left out of equality)."""
 
     name: str
     on: str
     fields: list[str]
     spreads: list[str]
+    tree: SelectionTree = field(default_factory=list, compare=False)
 
 
 @dataclass(slots=True)
@@ -261,7 +271,9 @@ class GraphqlDocument:
     definition in a ``.graphql`` file), ``None`` at module level. ``includes``: the expressions
     interpolated into it (``${ORDER_FIELDS}``), whose fragments the linker adds; ``errors``: how many
     syntax errors the text has (what parsed is kept). ``run``: a use in this file runs it where it is
-    written (``useQuery(gql`...`)``)."""
+    written (``useQuery(gql`...`)``). ``types``: the schema SDL the text declares (``typeDefs = gql`type User {
+    posts: [Post] }```), one ``(type, field, named type)`` per field of an object or interface type or extension
+    (``("User", "posts", "Post")``), so the linker knows what a nested selection's field returns."""
 
     framework: str
     name: str | None
@@ -273,6 +285,7 @@ class GraphqlDocument:
     includes: list[str] = field(default_factory=list)
     errors: int = 0
     run: bool = False
+    types: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["ANY_STRATEGY", "CONFIG_KEY", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name", "inline_definition", "inline_header"]
+__all__ = ["ANY_STRATEGY", "CONFIG_DEFAULT", "CONFIG_KEY", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name", "inline_definition", "inline_header"]
 
 DEFAULT_STRATEGY = "PassportModule.defaultStrategy"
 """The :class:`~indexer.model.StringConstant` naming the passport strategy NestJS's ``AuthGuard()`` (no
@@ -45,6 +45,10 @@ ANY_STRATEGY = "AuthGuard:*"
 """The registration key (written ``@AuthGuard:*``) of every passport strategy's ``validate`` of the
 repository, beside its own ``AuthGuard:<name>``: ``AuthGuard()`` runs it when no default strategy is
 registered and exactly one strategy exists (:func:`indexer.frameworks.auth_guards.factory_callbacks`)."""
+CONFIG_DEFAULT = "??"
+"""Between a configuration key and the literal a read falls back to when no configuration file sets the key
+(``config:Kafka:Topic??orders`` of .NET ``GetValue<string>("Kafka:Topic", "orders")`` /
+``configuration["Kafka:Topic"] ?? "orders"``): the linker renders the default when the key has no value."""
 CONFIG_KEY = "config:"
 """The start of a :class:`~indexer.model.StringConstant` qualname that is a configuration key, not a
 name of the file: NestJS ``registerAs("app", () => ({ apiPrefix: process.env.API_PREFIX || "api" }))``

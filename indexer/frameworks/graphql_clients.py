@@ -10,6 +10,18 @@ stubs carry ``grpc``) from the code running an operation to the Endpoint ``<OPER
 at the root expanded. So the impact walk crosses from a resolver (EXPOSES) to every client component
 and its callers, as it crosses HTTP.
 
+Nested fields: a field selected below the root (``{ me { trips { id } } }``) reaches the resolver of
+``FIELD User.trips`` when the schema says the type of the field it is selected on (``Query.me: User``)
+and a resolver of the repository exposes that field (a field no resolver answers is a plain property:
+no edge). Types come from the repository's schema: ``.graphql`` / ``.graphqls`` files (a field's
+``field_type``) and SDL written in code (``typeDefs = gql`...```, :attr:`GraphqlDocument.types`); a
+field defined with two different types is unknown. An inline fragment ``... on User`` and a fragment's
+type condition name the type of what they select. A field whose type is unknown links nothing below
+it. Followed through fragments spread at any level (each once per operation), at most
+:data:`indexer.frameworks.graphql_documents.MAX_TREE_LEVELS` levels deep. The edge carries the
+``selection`` path (``me.trips``); certainty as for the root fields' edges (counted
+``calls_graphql_field``).
+
 Who owns the edge (the edge's ``src``):
 
 * a use (``useQuery(GET_ORDERS)``, ``client.mutate({mutation: M})``, ``request(url, doc)``,
@@ -42,13 +54,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from indexer.frameworks.graphql_documents import DOCUMENTS_FRAMEWORK, operation_qualname
 from indexer.frameworks.unlinked import Miss, nearest
 from indexer.model import GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse
 from indexer.symbols import file_id
-from stores.contracts import Edge
+from stores.contracts import Edge, endpoint_id
 
 if TYPE_CHECKING:
     from indexer.frameworks.link import LinkResult
@@ -58,6 +71,7 @@ if TYPE_CHECKING:
 __all__ = ["link_graphql_clients"]
 
 _ROOTS = {"QUERY": "Query", "MUTATION": "Mutation", "SUBSCRIPTION": "Subscription"}
+_ROOT_TYPES = frozenset(_ROOTS.values())
 _MATCH = ("exact", "inferred", "name")
 _MAX_SPREAD_DEPTH = 16
 _MAX_INCLUDE_DEPTH = 8
@@ -73,7 +87,9 @@ class _ClientLinker:
         self.miss = miss
         self.declared: set[str] = {e.dst for es in result.edges.values() for e in es
                                    if e.kind in ("EXPOSES", "DECLARES") and e.dst.startswith(
-                                       ("endpoint:QUERY ", "endpoint:MUTATION ", "endpoint:SUBSCRIPTION "))}
+                                       ("endpoint:QUERY ", "endpoint:MUTATION ", "endpoint:SUBSCRIPTION ",
+                                        "endpoint:FIELD "))}
+        self.types = _schema_types(r, ctxs)
         self.fragments: dict[str, list[GraphqlFragment]] = defaultdict(list)
         self.documents: dict[tuple[str, str], GraphqlDocument] = {}
         self.files: list[FileCtx] = []  # .graphql / .gql files holding operations
@@ -190,6 +206,54 @@ class _ClientLinker:
         for name in fields:
             self._link(fc, src, op.operation, name, line, col, framework or doc.framework,
                        "inferred" if unrun else "exact", op.name)
+        if self.types:
+            site = _Site(fc, src, line, col, framework or doc.framework, "inferred" if unrun else "exact", op.name)
+            self._nested(site, dfc, doc, op.tree, _ROOTS[op.operation], "", set(), 0)
+
+    def _nested(self, site: _Site, dfc: FileCtx, doc: GraphqlDocument, tree: Sequence[tuple[int, str]], base: str,
+                path: str, seen: set[str], depth: int) -> None:
+        """Link the fields of ``tree`` (a selection whose level 0 is selected on type ``base``, reached by
+        ``path``) that are selected on a known type other than a root type to their exposed ``FIELD``
+        endpoints; fragments spread in it are followed once each (``seen``), :data:`_MAX_SPREAD_DEPTH` deep."""
+        types: list[str | None] = [base]  # the type each level's selections are made on
+        names: list[str] = [path]
+        for level, entry in tree:
+            del types[level + 1:], names[level + 1:]
+            parent = types[level] if level < len(types) else None
+            prefix = names[level] if level < len(names) else ""
+            if entry.startswith("on "):
+                types.append(entry[3:])
+                names.append(prefix)
+            elif entry.startswith("..."):
+                frag_name = entry[3:]
+                if frag_name in seen or depth >= _MAX_SPREAD_DEPTH:
+                    continue
+                seen.add(frag_name)
+                frag = self._fragment(dfc, doc, frag_name)
+                if frag is not None and frag.on:
+                    self._nested(site, dfc, doc, frag.tree, frag.on, prefix, seen, depth + 1)
+            else:
+                here = f"{prefix}.{entry}" if prefix else entry
+                if parent is not None and parent not in _ROOT_TYPES:
+                    self._link_field(site, parent, entry, here)
+                types.append(self.types.get(parent, {}).get(entry) if parent is not None else None)
+                names.append(here)
+
+    def _link_field(self, site: _Site, parent: str, name: str, selection: str) -> None:
+        eid = endpoint_id("FIELD", f"{parent}.{name}")
+        if eid not in self.declared:
+            return  # a plain property: no resolver of the repository answers it
+        key = (site.fc.path, site.src, eid)
+        if key in self.written:
+            return
+        self.written.add(key)
+        self.endpoint(site.fc, "FIELD", f"{parent}.{name}")
+        props = {"framework": site.framework, "kind": "graphql", "match": site.match, "selection": selection}
+        if site.op_name:
+            props["operation"] = site.op_name
+        self.result.edges[site.fc.path].append(Edge("CALLS_HTTP", site.src, eid, site.fc.repo, site.fc.path,
+                                                    site.line, site.col, None, props))
+        self.result.outcomes["calls_graphql_field"] += 1
 
     def _expand(self, fc: FileCtx, doc: GraphqlDocument, spreads: Sequence[str], fields: list[str],
                 seen: set[str], depth: int) -> int:
@@ -249,6 +313,37 @@ class _ClientLinker:
     def _def_id(self, fc: FileCtx, qualname: str | None, line: int) -> str:
         rd = fc.def_at(qualname, line) if qualname else None
         return rd.id if rd is not None else file_id(fc.repo, fc.path)
+
+
+@dataclass(slots=True, frozen=True)
+class _Site:
+    """Where an operation runs: the owning file, the edge's source and position, and the edge's props."""
+
+    fc: FileCtx
+    src: str
+    line: int
+    col: int
+    framework: str
+    match: str
+    op_name: str | None
+
+
+def _schema_types(r: Lookup, ctxs: Sequence[FileCtx]) -> dict[str, dict[str, str]]:
+    """``type -> field -> named type`` of the repository's schema: fields of ``.graphql`` / ``.graphqls``
+    files (definitions of kind ``field`` with a ``field_type``) and SDL written in code
+    (:attr:`GraphqlDocument.types`). A field two schemas of the repository type differently is left out."""
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for fc in ctxs:
+        ex = fc.ex
+        for d in ex.graphql_documents:
+            for type_name, name, named in d.types:
+                found[type_name][name].add(named)
+        if ex.language == "graphql":
+            r.use(("file", fc.path, ""))  # a field's type is in the file's definitions, not its framework facts
+            for df in ex.definitions:
+                if df.kind == "field" and df.parent and df.field_type:
+                    found[df.parent][df.name].add(df.field_type)
+    return {t: {f: next(iter(v)) for f, v in fs.items() if len(v) == 1} for t, fs in found.items()}
 
 
 def link_graphql_clients(r: Lookup, ctxs: Sequence[FileCtx], result: LinkResult, locate: Locate,

@@ -13,9 +13,13 @@ type: the ``{ a }`` shorthand, a ``QUERY``); its root ``selection_set``'s fields
 local-only ``@client`` fields left out), fragment
 spreads its ``spreads``, and the fields and spreads of an inline fragment at the root (``... on
 Query { a }``, ``... @include(if: $x) { a }``) are the operation's own. Fragment definitions are
-:class:`~indexer.model.GraphqlFragment` s read the same way. Type-system definitions (a schema) in the
-same text are ignored here. A text that does not parse in part keeps what parsed (``errors`` counts
-the ERROR / MISSING nodes).
+:class:`~indexer.model.GraphqlFragment` s read the same way. Each also keeps its whole selection as a
+``tree`` (pre-order ``(level, entry)`` pairs, :data:`indexer.model_services.SelectionTree`; at most
+:data:`MAX_TREE_LEVELS` levels and :data:`MAX_TREE_ENTRIES` entries, ``@client`` fields and their
+selections left out), which the linker follows to nested fields' resolvers. Type-system definitions
+(a schema's SDL in the same text, as in Apollo Server's ``typeDefs = gql`...```) are read as
+``types``: ``(type, field, named type)`` of each field of an object or interface type or extension.
+A text that does not parse in part keeps what parsed (``errors`` counts the ERROR / MISSING nodes).
 """
 
 from __future__ import annotations
@@ -37,6 +41,14 @@ _MAX_INLINE_DEPTH = 16
 """Inline fragments nested at the root are followed at most this deep."""
 MAX_DOCUMENT_BYTES = 1_000_000
 """A longer embedded document is not parsed (counted as having errors)."""
+MAX_TREE_LEVELS = 12
+"""Selections nested deeper than this (fields and typed inline fragments) are left out of a ``tree``."""
+MAX_TREE_ENTRIES = 2_000
+"""A ``tree`` keeps at most this many entries (the first in pre-order)."""
+_TYPE_DECLS = frozenset({"object_type_definition", "object_type_extension", "interface_type_definition",
+                         "interface_type_extension"})
+_CONTAINERS = frozenset({"source_file", "document", "definition", "executable_definition", "ERROR",
+                         "type_system_definition", "type_definition", "type_system_extension", "type_extension"})
 
 
 DOCUMENTS_FRAMEWORK = "graphql-documents"
@@ -53,6 +65,7 @@ class ParsedDocument:
     operations: list[GraphqlOperation] = field(default_factory=list)
     fragments: list[GraphqlFragment] = field(default_factory=list)
     errors: int = 0
+    types: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def parse_document(text: str, line: int = 1, col: int = 0) -> ParsedDocument:
@@ -81,7 +94,7 @@ def document_of(framework: str, text: str, line: int, col: int, name: str | None
     where it is written."""
     parsed = parse_document(text, line, col)
     return GraphqlDocument(framework, name, owner, parsed.operations, parsed.fragments, line, col,
-                           list(includes or ()), parsed.errors, run)
+                           list(includes or ()), parsed.errors, run, parsed.types)
 
 
 def parse_tree(root: Node, data: bytes, line: int = 1, col: int = 0) -> ParsedDocument:
@@ -101,7 +114,9 @@ def parse_tree(root: Node, data: bytes, line: int = 1, col: int = 0) -> ParsedDo
             frag = _fragment(n, data)
             if frag is not None:
                 out.fragments.append(frag)
-        elif n.type in ("source_file", "document", "definition", "executable_definition", "ERROR"):
+        elif n.type in _TYPE_DECLS:
+            out.types.extend(_type_fields(n, data))
+        elif n.type in _CONTAINERS:
             stack.extend(reversed(n.named_children))
     out.operations.sort(key=lambda o: (o.line, o.col))
     return out
@@ -121,10 +136,12 @@ def _operation(node: Node, data: bytes) -> GraphqlOperation:
     fields: list[str] = []
     spreads: list[str] = []
     sel = _child(node, "selection_set")
+    tree: list[tuple[int, str]] = []
     if sel is not None:
         _selections(sel, data, fields, spreads, 0)
+        _tree(sel, data, 0, tree)
     return GraphqlOperation(_OPERATION_TYPES.get(_text(kind, data).strip(), "QUERY"),
-                            _text(name, data) or None, fields, spreads, 0, 0)
+                            _text(name, data) or None, fields, spreads, 0, 0, tree)
 
 
 def _fragment(node: Node, data: bytes) -> GraphqlFragment | None:
@@ -136,8 +153,10 @@ def _fragment(node: Node, data: bytes) -> GraphqlFragment | None:
     fields: list[str] = []
     spreads: list[str] = []
     _selections(sel, data, fields, spreads, 0)
+    tree: list[tuple[int, str]] = []
+    _tree(sel, data, 0, tree)
     on = _child(cond, "named_type") if cond is not None else None
-    return GraphqlFragment(_text(_child(name, "name") or name, data), _text(on, data), fields, spreads)
+    return GraphqlFragment(_text(_child(name, "name") or name, data), _text(on, data), fields, spreads, tree)
 
 
 def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], depth: int) -> None:
@@ -160,6 +179,64 @@ def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], d
             nested = _child(inner, "selection_set")
             if nested is not None:
                 _selections(nested, data, fields, spreads, depth + 1)
+
+
+def _tree(sel: Node, data: bytes, level: int, out: list[tuple[int, str]]) -> None:
+    """Append to ``out`` the selections of ``sel`` at ``level`` and, after each field or typed inline
+    fragment, its own selections one level deeper (pre-order; bounded by :data:`MAX_TREE_LEVELS` and
+    :data:`MAX_TREE_ENTRIES`; an explicit stack, so no recursion limit applies)."""
+    stack: list[tuple[Node, int]] = [(s, level) for s in reversed(sel.named_children)]
+    while stack and len(out) < MAX_TREE_ENTRIES:
+        s, lvl = stack.pop()
+        inner = s.named_children[0] if s.type == "selection" and s.named_children else s
+        nested: Node | None = None
+        if inner.type == "field":
+            text = _text(_child(inner, "name"), data)
+            if not text or text.startswith("__") or _client_only(inner, data):
+                continue
+            out.append((lvl, text))
+            nested, deeper = _child(inner, "selection_set"), lvl + 1
+        elif inner.type == "fragment_spread":
+            fname = _child(inner, "fragment_name")
+            text = _text(_child(fname, "name") if fname is not None else None, data)
+            if text:
+                out.append((lvl, "..." + text))
+        elif inner.type == "inline_fragment" and not _client_only(inner, data):
+            cond = _child(inner, "type_condition")
+            on = _text(_child(cond, "named_type"), data) if cond is not None else ""
+            deeper = lvl
+            if on:
+                out.append((lvl, "on " + on))
+                deeper = lvl + 1
+            nested = _child(inner, "selection_set")
+        if nested is not None and deeper <= MAX_TREE_LEVELS:
+            stack.extend((c, deeper) for c in reversed(nested.named_children))
+
+
+def _type_fields(decl: Node, data: bytes) -> list[tuple[str, str, str]]:
+    """``(type, field, named type)`` of each field of an object / interface type definition or extension."""
+    type_name = _text(_child(decl, "name"), data)
+    body = _child(decl, "fields_definition")
+    if not type_name or body is None:
+        return []
+    out = []
+    for f in body.named_children:
+        if f.type != "field_definition":
+            continue
+        name = _text(_child(f, "name"), data)
+        named = _named_type(_child(f, "type"))
+        if name and named is not None:
+            out.append((type_name, name, _text(named, data)))
+    return out
+
+
+def _named_type(t: Node | None) -> Node | None:
+    """The ``named_type`` at the core of a field's type (``[Owner!]!`` -> ``Owner``)."""
+    for _ in range(64):
+        if t is None or t.type == "named_type":
+            return t
+        t = next((c for c in t.named_children if c.type in ("type", "named_type", "list_type", "non_null_type")), None)
+    return None
 
 
 def _client_only(node: Node, data: bytes) -> bool:

@@ -121,7 +121,7 @@ from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.string_templates import is_call_ref
-from indexer.symbols import CONFIG_KEY, file_id
+from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, file_id
 from stores.contracts import Edge, Node, endpoint_id, topic_id
 
 __all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
@@ -323,12 +323,17 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         env = ENV_REF.match(expr)
         if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
             return env_for(self.options.env, fc.path).get(env.group(1))
+        default = None
+        if expr.startswith(CONFIG_KEY) and CONFIG_DEFAULT in expr:  # GetValue("Kafka:Topic", "orders")
+            expr, default = expr.split(CONFIG_DEFAULT, 1)
         found = self.config_constant(fc, expr) if expr.startswith(CONFIG_KEY) else self.locate(fc, scope, expr)
         if found is None and expr.startswith(CONFIG_KEY) and self.options.settings:
             # configuration["EventBus:Queue"]: the appsettings.json of the file's own .NET project
             kept = settings_for(self.options.settings, fc.path).get(expr[len(CONFIG_KEY):].lower())
             if kept is not None:
                 return kept
+        if found is None and default is not None:
+            return default  # no configuration file sets the key: the read's own default
         if found is None:
             setting = self.setting_key(fc, expr)  # Django's settings.X: the settings module's X
             found = self.config_constant(fc, setting) if setting is not None else None

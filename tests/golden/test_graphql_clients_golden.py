@@ -108,9 +108,20 @@ def test_index_summary_counts_graphql_links_by_reason(tmp_path) -> None:
     s.close()
     graphql = {k: v for k, v in report.links.items() if "graphql" in k}
     # 20 edges; Query.weather undeclared; ARCHIVED unrun; useAnything(doc) has no document to follow;
-    # `...Missing` is defined nowhere. db.query('SELECT 1') is no GraphQL and is not counted.
+    # `...Missing` is defined nowhere. db.query('SELECT 1') is no GraphQL and is not counted. One nested field
+    # reaches its resolver: Viewer's `me { orders }` (User.orders).
     assert graphql == {"calls_graphql": 20, "calls_graphql_undeclared": 1, "calls_graphql_unrun": 1,
-                       "unlinked_graphql_document": 1, "unlinked_graphql_fragment": 1}
+                       "unlinked_graphql_document": 1, "unlinked_graphql_fragment": 1, "calls_graphql_field": 1}
+
+
+def test_a_nested_field_with_a_resolver_is_called_through_its_type(store) -> None:
+    # schema.graphql types Query.me as User; the resolver map answers User.orders: Viewer (spread at Dashboard's root)
+    # selects me { orders }, so Dashboard calls FIELD User.orders. Order.lines, Order.id have no resolver: no edge.
+    edges = store.incoming(["endpoint:FIELD User.orders", "endpoint:FIELD Order.lines", "endpoint:FIELD Order.id",
+                            "endpoint:FIELD User.name"], ["CALLS_HTTP"])
+    assert sorted((e.src.removeprefix(f"{REPO}:"), e.dst, e.props["match"], e.props["selection"], e.props["operation"])
+                  for es in edges.values() for e in es) == [
+        ("web/src/components/Dashboard.Dashboard(0)", "endpoint:FIELD User.orders", "exact", "me.orders", "Dashboard")]
 
 
 def test_resolver_reaches_clients_in_three_languages(store) -> None:

@@ -121,6 +121,7 @@ def test_store_imports_exports_bindings() -> None:
         Binding("OwnerStore", "this.cache", "Map", "constructed", 10),  # a field `cache = new Map()`
         Binding("OwnerStore", "cache", "Map", "constructed", 10),
         Binding("makeApp", "routes", "routes", "object", 25),  # an object literal of definitions
+        Binding("OwnerStore", "this.db", "db", "alias", 14),  # the constructor's parameter kept in a field
         Binding("OwnerStore", "this.log", "Logger", "constructed", 15),
         Binding("makeApp", "app", "express", "constructed", 23),  # `const app = express()`: what it returns
     ]

@@ -198,7 +198,8 @@ def test_functions_overloads_default_and_nested() -> None:
     ]
     # `T` is a type parameter: neither a type use nor a binding.
     assert r.type_uses == [TypeUse("outer", "Opts", 5, 55)]
-    assert r.bindings == []
+    # `{a, b}: Opts`: each name the pattern binds is that member of Opts (session 67)
+    assert r.bindings == [Binding("outer", "a", "Opts.a", "alias", 5), Binding("outer", "b", "Opts.b", "alias", 5)]
 
 
 def test_call_shapes() -> None:

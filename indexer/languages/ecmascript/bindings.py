@@ -1,7 +1,7 @@
 """The local bindings and type uses of an ECMAScript file, from the matches of
 ``queries/bindings.scm`` and ``queries/type_uses.scm``: :class:`~indexer.model.Binding` (a name
 declared with a type, constructed, an alias, either operand of ``??`` / ``||``; ``this.x = new
-Foo()`` bound in its class; a name assigned in ``if`` / ``else`` branches joined) and
+Foo()`` and ``this.x = y`` bound in its class; a name assigned in ``if`` / ``else`` branches joined) and
 :class:`~indexer.model.TypeUse` (a TypeScript type named outside its own type parameters)."""
 
 from __future__ import annotations
@@ -32,9 +32,14 @@ def binding_records(fr: Any, matches: list[dict[str, list[Node]]]) -> None:
     for caps in matches:
         name = caps["name"][0]
         line = fr.src.line(name)
-        if name.type == "member_expression":  # this.x = new Foo(): bound in the class
+        if name.type == "member_expression":  # this.x = new Foo() / this.x = y: bound in the class
             scope = fr.scope_of(name)
             owner = (scope.class_qualname or scope.code_scope) if scope else None
+            if "alias" in caps:
+                target = fr.receiver(caps["alias"][0])
+                if "(" not in target and "[" not in target:  # `this.x = a.b().c` / `a[0]` are not aliases
+                    bindings.append(Binding(owner, fr.receiver(name), target, "alias", line))
+                continue
             ctor = fr.receiver(caps["constructed"][0])
             bindings.append(Binding(owner, fr.receiver(name), ctor, "constructed", line))
             continue

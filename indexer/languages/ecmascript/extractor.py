@@ -136,6 +136,8 @@ _MODULE_LEVEL_HOLDERS = frozenset(
      "pair", "expression_statement", "assignment_expression"}
 )
 _KIND_CAPTURES = ("class", "interface", "enum", "function", "method", "field")
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+"""A type named by a (dotted) name alone: ``Ctx``, ``ns.Ctx``."""
 _WS = re.compile(r"\s+")
 _OBJECT_READS = {"Object.values": "$values", "Object.entries": "$entries"}
 """``Object.values(x)`` / ``Object.entries(x)`` in a receiver: written ``x.$values()`` / ``x.$entries()``."""
@@ -674,6 +676,8 @@ class _FileRun:
             ptype = self.type_text(annotation)
             param = Param(self.flat(pattern), ptype, has_default, variadic, object_pattern_fields(pattern, self.text))
             out.append(param)
+            if pattern.type == "object_pattern" and param.fields:
+                self._typed_fields(qualname, pattern, ptype, param.fields)
             if pattern.type != "identifier":
                 continue
             bound = bindable(ptype)
@@ -688,6 +692,19 @@ class _FileRun:
                 col = self.src.col(pattern)
                 self.out.injections.append(Injection(class_qualname, bound, "constructor", line, col))
         return out
+
+    def _typed_fields(self, qualname: str, pattern: Node, ptype: str | None, fields: tuple[tuple[str, str], ...]) -> None:
+        """A destructured parameter with a declared type (``({ dataSources, user: u }: Ctx) => ...``): each name it
+        binds is an alias of that member of the type (``dataSources`` -> ``Ctx.dataSources``, ``u`` ->
+        ``Ctx.user``), so ``dataSources.launchAPI.getAll()`` resolves as ``ctx.dataSources.launchAPI.getAll()``
+        does on a ``ctx: Ctx``. No binding when the type names no one type (a union, an inline object type, an
+        array, a generic)."""
+        bound = bindable(ptype)
+        if not bound or not _TYPE_NAME.fullmatch(bound):
+            return
+        line = self.src.line(pattern)
+        for key, local in fields:
+            self.out.bindings.append(Binding(qualname, local, f"{bound}.{key}", "alias", line))
 
     def _parameter_property(self, p: Node, pattern: Node, param: Param, class_qualname: str) -> None:
         """``constructor(private repo: Repo)`` declares the field ``repo`` of the class."""

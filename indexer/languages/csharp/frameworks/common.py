@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from indexer.languages import base
 from indexer.frameworks import ENV_READ, call_piece
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics, is_call_ref
-from indexer.symbols import CONFIG_KEY, inline_definition, inline_header
+from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -249,6 +249,10 @@ class CsFile:
             left = node.child_by_field_name("left")
             if left is not None and ENV_READ.match(self.expr(left)):
                 return self._template(node.child_by_field_name("right"), depth + 1)
+            key = self.config_key(left) if left is not None else None
+            default = self._literal_arg([node.child_by_field_name("right")]) if key is not None else None
+            if key is not None and default is not None:  # configuration["Kafka:Topic"] ?? "orders"
+                return Template((("ref", CONFIG_KEY + key + CONFIG_DEFAULT + default),))
             return Template((("hole", self.expr(node)),))
         if t == "binary_expression" and self.text(node.child_by_field_name("operator")) == "+":
             left = self._template(node.child_by_field_name("left"), depth + 1, params)
@@ -267,7 +271,9 @@ class CsFile:
         if t in ("element_access_expression", "invocation_expression", "member_access_expression"):
             key = self.config_key(node)
             if key is not None:  # configuration["EventBus:Queue"]: the project's appsettings (the linker)
-                return Template((("ref", CONFIG_KEY + key),))
+                args = self.args(node) if t == "invocation_expression" else []
+                default = self._literal_arg(args[1:2]) if len(args) == 2 else None  # GetValue("K", "d")
+                return Template((("ref", CONFIG_KEY + key + (CONFIG_DEFAULT + default if default else "")),))
         if t == "member_access_expression":
             text = self.expr(node)
             if text in self.constants:
@@ -285,7 +291,8 @@ class CsFile:
 
     def config_key(self, node: Node) -> str | None:
         """The configuration key an ``IConfiguration`` read names: ``configuration["A:B"]``,
-        ``config.GetValue<string>("A:B")`` (its default argument not read), ``GetSection("A")["B"]``,
+        ``config.GetValue<string>("A:B")`` (a literal default argument is kept by the template beside the key,
+        :data:`~indexer.symbols.CONFIG_DEFAULT`), ``GetSection("A")["B"]``,
         ``GetSection("A").GetValue<T>("B")``, ``GetSection("A:B").Value`` -> ``"A:B"``; the receiver is a
         name or property whose last name holds ``config`` (any case). ``None`` for anything else."""
         t = node.type

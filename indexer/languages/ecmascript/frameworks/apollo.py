@@ -10,7 +10,12 @@ Every entry of every type of the map is a resolver of ``Type.field`` (``Owner: {
 method ``FIELD``): an inline arrow / function / method shorthand becomes a definition of its own
 named ``Type.field`` (owning the calls in its body, :meth:`JsFile.inline_function`); a name or
 property chain -> the local function or a ``handler_ref``; a subscription's ``{ subscribe: fn }`` ->
-``fn``. Position: the field's key.
+``fn``. Position: the field's key. A type's entry may name an object of the file (``{ Query, Mutation }``,
+``Query: queryResolvers``). A map assembled from other files is read where its parts are written
+(:func:`_exported_maps`): in a resolvers file, an exported object named after a type (``export const User =
+{...}``) and the module's exports of a file named after a type (``resolvers/Query.js``: ``module.exports = { feed
+}``) whose entries are all functions are that type's resolvers, and so are the exported functions of an ES module
+named after a type that exports no object (``export function feed(...)`` in ``resolvers/Query.ts``).
 
 Data sources (Apollo Server 2 / 3 ``dataSources: () => ({ launchAPI: new LaunchAPI() })``, Apollo Server 4
 ``context: async () => ({ dataSources: { launchAPI: new LaunchAPI({ cache }) } })``, also as
@@ -50,6 +55,8 @@ FRAMEWORK = "apollo"
 _PACKAGES = re.compile(r"^(@apollo/server|apollo-server(-[\w-]+)?|graphql-yoga|@graphql-tools/[\w-]+|graphql-tools|mercurius|graphql)$")
 _RESOLVERS_NAME = re.compile(r"resolvers$", re.I)
 _RESOLVERS_PATH = re.compile(r"(^|/)resolvers?(/|\.|$)", re.I)
+_TYPE_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]*$")
+"""A GraphQL type's name as resolver files name it (``Query``, ``User``; GraphQL's convention: capitalised)."""
 APOLLO_SERVER = "apolloServer"
 """The name (after ``@``) of the ``registers`` bindings announcing a file's Apollo Server objects."""
 APOLLO_DATA_SOURCES = "ApolloServer$dataSources"
@@ -63,9 +70,10 @@ _CONTEXT_ARG_OF = {"__resolveReference": 1, "__resolveType": 1, "__isTypeOf": 1}
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append a GraphQL route per resolver of the file's resolver maps."""
+    by_path = bool(_RESOLVERS_PATH.search(out.path))
     jf = js_file(root, src, out)
     matches = jf.matches("apollo")
-    if not matches:
+    if not matches and not by_path:
         return
     sources: dict[str, tuple[str, int]] = {}
     for caps in matches:
@@ -73,7 +81,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             _server_options(jf, caps["options"][0], sources)
     _record_sources(out, sources)
     imported = any(_PACKAGES.match(i.module) for i in out.imports)
-    by_path = bool(_RESOLVERS_PATH.search(out.path))
     seen: set[int] = set()
     for caps in matches:
         if "map" not in caps:
@@ -84,6 +91,135 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         seen.add(m.id)
         if imported or by_path or _named_resolvers(jf, m):
             _resolver_map(jf, m)
+    if by_path:
+        _exported_maps(jf, seen)
+
+
+def _exported_maps(jf: JsFile, seen: set[int]) -> None:
+    """The resolvers a resolvers file exports for a resolver map written in another file: an exported object named
+    after a type (``export const Query = {...}``, ``exports.User = {...}``), or the module's exports
+    (``module.exports = {...}`` / ``export default {...}``) of a file named after a type (``resolvers/Query.js``
+    exporting ``{ feed, post }``: howtographql's layout); every entry a function. Module exports holding types
+    (``module.exports = { Query, Mutation }``, each an object of the file) are a resolver map. Objects in ``seen``
+    (maps read already) are skipped."""
+    stem = jf.out.path.rsplit("/", 1)[-1].split(".", 1)[0]
+    whole = False  # the module's exports were read as one object
+    for name, value in _exports(jf):
+        obj = _value(jf, value)
+        if obj is None or obj.type != "object" or obj.id in seen:
+            continue
+        seen.add(obj.id)
+        whole = whole or name is None
+        if name is None and _holds_types(jf, obj):
+            _resolver_map(jf, obj)
+            continue
+        type_name = name if name is not None else stem
+        if _TYPE_NAME.match(type_name) and _all_functions(jf, obj):
+            _type_fields(jf, type_name, obj)
+    if not whole and _TYPE_NAME.match(stem):
+        _exported_functions(jf, stem)
+
+
+def _exported_functions(jf: JsFile, type_name: str) -> None:
+    """ES modules' form of a resolvers file named after a type (``resolvers/Query.ts`` with ``export async function
+    feed(parent, args, ctx)`` / ``export const info = () => ...``, imported as ``import * as Query``): each exported
+    function is a resolver of ``type_name``, with the context binding."""
+    op = graphql_operation(type_name)
+    for stmt in jf.root.named_children:
+        decl = stmt.child_by_field_name("declaration") if stmt.type == "export_statement" else None
+        if decl is None:
+            continue
+        found: list[tuple[Node, Node]] = []  # (name node, function node)
+        if decl.type in ("function_declaration", "generator_function_declaration"):
+            name = decl.child_by_field_name("name")
+            if name is not None:
+                found.append((name, decl))
+        elif decl.type in ("lexical_declaration", "variable_declaration"):
+            for d in decl.named_children:
+                name = d.child_by_field_name("name") if d.type == "variable_declarator" else None
+                value = unwrap(d.child_by_field_name("value")) if name is not None else None
+                if name is not None and value is not None and value.type in FUNCTION_TYPES:
+                    found.append((name, value))
+        for name, fn in found:
+            field = jf.text(name)
+            own = jf.definition_named(name)
+            handler = own.qualname if own is not None and own.kind in ("function", "method") else None
+            if handler is None:
+                continue
+            _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
+            line, col = jf.pos(name)
+            jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(f"{type_name}.{field}"), handler, line, col))
+
+
+def _exports(jf: JsFile) -> list[tuple[str | None, Node]]:
+    """``(exported name, value)`` of each program-level export of a value: ``export const X = v`` (each
+    declarator), ``exports.X = v`` / ``module.exports.X = v``; ``(None, v)`` for ``export default v`` and
+    ``module.exports = v``."""
+    out: list[tuple[str | None, Node]] = []
+    for stmt in jf.root.named_children:
+        if stmt.type == "export_statement":
+            decl = stmt.child_by_field_name("declaration")
+            if decl is not None and decl.type in ("lexical_declaration", "variable_declaration"):
+                for d in decl.named_children:
+                    value = d.child_by_field_name("value") if d.type == "variable_declarator" else None
+                    if value is not None:
+                        out.append((jf.text(d.child_by_field_name("name")), value))
+            value = stmt.child_by_field_name("value")
+            if value is not None and decl is None:
+                out.append((None, value))
+        elif stmt.type == "expression_statement" and stmt.named_children \
+                and stmt.named_children[0].type == "assignment_expression":
+            a = stmt.named_children[0]
+            left, right = a.child_by_field_name("left"), a.child_by_field_name("right")
+            target = jf.text(left) if left is not None else ""
+            if right is None:
+                continue
+            if target == "module.exports":
+                out.append((None, right))
+            elif target.startswith(("exports.", "module.exports.")) and target.count(".") == target.startswith("m") + 1:
+                out.append((target.rsplit(".", 1)[-1], right))
+    return out
+
+
+def _holds_types(jf: JsFile, obj: Node) -> bool:
+    """Whether an object literal's entries name types whose values are objects of the file (a resolver map)."""
+    for e in obj.named_children:
+        if e.type == "shorthand_property_identifier":
+            name, value = jf.text(e), _value(jf, e)
+        elif e.type == "pair":
+            name, value = _key(jf, e.child_by_field_name("key")) or "", _value(jf, e.child_by_field_name("value"))
+        else:
+            continue
+        if _TYPE_NAME.match(name) and value is not None and value.type == "object":
+            return True
+    return False
+
+
+def _all_functions(jf: JsFile, obj: Node) -> bool:
+    """Whether every entry of a non-empty object literal is a function: inline, a method, a function of the
+    file named (``{ feed }``, ``{ feed: listLinks }``), or a subscription's ``{ subscribe }``."""
+    entries = [e for e in obj.named_children if e.type != "comment"]
+    if not entries:
+        return False
+    scope = jf.code_scope(obj)
+    for e in entries:
+        if e.type == "method_definition":
+            continue
+        if e.type == "shorthand_property_identifier":
+            held = _value(jf, e)
+            if jf.local_callable(jf.text(e), scope) is None and not (
+                    held is not None and held.type == "object" and "subscribe" in jf.object_pairs(held)):
+                return False
+            continue
+        value = unwrap(e.child_by_field_name("value")) if e.type == "pair" else None
+        if value is None:
+            return False
+        if value.type == "object" and "subscribe" in jf.object_pairs(value):
+            continue
+        if value.type not in FUNCTION_TYPES and not (value.type == "identifier"
+                                                     and jf.local_callable(jf.text(value), scope) is not None):
+            return False
+    return True
 
 
 def _named_resolvers(jf: JsFile, m: Node) -> bool:
@@ -111,51 +247,63 @@ def _key(jf: JsFile, node: Node | None) -> str | None:
 
 def _resolver_map(jf: JsFile, m: Node) -> None:
     for entry in m.named_children:
-        if entry.type != "pair":
+        if entry.type == "pair":
+            type_name = _key(jf, entry.child_by_field_name("key"))
+            fields = _value(jf, entry.child_by_field_name("value"))  # `Query: {...}`, `Query: queryResolvers` of the file
+        elif entry.type == "shorthand_property_identifier":  # `{ Query, Mutation }`, each an object of the file
+            type_name, fields = jf.text(entry), _value(jf, entry)
+        else:
             continue
-        type_name = _key(jf, entry.child_by_field_name("key"))
-        fields = unwrap(entry.child_by_field_name("value"))
         if not type_name or fields is None or fields.type != "object":
             continue
-        op = graphql_operation(type_name)
-        for f in fields.named_children:
-            if f.type == "pair":
-                key, value = f.child_by_field_name("key"), unwrap(f.child_by_field_name("value"))
-            elif f.type == "method_definition":
-                key, value = f.child_by_field_name("name"), f
-            elif f.type == "shorthand_property_identifier":
-                key, value = f, f
-            else:
+        _type_fields(jf, type_name, fields)
+
+
+def _type_fields(jf: JsFile, type_name: str, fields: Node) -> None:
+    """A route per resolver of the object literal ``fields``, the field map of GraphQL type ``type_name``."""
+    op = graphql_operation(type_name)
+    for f in fields.named_children:
+        if f.type == "pair":
+            key, value = f.child_by_field_name("key"), unwrap(f.child_by_field_name("value"))
+        elif f.type == "method_definition":
+            key, value = f.child_by_field_name("name"), f
+        elif f.type == "shorthand_property_identifier":
+            held = _value(jf, f)  # `{ newLink }` with `const newLink = { subscribe: fn, resolve }` in the file
+            key, value = f, held if held is not None and held.type == "object" else f
+        else:
+            continue
+        field = _key(jf, key)
+        if not field or value is None or key is None:
+            continue
+        if value.type == "object":  # a subscription: { subscribe: fn, resolve: fn }
+            value = unwrap(jf.object_pairs(value).get("subscribe"))
+            if value is None:
                 continue
-            field = _key(jf, key)
-            if not field or value is None or key is None:
+        path = f"{type_name}.{field}"
+        if value.type in FUNCTION_TYPES or value.type == "method_definition":
+            own = jf.definition_named(key) if f.type == "pair" else None  # `const User = { links: () => ... }`
+            handler = own.qualname if own is not None and own.kind in ("function", "method") \
+                else jf.inline_function(value, path)
+            ref = None
+            if handler is not None:
+                _context_parameter(jf, value, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
+        elif value.type == "shorthand_property_identifier":
+            name = jf.text(value)
+            handler = jf.local_callable(name, jf.code_scope(value))
+            ref = None if handler else name
+        else:
+            found = jf.handler(value, value, path)
+            if found is None:
                 continue
-            if value.type == "object":  # a subscription: { subscribe: fn, resolve: fn }
-                value = unwrap(jf.object_pairs(value).get("subscribe"))
-                if value is None:
-                    continue
-            path = f"{type_name}.{field}"
-            if value.type in FUNCTION_TYPES or value.type == "method_definition":
-                handler, ref = jf.inline_function(value, path), None
-                if handler is not None:
-                    _context_parameter(jf, value, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
-            elif value.type == "shorthand_property_identifier":
-                name = jf.text(value)
-                handler = jf.local_callable(name, jf.code_scope(value))
-                ref = None if handler else name
-            else:
-                found = jf.handler(value, value, path)
-                if found is None:
-                    continue
-                handler, ref = found
-            if handler is None and ref is None:
-                continue
-            if handler is not None and value.type not in FUNCTION_TYPES and value.type != "method_definition":
-                fn = _top_function(jf, handler)
-                if fn is not None:  # `Query: { me }` with `async function me(_, __, { dataSources })` in the file
-                    _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
-            line, col = jf.pos(key)
-            jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(path), handler, line, col, ref))
+            handler, ref = found
+        if handler is None and ref is None:
+            continue
+        if handler is not None and value.type not in FUNCTION_TYPES and value.type != "method_definition":
+            fn = _top_function(jf, handler)
+            if fn is not None:  # `Query: { me }` with `async function me(_, __, { dataSources })` in the file
+                _context_parameter(jf, fn, handler, _CONTEXT_ARG_OF.get(field, _CONTEXT_ARG))
+        line, col = jf.pos(key)
+        jf.out.routes.append(Route(FRAMEWORK, [op], Template.of(path), handler, line, col, ref))
 
 
 def _top_function(jf: JsFile, qualname: str) -> Node | None:

@@ -1,6 +1,6 @@
 """What the Go framework detectors share: :class:`GoFile`, one parsed file with its imports by path,
 the calls of the file in source order, string templates (literals, ``+`` concatenation,
-``fmt.Sprintf``, same-file constants inlined, other constants as ``ref`` pieces; a package variable
+``fmt.Sprintf``, ``path.Join`` / ``url.JoinPath`` (:meth:`GoFile._joined`), same-file constants inlined, other constants as ``ref`` pieces; a package variable
 given by an environment variable with a literal default, :meth:`GoFile.env_default`), enclosing function
 qualnames (the extractor's: ``F``, ``T.M``) and inline handlers made definitions of their own."""
 
@@ -39,6 +39,12 @@ HTTP_METHOD_CONSTANTS = {
 _JOINED = frozenset({"binary_expression", "parenthesized_expression", "identifier"})
 """Constant values read as templates of other names (:attr:`GoFile.constants`)."""
 _VERB = re.compile(r"%[-+# 0-9.*]*[a-zA-Z%]")
+_JOINS = {("path", "Join"): False, ("net/url", "JoinPath"): True}
+"""Standard-library functions joining path elements with ``/``: ``(package path, name)`` -> whether a trailing
+``/`` of the last element is kept (``url.JoinPath``'s rule; ``path.Join`` cleans it away)."""
+_FIRST_RESULT = frozenset({("net/url", "JoinPath")})
+"""Standard-library functions returning ``(string, error)``: ``u, err := url.JoinPath(...)`` gives ``u`` the string."""
+_SLASHES = re.compile(r"(?<!:)/{2,}")
 _WS = re.compile(r"\s+")
 
 
@@ -292,6 +298,9 @@ class GoFile:
             if operand is not None and operand.type == "identifier" and self.text(operand) in self.imports:
                 return Template((("ref", self.expr(node)),))
             return Template((("hole", self.expr(node)),))
+        joined = self._joined(node, depth, params, inline, calls) if node.type == "call_expression" else None
+        if joined is not None:
+            return joined
         if node.type == "call_expression" and self.selector(node) in (("fmt", "Sprintf"),):
             args = self.args(node)
             fmt = self._literal_template(args[0]) if args else None
@@ -319,6 +328,40 @@ class GoFile:
             args = [self._template(a, depth + 1, params, inline, calls) for a in self.args(node)]
             return Template((call_piece(self.expr(fn), args, self.expr(node)),))
         return Template((("hole", self.expr(node)),))
+
+    def std_call(self, call: Node) -> tuple[str, str] | None:
+        """``(package path, name)`` of a call of an imported package's function (``url.JoinPath(...)`` ->
+        ``("net/url", "JoinPath")``, the import's alias followed), else ``None``."""
+        sel = self.selector(call)
+        path = self.imports.get(sel[0]) if sel is not None else None
+        return (path, sel[1]) if path is not None and sel is not None else None
+
+    def _joined(self, node: Node, depth: int, params: frozenset[str], inline: bool, calls: bool) -> Template | None:
+        """``path.Join(a, b, ...)`` / ``url.JoinPath(base, a, ...)`` as one template: the elements' templates
+        joined with ``/`` (empty literal elements left out), runs of ``/`` in the literal text made one (not the
+        scheme's ``://``), a trailing ``/`` dropped unless ``url.JoinPath``'s last element ends with one (Go's
+        ``path.Clean`` and ``url.JoinPath`` rules; ``.`` / ``..`` elements are not resolved). An element that is
+        no string expression is a hole. ``None`` for any other call."""
+        key = self.std_call(node)
+        if key not in _JOINS:
+            return None
+        elems = [self._template(a, depth + 1, params, inline, calls) or Template((("hole", self.expr(a)),))
+                 for a in self.args(node)]
+        elems = [e for e in elems if e.parts]
+        if not elems:
+            return Template()
+        parts: list[tuple[str, str]] = []
+        for i, e in enumerate(elems):
+            if i:
+                parts.append(("lit", "/"))
+            parts.extend(e.parts)
+        merged = [(k, _SLASHES.sub("/", t) if k == "lit" else t) for k, t in Template.merged(parts).parts]
+        last = elems[-1].parts[-1]
+        keep = _JOINS[key] and last[0] == "lit" and last[1].endswith("/")
+        end = merged[-1] if merged else None
+        if end is not None and end[0] == "lit" and end[1].endswith("/") and not keep and (len(merged) > 1 or end[1] != "/"):
+            merged[-1] = ("lit", end[1].rstrip("/"))  # path.Clean: no trailing '/' but the root's
+        return Template.merged(merged)
 
     def string_value(self, node: Node | None) -> Template | None:
         """A topic or method name: a literal, a constant of this file, ``&name`` of one, or a ``ref``
@@ -375,9 +418,12 @@ class GoFile:
                 left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
                 names = left.named_children if left is not None else []
                 values = right.named_children if right is not None and right.type == "expression_list" else [right]
+                if len(names) > 1 and len(values) == 1 and values[0] is not None and values[0].type == "call_expression" \
+                        and self.std_call(values[0]) in _FIRST_RESULT:
+                    values = [values[0]] + [None] * (len(names) - 1)  # `u, err := url.JoinPath(...)`: u is the string
                 for i, x in enumerate(names):
                     if self.text(x) == name:
-                        ok = n.type != "range_clause" and len(values) == len(names) and \
+                        ok = n.type != "range_clause" and len(values) == len(names) and values[i] is not None and \
                             (n.type == "short_var_declaration" or self.text(n.child_by_field_name("operator")) == "=")
                         found.append(values[i] if ok else None)
             elif n.type == "var_spec" and any(self.text(x) == name for x in n.children_by_field_name("name")):

@@ -20,7 +20,8 @@ Routers are found per file and their prefixes computed in the file (framework in
   ``X.Route("/p", func(r chi.Router) {...})`` (``r`` is a router under ``/p``), ``X.Group(func(r
   chi.Router) {...})`` and ``X.Mount("/p", sub)`` of a router of the file; ``X.With(mw...)`` is ``X``
   (``r.With(paginate).Get("/", list)``); middleware of ``X.Use(mw...)`` and ``X.With(mw...)`` as gin's, inherited
-  by a ``Route`` / ``Group`` function's router.
+  by a ``Route`` / ``Group`` function's router and by a router a function returns mounted there
+  (``X.Mount("/admin", adminRouter())``, also through ``X.With(mw).Mount``).
 * gorilla/mux: ``mux.NewRouter()``; ``X.HandleFunc|Handle(path, h)`` with ``.Methods("GET",
   http.MethodPost)`` after it; ``s := X.PathPrefix("/p").Subrouter()``; ``{id:[0-9]+}`` is ``{id}``.
 * Fiber (``github.com/gofiber/fiber``, v2 and v3): ``fiber.New()``; ``X.Get|Post|Put|Delete|Patch|Head|
@@ -401,6 +402,8 @@ class _Routers:
         gf = self.gf
         sel = gf.selector(call)
         found = self.get(call, sel[0]) if sel is not None else None
+        if found is None and sel is not None and sel[1] == "Mount":
+            found = self.receiver(call)  # r.With(mw).Mount("/p", sub)
         if sel is None or found is None:
             return
         fw, prefix, origin = found
@@ -426,9 +429,26 @@ class _Routers:
             elif args[1].type == "call_expression" and self.made(args[1]) is None and self.handing:
                 fn = args[1].child_by_field_name("function")  # r.Mount("/users", users.Routes()): what it returns
                 if fn is not None and fn.type in ("identifier", "selector_expression"):
-                    line, col = gf.pos(call)
-                    gf.out.mounts.append(Mount(fw, origin or "", _callee(gf, fn), prefix + (gf.template(args[0]) or Template()),
-                                               line, col, argument=-1))
+                    self._mount_returned(call, fn, fw, prefix + (gf.template(args[0]) or Template()), origin)
+
+    def _mount_returned(self, call: Node, fn: Node, fw: str, prefix: Template, origin: str | None) -> None:
+        """chi ``X.Mount("/p", users.Routes())``: the router ``fn`` returns (``<callee>#return``) mounted at
+        ``prefix``. When ``X`` runs middleware (its ``Use`` calls, a ``With`` chain) the returned router is
+        mounted under a router of this call alone (``<callee>@<line>:<col>#return``), each middleware a
+        :class:`~indexer.model.Wrapper` of it, as :func:`_router_arguments` does for a router handed on: chi
+        runs a parent's middleware before a mounted router's own."""
+        gf = self.gf
+        line, col = gf.pos(call)
+        callee = _callee(gf, fn)
+        middleware = self.chain_middleware(_operand(call), call) if fw in _MIDDLEWARE else []
+        if not middleware:
+            gf.out.mounts.append(Mount(fw, origin or "", callee, prefix, line, col, argument=-1))
+            return
+        key = f"{callee}@{line}:{col}#return"
+        gf.out.routers.append(Router(fw, key, Template(), line))
+        gf.out.mounts.append(Mount(fw, origin or "", key, prefix, line, col))
+        gf.out.wrappers.extend(Wrapper(fw, "middleware", None, line, col, owner_ref=m, router=key) for m in middleware)
+        gf.out.mounts.append(Mount(fw, key, callee, Template(), line, col, argument=-1))
 
 
 def _joined(fw: str, prefix: Template, rel: Template) -> Template:

@@ -8,7 +8,9 @@
   (``$NAME`` / ``${a.b}`` interpolations of names are ``ref`` pieces, other ``${...}`` are holes),
   ``a + b`` concatenates, a name or dotted name is a ``ref``, an environment variable's read with a
   default (``System.getenv("T") ?: "orders"``, :data:`~indexer.frameworks.env_config.ENV_READ`) is the
-  default, a call ``f(a)`` / ``x.f(a)`` with positional arguments a ``call:`` piece
+  default, Spring's ``UriComponentsBuilder.fromHttpUrl(base).path("/x").pathSegment(a)...toUriString()`` its base
+  and path (:func:`uri_builder_parts`, as the Java detectors read it), a call ``f(a)`` / ``x.f(a)`` with positional
+  arguments a ``call:`` piece
   (:func:`indexer.frameworks.url_builder_rule.call_piece`, folded by the linker when ``f`` is a URL builder),
   anything else a ``hole``;
 * :func:`definition_of`: the :class:`~indexer.model.Definition` the extractor made of a declaration
@@ -32,9 +34,15 @@ from indexer.model import Definition, FileExtraction, Template
 from indexer.symbols import inline_definition, unique_name
 
 __all__ = ["KtAnnotation", "annotation_nodes", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
-           "elements", "inline_function", "string_arg", "template"]
+           "elements", "inline_function", "local_val", "string_arg", "template", "uri_builder_parts"]
 
 _WS = re.compile(r"\s+")
+_URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
+_URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
+_URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
+                                "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
+"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (:func:`uri_builder_parts`)."""
+_MAX_CHAIN = 32
 _DECLS = frozenset({"class_declaration", "object_declaration", "function_declaration", "companion_object"})
 
 
@@ -178,11 +186,82 @@ def template(src: SourceText, node: Node | None) -> Template:
         return Template.of(text)
     if t == "call_expression" and node.named_children and node.named_children[0].type in (
             "simple_identifier", "navigation_expression"):
+        built = uri_builder_parts(src, node)
+        if built is not None:
+            return built
         callee = _WS.sub("", src.text(node.named_children[0])).removeprefix("this.")
         args = _call_arguments(node)
         if args is not None:  # a URL builder's call (:mod:`indexer.languages.kotlin.frameworks.url_builders`)
             return Template((call_piece(callee, [template(src, a) for a in args], text),))
     return Template((("hole", text),))
+
+
+def local_val(src: SourceText, at: Node, name: str) -> Node | None:
+    """The initial value of the ``val name`` declared before ``at`` in the function (or lambda) around it (the
+    last such declaration before ``at``; a ``var`` is never read: it may be given another value); ``None`` when
+    there is none."""
+    fn = at.parent
+    while fn is not None and fn.type not in ("function_declaration", "anonymous_function", "lambda_literal"):
+        fn = fn.parent
+    if fn is None:
+        return None
+    found = None
+    stack = [fn]
+    while stack:
+        n = stack.pop()
+        if n.start_byte >= at.start_byte:
+            continue
+        stack.extend(n.named_children)
+        if n.type != "property_declaration" or not (n.text or b"").lstrip().startswith(b"val"):
+            continue
+        var = next((c for c in n.named_children if c.type == "variable_declaration"), None)
+        ident = next((c for c in var.named_children if c.type == "simple_identifier"), None) if var else None
+        value = n.named_children[-1]
+        if ident is not None and src.text(ident) == name and value is not var:
+            found = value if found is None or value.start_byte > found.start_byte else found
+    return found
+
+
+def uri_builder_parts(src: SourceText, node: Node) -> Template | None:
+    """Spring's ``UriComponentsBuilder.fromHttpUrl(base).path("/x").pathSegment(a, b)...toUriString()`` (also
+    ``fromUriString`` / ``fromPath`` and ``ServletUriComponentsBuilder``, ending ``build()`` / ``buildAndExpand(...)`` /
+    ``toUri()`` / ``encode()`` / ``toString()``) as a template: the base, then each ``path`` and ``pathSegment``
+    (``/`` before each segment); query and fragment calls add nothing to the path (Spring's rules, as
+    ``JavaFile._uri_builder_parts`` reads Java). ``None`` for any other expression, a chain longer than 32 calls,
+    one with a named argument or a trailing lambda, or one setting the scheme, host or port or replacing the path
+    (not read)."""
+    calls: list[tuple[str, list[Node]]] = []
+    n: Node | None = node
+    while n is not None and n.type == "call_expression" and len(calls) < _MAX_CHAIN:
+        nav = n.named_children[0] if n.named_children else None
+        args = _call_arguments(n)
+        if nav is None or nav.type != "navigation_expression" or args is None or len(nav.named_children) != 2:
+            return None
+        suffix = nav.named_children[1]
+        name = suffix.named_children[0] if suffix.type == "navigation_suffix" and suffix.named_children else None
+        if name is None or name.type != "simple_identifier":
+            return None
+        calls.append((src.text(name), args))
+        obj = nav.named_children[0]
+        if obj.type == "simple_identifier" and src.text(obj) in _URI_BUILDERS:
+            break
+        n = obj
+    else:
+        return None
+    calls.reverse()
+    first, first_args = calls[0]
+    if first not in _URI_BUILDER_ROOTS or len(first_args) != 1:
+        return None
+    out = template(src, first_args[0])
+    for name, args in calls[1:]:
+        if name == "path" and len(args) == 1:
+            out += template(src, args[0])
+        elif name == "pathSegment":
+            for a in args:
+                out = out + Template.of("/") + template(src, a)
+        elif name not in _URI_BUILDER_KEEPS:
+            return None
+    return out
 
 
 def _call_arguments(call: Node) -> list[Node] | None:

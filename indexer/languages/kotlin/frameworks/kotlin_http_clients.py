@@ -55,6 +55,7 @@ from indexer.languages.kotlin.frameworks.common import (
     declarations,
     declared_type,
     definition_of,
+    local_val,
     string_arg,
     template,
 )
@@ -227,6 +228,8 @@ def _spring_fluent(root: Node, src: SourceText, out: FileExtraction) -> None:
     for (site, head, verb), uri, call in _sited_calls(root, src, sites):
         kind = _spring_kind(out, site.caller, head)
         arg = string_arg(src, call, 0)
+        if arg is not None and arg.type == "simple_identifier":  # a local `val` holding the URL
+            arg = local_val(src, call, src.text(arg)) or arg
         url = template(src, arg) if arg is not None else _lambda_path(src, call)
         nav = uri.parent.parent if uri.parent is not None else None  # `<verb call>.uri`
         verb_call = nav.named_children[0] if nav is not None and nav.named_children else None
@@ -254,6 +257,8 @@ def _rest_templates(root: Node, src: SourceText, out: FileExtraction) -> None:
         url = string_arg(src, call, 0)
         if kind is None or url is None:
             continue
+        if url.type == "simple_identifier":  # `val u = UriComponentsBuilder...toUriString(); rest.getForObject(u, ...)`
+            url = local_val(src, call, src.text(url)) or url
         method = _TEMPLATE_VERBS[site.name]
         if method == "*":
             m = re.search(r"\bHttpMethod\.(\w+)", src.text(call.named_children[-1]))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.languages.kotlin.frameworks.common import declared_type, string_arg, template
+from indexer.languages.kotlin.frameworks.common import declared_type, local_val, string_arg, template
 from indexer.model import FileExtraction, TableUse, Template
 
 if TYPE_CHECKING:
@@ -48,30 +48,6 @@ def _callee_name(call: Node) -> Node | None:
     return suffix.named_children[-1]
 
 
-def _local_value(src: SourceText, at: Node, name: str) -> Node | None:
-    """The initial value of the ``val name`` declared before ``at`` in the function around it."""
-    fn = at.parent
-    while fn is not None and fn.type not in ("function_declaration", "anonymous_function", "lambda_literal"):
-        fn = fn.parent
-    if fn is None:
-        return None
-    found = None
-    stack = [fn]
-    while stack:
-        n = stack.pop()
-        if n.start_byte >= at.start_byte:
-            continue
-        stack.extend(n.named_children)
-        if n.type != "property_declaration" or not (n.text or b"").lstrip().startswith(b"val"):
-            continue
-        var = next((c for c in n.named_children if c.type == "variable_declaration"), None)
-        ident = next((c for c in var.named_children if c.type == "simple_identifier"), None) if var else None
-        value = n.named_children[-1]
-        if ident is not None and src.text(ident) == name and value is not var:
-            found = value if found is None or value.start_byte > found.start_byte else found
-    return found
-
-
 def _sql(src: SourceText, node: Node | None, hops: int = 0) -> Template | None:
     """The SQL an argument holds (see the module docstring); ``None`` when it is none known here."""
     if node is None or hops > _MAX_HOPS:
@@ -87,7 +63,7 @@ def _sql(src: SourceText, node: Node | None, hops: int = 0) -> Template | None:
             return _sql(src, node.named_children[0].named_children[0], hops + 1)
         return None
     if node.type == "simple_identifier":
-        return _sql(src, _local_value(src, node, src.text(node)), hops + 1)
+        return _sql(src, local_val(src, node, src.text(node)), hops + 1)
     return None
 
 

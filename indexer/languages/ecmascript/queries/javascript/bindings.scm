@@ -32,3 +32,9 @@
 (assignment_expression
   left: (member_expression object: (this)) @name
   right: (new_expression constructor: (_) @constructed))
+
+; this.x = y / this.x = a.b   (a name kept in a field, a constructor's or setter's parameter: bound in the class
+; scope as an alias of it, as Python's `self.x = y`; held_arguments reads a parameter so kept)
+(assignment_expression
+  left: (member_expression object: (this)) @name
+  right: [(identifier) (member_expression)] @alias)
