@@ -412,10 +412,11 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
                         self.result.outcomes["fixture_not_client"] += 1
                         continue
                     call = sent
-                if call.route_name is not None:
-                    named.append((fc, call))
-                else:
-                    self.http_call(fc, call)
+                for sent_call in fixtures.routed(fc, call) if call.url_fixture is not None else (call,):
+                    if sent_call.route_name is not None:
+                        named.append((fc, sent_call))
+                    else:
+                        self.http_call(fc, sent_call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
             for reg in fc.ex.entries:
