@@ -27,7 +27,7 @@ from indexer.frameworks.router_classes import borrowed_router
 from indexer.frameworks.wrapper_links import decorator_refs
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
 from indexer.resolve.context import FileCtx
-from indexer.resolve.values import ClassV, Def, FuncV
+from indexer.resolve.values import ClassV, Def, FuncV, InstV
 from indexer.symbols import file_id
 from stores.contracts import EDGE_RECEIVER, GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation, receiver_value
 
@@ -313,6 +313,8 @@ class RouteLinks:
             v, is_view = (bound, True) if bound is not None else (v, is_view)
         if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
             return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
+        if isinstance(v, InstV) and v.concrete and framework == "django" and fc.lang == "python":
+            return self._instance_view(v.c, methods)  # path("feed/", LatestFeed()): a syndication feed & co
         if isinstance(v, ClassV):
             self.view_class = v.c
         if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
@@ -326,6 +328,24 @@ class RouteLinks:
                     self.head_by_get = self._answers_head(c, verbs)
                 return verbs
             return [(c.id, methods)]
+        return []
+
+    def _instance_view(self, c: Def, methods: list[str]) -> list[tuple[str, list[str]]]:
+        """The handler of a Django route whose view is an instance (``path("feed/", LatestFeed())``: Django calls it,
+        ``django.urls.path`` requiring a callable): the ``__call__`` it has in the repository (its own or a base's:
+        ``django.contrib.syndication.views.Feed.__call__`` when the repository is Django), the instance's class
+        the receiver; else the class itself when some base is not of the repository (a library's callable: Feed);
+        nothing for a class of the repository with no ``__call__`` and no other base. ``methods`` stay the route's
+        (``*``: ``Feed.__call__`` answers any method)."""
+        calls = self._members(c, "__call__")
+        self.view_class = c
+        if calls:
+            return [(calls[0].id, methods)]
+        names = {k.d.name for k in self.r.mro(c)}
+        if any(base.split("[", 1)[0].strip().rpartition(".")[2] not in names | {"object"}
+               for k in self.r.mro(c) for base in k.d.bases):
+            return [(c.id, methods)]
+        self.view_class = None
         return []
 
     def _answers_head(self, c: Def, verbs: list[tuple[str, list[str]]]) -> str | None:
