@@ -295,7 +295,9 @@ class Binding:
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
     model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
-    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``).
+    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``),
+    or ``entered`` (Python ``with X() as y``, written before the ``constructed`` binding of the same name and line:
+    what the repository's ``X.__enter__`` returns, :meth:`indexer.resolve.scope_lookup.ScopeLookup.entered`).
     Any other binding with an ``end`` holds on lines ``line`` to ``end`` only (:func:`holds_on_lines`: a
     JavaScript / TypeScript callback's parameter, a ``for ... of`` variable), where it hides the name's
     other bindings and imports from a lookup that knows its line."""

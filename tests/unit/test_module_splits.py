@@ -126,6 +126,7 @@ def test_python_assignment_walk_runs_through_the_extractor() -> None:
         ("Repo", "self.conn", "Conn", "constructed"),  # a field: bound in the class
         ("Repo.__init__", "rows", "list", "constructed"),
         ("Repo.__init__", "rows", "q.all()", "copy"),
+        ("Repo.__init__", "lk", "Lock", "entered"),  # Lock.__enter__'s return, if the repository defines it
         ("Repo.__init__", "lk", "Lock", "constructed"),
         ("Repo.__init__", "n", "<literal>", "alias"),
     }

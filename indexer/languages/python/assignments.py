@@ -138,13 +138,15 @@ class Assignments:
         return text if CHAIN.fullmatch(text) else None
 
     def _with_binding(self, caps: dict[str, list[Node]]) -> None:
-        """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
+        """``with X(...) as y``: ``y`` bound ``entered`` (what ``X.__enter__`` returns, when the repository defines
+        it) and ``constructed`` (the instance, else) to the callee text ``X`` (dotted names only)."""
         src = self.src
         callee = WS.sub("", src.text(caps["with.callee"][0]))
         if not DOTTED.fullmatch(callee):
             return  # `with a[0]() as y` / `with f()() as y`: no type to name
         target = caps["with.target"][0]
         scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
+        self.out.bindings.append(Binding(scope, src.text(target), callee, "entered", src.line(target)))
         self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
 
     def binding_type(
