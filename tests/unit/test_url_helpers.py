@@ -225,3 +225,47 @@ def test_fixture_returning_a_url_building_function():
         ("tests/test_login.py", 9, t + "test_not_followed(4)", "UNLINKED", "unlinked:url", unknown),
     ]
 
+
+
+LITERAL_HELPERS = SHOP + """
+# --- path: tests/__init__.py ---
+# --- path: tests/test_literal.py ---
+from django.test import TestCase
+
+
+def item_path(pk):
+    return f"/shop/items/{pk}/"
+
+
+class ItemTests(TestCase):
+    def _url(self, expired=False):
+        signed = "x" if expired else "y"
+        return f"/shop/items/{signed}/edit/"
+
+    def _either(self, flag):
+        if flag:
+            return "/shop/"
+        return "/shop/items/1/"
+
+    def _relative(self):
+        return "shop/"
+
+    def test_pages(self):
+        self.client.post(self._url())
+        self.client.get(item_path(3) + "?next=/")
+        self.client.get(self._either(True))
+        self.client.get(self._relative())
+"""
+
+
+def test_helpers_returning_a_literal_url():
+    t = "tests/test_literal.ItemTests.test_pages(0)"
+    assert _calls(_resolve(LITERAL_HELPERS)) == [
+        ("tests/test_literal.py", 22, t, "CALLS_HTTP", "endpoint:POST /shop/items/{}/edit",
+         {"framework": "django-test", "url": "/shop/items/{}/edit/"}),
+        ("tests/test_literal.py", 23, t, "CALLS_HTTP", "endpoint:* /shop/items/{}",
+         {"framework": "django-test", "url": "/shop/items/{}/?next=/", "method": "GET"}),
+        # not: two different returns, a relative path
+        ("tests/test_literal.py", 24, t, "UNLINKED", "unlinked:url", {"call": "GET {}", "framework": "django-test"}),
+        ("tests/test_literal.py", 25, t, "UNLINKED", "unlinked:url", {"call": "GET {}", "framework": "django-test"}),
+    ]

@@ -44,7 +44,7 @@ from tree_sitter import Node
 from indexer.languages.base import SourceText
 from indexer.languages.python.frameworks.common import (Args, Context, compact, library_kind, local_value, scope_of,
                                                         string_list, string_value, template)
-from indexer.languages.python.frameworks.python_http_clients import local_start
+from indexer.languages.python.frameworks.python_http_clients import helper_start, local_start
 from indexer.languages.python.frameworks.url_names import fixture_route, returned_builder, route_name
 from indexer.languages.python.pytest_fixtures import FIXTURE, is_test_file
 from indexer.model import ClientFixture, FileExtraction, HttpCall, Template, UrlFixture
@@ -256,6 +256,8 @@ def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]], values: dict[str,
             builder = fixture_route(src, ctx.imports, url, receivers) if named is None and urls[0].parts else None
             if builder is not None:
                 named = builder[1]
+            elif named is None:
+                urls = [helper_start(src, url, urls[0])]
         for url_t in urls:
             ctx.out.http_calls.append(HttpCall(FRAMEWORK, method.upper(), url_t, scope_of(node, src), src.line(verb),
                                                src.col(verb), route_name=named, fixture=src.text(obj),

@@ -33,10 +33,12 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText
-from indexer.languages.python.frameworks.common import Args, ImportTable, compact, function_bindings, string_value
+from indexer.languages.python.frameworks.common import (Args, ImportTable, compact, function_bindings, string_value,
+                                                        template)
+from indexer.model import Template
 
-__all__ = ["MAX_HOPS", "built_name", "fixture_route", "returned_builder", "returned_route", "root_urlconf", "route_name",
-           "url_start"]
+__all__ = ["MAX_HOPS", "built_name", "fixture_route", "returned_builder", "returned_route", "returned_url", "root_urlconf",
+           "route_name", "url_start"]
 
 MAX_HOPS = 3
 """Local variables followed from a request's URL argument to the call building it."""
@@ -388,6 +390,26 @@ def _first_name(fn: Node) -> Node | None:
     params = fn.child_by_field_name("parameters")
     first = params.named_children[0] if params is not None and params.named_child_count else None
     return first if first is not None and first.type == "identifier" else None
+
+
+def returned_url(src: SourceText, node: Node | None) -> tuple[Node, Template] | None:
+    """``(call, template)`` when the URL ``node`` starts with a call of a helper of the same file (as
+    :func:`returned_route` finds one: ``self._url()``, ``detail_url(1)``) whose every ``return`` gives one template
+    starting with a literal ``/`` (``return f"/accounts/change_email/{signed}/"``); the helper's names in it (its
+    parameters, locals, attributes) are holes; ``None`` otherwise. One level of return only."""
+    call = _start(src, node)
+    if call is None or call.type != "call":
+        return None
+    helper, _ = _helper(src, call)
+    if helper is None:
+        return None
+    found: set[Template] = set()
+    for value in _returns(src, helper):
+        t = template(src, value)
+        if not t.parts or t.parts[0][0] != "lit" or not t.parts[0][1].startswith("/"):
+            return None
+        found.add(Template(tuple(("hole", text) if kind == "ref" else (kind, text) for kind, text in t.parts)))
+    return (call, found.pop()) if len(found) == 1 else None
 
 
 _MAX_HELPER_NODES = 2_000
