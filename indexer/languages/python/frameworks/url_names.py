@@ -30,6 +30,8 @@ of the code: the browser's next one. Nothing here is read from it; only an HTTP 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText
@@ -450,14 +452,33 @@ def _helper(src: SourceText, call: Node) -> tuple[Node | None, bool]:
     return None, False
 
 
+_memo: list[object] = [None, {}]
+"""``[source, {key: value}]``: what this module read of one file's tree (a block's definitions by name, a helper's
+nodes), kept while requests of the same file are read: 3,000 requests calling one helper walked it 3,000 times."""
+
+
+def _memoised(src: SourceText, key: tuple, make: Callable[[], object]) -> object:
+    if _memo[0] is not src:
+        _memo[0], _memo[1] = src, {}
+    table: dict = _memo[1]  # type: ignore[assignment]
+    if key not in table:
+        table[key] = make()
+    return table[key]
+
+
 def _member(src: SourceText, block: Node, name: str, kind: str = "function_definition") -> Node | None:
     """The last definition of ``kind`` named ``name`` directly in ``block`` (a module or class body)."""
-    found = None
-    for statement in block.named_children:
-        node = statement.child_by_field_name("definition") if statement.type == "decorated_definition" else statement
-        if node is not None and node.type == kind and src.text(node.child_by_field_name("name")) == name:
-            found = node
-    return found
+    def make() -> dict[tuple[str, str], Node]:
+        out: dict[tuple[str, str], Node] = {}
+        for statement in block.named_children:
+            node = statement.child_by_field_name("definition") if statement.type == "decorated_definition" \
+                else statement
+            named = node.child_by_field_name("name") if node is not None else None
+            if named is not None:
+                out[(node.type, src.text(named))] = node  # type: ignore[union-attr]
+        return out
+    table = _memoised(src, ("defs", block.id, block.start_byte), make)
+    return table.get((kind, name))  # type: ignore[attr-defined]
 
 
 def _helper_params(src: SourceText, fn: Node, is_method: bool) -> list[tuple[str, str | None]]:
@@ -475,9 +496,13 @@ def _helper_params(src: SourceText, fn: Node, is_method: bool) -> list[tuple[str
     return out[1:] if is_method and out else out
 
 
-def _helper_nodes(fn: Node) -> list[Node]:
+def _helper_nodes(src: SourceText, fn: Node) -> list[Node]:
     """The nodes of ``fn``'s own body (nested definitions left out), at most :data:`_MAX_HELPER_NODES`; an empty list
     when the body is longer."""
+    return _memoised(src, ("nodes", fn.id, fn.start_byte), lambda: _walk_helper(fn))  # type: ignore[return-value]
+
+
+def _walk_helper(fn: Node) -> list[Node]:
     body = fn.child_by_field_name("body")
     out: list[Node] = []
     stack = [body] if body is not None else []
@@ -495,7 +520,7 @@ def _returns(src: SourceText, fn: Node) -> list[Node]:
     """The values of ``fn``'s ``return`` statements, or ``[]`` when one returns nothing, the function yields or its
     body is too long."""
     out: list[Node] = []
-    for node in _helper_nodes(fn):
+    for node in _helper_nodes(src, fn):
         if node.type == "yield":
             return []
         if node.type == "return_statement":
@@ -508,7 +533,7 @@ def _returns(src: SourceText, fn: Node) -> list[Node]:
 def _assigned_once(src: SourceText, fn: Node, name: str) -> Node | None:
     """The value of the one plain assignment ``name = value`` in ``fn``'s own body, else ``None``."""
     found = []
-    for node in _helper_nodes(fn):
+    for node in _helper_nodes(src, fn):
         if node.type in ("assignment", "augmented_assignment", "for_statement", "named_expression", "as_pattern"):
             target = node.child_by_field_name("left") or node.child_by_field_name("name") \
                 or node.child_by_field_name("alias")
@@ -526,7 +551,7 @@ def _rebinds(src: SourceText, fn: Node, built: tuple[str, Node | None, int, bool
     if node is None or node.type != "identifier" or src.text(node) not in given:
         return False
     name = src.text(node)
-    for n in _helper_nodes(fn):
+    for n in _helper_nodes(src, fn):
         if n.type in ("assignment", "augmented_assignment", "for_statement", "named_expression", "as_pattern"):
             target = n.child_by_field_name("left") or n.child_by_field_name("name") or n.child_by_field_name("alias")
             if target is not None and name in src.text(target).replace(",", " ").split():
