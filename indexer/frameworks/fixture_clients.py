@@ -38,10 +38,13 @@ if TYPE_CHECKING:
     from indexer.resolve.language import Lookup
     from indexer.resolve.values import Def
 
-__all__ = ["MAX_DEPTH", "PLUGIN_CLIENTS", "FixtureClients"]
+__all__ = ["MAX_DEPTH", "MAX_VALUES", "PLUGIN_CLIENTS", "FixtureClients"]
 
 MAX_DEPTH = 6
 """Fixtures followed through parameters they hand on (``auth_client`` -> ``client`` -> ...)."""
+MAX_VALUES = 32
+"""Values of a parametrized fixture a URL fixture's rewrite is applied with; more: the URL stays unknown (each value
+is one request of every test using the fixture)."""
 PLUGIN_CLIENTS = {"client": "django-test", "admin_client": "django-test", "async_client": "django-test",
                   "async_admin_client": "django-test"}
 """pytest-django's client fixtures (``pytest_django.fixtures``), used when the repository defines none of that
@@ -114,7 +117,7 @@ class FixtureClients:
         if record.rewrite:
             old, before, param, after = record.rewrite
             values = self._visible(found.file, found.d.qualname, param)
-            if values is None or not values[1].values:
+            if values is None or not values[1].values or len(values[1].values) > MAX_VALUES:
                 return unknown
             names = [name.replace(old, f"{before}{v}{after}") for v in values[1].values]
         return [replace(call, route_name=(record.family, n, arguments, urlconf), url_fixture=None)

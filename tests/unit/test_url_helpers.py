@@ -269,3 +269,11 @@ def test_helpers_returning_a_literal_url():
         ("tests/test_literal.py", 24, t, "UNLINKED", "unlinked:url", {"call": "GET {}", "framework": "django-test"}),
         ("tests/test_literal.py", 25, t, "UNLINKED", "unlinked:url", {"call": "GET {}", "framework": "django-test"}),
     ]
+
+
+def test_a_rewrite_over_too_many_values_is_not_applied():
+    from indexer.frameworks.fixture_clients import MAX_VALUES
+
+    many = ", ".join(f'"c{i}"' for i in range(MAX_VALUES + 1))
+    calls = _calls(_resolve(HEADLESS.replace('params=["app", "browser"]', f"params=[{many}]")))
+    assert [c[3:5] for c in calls if c[1] == 2] == [("UNLINKED", "unlinked:url")]  # one unknown URL, no 33 requests
