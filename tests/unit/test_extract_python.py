@@ -526,9 +526,7 @@ def test_with_as_binds_the_called_name():
         Binding("copy", "f", "open", "entered", 10),
         Binding("copy", "f", "open", "constructed", 10),
         # `lock` binds nothing; a tuple target and a callee that is a call are skipped.
-        Binding("copy", "client", "Client", "entered", 12),
-        Binding("copy", "client", "Client", "constructed", 12),
-        Binding("copy", "tx", "x.y.Tx", "entered", 12),
+        Binding("copy", "client", "Client", "constructed", 12),  # `async with`: __aenter__'s, not followed
         Binding("copy", "tx", "x.y.Tx", "constructed", 12),
     ]
 

@@ -71,6 +71,10 @@ def test_a_with_target_is_what_enter_returns():
                 p.operate()
             with Unknown() as u:
                 u.operate()
+
+        async def amain():
+            async with Handing() as g:
+                g()
         """,
         [
             "app/main.main(0) -> app/managers.Base.__enter__(0) [inferred]",
@@ -89,6 +93,10 @@ def test_a_with_target_is_what_enter_returns():
             "app/main.main(0) -> app/managers.Unknown [exact]",
             "app/main.main(0) -> app/managers.Unknown.__enter__(0) [exact]",
             "app/main.main(0) -> app/managers.Unknown.operate(0) [inferred]",  # return not known: the instance
-            # never: Opening.operate (s is the Session __enter__ returns; base linked it), Base.operate
+            "app/main.amain(0) -> app/managers.Base.__exit__(1) [inferred]",  # (the statement's calls, as before)
+            "app/main.amain(0) -> app/managers.Handing [exact]",
+            "app/main.amain(0) -> app/managers.Handing.__enter__(0) [exact]",
+            # never: Opening.operate (s is the Session __enter__ returns; base linked it), Base.operate,
+            # amain -> Handing.handle (`async with` binds what __aenter__ gives, not __enter__)
         ],
     )
