@@ -178,3 +178,13 @@ def test_instance_views_are_served_by_their_call():
          {"framework": "django-test", "url": "/own/", "method": "GET"}),
         ("tests/test_feed.py", 8, t, "CALLS_HTTP", "endpoint:GET /plain", {"framework": "django-test", "url": "/plain/"}),
     ]
+
+
+def test_a_head_request_built_from_a_route_name_reaches_the_get_route():
+    fixture = HEAD_VIEWS.replace('path("list/", views.Listing.as_view()),',
+                                 'path("list/", views.Listing.as_view(), name="list"),') \
+        .replace("from django.test import TestCase", "from django.test import TestCase\nfrom django.urls import reverse") \
+        .replace('self.client.head("/list/")', 'self.client.head(reverse("list"))')
+    assert [c for c in _calls(_resolve(fixture)) if c[1] == 8] == [
+        ("tests/test_head.py", 8, "tests/test_head.HeadTests.test_head(0)", "CALLS_HTTP", "endpoint:GET /list",
+         {"framework": "django-test", "url": "/list", "route_name": "list", "method": "HEAD"})]
