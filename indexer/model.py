@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from indexer.model_http import (COMPOSED_BY, DJANGO_ADMIN_SITE, DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
                                 WRAPPER_KINDS, ClientFixture, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
-                                UrlArgCall, UrlBuilder, UrlRewrite, Wrapper, WrapperRef)
+                                UrlArgCall, UrlBuilder, UrlFixture, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
                                     EntryRegistration, NamedLoader, GraphqlDocument, GraphqlFragment, GraphqlOperation, GraphqlUse,
@@ -61,7 +61,7 @@ __all__ = [
     "base_type", "drop_generics", "simple_name", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
     "STRINGS", "holds_on_lines",
     "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
-    "DevProxy", "ORM_ATTRIBUTE", "ClientFixture",
+    "DevProxy", "ORM_ATTRIBUTE", "ClientFixture", "UrlFixture",
 ]
 
 NARROWED = "narrowed"  # the Binding.how of a name a type test guards over lines
@@ -295,7 +295,9 @@ class Binding:
     ``type`` holds the name itself): the name stands for that object, whose properties resolve to
     those definitions (:class:`indexer.resolve.values.ObjV`), or ``reverse`` (Django: ``~name`` in a
     model class gives instances of the class ``type`` names an attribute ``name``, an instance of it),
-    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``).
+    or ``narrowed`` (:data:`NARROWED`: Java's ``if (o instanceof C) o.m();`` guards lines ``line`` to ``end``),
+    or ``entered`` (Python ``with X() as y``, written before the ``constructed`` binding of the same name and line:
+    what the repository's ``X.__enter__`` returns, :meth:`indexer.resolve.scope_lookup.ScopeLookup.entered`).
     Any other binding with an ``end`` holds on lines ``line`` to ``end`` only (:func:`holds_on_lines`: a
     JavaScript / TypeScript callback's parameter, a ``for ... of`` variable), where it hides the name's
     other bindings and imports from a lookup that knows its line."""
@@ -408,6 +410,7 @@ class FileExtraction:
     table_uses: list[TableUse] = field(default_factory=list)
     components: list[UiComponent] = field(default_factory=list)
     client_fixtures: list[ClientFixture] = field(default_factory=list)
+    url_fixtures: list[UrlFixture] = field(default_factory=list)
     partial: str | None = None
     """Why the file was extracted only in part (``None``: it was not): ``too_deep`` (subtrees nested
     deeper than the extraction budget's depth), ``syntax_errors`` (an ERROR node too wide to query),

@@ -19,7 +19,7 @@ from indexer.string_templates import Template
 __all__ = [
     "WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
     "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
-    "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture",
+    "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture", "UrlFixture",
 ]
 
 
@@ -264,6 +264,12 @@ class HttpCall:
     """The name whose value is the method when ``method`` is ``"*"`` because a name gives it (``fetch(url, { method })``,
     ``fetch(url, { method: m })``, axios ``request({ url, method })``): when it is a parameter of ``caller``, each call of
     that function passing a literal there fixes the method (:mod:`indexer.frameworks.client_chains`)."""
+    url_fixture: str | None = None
+    """The parameter of ``caller`` (a pytest test or fixture) whose value is called to build the URL from a route name
+    (``def test_login(client, headless_reverse): client.get(headless_reverse("headless:account:login"))``): the
+    fixture pytest hands it decides (a :class:`UrlFixture`, :mod:`indexer.frameworks.fixture_clients`); until then
+    :attr:`route_name` holds family ``""`` and the name as written, and a fixture that is no URL builder leaves the URL
+    as built, with no route name."""
 
 
 @dataclass(slots=True)
@@ -398,6 +404,26 @@ class ClientFixture:
     qualname: str
     framework: str
     params: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class UrlFixture:
+    """A pytest fixture whose value builds URLs from route names, read in its own file, in one of two shapes:
+
+    * a builder: the fixture returns a function of its body whose first parameter is the route name, returned
+      through ``reverse`` / ``url_for`` / ``url_path_for`` (``family`` that builder's, as
+      :attr:`HttpCall.route_name`'s); ``rewrite`` ``(old, before, param, after)`` when the function first re-binds
+      the name as ``name = name.replace(old, f"{before}{param}{after}")`` with ``param`` one of the fixture's own
+      parameters (another fixture), else ``()``;
+    * a value list: ``@pytest.fixture(params=["app", "browser"])`` returning ``request.param`` (``family`` ``""``,
+      ``values`` the literal params in order): what a builder's ``param`` may be, one test run per value.
+
+    ``qualname`` the fixture function's (:mod:`indexer.frameworks.fixture_clients` joins them)."""
+
+    qualname: str
+    family: str
+    rewrite: tuple[str, ...] = ()
+    values: tuple[str, ...] = ()
 
 
 pickle_records(globals(), __name__)

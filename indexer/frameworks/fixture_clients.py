@@ -16,6 +16,13 @@ nearest ``conftest.py``, ``pytest_plugins``):
   of the repository imports ``django``;
 * anything else (a repository fixture that is no client, a parametrized argument, a parameter with a
   default, a function pytest does not call): no request, counted ``fixture_not_client``, never unlinked.
+
+A URL built by calling another fixture parameter (``client.get(headless_reverse("headless:account:login"))``,
+:attr:`~indexer.model.HttpCall.url_fixture`) is the route name that fixture's function builds
+(:meth:`FixtureClients.routed`): a :class:`~indexer.model.UrlFixture` builder gives the family, and its
+``name.replace(old, f"{before}{param}{after}")`` rewrite is applied once per value the fixture ``param`` (seen from
+the builder) lists in ``@pytest.fixture(params=[...])``, one request per value as pytest runs the test once per
+value. Any other fixture leaves the URL as built, with no route name.
 """
 
 from __future__ import annotations
@@ -24,16 +31,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from indexer.model import ClientFixture, HttpCall
+from indexer.model import ClientFixture, HttpCall, UrlFixture
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
+    from indexer.resolve.values import Def
 
-__all__ = ["MAX_DEPTH", "PLUGIN_CLIENTS", "FixtureClients"]
+__all__ = ["MAX_DEPTH", "MAX_VALUES", "PLUGIN_CLIENTS", "FixtureClients"]
 
 MAX_DEPTH = 6
 """Fixtures followed through parameters they hand on (``auth_client`` -> ``client`` -> ...)."""
+MAX_VALUES = 32
+"""Values of a parametrized fixture a URL fixture's rewrite is applied with; more: the URL stays unknown (each value
+is one request of every test using the fixture)."""
 PLUGIN_CLIENTS = {"client": "django-test", "admin_client": "django-test", "async_client": "django-test",
                   "async_admin_client": "django-test"}
 """pytest-django's client fixtures (``pytest_django.fixtures``), used when the repository defines none of that
@@ -48,6 +59,8 @@ class FixtureClients:
         self.ctxs = ctxs
         self.table: dict[tuple[str, str], ClientFixture] = {
             (fc.path, f.qualname): f for fc in ctxs for f in fc.ex.client_fixtures}
+        self.urls: dict[tuple[str, str], UrlFixture] = {
+            (fc.path, f.qualname): f for fc in ctxs for f in fc.ex.url_fixtures}
         self._django: bool | None = None
 
     def uses_django(self) -> bool:
@@ -86,3 +99,36 @@ class FixtureClients:
             return call
         framework = self.framework(fc, call.caller, call.fixture)
         return None if framework is None else replace(call, framework=framework)
+
+    def routed(self, fc: FileCtx, call: HttpCall) -> list[HttpCall]:
+        """``call`` (whose URL a fixture parameter's function builds from a route name) as the requests it makes,
+        each with the :attr:`~indexer.model.HttpCall.route_name` the fixture's function makes of the name (one per
+        value of a rewrite's parametrized fixture, in order); ``[call]`` without its route name when the fixture is
+        not known to build URLs (module docstring)."""
+        if call.url_fixture is None or call.route_name is None:
+            return [call]
+        unknown = [replace(call, route_name=None, url_fixture=None)]
+        builder = self._visible(fc, call.caller, call.url_fixture)
+        if builder is None or not builder[1].family:
+            return unknown
+        found, record = builder
+        _, name, arguments, urlconf = call.route_name
+        names = [name]
+        if record.rewrite:
+            old, before, param, after = record.rewrite
+            values = self._visible(found.file, found.d.qualname, param)
+            if values is None or not values[1].values or len(values[1].values) > MAX_VALUES:
+                return unknown
+            names = [name.replace(old, f"{before}{v}{after}") for v in values[1].values]
+        return [replace(call, route_name=(record.family, n, arguments, urlconf), url_fixture=None)
+                for n in dict.fromkeys(names)]
+
+    def _visible(self, fc: FileCtx, scope: str | None, name: str) -> tuple[Def, UrlFixture] | None:
+        """The repository fixture pytest hands parameter ``name`` of ``scope`` and its :class:`UrlFixture`, else
+        ``None``."""
+        hook = getattr(fc.rules, "visible_fixture", None)
+        if hook is None or scope is None:
+            return None
+        requested, found = hook(self.r, fc, scope, name)
+        record = self.urls.get((found.file.path, found.d.qualname)) if requested and found is not None else None
+        return (found, record) if record is not None else None

@@ -175,6 +175,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
         self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
         self._prefixes: dict[tuple[str, str], list[str]] = {}  # router -> its full prefixes
+        self._roots: set[tuple[str, str]] | None = None  # Django ROOT_URLCONF routers (root_urlconfs)
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
         self._steps = 0
         self._linked: list[LinkedRoute] = []  # every route linked, with its endpoints
@@ -417,10 +418,11 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
                         self.result.outcomes["fixture_not_client"] += 1
                         continue
                     call = sent
-                if call.route_name is not None:
-                    named.append((fc, call))
-                else:
-                    self.http_call(fc, call)
+                for sent_call in fixtures.routed(fc, call) if call.url_fixture is not None else (call,):
+                    if sent_call.route_name is not None:
+                        named.append((fc, sent_call))
+                    else:
+                        self.http_call(fc, sent_call)
             for use in fc.ex.topics:
                 self.topic(fc, use)
             for reg in fc.ex.entries:
@@ -459,13 +461,28 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
 
         A chain that comes back to a router already on it (``a.use("/b", b)``, ``b.use("/a", a)``; a
         Django ``urls.py`` including itself) leads to no application and is dropped; a router whose
-        every chain loops so is taken as mounted nowhere (its own prefix). Chains longer than
-        :data:`MAX_DEPTH` are cut there."""
+        every chain loops so is taken as mounted nowhere (its own prefix). A Django root URLconf (the
+        ``ROOT_URLCONF = "proj.urls"`` a settings module of the repository sets, :meth:`root_urlconfs`) is
+        served at ``/`` whatever includes it: its own prefix only (an include of it from below only repeats
+        paths, ``/shop/again/shop/...``), so two URLconfs including each other keep the root's prefixes.
+        Chains longer than :data:`MAX_DEPTH` are cut there."""
         if key not in self._prefixes:
             self._steps = 0
             found = self._chains(key, frozenset())[0]
             self._prefixes[key] = found or [self._own(key)]
         return self._prefixes[key]
+
+    def root_urlconfs(self) -> set[tuple[str, str]]:
+        """Router keys ``(file, "urlpatterns")`` of the modules a Python file of the repository names as Django's
+        ``ROOT_URLCONF`` in a module-level string constant (a settings module)."""
+        if self._roots is None:
+            self._roots = set()
+            for fc in self.ctxs:
+                for c in fc.ex.constants if fc.lang == "python" else ():
+                    if c.qualname == "ROOT_URLCONF" and len(c.value.parts) == 1 and c.value.parts[0][0] == "lit":
+                        self._roots.update((f.path, "urlpatterns")
+                                           for f in fc.rules.module_by_name(self.r, fc, c.value.parts[0][1])[:1])
+        return self._roots
 
     def _own(self, key: tuple[str, str]) -> str:
         fc = self.by_path.get(key[0])
@@ -479,7 +496,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
             return self._complete[key], True
         own = self._own(key)
         mounts = self.mounts.get(key)
-        if not mounts:
+        if not mounts or key in self.root_urlconfs():
             self._complete[key] = [own]
             return [own], True
         self._steps += 1

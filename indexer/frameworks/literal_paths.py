@@ -25,6 +25,12 @@ reaches ``* /shop/items/{}``, and ``POST /shop/items`` (no hole) reaches ``* /sh
 leaving an Endpoint node nobody exposes. The moved edge keeps the request's method as its ``method``
 prop. A route of explicit methods never takes a request of another method (``POST /shop/get/1`` stays
 where it was when only ``GET /shop/get/{}`` is exposed).
+
+A ``HEAD`` request no endpoint of its own method or ``*`` serves reaches the ``GET`` endpoint of the same path (else
+the most specific ``GET`` template) whose EXPOSES edge says ``head: true``: a Django class-based view answering
+``HEAD`` with its ``get`` (:meth:`indexer.frameworks.route_links.RouteLinks._answers_head`); the edge keeps ``method``
+``HEAD``. Any other ``GET`` route takes no ``HEAD`` request (a view defining ``head = None`` or its own
+``http_method_names``, a Flask route: Flask's automatic ``HEAD`` is not listed).
 """
 
 from __future__ import annotations
@@ -68,6 +74,8 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
         for e in file_edges:
             if e.kind == "EXPOSES" and e.dst.endswith(_HOLE) and set(e.dst.split(" ", 1)[-1].split("/")) <= {"", _HOLE}:
                 exposed_in[e.dst].add(path)
+    head_by_get = {e.dst for file_edges in edges.values() for e in file_edges
+                   if e.kind == "EXPOSES" and e.props.get("head")}  # GET endpoints answering HEAD (route_links)
     folded = {e.dst for file_edges in edges.values() for e in file_edges
               if e.kind == "EXPOSES" and e.props.get("framework") in CASE_INSENSITIVE_FRAMEWORKS}
     templates: dict[tuple[str, int], list[tuple[list[str], str, bool]]] = defaultdict(list)
@@ -77,7 +85,7 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
             fold = eid in folded
             templates[(split[0], len(split[1]))].append(([t.lower() for t in split[1]] if fold else split[1], eid,
                                                          fold))
-    if not templates and not any(eid.startswith(f"endpoint:{_ANY} ") for eid in exposed):
+    if not templates and not head_by_get and not any(eid.startswith(f"endpoint:{_ANY} ") for eid in exposed):
         return 0
     moved = 0
     for path, file_edges in edges.items():
@@ -95,6 +103,11 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
                 same = f"endpoint:{_ANY} {e.dst.partition(' ')[2]}"
                 found = [(0, same)] if same in exposed else _matches(templates.get((_ANY, len(segments)), ()),
                                                                        segments, lowered, path, exposed_in)
+            if not found and method == "HEAD" and head_by_get:  # a Django class view answering HEAD with its get
+                same = f"endpoint:GET {e.dst.partition(' ')[2]}"
+                found = [(0, same)] if same in head_by_get else [
+                    m for m in _matches(templates.get(("GET", len(segments)), ()), segments, lowered, path, exposed_in)
+                    if m[1] in head_by_get]
             if not found:
                 continue
             found.sort()
@@ -102,7 +115,7 @@ def retarget_literal_clients(nodes: dict[str, list[Node]], edges: dict[str, list
                 continue  # equally specific templates: which one serves it is not known
             same_path = e.dst.partition(" ")[2] == found[0][1].partition(" ")[2]  # only the method differed
             props = dict(e.props) if same_path else {**e.props, "literal": True}
-            if found[0][1].startswith(f"endpoint:{_ANY} ") and method != _ANY:
+            if (found[0][1].startswith(f"endpoint:{_ANY} ") and method != _ANY) or method == "HEAD":
                 props["method"] = method  # the request's own method, which the any-method endpoint no longer says
             file_edges[i] = dataclasses.replace(e, dst=found[0][1], props=props)
             moved += 1

@@ -27,7 +27,7 @@ from indexer.frameworks.router_classes import borrowed_router
 from indexer.frameworks.wrapper_links import decorator_refs
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
 from indexer.resolve.context import FileCtx
-from indexer.resolve.values import ClassV, Def, FuncV
+from indexer.resolve.values import ClassV, Def, FuncV, InstV
 from indexer.symbols import file_id
 from stores.contracts import EDGE_RECEIVER, GRAPHQL_OPERATIONS, Edge, declared_route, graphql_operation, receiver_value
 
@@ -38,6 +38,12 @@ _INLINE_NAME = re.compile(r"^(?!new\s)\S+\s")
 function a detector made a definition of its own (``middleware GET /x``, :mod:`indexer.symbols`)."""
 _HTTP_VERBS = ("get", "post", "put", "patch", "delete", "head", "options")
 _AS_VIEW = re.compile(r"\.as_view\(.*\)$", re.S)
+
+
+def _library_view(d: Def) -> bool:
+    """Whether ``d`` is a member of Django's own ``View`` (django/views/generic/base.py, when the repository holds
+    Django itself)."""
+    return d.file.path.endswith("django/views/generic/base.py") and d.d.qualname.startswith("View.")
 
 
 @dataclass(slots=True)
@@ -75,6 +81,8 @@ class RouteLinks:
 
     view_class: Def | None = None
     """The class of the class-based view the route being linked names (set by :meth:`_resolve_handler`)."""
+    head_by_get: str | None = None
+    """The ``get`` method that also answers ``HEAD`` on the route being linked (:meth:`_answers_head`), else ``None``."""
 
     def route(self, fc: FileCtx, route: Route) -> None:
         """EXPOSES edges of ``route`` (a GraphQL resolver's: :meth:`graphql_route`), the WRAPS edges of the
@@ -88,6 +96,7 @@ class RouteLinks:
             return self._linked.append(LinkedRoute(fc, None, *self.exchange_route(fc, route), framework="spring"))
         handlers: list = []  # (node id, methods[, path below the route's own: a DRF viewset action])
         self.view_class = None  # the class of a class-based view (_resolve_handler)
+        self.head_by_get = None  # its get, when it answers HEAD too (_answers_head)
         scope = route.handler.rpartition(".")[0] or None if route.handler else None
         if route.handler is not None:
             rd = fc.def_at(route.handler, route.line)
@@ -141,6 +150,7 @@ class RouteLinks:
                     eid = self._endpoint(fc, method, full)
                     self._edge(fc, "EXPOSES", handler, eid, route.line, route.col, framework=route.framework,
                                service=service, route=declared_route(full),
+                               head=True if method == "GET" and handler == self.head_by_get else None,
                                **{EDGE_RECEIVER: recv and receiver_value(recv, handler, eid, fc.repo)})
                     self.result.outcomes["exposes"] += 1
                     linked.endpoints.append((eid, method, full))
@@ -309,6 +319,8 @@ class RouteLinks:
             v, is_view = (bound, True) if bound is not None else (v, is_view)
         if isinstance(v, FuncV):  # a Django function view: @require_POST & co (indexer.frameworks.django_methods)
             return [(v.f.id, (framework == "django" and methods == ["*"] and required_methods(v.f, self.r.use)) or methods)]
+        if isinstance(v, InstV) and v.concrete and framework == "django" and fc.lang == "python":
+            return self._instance_view(v.c, methods)  # path("feed/", LatestFeed()): a syndication feed & co
         if isinstance(v, ClassV):
             self.view_class = v.c
         if isinstance(v, ClassV) and framework == DRF_ROUTE:  # indexer.frameworks.viewsets
@@ -318,9 +330,46 @@ class RouteLinks:
             verbs = [(m.id, [verb.upper()]) for verb in _HTTP_VERBS for m in self._members(c, verb)]
             verbs += self.generic_view_verbs(c, {m[0] for _, m in verbs}) if fc.lang == "python" else []
             if verbs and (is_view or methods == ["*"]):
+                if framework == "django" and fc.lang == "python":
+                    self.head_by_get = self._answers_head(c, verbs)
                 return verbs
             return [(c.id, methods)]
         return []
+
+    def _instance_view(self, c: Def, methods: list[str]) -> list[tuple[str, list[str]]]:
+        """The handler of a Django route whose view is an instance (``path("feed/", LatestFeed())``: Django calls it,
+        ``django.urls.path`` requiring a callable): the ``__call__`` it has in the repository (its own or a base's:
+        ``django.contrib.syndication.views.Feed.__call__`` when the repository is Django), the instance's class
+        the receiver; else the class itself when some base is not of the repository (a library's callable: Feed);
+        nothing for a class of the repository with no ``__call__`` and no other base. ``methods`` stay the route's
+        (``*``: ``Feed.__call__`` answers any method)."""
+        calls = self._members(c, "__call__")
+        self.view_class = c
+        if calls:
+            return [(calls[0].id, methods)]
+        names = {k.d.name for k in self.r.mro(c)}
+        if any(base.split("[", 1)[0].strip().rpartition(".")[2] not in names | {"object"}
+               for k in self.r.mro(c) for base in k.d.bases):
+            return [(c.id, methods)]
+        self.view_class = None
+        return []
+
+    def _answers_head(self, c: Def, verbs: list[tuple[str, list[str]]]) -> str | None:
+        """The id of the ``get`` method of the Django class-based view ``c`` when Django answers ``HEAD`` with it, else
+        ``None``. ``View.setup`` sets ``self.head = self.get`` when the view has a ``get`` and no ``head``, and
+        ``View.dispatch`` calls the method named by the request's method when ``http_method_names`` lists it
+        (django/views/generic/base.py). So: ``c`` has a ``get`` and defines no ``head`` (a method, already a ``HEAD``
+        verb, or an attribute: ``head = None`` answers nothing) and sets no ``http_method_names`` of its own (its
+        value is not read; the library's default lists ``head``). What ``View`` itself writes (``self.head`` in
+        ``setup``, its ``http_method_names``) is the library's default, not the view's."""
+        gets = [handler for handler, methods in verbs if methods == ["GET"]]
+        if len(gets) != 1 or "HEAD" in {m for _, methods in verbs for m in methods}:
+            return None
+        for name in ("head", "http_method_names"):
+            found, _ = self.r.lookup(c, name)
+            if any(not _library_view(d) for d in found):
+                return None
+        return gets[0]
 
     def _members(self, c: Def, name: str) -> list[Def]:
         found, _ = self.r.lookup(c, name)

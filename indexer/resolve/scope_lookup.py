@@ -22,7 +22,7 @@ from indexer.resolve.values import BUILTIN, EXTERNAL, MAP, ClassV, Def, InstV, O
 
 __all__ = ["ScopeLookup"]
 
-_TIERS = ("declared", "injected", "copy", "constructed", "alias", "item", "element", "literal")
+_TIERS = ("declared", "injected", "copy", "entered", "constructed", "alias", "item", "element", "literal")
 """The kinds of :class:`~indexer.model.Binding` :meth:`ScopeLookup.binding_value` reads, strongest first."""
 _INSTANCE_TIERS = ("related", *_TIERS)
 """The same read on an instance (:meth:`ScopeLookup.binding_value`)."""
@@ -264,6 +264,8 @@ class ScopeLookup:
                 how = b.how
                 if how == "declared":  # a top type (optional `top_types`: `x: Any = make()`) says nothing
                     v: Value = None if b.type in getattr(fc.rules, "top_types", ()) else self.typed_value(fc, b.scope, b.type, "exact")
+                elif how == "entered":  # `with X() as y`: what the repository's `X.__enter__` returns
+                    v = self.entered(fc, b.scope, b.type)
                 elif how == "constructed":
                     v = self.called(fc, b.scope, b.type)
                     if v is None or v is EXTERNAL:  # `u = first(users)`: a generic function's result
@@ -288,6 +290,23 @@ class ScopeLookup:
                 if v is not None:
                     return v
         return None
+
+    def entered(self, fc: FileCtx, scope: str | None, callee: str) -> Value:
+        """What ``with callee() as y`` binds ``y`` to when the instance's class (or a base) of the repository
+        defines ``__enter__``: the value calling it returns (``return self`` -> the instance of the class built,
+        a subclass's too; ``return self.operate`` -> that method; an annotated or inferred return type), as
+        Python's ``with`` statement binds (PEP 343); ``None`` when no such ``__enter__`` exists or its return is
+        not known: the ``constructed`` binding written beside it (the instance) then decides."""
+        built = self.called(fc, scope, callee)
+        if not isinstance(built, InstV):
+            return None
+        found, _ = self.lookup(built.c, "__enter__")  # type: ignore[attr-defined]
+        if not any(d.is_callable for d in found):
+            return None
+        v = self.resolve_expr(fc, scope, f"{callee}().__enter__()")
+        if isinstance(v, InstV) and any(c is v.c for c in self.classes.mro(built.c)):  # type: ignore[attr-defined]
+            return built  # `return self` of a base's __enter__: the instance built, not the base's
+        return v if v is not None and v is not EXTERNAL else None
 
     def _prototype_owner(self, fc: FileCtx, scope: str | None) -> Def | None:
         """The constructor function whose prototype method ``scope`` is (JS ``View.prototype.render

@@ -520,11 +520,13 @@ async def copy(p, lock):
 def test_with_as_binds_the_called_name():
     out = extract(WITH_SRC)
     assert out.errors == []
-    assert out.bindings == [
+    assert out.bindings == [  # each: what __enter__ returns when the repository says, else the instance
+        Binding("request", "session", "sessions.Session", "entered", 5),
         Binding("request", "session", "sessions.Session", "constructed", 5),
+        Binding("copy", "f", "open", "entered", 10),
         Binding("copy", "f", "open", "constructed", 10),
         # `lock` binds nothing; a tuple target and a callee that is a call are skipped.
-        Binding("copy", "client", "Client", "constructed", 12),
+        Binding("copy", "client", "Client", "constructed", 12),  # `async with`: __aenter__'s, not followed
         Binding("copy", "tx", "x.y.Tx", "constructed", 12),
     ]
 

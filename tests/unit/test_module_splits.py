@@ -20,7 +20,7 @@ from indexer.resolve.interpreter import Resolver
 
 HTTP = {"WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
         "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
-        "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture"}
+        "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture", "UrlFixture"}
 SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
             "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
             "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse"}
@@ -126,6 +126,7 @@ def test_python_assignment_walk_runs_through_the_extractor() -> None:
         ("Repo", "self.conn", "Conn", "constructed"),  # a field: bound in the class
         ("Repo.__init__", "rows", "list", "constructed"),
         ("Repo.__init__", "rows", "q.all()", "copy"),
+        ("Repo.__init__", "lk", "Lock", "entered"),  # Lock.__enter__'s return, if the repository defines it
         ("Repo.__init__", "lk", "Lock", "constructed"),
         ("Repo.__init__", "n", "<literal>", "alias"),
     }

@@ -138,13 +138,19 @@ class Assignments:
         return text if CHAIN.fullmatch(text) else None
 
     def _with_binding(self, caps: dict[str, list[Node]]) -> None:
-        """``with X(...) as y``: ``y`` bound ``constructed`` to the callee text ``X`` (dotted names only)."""
+        """``with X(...) as y``: ``y`` bound ``entered`` (what ``X.__enter__`` returns, when the repository defines
+        it; not for ``async with``) and ``constructed`` (the instance, else) to the callee text ``X`` (dotted names
+        only)."""
         src = self.src
         callee = WS.sub("", src.text(caps["with.callee"][0]))
         if not DOTTED.fullmatch(callee):
             return  # `with a[0]() as y` / `with f()() as y`: no type to name
         target = caps["with.target"][0]
         scope = self.scopes.qualname(self.scopes.at(caps["with"][0].start_byte))
+        statement = caps["with"][0].parent.parent if caps["with"][0].parent is not None else None
+        if statement is None or not statement.children or statement.children[0].type != "async":
+            # (`async with` binds what `__aenter__` awaits to: not followed, the instance decides as before)
+            self.out.bindings.append(Binding(scope, src.text(target), callee, "entered", src.line(target)))
         self.out.bindings.append(Binding(scope, src.text(target), callee, "constructed", src.line(target)))
 
     def binding_type(

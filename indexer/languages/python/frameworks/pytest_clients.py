@@ -44,10 +44,10 @@ from tree_sitter import Node
 from indexer.languages.base import SourceText
 from indexer.languages.python.frameworks.common import (Args, Context, compact, library_kind, local_value, scope_of,
                                                         string_list, string_value, template)
-from indexer.languages.python.frameworks.python_http_clients import local_start
-from indexer.languages.python.frameworks.url_names import route_name
+from indexer.languages.python.frameworks.python_http_clients import helper_start, local_start
+from indexer.languages.python.frameworks.url_names import fixture_route, returned_builder, route_name
 from indexer.languages.python.pytest_fixtures import FIXTURE, is_test_file
-from indexer.model import ClientFixture, FileExtraction, HttpCall, Template
+from indexer.model import ClientFixture, FileExtraction, HttpCall, Template, UrlFixture
 
 __all__ = ["CLIENTS", "FRAMEWORK", "LANGUAGES", "detect"]
 
@@ -94,6 +94,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             found = _fixture(ctx, fn, qualname, classes)
             if found is not None:
                 out.client_fixtures.append(found)
+            else:
+                built = _url_fixture(ctx, fn, qualname, decorators)
+                if built is not None:
+                    out.url_fixtures.append(built)
         _calls(ctx, fn, seen, _parametrized(src, decorators))
 
 
@@ -241,6 +245,7 @@ def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]], values: dict[str,
         url = args.get(0, "url") or args.keywords.get("path")
         if url is None:
             continue
+        builder = None
         given = values.get(src.text(url), []) if url.type == "identifier" and src.text(url) in params else []
         if given:
             urls = [Template.of(v) for v in dict.fromkeys(given)]
@@ -248,9 +253,15 @@ def _calls(ctx: Context, fn: Node, seen: set[tuple[int, int]], values: dict[str,
         else:
             urls = [local_start(src, url, template(src, url))]
             named = route_name(src, ctx.imports, url) if urls[0].parts and urls[0].parts[0][0] != "lit" else None
+            builder = fixture_route(src, ctx.imports, url, receivers) if named is None and urls[0].parts else None
+            if builder is not None:
+                named = builder[1]
+            elif named is None:
+                urls = [helper_start(src, url, urls[0])]
         for url_t in urls:
             ctx.out.http_calls.append(HttpCall(FRAMEWORK, method.upper(), url_t, scope_of(node, src), src.line(verb),
-                                               src.col(verb), route_name=named, fixture=src.text(obj)))
+                                               src.col(verb), route_name=named, fixture=src.text(obj),
+                                               url_fixture=builder[0] if builder is not None else None))
 
 
 def _fixture(ctx: Context, fn: Node, qualname: str, classes: dict[str, Node]) -> ClientFixture | None:
@@ -282,6 +293,64 @@ def _fixture(ctx: Context, fn: Node, qualname: str, classes: dict[str, Node]) ->
     if not values or len(set(kinds)) > 1:
         return None
     return ClientFixture(qualname, kinds[0] if kinds else "", tuple(dict.fromkeys(handed)))
+
+
+def _url_fixture(ctx: Context, fn: Node, qualname: str, decorators: list[Node]) -> UrlFixture | None:
+    """The :class:`UrlFixture` of the fixture ``fn`` (either shape), else ``None``."""
+    src = ctx.src
+    returns = [n for n in _body_nodes(fn) if n.type in ("return_statement", "yield")]
+    if len(returns) != 1 or not returns[0].named_children:
+        return None
+    value = returns[0].named_children[0]
+    params = _params(src, fn)
+    if src.text(value) == "request.param" and "request" in params:  # @pytest.fixture(params=[...])
+        for decorator in decorators:
+            call = decorator.named_children[0] if decorator.named_child_count else None
+            listed = string_list(src, Args.of(src, call.child_by_field_name("arguments")).keywords.get("params")) \
+                if call is not None and call.type == "call" else None
+            if listed:
+                return UrlFixture(qualname, "", values=tuple(listed))
+        return None
+    if value.type != "identifier":
+        return None
+    body = fn.child_by_field_name("body")
+    inner = None
+    for statement in body.named_children if body is not None else ():
+        if statement.type == "function_definition" and src.text(statement.child_by_field_name("name")) == src.text(value):
+            inner = statement
+    built = returned_builder(src, ctx.imports, inner) if inner is not None else None
+    if built is None:
+        return None
+    family, name, rebinding = built
+    if rebinding is None:
+        return UrlFixture(qualname, family)
+    rewrite = _rewrite(src, rebinding, name, set(params))
+    return UrlFixture(qualname, family, rewrite) if rewrite else None
+
+
+def _rewrite(src: SourceText, value: Node, name: str, params: set[str]) -> tuple[str, ...]:
+    """``(old, before, param, after)`` of ``name.replace("old", f"{before}{param}{after}")`` with ``param`` one of
+    ``params``; ``()`` for any other value."""
+    callee = value.child_by_field_name("function") if value.type == "call" else None
+    if callee is None or callee.type != "attribute" or src.text(callee) != f"{name}.replace":
+        return ()
+    args = Args.of(src, value.child_by_field_name("arguments"))
+    old = string_value(src, args.positional[0]) if len(args.positional) == 2 and not args.keywords else None
+    new = args.positional[1] if old else None
+    if new is None or new.type != "string":
+        return ()
+    pieces = [c for c in new.named_children if c.type not in ("string_start", "string_end")]
+    holes = [i for i, c in enumerate(pieces) if c.type == "interpolation"]
+    if len(holes) != 1 or any(c.type not in ("string_content", "interpolation") for c in pieces):
+        return ()
+    hole = pieces[holes[0]]
+    expression = hole.child_by_field_name("expression")
+    if expression is None or expression.type != "identifier" or src.text(expression) not in params \
+            or hole.named_child_count != 1:
+        return ()
+    before = "".join(src.text(c) for c in pieces[:holes[0]])
+    after = "".join(src.text(c) for c in pieces[holes[0] + 1:])
+    return (old, before, src.text(expression), after) if "\\" not in before + after else ()  # type: ignore[return-value]
 
 
 def _value_of(src: SourceText, value: Node, nodes: list[Node]) -> Node:

@@ -41,10 +41,10 @@ from tree_sitter import Node
 from indexer.languages.python.frameworks.common import (Args, Context, compact, join, library_kind, local_value, scope_of,
                                                         string_value, template)
 from indexer.languages.base import SourceText, query, run_query
-from indexer.languages.python.frameworks.url_names import route_name
+from indexer.languages.python.frameworks.url_names import returned_url, route_name
 from indexer.model import FileExtraction, HttpCall, Template
 
-__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "local_start", "shares"]
+__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "helper_start", "local_start", "shares"]
 
 LANGUAGES = ("python",)
 
@@ -336,6 +336,18 @@ def local_start(src: SourceText, url: Node, url_t: Template) -> Template:
     return join(template(src, held), Template(url_t.parts[1:])) if held is not None else url_t
 
 
+def helper_start(src: SourceText, url: Node, url_t: Template) -> Template:
+    """``url_t`` with its first piece, a call of a helper of the same file returning a literal URL
+    (``self.client.post(self._url())``, ``self._url() + "?next=/"``), replaced by the template the helper returns
+    (:func:`~indexer.languages.python.frameworks.url_names.returned_url`); else ``url_t``."""
+    if not url_t.parts or url_t.parts[0][0] != "hole":
+        return url_t
+    found = returned_url(src, url)
+    if found is None or src.text(found[0]) != url_t.parts[0][1]:
+        return url_t
+    return join(found[1], Template(url_t.parts[1:]))
+
+
 def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str], Template], lineages: _Lineages) -> None:
     src = ctx.src
     call, verb_node = caps["call"][0], caps["verb"][0]
@@ -369,6 +381,7 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
         url_t, url = (template(src, value), value) if value is not None else (url_t, url)
     named = route_name(src, ctx.imports, url) if url_t.parts and url_t.parts[0][0] != "lit" else None
+    url_t = helper_start(src, url, url_t) if named is None else url_t
     first = url_t.parts[0] if url_t.parts else ("lit", "")
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)

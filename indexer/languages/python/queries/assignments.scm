@@ -16,8 +16,8 @@
   right: (_)? @value
   (#any-of? @self "self" "cls")) @assign
 
-; with X(...) as y / async with X(...) as y: `y` is bound to what the call builds (the resolver takes
-; `__enter__` to return the instance, as it does for most context managers). Only a call of a plain
+; with X(...) as y / async with X(...) as y: `y` is bound to what `X.__enter__` returns when the repository
+; defines it, else to what the call builds (the instance, as most context managers return). Only a call of a plain
 ; or dotted name binds; `with f() as (a, b)` and `with lock:` bind nothing.
 (with_item
   value: (as_pattern
