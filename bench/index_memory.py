@@ -28,6 +28,7 @@ import cProfile
 import json
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import threading
@@ -80,19 +81,19 @@ def pss_fields(pid: int | str = "self") -> tuple[float, float, float] | None:
     return got["Pss:"], got["Pss_Anon:"], got["Pss_File:"]
 
 
-def tree_pss_mib() -> float:
-    """The memory of this process and its live descendants now, MiB: the sum of their
+def tree_pss_mib(skip: int | None = None) -> float:
+    """The memory of this process and its live descendants (but ``skip``) now, MiB: the sum of their
     :func:`pss_mib` (a process that ends while it is read counts 0)."""
-    return sum(pss for _, _, pss, _, _ in tree_pss_by_process())
+    return sum(pss for _, _, pss, _, _ in tree_pss_by_process(skip))
 
 
-def tree_pss_by_process() -> list[tuple[int, int, float, float, float]]:
-    """This process and its live descendants now, each as ``(pid, parent pid, Pss, Pss_Anon,
-    Pss_File)`` in MiB (:func:`pss_fields`; a process that ends while it is read counts 0, its
-    parent pid then 0 too)."""
+def tree_pss_by_process(skip: int | None = None) -> list[tuple[int, int, float, float, float]]:
+    """This process and its live descendants (but ``skip``: the page sampler of ``--pages``) now,
+    each as ``(pid, parent pid, Pss, Pss_Anon, Pss_File)`` in MiB (:func:`pss_fields`; a process that
+    ends while it is read counts 0, its parent pid then 0 too)."""
     me = psutil.Process()
     try:
-        kids = me.children(recursive=True)
+        kids = [k for k in me.children(recursive=True) if k.pid != skip]
     except psutil.Error:
         kids = []
     rows = [(me.pid, 0, *(pss_fields("self") or (0.0, 0.0, 0.0)))]
@@ -128,7 +129,9 @@ class PhaseSampler:
     (start, end, peak) while a daemon thread samples the resident set, and the peak memory of the
     process tree (:func:`tree_pss_mib`) sampled by another every ``tree_period`` seconds."""
 
-    def __init__(self, period: float = 0.02, tree_period: float = 0.1) -> None:
+    def __init__(self, period: float = 0.02, tree_period: float = 0.1, skip: int | None = None) -> None:
+        self.skip = skip
+        """A child not to count (the page sampler of ``--pages``)."""
         self.period = period
         self.tree_period = tree_period
         self.phase = "setup"
@@ -153,7 +156,7 @@ class PhaseSampler:
         now = rss_mib()
         self.at_peak[phase] = []
         self.largest[phase] = {}
-        self.rows[phase] = {"t0": time.perf_counter(), "start": now, "peak": now, "end": now, "wall": 0.0,
+        self.rows[phase] = {"t0": time.perf_counter(), "epoch": time.time(), "start": now, "peak": now, "end": now, "wall": 0.0,
                             "tree_peak": 0.0, "tree_anon_peak": 0.0}
         self.phase = phase  # last: the sampling threads read the phase's tables through it
 
@@ -166,7 +169,7 @@ class PhaseSampler:
         while True:
             phase = self.phase
             row = self.rows[phase]
-            procs = tree_pss_by_process()
+            procs = tree_pss_by_process(self.skip)
             total = sum(p[2] for p in procs)
             if total > row["tree_peak"]:
                 row["tree_peak"], self.at_peak[phase] = total, procs
@@ -205,6 +208,28 @@ class PhaseSampler:
         self._tree.join()
 
 
+def phase_pages(sampler: PhaseSampler, pager: subprocess.Popen[bytes], out: Path) -> dict[str, dict[str, object]]:
+    """Stop the page sampler ``pager`` and read its samples (``out``, JSON lines of
+    :mod:`bench.tree_pages`, then removed): per phase of ``sampler``, the sample with the most
+    distinct pages, ``{"total", "anon", "file", "procs"}`` (MiB); phases with no sample are left out;
+    nothing when the sampler could not read page frames (it exits at once, saying so)."""
+    pager.terminate()
+    pager.wait()
+    try:
+        samples = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    finally:
+        out.unlink(missing_ok=True)
+    starts = sorted((row["epoch"], phase) for phase, row in sampler.rows.items())
+    best: dict[str, dict[str, object]] = {}
+    for sample in samples:
+        phase = next((ph for t, ph in reversed(starts) if t <= sample["t"]), None)
+        total = sample["anon"] + sample["file"]
+        if phase is not None and total > best.get(phase, {}).get("total", -1.0):  # type: ignore[operator]
+            best[phase] = {"total": round(total, 1), "anon": sample["anon"], "file": sample["file"],
+                           "procs": sample["procs"]}
+    return best
+
+
 def main() -> None:
     """Parse arguments, index once, print the per-phase table and a JSON line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -213,7 +238,16 @@ def main() -> None:
     ap.add_argument("--memory-budget", type=int, default=None, help="MiB (IndexOptions.memory_budget_mib)")
     ap.add_argument("--profile", type=Path, default=None)
     ap.add_argument("--tracemalloc", action="store_true", help="trace Python allocations (see above)")
+    ap.add_argument("--pages", action="store_true",
+                    help="also count the tree's distinct physical pages every 0.5 s in a separate process "
+                         "(bench/tree_pages.py: the quiet machine's Pss on any machine; needs CAP_SYS_ADMIN)")
     args = ap.parse_args()
+    pager = None
+    pages_out = None
+    if args.pages:
+        pages_out = Path(tempfile.mkstemp(prefix="ripple-pages-", suffix=".jsonl")[1])
+        pager = subprocess.Popen([sys.executable, str(Path(__file__).with_name("tree_pages.py")), str(os.getpid()),
+                                  str(pages_out)])
     if args.tracemalloc:
         tracemalloc.start(1)
     extra = {}
@@ -222,7 +256,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ripple-mem-") as tmp:
         store = EmbeddedStore(f"{tmp}/index.db")
         options = IndexOptions(repo=args.path.resolve().name, jobs=args.jobs, state_dir=f"{tmp}/state", **extra)
-        sampler = PhaseSampler()
+        sampler = PhaseSampler(skip=pager.pid if pager else None)
         cpu0 = os.times()
         t0 = time.perf_counter()
         prof = cProfile.Profile() if args.profile else None
@@ -238,6 +272,7 @@ def main() -> None:
         sampler.stop()
         cpu1 = os.times()
         store.close()
+    pages = phase_pages(sampler, pager, pages_out) if pager is not None and pages_out is not None else {}
     main_cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
     child_cpu = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
     print(f"{args.path}: {report.files_indexed:,} files, {sum(report.nodes.values()):,} nodes, "
@@ -248,6 +283,11 @@ def main() -> None:
     for phase, row in sampler.rows.items():
         print(f"| {phase} | {row['wall']:.2f} | {row['start']:.0f} | {row['peak']:.0f} | {row['end']:.0f} |"
               + (f" {row['tree_peak']:.0f} |" if row["tree_peak"] else " - |") + (f" {row.get('traced_peak', 0):.0f} |" if traced else ""))
+    if pages:
+        print("\nDistinct physical pages of the tree (bench/tree_pages.py; the quiet machine's Pss), peak per phase:")
+        for phase, got in pages.items():
+            print(f"- {phase}: {got['total']:.0f} MiB ({got['anon']:.0f} anonymous + {got['file']:.0f} file): "
+                  + ", ".join(f"{pid} {a:.0f}+{f:.0f}" for pid, _, a, f in got["procs"]))
     print("\nProcesses at each phase's tree peak (Pss MiB, its anonymous + file parts; names by ancestry: main>1"
           " is main's first child, by pid), the tree's anonymous Pss peak, and each process's own largest Pss in"
           " the phase:")
@@ -280,6 +320,7 @@ def main() -> None:
                       "cpu_main_s": round(main_cpu, 2), "cpu_workers_s": round(child_cpu, 2),
                       "peak_main_mib": round(peak_main), "peak_worker_mib": round(peak_child),
                       "tree_peak_mib": round(tree_peak),
+                      "pages": pages,
                       "tree_anon_peak_mib": round(max(row["tree_anon_peak"] for row in sampler.rows.values())),
                       "at_peak": {k: [[round(x, 1) for x in p] for p in procs] for k, procs in sampler.at_peak.items()},
                       "phases": {k: {kk: round(v, 2) for kk, v in r.items() if kk != "t0"} for k, r in sampler.rows.items()}}))
