@@ -2,7 +2,7 @@
 
 Usage::
 
-    python bench/index_memory.py PATH [--jobs N] [--memory-budget MIB] [--profile OUT.prof]
+    python bench/index_memory.py PATH [--jobs N] [--memory-budget MIB] [--profile OUT.prof] [--tracemalloc] [--pages]
 
 Indexes ``PATH`` once into a fresh temporary store (and a fresh extraction cache) in this process,
 as ``ripple index PATH --no-embed`` does, while a thread samples this process's resident set
@@ -19,6 +19,17 @@ also traces the main process's Python allocations (slower, about 2x): per phase 
 traced heap (what RSS holds beyond it is SQLite's page cache, the allocator's free lists and the
 interpreter), and the source lines holding the most memory when the resolve phase ends and when
 the run ends. Linux only (statm).
+
+Then, per phase, the processes at the tree's peak (named by ancestry: ``main>1`` is main's first
+child by pid, the forked resolve child of a large run; ``main>1>2`` its second) with their Pss split
+into anonymous and file pages, and the tree's anonymous peak. The file part is the interpreter's and
+libraries' pages (about 16 MiB resident a process), divided among every process on the machine that
+maps them: on a busy machine it nearly vanishes, on a quiet one the tree counts it whole, so two runs
+at different loads differ by up to that much with the same heaps (the 400 MB monorepo's 367 MiB in
+session 65 beside CI against 389 in session 66 alone, docs/benchmarks.md, session 67). Compare runs
+side by side, by the anonymous part, or with ``--pages``: a separate process
+(``bench/tree_pages.py``, needs ``CAP_SYS_ADMIN``) counts the tree's distinct physical pages every
+0.5 s, what a quiet machine's Pss would be, and the run prints its peak per phase.
 """
 
 from __future__ import annotations
