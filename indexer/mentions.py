@@ -35,7 +35,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from stores.contracts import SHARED_LABELS, Chunk, Edge, GraphStore, IndexedFile, Node, SymbolKey, qualname_agrees
+from stores.contracts import SHARED_LABELS, Chunk, Edge, GraphStore, IndexedFile, Node, SymbolKey, new_edge, qualname_agrees
 
 __all__ = ["mentions", "mention_edges", "store_lookup", "add_mention_edges", "MAX_TARGETS", "MENTION_LABELS", "NodeSource",
            "Mention", "Key", "Lookup", "mentionable", "stored_mentionable", "LINKED_LABELS", "mention_edges_of", "DocFile"]
@@ -208,7 +208,8 @@ def _edges(repo: str, path: str, file_node: str, found: Sequence[_Found],
         if len(written) == 1 and len(hits) > MAX_TARGETS:
             continue
         for n in hits:
-            edges.setdefault((n.id, line, col), Edge("MENTIONS", file_node, n.id, repo, path, line, col, None))
+            if (n.id, line, col) not in edges:
+                edges[n.id, line, col] = new_edge("MENTIONS", file_node, n.id, repo, path, line, col, None, {})
     return list(edges.values())
 
 

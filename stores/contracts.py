@@ -56,6 +56,9 @@ __all__ = [
     "restore_edge",
     "restore_unresolved",
     "restore_chunk",
+    "new_node",
+    "new_edge",
+    "new_unresolved",
     "SearchFilters",
     "ScoredChunk",
     "GraphStore",
@@ -781,6 +784,15 @@ restore_node = _restorer(Node, "restore_node")
 restore_edge = _restorer(Edge, "restore_edge")
 restore_unresolved = _restorer(UnresolvedCall, "restore_unresolved")
 restore_chunk = _restorer(Chunk, "restore_chunk")
+# The cheap constructors of the records a run builds by the hundred thousand (the resolver's output and
+# its unbound call sites, the linkers' nodes and edges, the doc mentions): every field given in order,
+# ``props`` included (a dict of the record's own, as the default factory would give), no default
+# applied. The same objects as ``Node(...)`` / ``Edge(...)`` / ``UnresolvedCall(...)`` (equal, same
+# hash, repr and pickle bytes, still frozen) without the frozen ``__init__``'s ``object.__setattr__`` per
+# field (docs/benchmarks.md, session 67, cpu67b).
+new_node = restore_node
+new_edge = restore_edge
+new_unresolved = restore_unresolved
 _pickle_by_fields(Node, restore_node)
 _pickle_by_fields(Edge, restore_edge)
 _pickle_by_fields(UnresolvedCall, restore_unresolved)

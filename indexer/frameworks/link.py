@@ -122,7 +122,7 @@ from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.string_templates import is_call_ref
 from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, file_id
-from stores.contracts import Edge, Node, endpoint_id, topic_id
+from stores.contracts import Edge, Node, endpoint_id, new_edge, new_node, topic_id
 
 __all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
            "split_url", "path_under"]
@@ -529,14 +529,14 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         eid = endpoint_id(method, path)
         name = eid.removeprefix("endpoint:")
         op = {"operation_id": self._operation_ids[eid]} if eid in self._operation_ids else {}
-        self._emit(fc, eid, Node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
-                                 {"http_method": method.upper(), "path": name.partition(" ")[2], **op}))
+        self._emit(fc, eid, new_node(eid, "Endpoint", name, name, "", "", 0, 0, 0, 0,
+                                     {"http_method": method.upper(), "path": name.partition(" ")[2], **op}))
         return eid
 
     def _edge(self, fc: FileCtx, edge_kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
         kind = edge_kind
         self.result.edges[fc.path].append(
-            Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
+            new_edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
         )
 
     def _owner_id(self, fc: FileCtx, qualname: str | None, line: int) -> str:

@@ -62,7 +62,7 @@ from indexer.model import ORM_ATTRIBUTE, Import, TableDef, TableUse, Template
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, InstV, QueryV
 from indexer.symbols import file_id
-from stores.contracts import Edge, Node, column_id, table_id, table_key
+from stores.contracts import Edge, Node, column_id, new_edge, new_node, table_id, table_key
 
 if TYPE_CHECKING:
     from indexer.frameworks.link import LinkResult
@@ -284,23 +284,23 @@ class _TableLinker:
         self._edge(fc, "DECLARES", owner, tid, td.line, td.col, framework=td.framework)
         for c, ty in cols:
             cid = column_id(tid, c)
-            self._columns[cid] = Node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
-                                      {"table": tid, "type": ty, "repository": fc.repo})
+            self._columns[cid] = new_node(cid, "Column", c, f"{now.name}.{c}", "", "", 0, 0, 0, 0,
+                                          {"table": tid, "type": ty, "repository": fc.repo})
             self._column_files.append((fc, cid))
             self._edge(fc, "HAS_COLUMN", tid, cid, td.line, td.col, framework=td.framework)
         self.result.outcomes["tables_declared"] += 1
 
     def _node(self, fc: FileCtx, t: _Table) -> None:
         qual = f"{t.schema}.{t.name}" if t.schema else t.name
-        self.emit(fc, t.id, Node(t.id, "Table", t.name, qual, "", "", 0, 0, 0, 0,
-                                 {"schema": t.schema or None, "repository": fc.repo, "declared": t.declared}))
+        self.emit(fc, t.id, new_node(t.id, "Table", t.name, qual, "", "", 0, 0, 0, 0,
+                                     {"schema": t.schema or None, "repository": fc.repo, "declared": t.declared}))
 
     def _edge(self, fc: FileCtx, kind: str, src: str, dst: str, line: int, col: int, **props: object) -> None:
         key = (fc.path, kind, src, dst, line)
         if key in self._edges:
             return
         self._edges.add(key)
-        edge = Edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
+        edge = new_edge(kind, src, dst, fc.repo, fc.path, line, col, None, {k: v for k, v in props.items() if v is not None})
         self.result.edges[fc.path].append(edge)
         if self._made is not None:
             self._made.append(edge)

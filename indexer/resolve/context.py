@@ -491,13 +491,29 @@ class FileCtx:
         """Per constructor qualname, its parameters kept in an attribute the class's methods call
         members of, with those calls (:func:`indexer.resolve.held_arguments.held_arguments`): a
         class the constructing caller hands there runs them."""
-        return held_arguments(self)
+        return self._held_and_protocol()[0]
 
     @declared_lazily
     def protocol_parameters(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
         """Per function qualname, its parameters the language's protocol calls run on in its body
         (``for x in items``: :func:`indexer.resolve.held_arguments.protocol_parameters`)."""
-        return protocol_parameters(self)
+        return self._held_and_protocol()[1]
+
+    def _held_and_protocol(self) -> tuple[dict[str, dict[str, tuple[HeldCall, ...]]],
+                                          dict[str, dict[str, tuple[HeldCall, ...]]]]:
+        """:attr:`held_arguments` and :attr:`protocol_parameters`, each computed when not yet, both from one
+        read of the call sites: the callbacks read the two together (:func:`indexer.resolve.callbacks.held_calls`),
+        and a parked file's call sites are unpickled on every read (Django: 495-559 files' call sites read
+        twice over, docs/benchmarks.md, session 67, cpu67b)."""
+        held, protocol = self._held_arguments, self._protocol_parameters
+        if held is None or protocol is None:
+            calls = self.ex.calls
+            calls = list(calls) if held is None and protocol is None else calls
+            if held is None:
+                held = self._held_arguments = held_arguments(self, calls)
+            if protocol is None:
+                protocol = self._protocol_parameters = protocol_parameters(self, calls)
+        return held, protocol
 
     def _own_params(self, scope: str) -> frozenset[str] | None:
         """The names of the non-variadic parameters of the callables named ``scope`` (``None``

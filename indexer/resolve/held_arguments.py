@@ -27,6 +27,7 @@ class has its own ``self``). The same binding gives a function the protocol call
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from indexer.resolve.multimap import entries
@@ -54,7 +55,7 @@ HeldCall = tuple[str, int, "CallSite"]
 qualname (:func:`~indexer.resolve.multimap.entries`), and the call site (``self.a.ping()``)."""
 
 
-def held_arguments(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+def held_arguments(fc: FileCtx, calls: Iterable[CallSite] | None = None) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
     """Per method qualname of ``fc`` (``B.__init__``, a setter ``B.on``), per parameter it keeps in an
     attribute that the class's methods call or call members of (see the module docstring), those
     calls in source order (a call of the attribute itself has the receiver ``self`` / ``this`` and
@@ -68,7 +69,7 @@ def held_arguments(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
     out: dict[str, dict[str, list[HeldCall]]] = {}
     kept: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {}  # (class, attribute) -> ((method, parameter), ...)
     methods: dict[str, list[Def]] = {}
-    for cs in fc.ex.calls:
+    for cs in fc.ex.calls if calls is None else calls:
         recv = cs.receiver
         if cs.via is not None or cs.caller is None or recv is None:
             continue
@@ -94,7 +95,7 @@ def held_arguments(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
     return {q: {p: tuple(c) for p, c in params.items()} for q, params in out.items()}
 
 
-def protocol_parameters(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+def protocol_parameters(fc: FileCtx, calls: Iterable[CallSite] | None = None) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
     """Per function or method qualname of ``fc``, per parameter the language's protocol calls in its
     own body (``CallSite.via == "dunder"``: ``for x in items`` -> ``items.__iter__()`` /
     ``__next__()``, ``with lock`` -> ``__enter__`` / ``__exit__``, ``a + b`` -> ``a.__add__(b)``,
@@ -104,7 +105,7 @@ def protocol_parameters(fc: FileCtx) -> dict[str, dict[str, tuple[HeldCall, ...]
     (:func:`indexer.resolve.callbacks.held_calls`)."""
     out: dict[str, dict[str, list[HeldCall]]] = {}
     own: dict[str, dict[str, bool]] = {}  # function -> parameter -> kept
-    for cs in fc.ex.calls:
+    for cs in fc.ex.calls if calls is None else calls:
         recv, q = cs.receiver, cs.caller
         if cs.via != "dunder" or q is None or recv is None or "." in recv or "(" in recv or "[" in recv:
             continue

@@ -14,8 +14,8 @@ from indexer.resolve.reads import bind_read
 from indexer.resolve.structural import structural_edges
 from indexer.resolve.values import EXTERNAL, ClassV
 from indexer.symbols import LABELS, file_id
-from stores.contracts import (EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, Node, UnresolvedCall,
-                              receiver_value)
+from stores.contracts import (EDGE_RECEIVER, EDGE_THIS, Edge, FileRecord, IndexedFile, UnresolvedCall, new_edge,
+                              new_node, new_unresolved, receiver_value)
 from stores.qualified_symbols import WRITTEN, written_qualname
 
 if TYPE_CHECKING:
@@ -38,8 +38,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
     ``outcomes``."""
     repo, path = r.repo, fc.path
     fid = file_id(repo, path)
-    nodes = [Node(fid, "File", posixpath.basename(path), path, repo, path, 1, 0, 1, 0,
-                  {"language": fc.lang, "checksum": fc.checksum, "module": fc.module_key})]
+    nodes = [new_node(fid, "File", posixpath.basename(path), path, repo, path, 1, 0, 1, 0,
+                      {"language": fc.lang, "checksum": fc.checksum, "module": fc.module_key})]
     edges: dict[tuple[str, str, str, int, int], Edge] = {}
     # A definition's id is built each time it is read (values.Def.id): one string per id in this
     # file's output, as when ids were held (a spilled output pickles each string once).
@@ -49,10 +49,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             props: dict[str, object] | None = None) -> None:
         k = (kind, src, dst, line, col)
         if k not in edges:
-            edges[k] = Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
-                            resolution) if props is None else \
-                Edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
-                     resolution, props)
+            edges[k] = new_edge(kind, shared.setdefault(src, src), shared.setdefault(dst, dst), repo, path, line, col,
+                                resolution, {} if props is None else props)
 
     props_of: dict[tuple[str | None, bool], dict[str, object]] = {}  # one dict per receiver and file
     classified: dict[tuple[int, int, bool], str | None] = {}  # (receiver class, target, on this) -> its class id
@@ -70,8 +68,8 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
             props["module"] = fc.module_key
         node_id = rd.id
         shared[node_id] = node_id
-        nodes.append(Node(node_id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
-                          d.end_line, d.end_col, props))
+        nodes.append(new_node(node_id, LABELS[d.kind], d.name, d.qualname, repo, path, d.start_line, d.start_col,
+                              d.end_line, d.end_col, props))
         parent = fc.def_at(d.parent, d.start_line) if d.parent else None
         add("CONTAINS", parent.id if parent else fid, node_id)
         if d.accessor_of:  # a generated accessor reads / writes its field (model.Definition)
@@ -133,7 +131,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
                 for run, arg in handed_runs(r, fc, cs):
                     add("CALLS", src, run.id, arg.line, arg.col, "inferred")
             outcomes["unresolved"] += 1
-            unresolved.append(UnresolvedCall(src, cs.name, cs.arity, cs.receiver, repo, path, cs.line, cs.col))
+            unresolved.append(new_unresolved(src, cs.name, cs.arity, cs.receiver, repo, path, cs.line, cs.col))
         else:
             assert isinstance(targets, list)
             for target, how in targets:

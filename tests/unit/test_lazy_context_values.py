@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from indexer.heap import declared_lazily
+from indexer.parked import ParkedList
 from indexer.resolve.context import FileCtx
 from indexer.resolve.repository import RepositoryResolver
 from indexer.spill import SpillFile
@@ -125,3 +126,34 @@ def test_contexts_made_after_a_stub_and_held_ones_keep_their_size():
                           env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
     sizes, dicts = done.stdout.split("] [")
     assert sizes == "[264" and dicts.strip() == "False, False, False, False]"
+
+
+@pytest.mark.parametrize("first", ["held_arguments", "protocol_parameters"])
+def test_the_held_and_iterated_parameters_read_the_parked_call_sites_once(first, monkeypatch):
+    """The callbacks read ``held_arguments`` and ``protocol_parameters`` together, and a parked file's call
+    sites are unpickled on every read: the first of the two read computes both from one read (session 67,
+    cpu67b), with the values each computes alone."""
+    alone = _contexts(None)["app/jobs.py"]
+    expected = {"held_arguments": alone.held_arguments, "protocol_parameters": alone.protocol_parameters}
+    jobs = _contexts(SpillFile())["app/jobs.py"]
+    calls = jobs.ex.calls
+    reads = []
+    unpack = ParkedList.unpack
+
+    def counted(self: ParkedList) -> list[object]:
+        if self is calls:
+            reads.append(len(self))
+        return unpack(self)
+
+    monkeypatch.setattr(ParkedList, "unpack", counted)
+    other = "protocol_parameters" if first == "held_arguments" else "held_arguments"
+    assert isinstance(calls, ParkedList) and len(calls) == 5  # task.run, __iter__, __next__, x.run, cb
+    assert getattr(jobs, first) == expected[first]
+    assert reads == [5]  # the call sites, once
+    assert getattr(jobs, other) == expected[other]
+    assert reads == [5]  # computed with the first: no second read
+    assert {k: list(v) for k, v in jobs.held_arguments.items()} == {"Runner.__init__": ["task"]}
+    assert {k: list(v) for k, v in jobs.protocol_parameters.items()} == {"each": ["items"]}
+    jobs.protocol_parameters = None  # one computed again alone: one more read, the other kept
+    assert jobs.protocol_parameters == expected["protocol_parameters"] and reads == [5, 5]
+    assert jobs.held_arguments is not None and reads == [5, 5]
