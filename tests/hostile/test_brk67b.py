@@ -1,0 +1,54 @@
+"""Session 67, brk67b: hostile input against session 66's additions, each break with its fix
+(docs/benchmarks.md, "Session 67, brk67b"). Exact expectations; a bound on time is a subprocess timeout, never a
+timed assertion."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+_DAG = r"""
+import json, sys
+from tests.unit.test_route_names import _calls, _resolve
+layers, width, tests, leaf = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+src = "import pytest\nfrom flask import Flask\napp = Flask(__name__)\n\n@app.route('/a')\ndef a():\n    return 'a'\n\n"
+for i in range(layers):
+    for j in range(width):
+        if i == layers - 1:
+            value = leaf if j == width - 1 else "app.test_client()"
+            src += f"@pytest.fixture\ndef l{i}_{j}():\n    return {value}\n\n"
+        else:
+            ps = ", ".join(f"l{i + 1}_{k}" for k in range(width))
+            rets = "".join(f"    if x == {k}:\n        return l{i + 1}_{k}\n" for k in range(width))
+            src += f"@pytest.fixture\ndef l{i}_{j}({ps}):\n    x = 1\n{rets}    return l{i + 1}_0\n\n"
+test = "".join(f"def test_{t}(l0_0, l1_3):\n    l0_0.get('/a')\n    l1_3.post('/a')\n\n" for t in range(tests))
+print(json.dumps(_calls(_resolve("# --- path: conftest.py ---\n" + src + "# --- path: test_a.py ---\n" + test))))
+"""
+
+
+def _dag(leaf: str) -> list[list[object]]:
+    done = subprocess.run([sys.executable, "-c", _DAG, "7", "12", "20", leaf], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+class TestLayeredFixtures:
+    """Fixtures in 7 layers of 12, each handing on any of the 12 fixtures of the next layer (every ``return``
+    names one of its parameters), the last layer's return a Flask test client: each request on ``l0_0`` followed
+    every path through the layers, 12**6 (3 million) per request (the ``POST``: to a Flask route of ``GET`` only,
+    an endpoint nobody exposes), and ``ripple index`` of such a conftest.py with
+    50 tests was not done after 300 s. Each (file, function, parameter, depth) is now answered once per run."""
+
+    def test_every_path_a_client_links_each_request_once(self) -> None:
+        want = []
+        for t in range(20):
+            props = {"framework": "flask-test", "url": "/a"}
+            want += [["test_a.py", 2 + 4 * t, f"test_a.test_{t}(2)", "CALLS_HTTP", "endpoint:GET /a", props],
+                     ["test_a.py", 3 + 4 * t, f"test_a.test_{t}(2)", "CALLS_HTTP", "endpoint:POST /a", props]]
+        assert _dag("app.test_client()") == sorted(want)
+
+    def test_one_leaf_no_client_no_request(self) -> None:
+        # every fixture of the first layers may hand on l6_11, which returns a dict: no fixture is a client
+        assert _dag("{}") == []
