@@ -52,3 +52,56 @@ class TestLayeredFixtures:
     def test_one_leaf_no_client_no_request(self) -> None:
         # every fixture of the first layers may hand on l6_11, which returns a dict: no fixture is a client
         assert _dag("{}") == []
+
+
+_SETTINGS = r"""
+import json, os, sys, resource
+from pathlib import Path
+from indexer.frameworks.app_settings import load_app_settings
+root = Path(sys.argv[1])
+csproj = '<Project Sdk="Microsoft.NET.Sdk.Web"></Project>\n'
+def project(name, data):
+    (root / name).mkdir(parents=True)
+    (root / name / f"{name}.csproj").write_text(csproj)
+    if data is not None:
+        (root / name / "appsettings.json").write_bytes(data)
+k = "k" * 250
+project("deepkeys", ('{"EventBus": {"Topic": "dk"}, "X": ' + ('{"Topic": "t", "' + k + '":') * 900 + '1' + '}' * 900
+                     + '}').encode())
+project("deep", ('{"EventBus": {"Topic": "deep"}, "X": ' + '{"a":' * 10000 + '1' + '}' * 10000 + '}').encode())
+project("dup", b'{"EventBus": {"Topic": "first"}, "EventBus": {"Topic": "second"}}')
+project("bad", b'{"EventBus": {"Topic": "ok\xff\xfe", "Queue": "jobs"}}')
+project("link", None)
+(root.parent / "outside.json").write_text('{"EventBus": {"Topic": "stolen"}}')
+os.symlink(root.parent / "outside.json", root / "link" / "appsettings.json")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+found = load_app_settings(root)
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(json.dumps({"settings": {p: {key.replace(k, "K"): v for key, v in s.items()} for p, s in found.items()},
+                  "longest": max(len(key) for s in found.values() for key in s), "grown_mib": grown // 1024}))
+"""
+
+
+class TestHostileAppSettings:
+    """``appsettings.json`` files (r66e's configuration-named topics): nested 900 levels of 250-character names
+    with a ``Topic`` at each level (450 KB, under the size cap) made 101 MB of flattened keys (each key spells its
+    parents again: N squared) in 5.3 s and a 439 MiB main process; now a key longer than ``MAX_KEY_CHARS``
+    (1,000) is not read. Nested 10,000 levels: skipped as nested too deeply; duplicate keys: the last wins (as
+    Python's ``json`` reads it); invalid UTF-8: the value is no name, not kept; a link out of the repository:
+    not read."""
+
+    def test_settings_exact_and_bounded(self, tmp_path) -> None:
+        done = subprocess.run([sys.executable, "-c", _SETTINGS, str(tmp_path / "repo")], capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-2000:]
+        data = json.loads(done.stdout)
+        assert data["settings"] == {
+            "bad": {"eventbus:queue": "jobs"},
+            "deep": {},
+            "deepkeys": {"eventbus:topic": "dk", "x:topic": "t", "x:K:topic": "t", "x:K:K:topic": "t",
+                         "x:K:K:K:topic": "t"},
+            "dup": {"eventbus:topic": "second"},
+            "link": {}}
+        assert data["longest"] == len("x:" + ":".join(["k" * 250] * 3) + ":topic") == 760
+        assert data["grown_mib"] < 20  # (101 MB of keys before)
+        assert "deep/appsettings.json ignored: nested too deeply" in done.stderr
