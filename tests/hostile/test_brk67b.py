@@ -137,3 +137,38 @@ class TestAliasedLongSpringKeys:
         assert data["keys"] == sorted(["k", "l0.a", *(f"l{i}.b{i}" for i in range(1, 60))])
         assert data["k"] == 20000  # a long value is kept: only keys are bounded
         assert data["grown_mib"] < 20
+
+
+_PARAMETRIZED = r"""
+import json, sys
+from indexer.languages import extractor_for_path
+n, m = int(sys.argv[1]), int(sys.argv[2])
+vals = ",".join(f"'/{i}'" for i in range(n))
+src = ("import pytest\n\n@pytest.mark.parametrize('path', [" + vals + "])\ndef test_p(client, path):\n"
+       + "".join("    client.get(path)\n" for _ in range(m)))
+ex = extractor_for_path("tests/test_p.py").extract("tests/test_p.py", src.encode())
+print(json.dumps({"partial": ex.partial, "calls": [[c.line, c.url.parts] for c in ex.http_calls]}))
+"""
+
+
+def _parametrized(values: int, calls: int) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-c", _PARAMETRIZED, str(values), str(calls)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+class TestParametrizedUrlsBounded:
+    """``@pytest.mark.parametrize("path", [...])`` URLs (acc66a) are one request per value per call: 20,000 values
+    and 100 calls (a 171 KB test file) made 2,000,000 requests and 868 MiB in the extraction worker. Now a
+    parameter of more than ``MAX_VALUES`` (256) values is no known URL, and one function expands at most
+    ``MAX_EXPANDED`` (4,096) requests; past either, a call is one request whose URL is the parameter (unknown)."""
+
+    def test_too_many_values_one_request_per_call(self) -> None:
+        data = _parametrized(20_000, 100)
+        assert data == {"partial": None, "calls": [[5 + i, [["ref", "path"]]] for i in range(100)]}
+
+    def test_expansion_stops_at_the_function_budget(self) -> None:
+        data = _parametrized(256, 17)  # 16 calls of 256 values fill the 4,096; the 17th is one request
+        want = [[5 + i, [["lit", f"/{v}"]]] for i in range(16) for v in range(256)] + [[21, [["ref", "path"]]]]
+        assert data == {"partial": None, "calls": want}
