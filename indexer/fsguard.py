@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+from collections.abc import Collection
 from typing import BinaryIO
 
 __all__ = ["SkipFile", "inside_root", "open_regular", "read_inside", "read_regular", "MAX_CONFIG_BYTES"]
@@ -134,14 +135,16 @@ def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:
     return where if where.startswith(os.sep) else os.path.realpath(path)  # "pipe:[...]", "anon_inode:..."
 
 
-def read_inside(path: str | os.PathLike[str], cap: int, root: str) -> bytes | None:
+def read_inside(path: str | os.PathLike[str], cap: int, root: str, quiet: Collection[str] = ()) -> bytes | None:
     """The bytes of a configuration file at ``path`` inside the real path ``root``, at most ``cap`` bytes
     (:func:`read_regular`); ``None`` when it lies outside ``root`` or is skipped, the reason logged as a
-    warning (``<path> ignored: <reason>``). Never raises for the file's own faults."""
+    warning (``<path> ignored: <reason>``) unless it is one of ``quiet`` (``("unreadable",)``: a file
+    looked for that may well not exist). Never raises for the file's own faults."""
     if not inside_root(root, path):
         return None
     try:
         return read_regular(path, cap, root)
     except SkipFile as exc:
-        log.warning("%s ignored: %s", path, exc)
+        if exc.reason not in quiet:
+            log.warning("%s ignored: %s", path, exc)
         return None

@@ -172,3 +172,38 @@ class TestParametrizedUrlsBounded:
         data = _parametrized(256, 17)  # 16 calls of 256 values fill the 4,096; the 17th is one request
         want = [[5 + i, [["lit", f"/{v}"]]] for i in range(16) for v in range(256)] + [[21, [["ref", "path"]]]]
         assert data == {"partial": None, "calls": want}
+
+
+class TestDevProxyReadsThroughReadInside:
+    """The JSON dev-proxy reader (``dev_proxy._json``) now reads through ``fsguard.read_inside`` (its own copy of
+    the inside-the-root / regular-file / size steps is gone); its answers on hostile files are unchanged: a FIFO is
+    never opened, a link out of the repository is not read (silently), a file over the cap or nested past the JSON
+    parser's limit is skipped with a warning, a ``proxyConfig`` naming a missing file is skipped silently."""
+
+    def test_hostile_proxy_files(self, tmp_path, caplog) -> None:
+        import logging
+        import os
+
+        from indexer.frameworks.dev_proxy import MAX_FILE_BYTES, ProxyRule, load_proxies
+
+        root = tmp_path / "repo"
+        for name in ("web", "fifo", "link", "big", "deep", "angular"):
+            (root / name).mkdir(parents=True)
+            (root / name / "package.json").write_text(json.dumps({"name": name}))
+        (root / "web" / "package.json").write_text('{"proxy": "http://api:8080"}')
+        os.mkfifo(root / "fifo" / "proxy.conf.json")
+        (tmp_path / "outside.json").write_text('{"/api": {"target": "http://stolen"}}')
+        os.symlink(tmp_path / "outside.json", root / "link" / "proxy.conf.json")
+        (root / "big" / "proxy.conf.json").write_text('{"/api": {"target": "http://big"}, "x": "' + "y" * MAX_FILE_BYTES
+                                                      + '"}')
+        (root / "deep" / "proxy.conf.json").write_text("[" * 100_000 + "]" * 100_000)
+        (root / "angular" / "angular.json").write_text(
+            '{"projects": {"p": {"architect": {"serve": {"options": {"proxyConfig": "missing.json"}}}}}}')
+        with caplog.at_level(logging.WARNING, logger="indexer"):
+            found = load_proxies(root)
+        assert found == {"web": (ProxyRule(("/",), "http://api:8080", (), "web/package.json"),)}
+        size = len('{"/api": {"target": "http://big"}, "x": ""}') + MAX_FILE_BYTES
+        assert [r.getMessage() for r in caplog.records] == [
+            f"{root}/big/proxy.conf.json ignored: too_large: {size} bytes",
+            f"{root}/deep/proxy.conf.json ignored: maximum recursion depth exceeded while decoding a JSON array from a "
+            "unicode string"]
