@@ -207,3 +207,31 @@ class TestDevProxyReadsThroughReadInside:
             f"{root}/big/proxy.conf.json ignored: too_large: {size} bytes",
             f"{root}/deep/proxy.conf.json ignored: maximum recursion depth exceeded while decoding a JSON array from a "
             "unicode string"]
+
+
+_CYCLES = r"""
+import json
+from tests.unit.test_route_names import _calls, _resolve
+n = 2000
+src = ("import pytest\nfrom flask import Flask\napp = Flask(__name__)\n\n@app.route('/a')\ndef a():\n    return 'a'\n\n"
+       "pytest_plugins = ['conftest', 'tests.conftest']\n\n")
+src += "".join(f"@pytest.fixture\ndef f{i}(f{i + 1}):\n    return f{i + 1}\n\n" for i in range(n - 1))
+src += f"@pytest.fixture\ndef f{n - 1}():\n    return app.test_client()\n\n"
+src += "@pytest.fixture\ndef ca(cb):\n    return cb\n\n@pytest.fixture\ndef cb(ca):\n    return ca\n\n"
+src += "@pytest.fixture\ndef client(client):\n    return client\n\n"
+tests = ("def test_a(f0):\n    f0.get('/a')\n\ndef test_b(ca):\n    ca.get('/a')\n\ndef test_c(client):\n"
+         "    client.get('/a')\n\ndef test_d(f1995):\n    f1995.get('/a')\n")
+print(json.dumps(_calls(_resolve("# --- path: conftest.py ---\n" + src + "# --- path: tests/conftest.py ---\n"
+                                 "pytest_plugins = 'tests.conftest'\n# --- path: test_a.py ---\n" + tests))))
+"""
+
+
+class TestFixtureCyclesHeld:
+    """Held, pinned: fixtures in a cycle, a chain of 2,000, a fixture overriding itself and ``pytest_plugins`` naming
+    its own module send nothing; a chain within ``MAX_DEPTH`` (6) hands the client on."""
+
+    def test_only_the_short_chain_links(self) -> None:
+        done = subprocess.run([sys.executable, "-c", _CYCLES], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert json.loads(done.stdout) == [["test_a.py", 11, "test_a.test_d(1)", "CALLS_HTTP", "endpoint:GET /a",
+                                            {"framework": "flask-test", "url": "/a"}]]
