@@ -268,3 +268,33 @@ class TestReadRegularDeepFolders:
             read_regular(deep / "leak.py", 100, real_root)
         assert refused.value.reason == "symlink_outside"
         assert calls == []
+
+
+class TestDiscoveryDeepFolders:
+    """Discovery took each folder's real path with ``os.path.realpath`` (one ``lstat`` per folder above it): 500
+    nested folders cost 1.8 s CPU of ``discover`` (3.8 s in a profiled run). A folder that is no link, in a folder
+    whose real path is known, is now that path joined with its name; a link is still resolved. Same files, same
+    skips (a link into the tree walked once, a link out of it skipped)."""
+
+    def test_deep_tree_files_and_no_lstat_for_plain_folders(self, tmp_path, monkeypatch) -> None:
+        import os
+
+        from indexer.discovery import discover
+
+        root = tmp_path / "repo"
+        deep = root.joinpath(*(f"d{i}" for i in range(300)))
+        deep.mkdir(parents=True)
+        (deep / "conftest.py").write_text("x = 1\n")
+        (root / "d0" / "a.py").write_text("y = 2\n")
+        (tmp_path / "out").mkdir()
+        (tmp_path / "out" / "b.py").write_text("z = 3\n")
+        os.symlink(tmp_path / "out", root / "outlink")
+        os.symlink(root / "d0" / "d1", root / "inlink")
+        calls: list[str] = []
+        lstat = os.lstat
+        monkeypatch.setattr(os, "lstat", lambda p, *a, **k: calls.append(os.fspath(p)) or lstat(p, *a, **k))
+        found = discover(root)
+        rel = "/".join(f"d{i}" for i in range(300))
+        assert [f.path for f in found.files] == ["d0/a.py", rel + "/conftest.py"]
+        assert dict(found.skipped) == {"symlink_outside": 1, "symlink_duplicate": 1}
+        assert len(calls) < 1_000  # 644 here (the links resolved); base67: 47,294 (one per folder above each)
