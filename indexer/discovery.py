@@ -227,8 +227,13 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     walked: set[str] = {root_real}
     docs_only: dict[str, str] = {}  # folder walked only for doc folders -> the skip reason of the rest
     linked: list[tuple[str, tuple[str, str, list[tuple[str, pathspec.GitIgnoreSpec]], frozenset[str]]]] = []
+    # The real path of each folder on the stack, by its path as walked: a folder that is no link, in a folder whose
+    # real path is known, is that path joined with its name (``os.path.realpath`` of a folder N deep costs N
+    # ``lstat`` calls, each resolving the folders above: quadratic in the depth).
+    real_of: dict[str, str] = {root_real: root_real}
     while stack:
         abs_dir, rel_dir, specs, ancestors = stack.pop()
+        here_real = real_of.pop(abs_dir, None)
         own = load_gitignore(abs_dir, None if follow_external_symlinks else root_real)
         if own is not None:
             specs = [*specs, (rel_dir, own)]
@@ -271,7 +276,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                         result.skip("pruned_dir", rel + "/")
                         continue
                     docs_only.setdefault(rel, "pruned_dir")
-                real = os.path.realpath(entry.path)
+                real = os.path.join(here_real, entry.name) if here_real and not is_link else os.path.realpath(entry.path)
                 if is_link:
                     if real in ancestors or _is_ancestor(real, ancestors):
                         result.skip("symlink_loop", rel + "/")
@@ -281,6 +286,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                     linked.append((real, (entry.path, rel, specs, ancestors | {real})))
                     continue
                 walked.add(real)
+                real_of[entry.path] = real
                 subdirs.append((entry.path, rel, specs, ancestors | {real}))
                 continue
             _classify_file(entry, rel, max_file_bytes, result, None if follow_external_symlinks else root_real,
@@ -292,6 +298,7 @@ def discover(root: str | Path, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                 result.skip("symlink_duplicate", item[1] + "/")
                 continue
             walked.add(real)
+            real_of[item[0]] = real
             stack.append(item)
     result.files.sort_by_path()
     return result

@@ -51,6 +51,10 @@ MAX_FILE_BYTES = 500_000
 MAX_PROJECTS = 2_000
 MAX_KEYS = 20_000
 """At most this many keys per project (a settings file of generated data)."""
+MAX_KEY_CHARS = 1_000
+"""The longest flattened key kept (``A:B:C``); a value nested deeper is not read. Each key spells its parents'
+names again, so the keys of a file nested N levels with long names grow as N squared: 900 levels of 250-character
+names (450 KB) made 101 MB of keys."""
 
 
 def is_settings_file(name: str) -> bool:
@@ -139,6 +143,9 @@ def settings_for(settings: Mapping[str, Mapping[str, str]], path: str) -> Mappin
 
 
 def _read(path: Path, root: str) -> dict[str, str]:
+    """The flattened settings of one file (module docstring), keys at most :data:`MAX_KEY_CHARS` long, at most
+    :data:`MAX_KEYS` of them; ``{}`` for a file skipped (:func:`~indexer.fsguard.read_inside`) or not JSON
+    (nested past the parser's recursion limit, too)."""
     data = read_inside(path, MAX_FILE_BYTES, root)
     if data is None:
         return {}
@@ -147,13 +154,18 @@ def _read(path: Path, root: str) -> dict[str, str]:
     text = _TRAILING_COMMA.sub(lambda m: m.group(1) or m.group(2), text)
     try:
         doc = json.loads(text)
-    except (ValueError, RecursionError):
+    except ValueError:
         log.warning("%s ignored: not JSON", path)
+        return {}
+    except RecursionError:
+        log.warning("%s ignored: nested too deeply", path)
         return {}
     out: dict[str, str] = {}
     stack: list[tuple[str, object]] = [("", doc)]
     while stack and len(out) < MAX_KEYS:
         prefix, node = stack.pop()
+        if len(prefix) > MAX_KEY_CHARS:
+            continue
         if isinstance(node, dict):
             stack.extend((f"{prefix}:{k}" if prefix else str(k), v) for k, v in reversed(list(node.items())))
         elif isinstance(node, list):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from indexer.frameworks.spring_config import SKIP_DIRS
-from indexer.fsguard import SkipFile, inside_root, read_regular
+from indexer.fsguard import read_inside
 
 __all__ = ["ProxyRule", "PROXY_FILES", "load_proxies", "proxied_url", "rule_matches"]
 
@@ -122,13 +122,8 @@ def _join(folder: str, name: str) -> str:
 
 
 def _json(path: Path, root: str) -> object:
-    if not inside_root(root, path):
-        return None
-    try:
-        data = read_regular(path, MAX_FILE_BYTES, root)
-    except SkipFile as exc:
-        if exc.reason != "unreadable":
-            log.warning("%s ignored: %s", path, exc)
+    data = read_inside(path, MAX_FILE_BYTES, root, quiet=("unreadable",))
+    if data is None:
         return None
     try:
         return json.loads(data.decode("utf-8", errors="replace"))

@@ -27,7 +27,7 @@ value. Any other fixture leaves the URL as built, with no route name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -62,6 +62,7 @@ class FixtureClients:
         self.urls: dict[tuple[str, str], UrlFixture] = {
             (fc.path, f.qualname): f for fc in ctxs for f in fc.ex.url_fixtures}
         self._django: bool | None = None
+        self._found: dict[tuple[str, str, str, int], str | None] = {}
 
     def uses_django(self) -> bool:
         """Whether some file of the repository imports ``django`` (pytest-django's fixtures may then be in use)."""
@@ -72,10 +73,20 @@ class FixtureClients:
 
     def framework(self, fc: FileCtx, scope: str | None, name: str, depth: int = 0) -> str | None:
         """The framework of the client pytest hands parameter ``name`` of the function ``scope`` of ``fc``
-        (module docstring), or ``None`` when it is no client or not known to be one."""
+        (module docstring), or ``None`` when it is no client or not known to be one. Each ``(file, scope, name,
+        depth)`` is answered once per run: fixtures handing on several parameters each (a layered graph of
+        fixtures) would otherwise be walked once per path, exponentially many up to :data:`MAX_DEPTH`."""
         hook = getattr(fc.rules, "visible_fixture", None)
         if hook is None or scope is None or depth > MAX_DEPTH:
             return None
+        key = (fc.path, scope, name, depth)
+        if key not in self._found:
+            self._found[key] = self._framework(hook, fc, scope, name, depth)
+        return self._found[key]
+
+    def _framework(self, hook: Callable[..., tuple[bool, Def | None]], fc: FileCtx, scope: str, name: str,
+                   depth: int) -> str | None:
+        """:meth:`framework` of one parameter, not memoised."""
         requested, found = hook(self.r, fc, scope, name)
         if not requested:
             return None

@@ -56,6 +56,7 @@ SKIP_DIRS = frozenset({"build", "target", "node_modules", ".git", ".gradle", ".v
 MAX_FILE_BYTES = 2_000_000
 MAX_KEYS = 50_000  # per document: bounds alias expansion ("billion laughs")
 MAX_NODES = 200_000  # per document: nodes visited while flattening, keys written or not
+MAX_KEY_CHARS = 1_000  # the longest flat key kept: a key spells its parents (aliased long keys: N squared)
 MAX_DEPTH = 32  # placeholder nesting followed
 MAX_RESOLVED = 10_000  # characters a resolved text may grow to (``a: ${b}${b}``, ``b: ${c}${c}``, ...)
 MAX_STEPS = 10_000  # placeholders one resolution looks at (``a: ${b:${b}}``, ``b: ${c:${c}}``, ...)
@@ -109,12 +110,16 @@ def _scalar(value: object) -> str:
 def _flatten(value: object, prefix: str, out: dict[str, str]) -> None:
     """Spring's flat keys of a YAML document (``a.b[0].c``) into ``out``: at most :data:`MAX_KEYS`
     keys, and at most :data:`MAX_NODES` nodes visited, so that aliases of empty lists or maps (which
-    write no key) cannot make the walk exponential ("billion laughs" of ``[[],[],...]``)."""
+    write no key) cannot make the walk exponential ("billion laughs" of ``[[],[],...]``); a key longer than
+    :data:`MAX_KEY_CHARS` is not written nor walked below (each key spells its parents' names: a 20 KB key aliased
+    as the key of 60 nested maps made 720 MB of keys from a 21 KB file)."""
     stack: list[tuple[object, str]] = [(value, prefix)]
     visits = 0
     while stack and len(out) < MAX_KEYS and visits < MAX_NODES:
         value, prefix = stack.pop()
         visits += 1
+        if len(prefix) > MAX_KEY_CHARS:
+            continue
         room = MAX_NODES - visits - len(stack)  # children beyond it could never be visited
         if isinstance(value, dict):
             items = [(v, _child_key(prefix, _scalar(k))) for k, v in islice(value.items(), max(room, 0))]
