@@ -33,7 +33,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
-from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, decode_blocks, fold_maxima, merge, term_key
+from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, BlockValues, decode_blocks, fold_maxima, merge, term_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -125,6 +125,21 @@ class PendingMaxima:
         self._ids.append(np.repeat(self._numbers(list(maxima)), counts))
         self._blocks.append(blocks.astype(np.uint32))
         self._values.append(values)
+        self.size += total
+        return True
+
+    def hold_values(self, values: BlockValues) -> bool:
+        """:meth:`hold` of block maxima given as :class:`stores.bm25_blocks.BlockValues` (the same values held,
+        with no dict per term to read): ``False``, and nothing held, when a block is outside ``[0, 2**32)``."""
+        total = len(values)
+        if not total:
+            return True
+        blocks = values.blocks
+        if int(blocks.min()) < 0 or int(blocks.max()) >= _U32:
+            return False
+        self._ids.append(self._numbers(values.terms)[values.numbers])
+        self._blocks.append(blocks.astype(np.uint32))
+        self._values.append(values.values.astype(np.uint8))
         self.size += total
         return True
 
