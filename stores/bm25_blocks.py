@@ -370,7 +370,7 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 
 def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
                 weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None,
-                ) -> dict[str, dict[int, int]] | None:
+                as_values: bool = False) -> dict[str, dict[int, int]] | BlockValues | None:
     """The block maxima of ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into
     ``chunks_fts``) that the block-max table on ``conn`` takes (``{term: {block: byte}}``, at the
     reference mean length it has); sets that reference (``meta``) at the first write, to the mean
@@ -379,11 +379,15 @@ def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     :mod:`stores.embedded_migrate`: its reads use no block maxima, and a migration counts every row
     there is when it runs). Call inside the write's transaction. ``prepared``: ``(reference,
     maxima)``, :func:`block_maxima` of these ``rows`` computed ahead with that reference length;
-    returned when it is the one the index has (or sets), else computed here."""
+    returned when it is the one the index has (or sets), else computed here: with ``as_values`` as
+    :class:`BlockValues` when the weights allow (:func:`block_values`, the same values)."""
     avgdl = rows_reference(conn, rows)
     if avgdl is None:
         return None
-    return prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
+    if prepared is not None and prepared[0] == avgdl:
+        return prepared[1]
+    values = block_values(rows, weights, avgdl) if as_values else None
+    return values if values is not None else block_maxima(rows, weights, avgdl)
 
 
 def rows_reference(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]]) -> float | None:

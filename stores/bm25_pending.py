@@ -109,6 +109,17 @@ class PendingMaxima:
         if self.full():
             self.flush(conn)
 
+    def add_values(self, conn: sqlite3.Connection, values: BlockValues) -> None:
+        """:meth:`add` of block maxima given as :class:`stores.bm25_blocks.BlockValues` (:meth:`hold_values`),
+        folding alike: at once when a block is outside ``[0, 2**32)`` (raising as
+        :func:`stores.bm25_blocks.fold_maxima` does), everything when more than :attr:`limit` bytes are held."""
+        if not self.hold_values(values):
+            self.flush(conn)
+            fold_maxima(conn, values.as_dict())
+            return
+        if self.full():
+            self.flush(conn)
+
     def hold(self, maxima: Mapping[str, Mapping[int, int]]) -> bool:
         """Hold ``maxima`` as :meth:`add` does, without a connection and without folding when full
         (:meth:`full` says so; :meth:`folds` folds). ``False``, and nothing held, when a block is outside

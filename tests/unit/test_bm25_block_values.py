@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from stores.bm25_blocks import BlockValues, block_maxima, block_values, quantise
 from stores.bm25_pending import PendingMaxima
@@ -120,3 +121,25 @@ def test_prepared_chunks_as_values_hold_the_same_maxima() -> None:
     assert again.values is None and again.maxima == plain.maxima
     fractional = prepare_chunks(chunks, 60, None, (2.5, 2.0, 1.0), as_values=True)
     assert fractional.values is None and fractional.maxima == block_maxima(plain.analysed, (2.5, 2.0, 1.0), plain.reference)
+
+
+def test_added_arrays_give_the_table_added_dicts_give_and_a_far_block_raises_after_a_fold() -> None:
+    from tests.unit.test_bm25_pending import BATCHES, _conn, _table
+
+    by_dict, by_values = _conn(), _conn()
+    dicts, arrays = PendingMaxima(), PendingMaxima()
+    for rows in BATCHES:
+        dicts.add(by_dict, block_maxima(rows, BM25_WEIGHTS, 2.0))
+        values = block_values(rows, BM25_WEIGHTS, 2.0)
+        assert values is not None
+        arrays.add_values(by_values, values)
+    assert _table(by_values) == [] and arrays.size == dicts.size == 13
+    dicts.flush(by_dict)
+    arrays.flush(by_values)
+    assert _table(by_values) == _table(by_dict) != []
+    far = BlockValues(["ok"], np.array([0]), np.array([1 << 32]), np.array([7], dtype=np.uint8))
+    arrays.add_values(by_values, BlockValues(["ok"], np.array([0]), np.array([5]), np.array([9], dtype=np.uint8)))
+    with pytest.raises(ValueError, match="outside"):
+        arrays.add_values(by_values, far)
+    assert ("ok", 0, [5], [9]) in _table(by_values)  # what was held is folded first
+    assert arrays.size == 0
