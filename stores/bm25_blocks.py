@@ -186,7 +186,7 @@ def _whole_weight_maxima(rows: Iterable[tuple[int, Sequence[str]]], repeats: Seq
     return _whole_values(rows, repeats, avgdl).as_dict()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: no elementwise ==
 class BlockValues:
     """The block maxima of :func:`block_maxima` as flat arrays, one entry per term and block: ``terms`` the
     distinct terms (no term without an entry), ``numbers`` each entry's term as its index in ``terms``
