@@ -38,7 +38,7 @@ import psutil
 from indexer.forked import ForkedCall, ForkFailed
 from indexer.resolve.forked_binding import held_mib
 from indexer.run import DEFAULT_MEMORY_BUDGET_MIB
-from stores.bm25_blocks import BLOCK_SHIFT
+from stores.bm25_blocks import BLOCK_SHIFT, BlockValues
 from stores.bm25_pending import PENDING_BYTES, PendingMaxima
 from stores.chunk_prep import ChunkBasis, FoldedMaxima, PreparedChunks, prepare_chunks
 from indexer.mentions import DocFile
@@ -126,9 +126,11 @@ def _prepare_all(batches: Sequence[Sequence[str]], chunks_of: ChunksOf, basis: C
             _send(out, (k, BatchMentions([d[1] for d in docs], linked)))
         del docs
         chunks = list(by_id.values())
-        prep = prepare_chunks(chunks, start, reference, basis.weights, texts)
-        if held is not None and chunks and (start + len(chunks)) >> BLOCK_SHIFT < 1 << 32:
+        keep = held is not None and chunks and (start + len(chunks)) >> BLOCK_SHIFT < 1 << 32
+        prep = prepare_chunks(chunks, start, reference, basis.weights, texts, as_values=bool(keep))
+        if keep and held is not None:
             held.keep(k, prep)  # its maxima stay here: folded if the store uses the rows
+        prep.maxima_dict()  # (none left when kept)
         if chunks:
             start += len(chunks)
             reference = prep.reference  # the first batch with rows sets the index's
@@ -157,14 +159,14 @@ class _HeldMaxima:
 
     def __init__(self, out: int, fold_bytes: int) -> None:
         self.out = out
-        self.waiting: dict[int, tuple[int, int, dict[str, dict[int, int]]]] = {}
+        self.waiting: dict[int, tuple[int, int, BlockValues | dict[str, dict[int, int]]]] = {}
         """Batch -> (first rowid, rows, maxima) of each batch sent whose verdict has not come."""
         self.pending = PendingMaxima(fold_bytes)
         self.covers: list[tuple[int, int]] = []
 
     def keep(self, k: int, prep: PreparedChunks) -> None:
         """Keep batch ``k``'s block maxima here (``prep`` goes without them, marked held)."""
-        self.waiting[k] = (prep.start, len(prep.analysed), prep.maxima)
+        self.waiting[k] = (prep.start, len(prep.analysed), prep.take_values())
         prep.maxima, prep.held = {}, True
 
     def settle(self, verdicts: Sequence[tuple[int, bool]] | None) -> bool:
@@ -178,7 +180,8 @@ class _HeldMaxima:
             if entry is None or not used:
                 continue
             start, count, maxima = entry
-            if self.pending.hold(maxima):  # blocks in range (kept only then: _prepare_all)
+            kept = self.pending.hold_values(maxima) if isinstance(maxima, BlockValues) else self.pending.hold(maxima)
+            if kept:  # blocks in range (kept only then: _prepare_all)
                 self.covers.append((start, count))  # else the store computes them, owed still
             if self.pending.full():
                 self.fold()

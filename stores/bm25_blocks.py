@@ -51,12 +51,13 @@ transaction.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from operator import itemgetter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
@@ -69,7 +70,7 @@ else:
 
 __all__ = ["BLOCK_SHIFT", "FTS5_MAX_TOKEN_BYTES", "STALE_KEY", "WRITER_KEY", "GUARD", "GUARD_NAME", "BLOCK_ROWS", "PART_SHIFT",
            "PART_BITS", "TABLE", "LEGACY_TABLE", "LEGACY_GUARD", "REFERENCE_KEY", "CREATE_TABLE", "row_ratios", "quantise",
-           "block_maxima", "merge", "first_reference", "record_rows", "rows_maxima", "rows_reference", "fold_maxima", "read_bounds", "scale",
+           "block_maxima", "block_values", "BlockValues", "merge", "first_reference", "record_rows", "rows_maxima", "rows_reference", "fold_maxima", "read_bounds", "scale",
            "sqlite_varints", "fts_averages", "block_bounds", "passing_blocks", "best_blocks", "has_table", "term_key",
            "row_key", "encode_offsets", "decode_blocks", "term_rows"]
 
@@ -181,35 +182,62 @@ def _repeats(weights: Sequence[float]) -> tuple[int, ...] | None:
 
 def _whole_weight_maxima(rows: Iterable[tuple[int, Sequence[str]]], repeats: Sequence[int],
                          avgdl: float) -> dict[str, dict[int, int]]:
-    """:func:`block_maxima` for whole weights, equal to it value for value. A row's weighted
-    frequencies are one ``Counter`` over its columns' tokens, each column's repeated its weight's
-    times (whole numbers: the sums are exact in floats, so ``f / (f + norm)`` is the same float);
-    ``q`` is computed once per distinct frequency of the row; a block's rows give each term their
-    largest ``q`` through one dict built in ascending ``q`` (the last, largest value stays), and only
-    then does a term's entry meet the result (once per term and block, not per term and row)."""
-    out: dict[str, dict[int, int]] = {}
-    up = _QUANTA * (1 + _ROUNDING)
-    ceil = math.ceil
-    second = itemgetter(1)
-    pending: list[tuple[str, int]] = []
-    current = None
+    """:func:`block_maxima` for whole weights, equal to it value for value: :func:`block_values` as a dict."""
+    return _whole_values(rows, repeats, avgdl).as_dict()
 
-    def flush(block: int) -> None:
-        pending.sort(key=second)  # stable, by q only: the dict below keeps each term's largest
-        for term, q in dict(pending).items():
-            per = out.get(term)
+
+@dataclass(frozen=True, slots=True, eq=False)  # arrays: no elementwise ==
+class BlockValues:
+    """The block maxima of :func:`block_maxima` as flat arrays, one entry per term and block: ``terms`` the
+    distinct terms (no term without an entry), ``numbers`` each entry's term as its index in ``terms``
+    (``int64``), ``blocks`` its block (``int64``), ``values`` its quantised maximum (``uint8``); sorted by
+    number, then block. What :meth:`stores.bm25_pending.PendingMaxima.hold_values` takes without a dict
+    per term."""
+
+    terms: list[str]
+    numbers: np.ndarray
+    blocks: np.ndarray
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def as_dict(self) -> dict[str, dict[int, int]]:
+        """``{term: {block: byte}}``, :func:`block_maxima`'s form."""
+        out: dict[str, dict[int, int]] = {}
+        terms = self.terms
+        for n, block, q in zip(self.numbers.tolist(), self.blocks.tolist(), self.values.tolist()):
+            per = out.get(terms[n])
             if per is None:
-                out[term] = {block: q}
-            elif q > per.get(block, 0):
+                out[terms[n]] = {block: q}
+            else:
                 per[block] = q
-        pending.clear()
+        return out
 
+
+def block_values(rows: Iterable[tuple[int, Sequence[str]]], weights: Sequence[float],
+                 avgdl: float) -> BlockValues | None:
+    """:func:`block_maxima` of ``rows`` as :class:`BlockValues` (the same values), or ``None`` when a
+    weight is not a whole number from 1 to 64 (then only :func:`block_maxima` computes them)."""
+    repeats = _repeats(weights)
+    return None if repeats is None else _whole_values(rows, repeats, avgdl)
+
+
+def _whole_values(rows: Iterable[tuple[int, Sequence[str]]], repeats: Sequence[int], avgdl: float) -> BlockValues:
+    """:func:`block_values` for whole weights. Per row, one ``Counter`` over its columns' tokens, each
+    column's repeated its weight's times (whole numbers: the sums are exact in floats), gives each distinct
+    term's weighted frequency ``f``; the rows' ``(term, f)`` pairs are appended to flat lists (in C), each
+    term numbered once through a dict, and ``q = min(255, ceil(f / (f + norm) x 255 (1 + 1e-9)))`` is
+    computed for all pairs at once in ``float64`` (the same IEEE operations as :func:`quantise`, so the same
+    bytes). One sort of ``(number, block, q)`` packed in an ``int64`` then leaves each term and block's
+    largest ``q`` last in its run."""
+    up = _QUANTA * (1 + _ROUNDING)
+    terms: list[str] = []  # each row's distinct terms, row after row
+    freqs: list[int] = []  # their weighted frequencies
+    norms: list[float] = []  # per row with tokens: k1 (1 - b + b D / avgdl)
+    sizes: list[int] = []  # per row with tokens: its distinct terms
+    row_blocks: list[int] = []
     for rowid, columns in rows:
-        block = rowid >> BLOCK_SHIFT
-        if block != current:
-            if pending:
-                flush(current)  # type: ignore[arg-type]
-            current = block
         tokens: list[str] = []
         length = 0
         for value, n in zip(columns, repeats):
@@ -220,12 +248,43 @@ def _whole_weight_maxima(rows: Iterable[tuple[int, Sequence[str]]], repeats: Seq
         if not tokens:
             continue
         counts = Counter(tokens)  # counted in C
-        norm = K1 * (1 - B + B * length / avgdl)
-        qs = {f: min(_QUANTA, ceil(f / (f + norm) * up)) for f in set(counts.values())}
-        pending += zip(counts, map(qs.__getitem__, counts.values()))
-    if pending:
-        flush(current)  # type: ignore[arg-type]
-    return out
+        terms += counts
+        freqs += counts.values()
+        norms.append(K1 * (1 - B + B * length / avgdl))
+        sizes.append(len(counts))
+        row_blocks.append(rowid >> BLOCK_SHIFT)
+    if not terms:
+        empty = np.empty(0, dtype=np.int64)
+        return BlockValues([], empty, empty, np.empty(0, dtype=np.uint8))
+    vocab: dict[str, int] = {}
+    # Each term's first pair's position: increasing in first arrival, so a rank among the vocabulary's values.
+    first = np.fromiter(map(vocab.setdefault, terms, itertools.count()), dtype=np.int64, count=len(terms))
+    f = np.array(freqs, dtype=np.float64)
+    count = np.array(sizes, dtype=np.int64)
+    q = np.minimum(_QUANTA, np.ceil(f / (f + np.repeat(np.array(norms, dtype=np.float64), count)) * up)).astype(np.int64)
+    distinct, rank = np.unique(np.array(row_blocks, dtype=np.int64), return_inverse=True)
+    rank = np.repeat(rank.astype(np.int64), count)
+    span = len(distinct)
+    del f, count
+    if len(terms) * span < 1 << 54:  # packed: (first position, block rank, q) in one int64
+        packed = (first * span + rank) << 8 | q
+        packed.sort()
+        run = packed >> 8
+        last = np.empty(len(packed), dtype=bool)
+        last[-1] = True
+        np.not_equal(run[1:], run[:-1], out=last[:-1])
+        packed = packed[last]
+        run = packed >> 8
+        first, rank, q = run // span, run % span, packed & 0xFF
+    else:  # too many for one int64 (not met: a batch's rows are a few thousand)
+        order = np.lexsort((q, rank, first))
+        first, rank, q = first[order], rank[order], q[order]
+        last = np.empty(len(q), dtype=bool)
+        last[-1] = True
+        last[:-1] = (first[1:] != first[:-1]) | (rank[1:] != rank[:-1])
+        first, rank, q = first[last], rank[last], q[last]
+    starts = np.fromiter(vocab.values(), dtype=np.int64, count=len(vocab))  # ascending
+    return BlockValues(list(vocab), np.searchsorted(starts, first), distinct[rank], q.astype(np.uint8))
 
 
 def term_key(term: str) -> int:
@@ -311,7 +370,7 @@ def record_rows(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
 
 def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]],
                 weights: Sequence[float], prepared: tuple[float, dict[str, dict[int, int]]] | None = None,
-                ) -> dict[str, dict[int, int]] | None:
+                as_values: bool = False) -> dict[str, dict[int, int]] | BlockValues | None:
     """The block maxima of ``rows`` (``(rowid, analysed name, fqn, text)`` as inserted into
     ``chunks_fts``) that the block-max table on ``conn`` takes (``{term: {block: byte}}``, at the
     reference mean length it has); sets that reference (``meta``) at the first write, to the mean
@@ -320,11 +379,15 @@ def rows_maxima(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str
     :mod:`stores.embedded_migrate`: its reads use no block maxima, and a migration counts every row
     there is when it runs). Call inside the write's transaction. ``prepared``: ``(reference,
     maxima)``, :func:`block_maxima` of these ``rows`` computed ahead with that reference length;
-    returned when it is the one the index has (or sets), else computed here."""
+    returned when it is the one the index has (or sets), else computed here: with ``as_values`` as
+    :class:`BlockValues` when the weights allow (:func:`block_values`, the same values)."""
     avgdl = rows_reference(conn, rows)
     if avgdl is None:
         return None
-    return prepared[1] if prepared is not None and prepared[0] == avgdl else block_maxima(rows, weights, avgdl)
+    if prepared is not None and prepared[0] == avgdl:
+        return prepared[1]
+    values = block_values(rows, weights, avgdl) if as_values else None
+    return values if values is not None else block_maxima(rows, weights, avgdl)
 
 
 def rows_reference(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]]) -> float | None:

@@ -33,7 +33,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
-from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, decode_blocks, fold_maxima, merge, term_key
+from stores.bm25_blocks import PART_BITS, PART_SHIFT, TABLE, BlockValues, decode_blocks, fold_maxima, merge, term_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -109,6 +109,17 @@ class PendingMaxima:
         if self.full():
             self.flush(conn)
 
+    def add_values(self, conn: sqlite3.Connection, values: BlockValues) -> None:
+        """:meth:`add` of block maxima given as :class:`stores.bm25_blocks.BlockValues` (:meth:`hold_values`),
+        folding alike: at once when a block is outside ``[0, 2**32)`` (raising as
+        :func:`stores.bm25_blocks.fold_maxima` does), everything when more than :attr:`limit` bytes are held."""
+        if not self.hold_values(values):
+            self.flush(conn)
+            fold_maxima(conn, values.as_dict())
+            return
+        if self.full():
+            self.flush(conn)
+
     def hold(self, maxima: Mapping[str, Mapping[int, int]]) -> bool:
         """Hold ``maxima`` as :meth:`add` does, without a connection and without folding when full
         (:meth:`full` says so; :meth:`folds` folds). ``False``, and nothing held, when a block is outside
@@ -125,6 +136,21 @@ class PendingMaxima:
         self._ids.append(np.repeat(self._numbers(list(maxima)), counts))
         self._blocks.append(blocks.astype(np.uint32))
         self._values.append(values)
+        self.size += total
+        return True
+
+    def hold_values(self, values: BlockValues) -> bool:
+        """:meth:`hold` of block maxima given as :class:`stores.bm25_blocks.BlockValues` (the same values held,
+        with no dict per term to read): ``False``, and nothing held, when a block is outside ``[0, 2**32)``."""
+        total = len(values)
+        if not total:
+            return True
+        blocks = values.blocks
+        if int(blocks.min()) < 0 or int(blocks.max()) >= _U32:
+            return False
+        self._ids.append(self._numbers(values.terms)[values.numbers])
+        self._blocks.append(blocks.astype(np.uint32))
+        self._values.append(values.values.astype(np.uint8))
         self.size += total
         return True
 

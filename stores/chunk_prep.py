@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import block_maxima, first_reference
+from stores.bm25_blocks import BlockValues, block_maxima, block_values, first_reference
 from stores.bm25_pending import FoldedRows
 from stores.contracts import Chunk
 from stores.embedded_schema import FileText, compress_text, encode_chunk_text
@@ -67,6 +67,21 @@ class PreparedChunks:
     these rows owes their block maxima until the preparer's :class:`FoldedMaxima` cover them."""
     hook: Callable[[bool], None] | None = field(default=None, compare=False, repr=False)
     """What :meth:`settle` calls, set by the process that received these (not sent with them)."""
+    values: BlockValues | None = field(default=None, compare=False, repr=False)
+    """The block maxima as flat arrays instead of :attr:`maxima` (then empty), when the preparer asked for
+    them (:func:`prepare_chunks` ``as_values``) to hold them itself; :meth:`take_values` hands them over."""
+
+    def take_values(self) -> BlockValues | dict[str, dict[int, int]]:
+        """The block maxima (:attr:`values` when set, else :attr:`maxima`), leaving :attr:`values` unset:
+        what the preparer keeps when it holds them (:attr:`held`)."""
+        values, self.values = self.values, None
+        return values if values is not None else self.maxima
+
+    def maxima_dict(self) -> None:
+        """Make :attr:`maxima` hold the block maxima as a dict again when they were computed as
+        :attr:`values` (before these are sent to a store that computes from :attr:`maxima`)."""
+        if self.values is not None:
+            self.maxima, self.values = self.values.as_dict(), None
 
     def settle(self, used: bool) -> None:
         """Tell the preparer, once (later calls do nothing), whether the store used these rows with
@@ -109,15 +124,20 @@ def analysed_rows(chunks: Sequence[Chunk], start: int) -> list[tuple[int, tuple[
 
 
 def prepare_chunks(chunks: Sequence[Chunk], start: int, reference: float | None, weights: Sequence[float],
-                   texts: Sequence[tuple[str, str, str, str]] = ()) -> PreparedChunks:
+                   texts: Sequence[tuple[str, str, str, str]] = (), as_values: bool = False) -> PreparedChunks:
     """The analysis and block maxima of ``chunks`` inserted from rowid ``start`` into an index whose
     reference mean row length is ``reference`` (``None``: the one this batch sets,
     :func:`stores.bm25_blocks.first_reference`); with ``texts`` (``(repo, path, checksum, text)`` of
     the files the chunks are cut from) also the files' stored blobs and the chunks' stored form
-    against them (a chunk's is used where its file's stored blob is the one prepared)."""
+    against them (a chunk's is used where its file's stored blob is the one prepared). ``as_values``: the
+    block maxima as :attr:`PreparedChunks.values` (flat arrays, :func:`stores.bm25_blocks.block_values`)
+    when the weights allow, for a preparer that holds them itself (cheaper to compute and to hold)."""
     rows = analysed_rows(chunks, start)
     ref = reference if reference is not None else first_reference(rows)
-    prep = PreparedChunks(chunk_keys(chunks), start, rows, ref, block_maxima(rows, weights, ref) if rows else {})
+    values = block_values(rows, weights, ref) if rows and as_values else None
+    prep = PreparedChunks(chunk_keys(chunks), start, rows, ref,
+                          block_maxima(rows, weights, ref) if rows and values is None else {})
+    prep.values = values
     by_file: dict[tuple[str, str], FileText] = {}
     for repo, path, _checksum, text in texts:
         blob = compress_text(text)

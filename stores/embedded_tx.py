@@ -25,7 +25,7 @@ import threading
 from collections.abc import Iterable, Iterator
 
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import REFERENCE_KEY, TABLE, block_maxima
+from stores.bm25_blocks import REFERENCE_KEY, TABLE, block_maxima, block_values
 from stores.bm25_pending import PendingMaxima, write_folded
 from stores.chunk_prep import FoldedMaxima
 from stores.embedded_lexical import BM25_WEIGHTS
@@ -123,7 +123,11 @@ class EmbeddedTransactions:
             analysed = [(rowid, (analyze_joined(name), analyze_joined(fqn), analyze_joined(text)))
                         for rowid, name, fqn, text in sorted(rows)]
             if analysed:
-                pending.add(conn, block_maxima(analysed, BM25_WEIGHTS, reference))
+                values = block_values(analysed, BM25_WEIGHTS, reference)
+                if values is not None:
+                    pending.add_values(conn, values)
+                else:
+                    pending.add(conn, block_maxima(analysed, BM25_WEIGHTS, reference))
 
     def in_transaction(self) -> bool:
         """Whether a :meth:`transaction` of this instance is open (in this thread: it holds the lock)."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from stores.lazy_import import LazyModule
 from stores.analyzer import analyze_joined
-from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, record_rows, rows_maxima, rows_reference
+from stores.bm25_blocks import REFERENCE_KEY, WRITER_KEY, BlockValues, record_rows, rows_maxima, rows_reference
 from stores.chunk_prep import ChunkBasis, PreparedChunks, analysed_rows
 from stores.contracts import SHARED_LABELS, IndexedFile
 from stores.errors import StoreCorrupt
@@ -330,8 +330,10 @@ class EmbeddedWriter:
         if not owed and pending is None:
             record_rows(conn, analysed, BM25_WEIGHTS, ahead)
         elif not owed and pending is not None:
-            maxima = rows_maxima(conn, analysed, BM25_WEIGHTS, ahead)
-            if maxima is not None:
+            maxima = rows_maxima(conn, analysed, BM25_WEIGHTS, ahead, as_values=True)
+            if isinstance(maxima, BlockValues):  # computed here: held as flat arrays, no dict per term
+                pending.add_values(conn, maxima)
+            elif maxima is not None:
                 pending.add(conn, maxima)
         conn.execute("DELETE FROM meta WHERE key = ?", (WRITER_KEY,))
         # Texts embedded before (this run or an earlier one) get their vector back without a model call.

@@ -39,9 +39,9 @@ def computed(monkeypatch) -> list[int]:
     seen: list[int] = []
     real = ew.rows_maxima
 
-    def spied(conn, rows, weights, prepared=None):
+    def spied(conn, rows, weights, prepared=None, **options):
         seen.append(len(rows))
-        return real(conn, rows, weights, prepared)
+        return real(conn, rows, weights, prepared, **options)
 
     monkeypatch.setattr(ew, "rows_maxima", spied)
     return seen
