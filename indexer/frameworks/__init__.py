@@ -45,6 +45,10 @@ from indexer.frameworks.jvm import (
     KAFKA_CONSUMERS,
     KAFKA_LISTENERS,
     KAFKA_PRODUCERS,
+    KAFKA_STREAMS_PACKAGE,
+    KAFKA_STREAMS_SINKS,
+    KAFKA_STREAMS_SOURCES,
+    KAFKA_STREAMS_TYPES,
     KAFKA_TEMPLATES,
     MAPPINGS,
     RETROFIT_VERBS,
@@ -66,7 +70,8 @@ if TYPE_CHECKING:
     from indexer.languages.base import SourceText
 
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_CLIENTS_PACKAGE",
-           "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_TEMPLATES",
+           "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_STREAMS_PACKAGE", "KAFKA_STREAMS_SINKS",
+           "KAFKA_STREAMS_SOURCES", "KAFKA_STREAMS_TYPES", "KAFKA_TEMPLATES",
            "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
            "builder_from", "call_piece", "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
            "parse_tree", "returned_values", "rooted", "run_detectors", "template_calls"]

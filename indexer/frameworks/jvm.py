@@ -17,6 +17,10 @@ __all__ = [
     "GENERATED_API",
     "HTTP_METHODS",
     "KAFKA_CLIENTS_PACKAGE",
+    "KAFKA_STREAMS_PACKAGE",
+    "KAFKA_STREAMS_SINKS",
+    "KAFKA_STREAMS_SOURCES",
+    "KAFKA_STREAMS_TYPES",
     "KAFKA_CONSUMERS",
     "KAFKA_LISTENERS",
     "KAFKA_PRODUCERS",
@@ -61,6 +65,14 @@ KAFKA_PRODUCERS = frozenset({"KafkaProducer", "Producer", "MockProducer"})
 """Types of an Apache Kafka client producer (``send(ProducerRecord(topic, ...))``)."""
 KAFKA_CLIENTS_PACKAGE = "org.apache.kafka.clients"
 """The package of the Apache Kafka clients; a file importing nothing from it uses none of them."""
+KAFKA_STREAMS_PACKAGE = "org.apache.kafka.streams"
+"""The package of Kafka Streams; a file importing nothing from it builds no topology."""
+KAFKA_STREAMS_SOURCES = frozenset({"stream", "table", "globalTable"})
+"""A ``StreamsBuilder``'s methods reading a topic (the topology's builder consumes it)."""
+KAFKA_STREAMS_SINKS = frozenset({"to", "through"})
+"""A stream's methods writing a topic (the topology's builder produces it)."""
+KAFKA_STREAMS_TYPES = frozenset({"KStream", "KTable", "KGroupedStream", "KGroupedTable"})
+"""The Kafka Streams types whose ``to`` / ``through`` write a topic."""
 RETROFIT_VERBS = frozenset({"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"})
 """Retrofit's request annotations (``@GET("users/{id}")``), named like the method they send;
 ``@HTTP(method = "X", path = "...")`` is read apart."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.frameworks import KAFKA_STREAMS_PACKAGE, KAFKA_STREAMS_SINKS, KAFKA_STREAMS_SOURCES, KAFKA_STREAMS_TYPES
 from indexer.languages.java.frameworks.common import JavaFile, compact
 from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
@@ -32,27 +33,23 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("java",)
 FRAMEWORK = "kafka-streams"
-_PACKAGE = "org.apache.kafka.streams"
-_SOURCES = frozenset({"stream", "table", "globalTable"})
-_SINKS = frozenset({"to", "through"})
 _BUILDERS = {"StreamsBuilder": "builder"}
-_STREAMS = {"KStream": "stream", "KTable": "stream", "KGroupedStream": "stream", "KGroupedTable": "stream"}
 _COLLECTIONS = frozenset({"singletonList", "singleton", "of", "asList"})
 _MAX_CHAIN = 64
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Kafka Streams sources (consumes) and sinks (produces) to ``out.topics``."""
-    if not any(i.module.startswith(_PACKAGE) for i in out.imports):
+    if not any(i.module.startswith(KAFKA_STREAMS_PACKAGE) for i in out.imports):
         return
-    if not any(c.name in _SOURCES or c.name in _SINKS for c in out.calls):
+    if not any(c.name in KAFKA_STREAMS_SOURCES or c.name in KAFKA_STREAMS_SINKS for c in out.calls):
         return
     jf = JavaFile.of(root, src, out)
     found: list[TopicUse] = []
-    for name_node, name, receiver, args, caller in jf.invocations(_SOURCES | _SINKS):
+    for name_node, name, receiver, args, caller in jf.invocations(KAFKA_STREAMS_SOURCES | KAFKA_STREAMS_SINKS):
         if not args:
             continue
-        if name in _SOURCES:
+        if name in KAFKA_STREAMS_SOURCES:
             if not _is_builder(jf, src, receiver, caller):
                 continue
             for t in (jf.template(e) for e in _elements(src, args[0])):
@@ -83,7 +80,7 @@ def _is_stream(jf: JavaFile, src: SourceText, receiver: Node, caller: str | None
             break
         obj = node.child_by_field_name("object")
         name = src.text(node.child_by_field_name("name"))
-        if obj is not None and name in _SOURCES and _is_builder(jf, src, obj, caller):
+        if obj is not None and name in KAFKA_STREAMS_SOURCES and _is_builder(jf, src, obj, caller):
             return True
         if obj is None:
             return False
@@ -93,7 +90,7 @@ def _is_stream(jf: JavaFile, src: SourceText, receiver: Node, caller: str | None
     if node.type != "identifier":
         return False
     declared = jf.declared_type(src.text(node), caller)
-    return declared is not None and declared.split(".")[-1] in _STREAMS
+    return declared is not None and declared.split(".")[-1] in KAFKA_STREAMS_TYPES
 
 
 def _elements(src: SourceText, arg: Node) -> list[Node]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.frameworks import KAFKA_STREAMS_PACKAGE, KAFKA_STREAMS_SINKS, KAFKA_STREAMS_SOURCES, KAFKA_STREAMS_TYPES
 from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
 from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
@@ -28,18 +29,14 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("kotlin",)
 FRAMEWORK = "kafka-streams"
-_PACKAGE = "org.apache.kafka.streams"
-_SOURCES = frozenset({"stream", "table", "globalTable"})
-_SINKS = frozenset({"to", "through"})
-_STREAMS = frozenset({"KStream", "KTable", "KGroupedStream", "KGroupedTable"})
 _MAX_CHAIN = 64
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's Kafka Streams sources (consumes) and sinks (produces) to ``out.topics``."""
-    if not any(i.module.startswith(_PACKAGE) for i in out.imports):
+    if not any(i.module.startswith(KAFKA_STREAMS_PACKAGE) for i in out.imports):
         return
-    if not any(c.name in _SOURCES or c.name in _SINKS for c in out.calls):
+    if not any(c.name in KAFKA_STREAMS_SOURCES or c.name in KAFKA_STREAMS_SINKS for c in out.calls):
         return
     found: list[TopicUse] = []
     stack = [root]
@@ -54,14 +51,14 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         name = src.text(name_node)
         line, col = src.line(name_node), src.col(name_node)
         scope = caller_at(out, line, col)
-        if name in _SOURCES:
+        if name in KAFKA_STREAMS_SOURCES:
             if not _is_builder(receiver, scope, src, out):
                 continue
             arg = string_arg(src, n, 0)
             for t in (template(src, e) for e in elements(arg)) if arg is not None else ():
                 if _named(t):
                     found.append(TopicUse(FRAMEWORK, "consumes", t, scope, line, col))
-        elif name in _SINKS and _is_stream(receiver, scope, src, out):
+        elif name in KAFKA_STREAMS_SINKS and _is_stream(receiver, scope, src, out):
             arg = string_arg(src, n, 0)
             if arg is None or arg.type in ("lambda_literal", "anonymous_function", "callable_reference"):
                 continue
@@ -108,7 +105,7 @@ def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtr
         name_node, obj = _callee(node)
         if obj is None:
             return False
-        if name_node is not None and src.text(name_node) in _SOURCES and _is_builder(obj, scope, src, out):
+        if name_node is not None and src.text(name_node) in KAFKA_STREAMS_SOURCES and _is_builder(obj, scope, src, out):
             return True
         node = obj
     text = src.text(node).removeprefix("this.")
@@ -117,7 +114,7 @@ def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtr
     declared = declared_type(out, scope, text)
     if declared is None:
         return False
-    if _short_type(declared) in _STREAMS:
+    if _short_type(declared) in KAFKA_STREAMS_TYPES:
         return True
     head, _, member = declared.partition("(")[0].rpartition(".")  # bound to `builder.stream(...)`
-    return member in _SOURCES and head.isidentifier() and _short_type(declared_type(out, scope, head) or "") == "StreamsBuilder"
+    return member in KAFKA_STREAMS_SOURCES and head.isidentifier() and _short_type(declared_type(out, scope, head) or "") == "StreamsBuilder"
