@@ -201,12 +201,10 @@ def _composed(jf: JsFile, root: Node, out: FileExtraction) -> None:
                 continue
             kind = _KINDS[name[3:]]
             for arg in arguments(use.child_by_field_name("arguments")):
-                runs = jf.runs(arg, use, kind)
-                if runs is None or not (runs[0] or runs[1]):
+                runs = _runs(jf, arg, use, kind)
+                if runs is None:
                     continue
                 owner, ref = runs
-                if owner is None and ref is not None and _local_class(jf, ref):
-                    owner, ref = ref, None
                 at_line, at_col = jf.pos(arg)
                 out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, at_line, at_col, ref, COMPOSED_BY + composer))
 
@@ -517,14 +515,25 @@ def _versions(jf: JsFile, node: Node) -> list[Template]:
     return [jf.template(node)]
 
 
-def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template,
-          methods: list[str] | None = None) -> None:
+def _runs(jf: JsFile, node: Node, at: Node, kind: str) -> tuple[str | None, str | None] | None:
+    """What a guard / interceptor / pipe / filter argument ``node`` at ``at`` runs: ``(owner class, reference)``
+    from :meth:`JsFile.runs`, a reference naming a class of this file taken as that class; None when it runs
+    nothing the repository can name."""
     runs = jf.runs(node, at, kind)
     if runs is None or not (runs[0] or runs[1]):
-        return
+        return None
     owner, ref = runs
     if owner is None and ref is not None and _local_class(jf, ref):
-        owner, ref = ref, None
+        return ref, None
+    return owner, ref
+
+
+def _emit(jf: JsFile, out: FileExtraction, kind: str, node: Node, at: Node, path: Template,
+          methods: list[str] | None = None) -> None:
+    runs = _runs(jf, node, at, kind)
+    if runs is None:
+        return
+    owner, ref = runs
     line, col = jf.pos(at)
     out.wrappers.append(Wrapper(FRAMEWORK, kind, owner, line, col, ref, None, path, methods or []))
 
