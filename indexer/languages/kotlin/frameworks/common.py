@@ -33,8 +33,8 @@ from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 from indexer.symbols import inline_definition, unique_name
 
-__all__ = ["KtAnnotation", "annotation_nodes", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
-           "elements", "inline_function", "local_val", "string_arg", "template", "uri_builder_parts"]
+__all__ = ["KtAnnotation", "annotation_nodes", "callee", "caller_at", "detached_arguments", "declarations", "declared_type", "definition_of",
+           "elements", "inline_function", "local_val", "short_type", "string_arg", "template", "uri_builder_parts"]
 
 _WS = re.compile(r"\s+")
 _URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
@@ -343,6 +343,29 @@ def caller_at(out: FileExtraction, line: int, col: int) -> str | None:
     """The ``caller`` of the call site the extractor recorded at (``line``, ``col``) (``None``: none
     there, or module level)."""
     return next((c.caller for c in out.calls if c.line == line and c.col == col), None)
+
+
+def callee(call: Node) -> tuple[Node | None, Node | None]:
+    """The callee's name node (a ``simple_identifier``) and its explicit receiver (``None``: implicit) of a
+    ``call_expression``: ``send(r)`` -> (``send``, None), ``consumer.poll(d)`` -> (``poll``, ``consumer``);
+    ``(None, None)`` for any other callee (a call of a call, a lambda)."""
+    head = call.named_children[0] if call.named_children else None
+    if head is None:
+        return None, None
+    if head.type == "simple_identifier":
+        return head, None
+    if head.type == "navigation_expression" and len(head.named_children) == 2:
+        suffix = head.named_children[1]
+        name = suffix.named_children[0] if suffix.named_children else None
+        if name is not None and name.type == "simple_identifier":
+            return name, head.named_children[0]
+    return None, None
+
+
+def short_type(text: str) -> str:
+    """A declared type's simple name: ``KStream<String, Order>?`` / ``org.x.KStream`` /
+    ``KafkaConsumer().apply`` -> ``KStream`` / ``KafkaConsumer``."""
+    return text.split("(", 1)[0].split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1].strip()
 
 
 def declared_type(out: FileExtraction, scope: str | None, name: str) -> str | None:

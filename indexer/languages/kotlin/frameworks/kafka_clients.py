@@ -28,7 +28,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.frameworks import KAFKA_CLIENTS_PACKAGE, KAFKA_CONSUMERS, KAFKA_PRODUCERS
-from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
+from indexer.languages.kotlin.frameworks.common import (
+    callee,
+    caller_at,
+    declared_type,
+    elements,
+    short_type,
+    string_arg,
+    template,
+)
 from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
 if TYPE_CHECKING:
@@ -56,7 +64,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         stack.extend(n.named_children)
         if n.type != "call_expression":
             continue
-        name_node, receiver = _callee(n)
+        name_node, receiver = callee(n)
         if name_node is None:
             continue
         name = src.text(name_node)
@@ -69,25 +77,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     out.topics.extend(sorted(found, key=lambda t: (t.line, t.col, t.owner or "", t.topic.parts)))
 
 
-def _callee(call: Node) -> tuple[Node | None, Node | None]:
-    """The callee's name node and its explicit receiver (``None``: implicit) of a ``call_expression``."""
-    head = call.named_children[0] if call.named_children else None
-    if head is None:
-        return None, None
-    if head.type == "simple_identifier":
-        return head, None
-    if head.type == "navigation_expression" and len(head.named_children) == 2:
-        suffix = head.named_children[1]
-        name = suffix.named_children[0] if suffix.named_children else None
-        if name is not None and name.type == "simple_identifier":
-            return name, head.named_children[0]
-    return None, None
 
 
-def _short_type(text: str) -> str:
-    """``KafkaConsumer<String, V>`` / ``org.x.KafkaConsumer`` / ``KafkaConsumer().apply`` -> ``KafkaConsumer``."""
-    head = text.split("(", 1)[0].split("<", 1)[0].rstrip("?")
-    return head.rsplit(".", 1)[-1]
 
 
 def _is_client(receiver: Node | None, site: Node, kinds: frozenset[str], word: str, src: SourceText,
@@ -108,7 +99,7 @@ def _is_client(receiver: Node | None, site: Node, kinds: frozenset[str], word: s
         return False, None
     declared = declared_type(out, _scope_of(site, src, out), text)
     if declared is not None:
-        return _short_type(declared) in kinds, text
+        return short_type(declared) in kinds, text
     return word in text.lower(), text
 
 
@@ -120,7 +111,7 @@ def _scope_of(site: Node, src: SourceText, out: FileExtraction) -> str | None:
         n = n.parent
     if n is None:
         return None
-    name_node, _ = _callee(n)
+    name_node, _ = callee(n)
     return caller_at(out, src.line(name_node), src.col(name_node)) if name_node is not None else None
 
 
@@ -131,7 +122,7 @@ def _block_receiver(site: Node, src: SourceText) -> Node | None:
         if n.type == "lambda_literal" and n.parent is not None and n.parent.type == "annotated_lambda":
             call = n.parent.parent.parent if n.parent.parent is not None else None
             if call is not None and call.type == "call_expression":
-                name_node, receiver = _callee(call)
+                name_node, receiver = callee(call)
                 name = src.text(name_node) if name_node is not None else ""
                 if receiver is not None and name in _SCOPE_FUNCTIONS:
                     return receiver

@@ -17,7 +17,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from indexer.frameworks import KAFKA_STREAMS_PACKAGE, KAFKA_STREAMS_SINKS, KAFKA_STREAMS_SOURCES, KAFKA_STREAMS_TYPES
-from indexer.languages.kotlin.frameworks.common import caller_at, declared_type, elements, string_arg, template
+from indexer.languages.kotlin.frameworks.common import (
+    callee,
+    caller_at,
+    declared_type,
+    elements,
+    short_type,
+    string_arg,
+    template,
+)
 from indexer.model import FileExtraction, Template, TopicUse, is_call_ref
 
 if TYPE_CHECKING:
@@ -45,7 +53,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         stack.extend(n.named_children)
         if n.type != "call_expression":
             continue
-        name_node, receiver = _callee(n)
+        name_node, receiver = callee(n)
         if name_node is None or receiver is None:
             continue
         name = src.text(name_node)
@@ -73,19 +81,8 @@ def _named(t: Template) -> bool:
     return any(k != "hole" and not is_call_ref(x) for k, x in t.parts)
 
 
-def _callee(call: Node) -> tuple[Node | None, Node | None]:
-    """The callee's name node and its explicit receiver (``None``: none) of a ``call_expression``."""
-    head = call.named_children[0] if call.named_children else None
-    if head is None or head.type != "navigation_expression" or len(head.named_children) != 2:
-        return None, None
-    suffix = head.named_children[1]
-    name = suffix.named_children[0] if suffix.named_children else None
-    return (name, head.named_children[0]) if name is not None and name.type == "simple_identifier" else (None, None)
 
 
-def _short_type(text: str) -> str:
-    """``KStream<String, Order>?`` / ``org.x.KStream`` -> ``KStream``."""
-    return text.split("(", 1)[0].split("<", 1)[0].rstrip("?").rsplit(".", 1)[-1].strip()
 
 
 def _is_builder(receiver: Node, scope: str | None, src: SourceText, out: FileExtraction) -> bool:
@@ -93,7 +90,7 @@ def _is_builder(receiver: Node, scope: str | None, src: SourceText, out: FileExt
     if not text.isidentifier():
         return False
     declared = declared_type(out, scope, text)
-    return _short_type(declared) == "StreamsBuilder" if declared is not None else "streamsbuilder" in text.lower()
+    return short_type(declared) == "StreamsBuilder" if declared is not None else "streamsbuilder" in text.lower()
 
 
 def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtraction) -> bool:
@@ -102,7 +99,7 @@ def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtr
     for _ in range(_MAX_CHAIN):
         if node.type != "call_expression":
             break
-        name_node, obj = _callee(node)
+        name_node, obj = callee(node)
         if obj is None:
             return False
         if name_node is not None and src.text(name_node) in KAFKA_STREAMS_SOURCES and _is_builder(obj, scope, src, out):
@@ -114,7 +111,7 @@ def _is_stream(receiver: Node, scope: str | None, src: SourceText, out: FileExtr
     declared = declared_type(out, scope, text)
     if declared is None:
         return False
-    if _short_type(declared) in KAFKA_STREAMS_TYPES:
+    if short_type(declared) in KAFKA_STREAMS_TYPES:
         return True
     head, _, member = declared.partition("(")[0].rpartition(".")  # bound to `builder.stream(...)`
-    return member in KAFKA_STREAMS_SOURCES and head.isidentifier() and _short_type(declared_type(out, scope, head) or "") == "StreamsBuilder"
+    return member in KAFKA_STREAMS_SOURCES and head.isidentifier() and short_type(declared_type(out, scope, head) or "") == "StreamsBuilder"
