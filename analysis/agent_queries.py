@@ -251,7 +251,7 @@ def resolve_target(graph: GraphStore, target: str, repo: str | None = None) -> t
         raise TargetError(f"{text!r} names {len(stems)} different symbols{where}: "
                           + ", ".join(n.id for n in shown[:CANDIDATES_SHOWN])
                           + (" …" if len(shown) > CANDIDATES_SHOWN else "")
-                          + f". Pass one id as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]],
+                          + f". Pass one id, or a qualified name long enough to tell them apart (package.Class.method), as the target{narrow}", [node_json(n) for n in shown[:CANDIDATES_SHOWN]],
                           ambiguous=True)
     return sorted(targets, key=lambda n: n.id), others
 

@@ -76,9 +76,12 @@ def test_target_naming_several_symbols_is_an_error_with_them(store):
     with pytest.raises(TargetError) as err:
         resolve_target(store, "__init__")
     assert str(err.value) == ("'__init__' names 2 different symbols: agent-shop:shop/repository.OrderRepository.__init__(0), "
-                              "agent-shop:shop/service.OrderService.__init__(1). Pass one id as the target")
+                              "agent-shop:shop/service.OrderService.__init__(1). Pass one id, or a qualified name long enough to tell them apart (package.Class.method), as the target")
     assert [c["id"] for c in err.value.candidates] == [
         "agent-shop:shop/repository.OrderRepository.__init__(0)", "agent-shop:shop/service.OrderService.__init__(1)"]
+    # As the message says, a longer qualified name tells them apart.
+    assert [n.id for n in resolve_target(store, "shop.service.OrderService.__init__")[0]] == [
+        "agent-shop:shop/service.OrderService.__init__(1)"]
     # Overloads are one symbol: not ambiguous.
     assert len(resolve_target(store, "OrderService.place")[0]) == 1
 
@@ -426,7 +429,7 @@ def test_repo_narrows_targets_defined_in_several_repositories(tmp_path):
             q.callers("OrderRepository.save")
         assert str(err.value) == (
             "'OrderRepository.save' names 2 different symbols: shop-a:shop/repository.OrderRepository.save(1), "
-            "shop-b:shop/repository.OrderRepository.save(1). Pass one id as the target; or pass repo (one of "
+            "shop-b:shop/repository.OrderRepository.save(1). Pass one id, or a qualified name long enough to tell them apart (package.Class.method), as the target; or pass repo (one of "
             "shop-a, shop-b)")
         assert [c["repo"] for c in err.value.candidates] == ["shop-a", "shop-b"]
         b = q.callers("OrderRepository.save", repo="shop-b")
