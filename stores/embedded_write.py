@@ -33,7 +33,7 @@ else:
     np = LazyModule("numpy")  # imported when first read: the write phase, a search (stores.lazy_import)
 
 
-__all__ = ["EmbeddedWriter", "normalised_blob"]
+__all__ = ["EmbeddedWriter", "normalised_blob", "props_encoder"]
 
 _IDS = "SELECT value FROM json_each(?)"
 
@@ -45,6 +45,29 @@ def normalised_blob(vector: Sequence[float]) -> bytes:
     if norm > 0.0:
         v = v / np.float32(norm)
     return v.astype(np.float32, copy=False).tobytes()
+
+
+def props_encoder() -> Callable[[object], str]:
+    """A function giving the stored JSON of a node's or edge's props: exactly
+    ``json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode(value)`` (ASCII, keys sorted, no
+    spaces; ``TypeError`` for a value JSON cannot hold, ``ValueError`` for a circular one). It calls the
+    standard library's C encoder (``json.encoder.c_make_encoder``, which ``encode`` builds anew on each
+    call behind two Python frames) directly, with fresh circular-reference markers per value; where
+    that C encoder is missing, ``encode`` itself. A write encodes one per node or edge with props
+    (Django cold: 90,569): about half the CPU (docs/benchmarks.md, session 67, r67b)."""
+    encoder = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+    make = json.encoder.c_make_encoder
+    if make is None:
+        return encoder.encode
+    # The arguments JSONEncoder.iterencode passes it for this encoder (ensure_ascii, check_circular).
+    args = (encoder.default, json.encoder.encode_basestring_ascii, encoder.indent, encoder.key_separator,
+            encoder.item_separator, encoder.sort_keys, encoder.skipkeys, encoder.allow_nan)
+    join = "".join
+
+    def encode(value: object) -> str:
+        return join(make({}, *args)(value, 0))
+
+    return encode
 
 
 class _Removed:
@@ -160,7 +183,7 @@ class EmbeddedWriter:
         for part in range(0, len(node_nids), 20_000):  # a node moving here from another file leaves that file
             gone.fids.update(r[0] for r in conn.execute(
                 f"SELECT fid FROM node_rows WHERE nid IN ({_IDS})", (json.dumps(node_nids[part:part + 20_000]),)))
-        dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+        dumps = props_encoder()
         conn.executemany(
             "INSERT OR REPLACE INTO node_rows (nid, label, name, qualname, fid, start_line, start_col, end_line,"
             " end_col, props, language, module, name_line, name_col, arity, min_arity, max_arity, signature)"
