@@ -326,11 +326,15 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         kind, _, name = expr[len(CONFIG_OPTIONS):].partition(":")
         if self._bindings is None:
             self._bindings = defaultdict(set)
-            for (path, qualname), value in self.constants.items():
-                if qualname.startswith(CONFIG_OPTIONS) and value.literal() is not None:
-                    self._bindings[(_project(self.options.settings, path), qualname)].add(value.literal() or "")
+            for bfc in self.ctxs:
+                for c in bfc.ex.constants:
+                    if c.qualname.startswith(CONFIG_OPTIONS):  # GetSection(Settings.CONFIG_NAME): rendered
+                        section = self.render(bfc, None, c.value)
+                        self._bindings[(_project(self.options.settings, bfc.path), c.qualname)].add(
+                            "\x00" if _HOLE in section else section)
         found = self._bindings.get((_project(self.options.settings, fc.path), CONFIG_OPTIONS + kind), set())
-        return CONFIG_KEY + next(iter(found)) + name if len(found) == 1 and name else None
+        section = next(iter(found)) if len(found) == 1 and name else _HOLE
+        return None if _HOLE in section else CONFIG_KEY + section + name
 
     def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
         """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises

@@ -27,7 +27,8 @@ _TREE = {
     public void ConfigureServices(IServiceCollection services, IConfiguration configuration)
     {
         services.Configure<AppSettings>(configuration);
-        services.Configure<UrlsConfig>(configuration.GetSection("Urls"));
+        var section = configuration.GetRequiredSection(UrlsConfig.CONFIG_NAME);
+        services.Configure<UrlsConfig>(section);
         services.AddOptions<KafkaOptions>().BindConfiguration("Kafka");
         services.Configure<LambdaOptions>(options => options.Url = "x");
     }
@@ -45,6 +46,7 @@ _TREE = {
     public async Task Get(int id) => await _client.GetAsync($"{_settings.Value.PurchaseUrl}/api/v1/basket/{id}");
 }
 """,
+    "Shop/UrlsConfig.cs": 'public class UrlsConfig\n{\n    public const string CONFIG_NAME = "Urls";\n}\n',
     "Shop/Services/OrderApiClient.cs": """public class OrderApiClient
 {
     private readonly UrlsConfig _urls;
@@ -113,7 +115,8 @@ def test_options_reads_render_the_bound_sections_appsettings_value(db) -> None:
         # Configure<AppSettings>(configuration): the root key PurchaseUrl
         ("Shop/Services/BasketService.cs", 10, "CALLS_HTTP", "endpoint:GET /api/v1/basket/{}",
          "http://gateway:5202/api/v1/basket/{}"),
-        # _urls = config.Value (IOptionsSnapshot<UrlsConfig>), bound to GetSection("Urls"): Urls:Orders
+        # _urls = config.Value (IOptionsSnapshot<UrlsConfig>), bound to GetRequiredSection(UrlsConfig.CONFIG_NAME) through a local:
+        # Urls:Orders
         ("Shop/Services/OrderApiClient.cs", 13, "CALLS_HTTP", "endpoint:POST /api/v1/orders/draft",
          "http://ordering-api/api/v1/orders/draft"),
         ("Shop/Services/OrderApiClient.cs", 14, "CALLS_HTTP", "endpoint:GET /api/v1/bills", "{}/api/v1/bills"),  # unset

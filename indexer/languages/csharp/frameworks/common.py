@@ -364,11 +364,6 @@ class CsFile:
             return None
         return f"{kind.rsplit('.', 1)[-1]}:{parts[-1]}" if kind else None
 
-    def section_prefix(self, node: Node) -> str | None:
-        """The key prefix a configuration expression stands for: ``""`` for the configuration itself
-        (``configuration``, ``builder.Configuration``), ``"A:"`` for ``X.GetSection("A")``; ``None`` otherwise."""
-        return self._section(node)
-
     def _literal_arg(self, args: list[Node], whole: bool = False) -> str | None:
         nodes = [a.named_children[0] if a.type == "argument" and a.named_children else a for a in args]
         if not nodes or (len(nodes) != 1 and not whole):

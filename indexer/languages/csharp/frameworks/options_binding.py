@@ -3,22 +3,24 @@ of ``IOptions<T>`` (``_settings.Value.PurchaseUrl``, :meth:`indexer.languages.cs
 options_read`) is the appsettings key ``Section:PurchaseUrl`` (Microsoft.Extensions.Options.ConfigurationExtensions).
 
 Facts: a :class:`~indexer.model.StringConstant` named ``config:@T`` (:data:`OPTIONS_KEY` + ``T``) whose value is
-the key prefix of the section (``"urls:"``; ``""`` for the configuration itself), for each binding written
+the key prefix of the section as a template (``urls:``; empty for the configuration itself), for each binding written
 
 * ``services.Configure<T>(configuration)`` / ``Configure<T>(configuration.GetSection("urls"))`` (a receiver whose
-  last name holds ``config``, as for ``configuration["K"]`` reads);
+  last name holds ``config``, as for ``configuration["K"]`` reads; ``GetRequiredSection``; the section's name a
+  literal or a constant, ``BaseUrlConfiguration.CONFIG_NAME``; through a local, ``var section = ...``);
 * ``services.AddOptions<T>().Bind(configuration.GetSection("urls"))`` and ``AddOptions<T>().BindConfiguration("urls")``.
 
 A ``Configure<T>(options => ...)`` lambda binds nothing. The linker looks ``config:@T`` up among the files of the
-reading file's service folder (:meth:`indexer.frameworks.app_prefixes.AppPrefixLinks.config_constant`), then the key
-in that project's appsettings (:mod:`indexer.frameworks.app_settings`).
+reading file's own .NET project (:mod:`indexer.frameworks.link`), then the key in that
+project's appsettings (:mod:`indexer.frameworks.app_settings`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.csharp.frameworks.common import OPTIONS_KEY, cs_file
+from indexer.languages.csharp.frameworks.common import OPTIONS_KEY, CsFile, cs_file
 from indexer.model import StringConstant, Template
 
 if TYPE_CHECKING:
@@ -30,6 +32,10 @@ if TYPE_CHECKING:
 __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("csharp",)
+MAX_HOPS = 4
+"""Locals and nested ``GetSection`` calls followed from a binding to the configuration."""
+_CONFIG_NAME = re.compile(r"config", re.IGNORECASE)
+"""The last name of a receiver read as an ``IConfiguration``, as for ``configuration["K"]`` reads."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -47,7 +53,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             target = cf.type_args(call)
             args = cf.args(call)
             arg = args[0] if len(args) == 1 else None
-            prefix = cf.section_prefix(arg) if arg is not None else None
+            prefix = _section(cf, arg, 0) if arg is not None else None
         elif sel[1] in ("Bind", "BindConfiguration"):
             fn = call.child_by_field_name("function")
             inner = fn.child_by_field_name("expression") if fn is not None else None
@@ -56,12 +62,34 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             target = cf.type_args(inner)
             args = cf.args(call)
             if sel[1] == "Bind":
-                prefix = cf.section_prefix(args[0]) if len(args) == 1 else None
+                prefix = _section(cf, args[0], 0) if len(args) == 1 else None
             else:
-                name = cf.template(args[0]) if len(args) == 1 else None
-                literal = name.literal() if name is not None else None
-                prefix = literal + ":" if literal else None
+                name = cf.name_template(args[0]) if len(args) == 1 else None
+                prefix = name + Template.of(":") if name is not None else None
         else:
             continue
         if len(target) == 1 and prefix is not None:
-            out.constants.append(StringConstant(OPTIONS_KEY + target[0].rsplit(".", 1)[-1], Template.of(prefix)))
+            out.constants.append(StringConstant(OPTIONS_KEY + target[0].rsplit(".", 1)[-1], prefix))
+
+
+def _section(cf: CsFile, node: Node, depth: int) -> Template | None:
+    """The key prefix a configuration expression stands for, as a template: empty for the configuration itself
+    (``configuration``, ``builder.Configuration``), ``A:`` for ``X.GetSection("A")`` / ``GetRequiredSection`` (the
+    name a literal or a constant, ``BaseUrlConfiguration.CONFIG_NAME``, which the linker renders), a local holding
+    one (``var section = builder.Configuration.GetRequiredSection(...)``) followed :data:`MAX_HOPS` times;
+    ``None`` for anything else (a lambda)."""
+    if node.type == "identifier" and depth < MAX_HOPS:
+        value = cf.local_value(node)
+        if value is not None:
+            return _section(cf, value, depth + 1)
+    if node.type in ("identifier", "member_access_expression"):
+        return Template() if _CONFIG_NAME.search(cf.expr(node).rsplit(".", 1)[-1]) else None
+    sel = cf.member(node) if node.type == "invocation_expression" else None
+    fn = node.child_by_field_name("function") if sel is not None else None
+    if sel is None or sel[1] not in ("GetSection", "GetRequiredSection") or fn is None or depth >= MAX_HOPS:
+        return None
+    receiver = fn.child_by_field_name("expression")
+    outer = _section(cf, receiver, depth + 1) if receiver is not None else None
+    args = cf.args(node)
+    name = cf.name_template(args[0]) if len(args) == 1 else None
+    return outer + name + Template.of(":") if outer is not None and name is not None else None
