@@ -81,7 +81,18 @@ public class Publisher
 """,
     # another project reads the same class; its own configuration binds nothing
     "Other/Other.csproj": _CSPROJ,
-    "Other/appsettings.json": '{"PurchaseUrl": "http://other:1"}\n',
+    "Other/appsettings.json": '{"PurchaseUrl": "http://other:1", "BaseUrls": {"ApiBase": "http://public-api/api/"}}\n',
+    # top-level statements: a local named configSection is a section, followed to its value
+    "Other/Program.cs": ('var builder = WebApplication.CreateBuilder(args);\n'
+                         'var configSection = builder.Configuration.GetRequiredSection("BaseUrls");\n'
+                         'builder.Services.Configure<BaseUrls>(configSection);\n'),
+    "Other/Health.cs": """public class Health
+{
+    private readonly BaseUrls _baseUrls;
+    public Health(IOptions<BaseUrls> baseUrls) { _baseUrls = baseUrls.Value; }
+    public async Task Check() => await new HttpClient().GetAsync(_baseUrls.ApiBase + "catalog-items");
+}
+""",
     "Other/Client.cs": """public class Client
 {
     private readonly IOptions<AppSettings> _settings;
@@ -112,6 +123,7 @@ def test_options_reads_render_the_bound_sections_appsettings_value(db) -> None:
     assert [(f, line, kind, dst, json.loads(p).get("url")) for f, line, kind, dst, p in rows] == [
         # another project: nothing there binds AppSettings, so its own PurchaseUrl is not taken
         ("Other/Client.cs", 5, "CALLS_HTTP", "endpoint:GET /api/v1/other", "{}/api/v1/other"),
+        ("Other/Health.cs", 5, "CALLS_HTTP", "endpoint:GET /api/catalog-items", "http://public-api/api/catalog-items"),
         # Configure<AppSettings>(configuration): the root key PurchaseUrl
         ("Shop/Services/BasketService.cs", 10, "CALLS_HTTP", "endpoint:GET /api/v1/basket/{}",
          "http://gateway:5202/api/v1/basket/{}"),

@@ -36,6 +36,8 @@ MAX_HOPS = 4
 """Locals and nested ``GetSection`` calls followed from a binding to the configuration."""
 _CONFIG_NAME = re.compile(r"config", re.IGNORECASE)
 """The last name of a receiver read as an ``IConfiguration``, as for ``configuration["K"]`` reads."""
+_SECTION_NAME = re.compile(r"section", re.IGNORECASE)
+"""... unless it names a section (``configSection``): a section not followed to its value is no configuration root."""
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -79,11 +81,12 @@ def _section(cf: CsFile, node: Node, depth: int) -> Template | None:
     one (``var section = builder.Configuration.GetRequiredSection(...)``) followed :data:`MAX_HOPS` times;
     ``None`` for anything else (a lambda)."""
     if node.type == "identifier" and depth < MAX_HOPS:
-        value = cf.local_value(node)
+        value = cf.local_value(node) or _declared_once(cf, cf.text(node))
         if value is not None:
             return _section(cf, value, depth + 1)
     if node.type in ("identifier", "member_access_expression"):
-        return Template() if _CONFIG_NAME.search(cf.expr(node).rsplit(".", 1)[-1]) else None
+        last = cf.expr(node).rsplit(".", 1)[-1]
+        return Template() if _CONFIG_NAME.search(last) and not _SECTION_NAME.search(last) else None
     sel = cf.member(node) if node.type == "invocation_expression" else None
     fn = node.child_by_field_name("function") if sel is not None else None
     if sel is None or sel[1] not in ("GetSection", "GetRequiredSection") or fn is None or depth >= MAX_HOPS:
@@ -93,3 +96,24 @@ def _section(cf: CsFile, node: Node, depth: int) -> Template | None:
     args = cf.args(node)
     name = cf.name_template(args[0]) if len(args) == 1 else None
     return outer + name + Template.of(":") if outer is not None and name is not None else None
+
+
+def _declared_once(cf: CsFile, name: str) -> Node | None:
+    """The initializer of the one declaration ``var name = ...`` of the file (top-level statements of a
+    ``Program.cs``, which :meth:`~indexer.languages.csharp.frameworks.common.CsFile.local_value` does not see), when
+    the file declares ``name`` once and never assigns it; else ``None``."""
+    found: list[Node] = []
+    stack = [cf.root]
+    while stack:
+        n = stack.pop()
+        if n.type == "variable_declarator" and cf.text(n.child_by_field_name("name") or n.named_children[0]) == name:
+            found.append(n)
+        elif n.type == "assignment_expression" and cf.expr(n.child_by_field_name("left") or n) == name:
+            return None
+        stack.extend(n.named_children)
+    if len(found) != 1:
+        return None
+    value = found[0].named_children[-1] if len(found[0].named_children) > 1 else None
+    if value is not None and value.type == "equals_value_clause":
+        value = value.named_children[0] if value.named_children else None
+    return value
