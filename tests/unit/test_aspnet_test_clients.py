@@ -154,3 +154,57 @@ def test_an_in_process_request_carries_the_application_holding_the_test(store: E
     ]
     served = store.incoming([eid], ["EXPOSES"]).get(eid, [])
     assert sorted(e.props.get("service") for e in served) == ["basket-api", "catalog-api"]
+
+
+INHERITED = """
+# --- path: src/Catalog.API/Controllers/CatalogController.cs ---
+using Microsoft.AspNetCore.Mvc;
+[ApiController]
+[Route("api/v1/[controller]")]
+public class CatalogController : ControllerBase
+{
+    [HttpGet("items/{id:int}")]
+    public IActionResult ItemById(int id) => Ok();
+}
+# --- path: tests/Catalog.FunctionalTests/CatalogScenariosBase.cs ---
+public class CatalogScenariosBase
+{
+    public static class Get
+    {
+        public static string ItemById(int id)
+        {
+            return $"api/v1/catalog/items/{id}";
+        }
+    }
+}
+# --- path: tests/Catalog.FunctionalTests/CatalogScenarios.cs ---
+public class CatalogScenarios : CatalogScenariosBase
+{
+    public async Task Get_item()
+    {
+        using var server = CreateServer();
+        var response = await server.CreateClient().GetAsync(Get.ItemById(1));
+    }
+}
+# --- path: tests/Catalog.FunctionalTests/Unrelated.cs ---
+public class Unrelated
+{
+    public async Task Get_item()
+    {
+        using var server = CreateServer();
+        var response = await server.CreateClient().GetAsync(Get.ItemById(1));
+    }
+}
+"""
+
+
+def test_a_url_builder_of_a_base_classs_nested_type_folds_in_the_subclass() -> None:
+    # eShopOnContainers' functional tests: CatalogScenarios : CatalogScenariosBase calls Get.ItemById(1), a builder
+    # of the nested class CatalogScenariosBase.Get in another file; a class that does not derive from it does not
+    assert _calls(_resolve(INHERITED)) == [
+        ("tests/Catalog.FunctionalTests/CatalogScenarios.cs", 6,
+         "tests/Catalog.FunctionalTests/CatalogScenarios.CatalogScenarios.Get_item(0)", "CALLS_HTTP",
+         "endpoint:GET /api/v1/catalog/items/{}", {"framework": IN_PROCESS, "url": "api/v1/catalog/items/{}"}),
+        ("tests/Catalog.FunctionalTests/Unrelated.cs", 6, "tests/Catalog.FunctionalTests/Unrelated.Unrelated.Get_item(0)",
+         "UNLINKED", "unlinked:url", {"call": "GET {}", "framework": IN_PROCESS}),
+    ]
