@@ -70,6 +70,17 @@ public class Scenarios
         await client.PostAsync("api/items", null);
     }}
 }}
+# --- path: tests/Api.IntegrationTests/ListTests.cs ---
+using System.Net.Http;
+public class ListTests
+{{
+    public async Task List()
+    {{
+        var client = ProgramTest.NewClient;
+        await client.GetAsync("/api/items/6");
+        await _repository.GetAsync("/api/items/7");
+    }}
+}}
 # --- path: src/Web/Services/Catalog.cs ---
 public class Catalog
 {{
@@ -117,6 +128,10 @@ def test_factory_and_test_server_clients_are_in_process_test_requests() -> None:
         # a local given server.CreateClient(), in a file that never writes HttpClient (read before: nothing)
         link(f"{tests}Scenarios.cs", 7, "tests/Api.FunctionalTests/Scenarios.Scenarios.Post(0)", "POST",
              "/api/items", "api/items", IN_PROCESS, literal=False),
+        # a file using System.Net.Http whose client another file made: an HttpClient request (which client is
+        # not known here), and the same call on a receiver not named as a client is none
+        link("tests/Api.IntegrationTests/ListTests.cs", 7, "tests/Api.IntegrationTests/ListTests.ListTests.List(0)",
+             "GET", "/api/items/{}", "/api/items/6", "httpclient"),
     ]  # and src/Web/Services/Proxy.cs (no test file, no HttpClient written) gives no request
     assert IN_PROCESS in OWN_APP_CLIENTS
 

@@ -1,7 +1,7 @@
 """C# HTTP clients (``HttpCall``): ``HttpClient`` requests and Refit interfaces.
 
 * ``HttpClient`` (framework ``httpclient``), in a file that names ``HttpClient`` or
-  ``IHttpClientFactory``: ``X.GetAsync(url)`` / ``GetStringAsync`` / ``GetStreamAsync`` /
+  ``IHttpClientFactory`` (or that uses ``System.Net.Http``, on a receiver whose name holds ``client``): ``X.GetAsync(url)`` / ``GetStringAsync`` / ``GetStreamAsync`` /
   ``GetByteArrayAsync`` / ``GetFromJsonAsync<T>(url)`` (GET), ``PostAsync`` / ``PostAsJsonAsync``
   (POST), ``PutAsync`` / ``PutAsJsonAsync`` (PUT), ``PatchAsync`` / ``PatchAsJsonAsync`` (PATCH),
   ``DeleteAsync`` / ``DeleteFromJsonAsync`` (DELETE), and ``new HttpRequestMessage(HttpMethod.Post,
@@ -55,6 +55,9 @@ _NAMED_FACTORY = re.compile(r"httpclientfactory|clientfactory", re.IGNORECASE)
 """A receiver named as an ``IHttpClientFactory`` (``_httpClientFactory``, ``clientFactory``): its
 ``CreateClient()`` gives an outgoing client, not a test one."""
 _MEMBERS = frozenset({"property_declaration", "method_declaration", "local_function_statement", "lambda_expression"})
+_CLIENT_NAME = re.compile(r"client", re.IGNORECASE)
+"""In a file that uses ``System.Net.Http`` but never writes ``HttpClient`` (``var client = ProgramTest.NewClient;``,
+the client made in another file), a receiver whose last name holds ``client``."""
 _TEST_PATH = re.compile(r"(?:^|[/.])[^/]*tests?(?:[/.]|$)", re.IGNORECASE)
 
 
@@ -62,10 +65,11 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Append the file's HttpClient requests and Refit interface methods to ``out``."""
     cf = cs_file(root, src, out)
     made = in_process_clients(cf, out.path) if b"CreateClient" in src.data else frozenset()
-    if b"HttpClient" in src.data or made:
+    named = b"HttpClient" in src.data or bool(made)
+    if named or cf.uses("System.Net.Http"):
         for call in cf.calls:
             sel = cf.member(call)
-            if sel is None or sel[1] not in _CLIENT:
+            if sel is None or sel[1] not in _CLIENT or not named and not _CLIENT_NAME.search(sel[0].rsplit(".", 1)[-1]):
                 continue
             args = cf.args(call)
             url = cf.template(args[0]) if args else None
