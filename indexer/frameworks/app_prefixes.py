@@ -62,10 +62,11 @@ MOCK_MVC_CLIENTS = frozenset({"mockmvc", "restassured-mockmvc"})
 """Of :data:`APP_RELATIVE_CLIENTS`, those that call the DispatcherServlet in process with an empty
 servlet path, so their paths are inside ``spring.mvc.servlet.path`` too."""
 
-OWN_APP_CLIENTS = APP_RELATIVE_CLIENTS | {TESTED_NEST_APP, "supertest", "flask-test", "django-test", "testclient"}
+OWN_APP_CLIENTS = APP_RELATIVE_CLIENTS | {TESTED_NEST_APP, "supertest", "flask-test", "django-test", "testclient",
+                                          "aspnet-test"}
 """Test clients whose relative URL requests, in process, an application of the test's own code (the Spring
 ones above, supertest's ``request(app)``, Flask's ``test_client()``, Django's and Starlette's / FastAPI's
-test clients): such a request carries the test file's application (:data:`stores.contracts.EDGE_APP`), so
+test clients, ASP.NET Core's ``WebApplicationFactory`` / ``TestServer`` clients): such a request carries the test file's application (:data:`stores.contracts.EDGE_APP`), so
 that of a route several applications serve it reaches its own application's handler only."""
 
 _WILDCARDS = ("(.*)", "/*", "*")

@@ -169,6 +169,22 @@ class BuiltUrlLinks:
                 for f in self.r.module_files(fc.lang, v.key):
                     if (f.path, last) in builders:
                         return builders[(f.path, last)]
+        return self._inherited_builder(fc, cls, callee) if cls else None
+
+    def _inherited_builder(self, fc: FileCtx, cls: str, callee: str) -> tuple[FileCtx, UrlBuilder] | None:
+        """The builder ``callee`` names through a base class of the enclosing class ``cls``: a nested type's method
+        written unqualified in a subclass (eShopOnContainers' ``CatalogScenarios : CatalogScenariosBase`` calling
+        ``Get.ItemById(1)``, the builder ``CatalogScenariosBase.Get.ItemById`` of another file)."""
+        try:
+            v = self.r.resolve_expr(fc, None, cls)
+        except (RecursionError, ValueError):
+            return None
+        if not isinstance(v, ClassV):
+            return None
+        builders = self._builders or {}
+        for base in self.r.mro(v.c)[1:]:
+            if (base.file.path, f"{base.qualname}.{callee}") in builders:
+                return builders[(base.file.path, f"{base.qualname}.{callee}")]
         return None
 
     def setting_key(self, fc: FileCtx, expr: str) -> str | None:

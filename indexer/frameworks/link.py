@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.frameworks.admin_sites import InheritedHandlers, admin_site_key
@@ -121,7 +121,7 @@ from indexer.resolve.language import ImportTarget, Lookup
 from indexer.resolve.multimap import entries
 from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 from indexer.string_templates import is_call_ref
-from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, file_id
+from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, CONFIG_OPTIONS, file_id
 from stores.contracts import Edge, Node, endpoint_id, new_edge, new_node, topic_id
 
 __all__ = ["LinkMemo", "LinkOptions", "LinkResult", "WRAPPER_METHODS", "decorator_refs", "link_frameworks", "same_application_kind",
@@ -174,6 +174,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         self.result = LinkResult()
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
         self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
+        self._bindings: dict[tuple[str | None, str], set[str]] | None = None  # options_key: .NET options bindings
         self._prefixes: dict[tuple[str, str], list[str]] = {}  # router -> its full prefixes
         self._roots: set[tuple[str, str]] | None = None  # Django ROOT_URLCONF routers (root_urlconfs)
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut
@@ -316,6 +317,25 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
             text = resolve_placeholders(text, props)
         return text
 
+    def options_key(self, fc: FileCtx, expr: str) -> str | None:
+        """The configuration key (``config:urls:Orders``) of the read ``config:@T:Name`` of a .NET options class
+        (:data:`~indexer.symbols.CONFIG_OPTIONS`): the section bound to ``T`` in ``fc``'s service folder (the
+        ``config:@T`` constant) written in ``fc``'s own .NET project (the innermost folder holding a ``*.csproj``:
+        ASP.NET binds options in the host that reads them) followed by ``Name``; ``None`` when nothing there binds
+        ``T`` to a literal section, or two bindings there name different sections."""
+        kind, _, name = expr[len(CONFIG_OPTIONS):].partition(":")
+        if self._bindings is None:
+            self._bindings = defaultdict(set)
+            for bfc in self.ctxs:
+                for c in bfc.ex.constants:
+                    if c.qualname.startswith(CONFIG_OPTIONS):  # GetSection(Settings.CONFIG_NAME): rendered
+                        section = self.render(bfc, None, c.value)
+                        self._bindings[(_project(self.options.settings, bfc.path), c.qualname)].add(
+                            "\x00" if _HOLE in section else section)
+        found = self._bindings.get((_project(self.options.settings, fc.path), CONFIG_OPTIONS + kind), set())
+        section = next(iter(found)) if len(found) == 1 and name else _HOLE
+        return None if _HOLE in section else CONFIG_KEY + section + name
+
     def _value(self, fc: FileCtx, scope: str | None, expr: str, stack: tuple[tuple[str, str], ...]) -> str | None:
         """The rendered value of the constant ``expr`` names (``None``: not a known constant); raises
         :class:`_Unknown` through every constant of ``stack`` when it depends on itself."""
@@ -324,6 +344,10 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         env = ENV_REF.match(expr)
         if env is not None:  # import.meta.env.X / process.env.X: the package's .env files
             return env_for(self.options.env, fc.path).get(env.group(1))
+        if expr.startswith(CONFIG_OPTIONS):  # IOptions<T>'s settings.Value.Name: the section bound to T + Name
+            expr = self.options_key(fc, expr)
+            if expr is None:
+                return None
         default = None
         if expr.startswith(CONFIG_KEY) and CONFIG_DEFAULT in expr:  # GetValue("Kafka:Topic", "orders")
             expr, default = expr.split(CONFIG_DEFAULT, 1)
@@ -657,3 +681,8 @@ def link_frameworks(resolver: Lookup, ctxs: Sequence[FileCtx], options: LinkOpti
     result is the same without). Never raises on odd facts: what cannot be linked is counted."""
     return _Linker(resolver, ctxs, options or LinkOptions(), produce, memo).run()
 
+
+def _project(settings: Mapping[str, object], path: str) -> str | None:
+    """The innermost .NET project folder of ``settings`` (:func:`~indexer.frameworks.app_settings.load_app_settings`)
+    holding the repository-relative ``path``; ``None``: none."""
+    return max((p for p in settings if not p or path.startswith(p + "/")), key=len, default=None)

@@ -15,14 +15,25 @@ from typing import TYPE_CHECKING
 from indexer.languages import base
 from indexer.frameworks import ENV_READ, call_piece
 from indexer.model import Binding, Definition, FileExtraction, Param, StringConstant, Template, drop_generics, is_call_ref
-from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, inline_definition, inline_header
+from indexer.symbols import CONFIG_DEFAULT, CONFIG_KEY, CONFIG_OPTIONS, inline_definition, inline_header
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from indexer.languages.base import SourceText
 
-__all__ = ["CsFile", "attribute_args", "attribute_name", "cs_file"]
+__all__ = ["OPTIONS_KEY", "CsFile", "attribute_args", "attribute_name", "cs_file"]
+
+OPTIONS_KEY = CONFIG_OPTIONS
+"""``config:@T``: the configuration section bound to the options class ``T`` (a constant,
+:mod:`indexer.languages.csharp.frameworks.options_binding`); ``config:@T:Name`` in a template: a read of
+``IOptions<T>``'s ``Name`` (:meth:`CsFile.options_read`), rendered by the linker from that section's key."""
+_OPTIONS_DECL = re.compile(r"\bIOptions(?:Monitor|Snapshot)?\s*<\s*([\w.]+)\s*>\s+(\w+)")
+"""A field, property, parameter or local declared ``IOptions<T> name`` (also ``IOptionsMonitor`` /
+``IOptionsSnapshot``)."""
+_OPTIONS_VALUE = re.compile(r"\b(\w+)\s*=\s*(\w+)\s*\.\s*(?:Value|CurrentValue)\s*;")
+"""``_urls = config.Value;``: a name given an options instance's value."""
+_OPTIONS_VALUES = frozenset({"Value", "CurrentValue"})
 
 _WS = re.compile(r"\s+")
 _FUNCTION_NODES = ("method_declaration", "constructor_declaration", "local_function_statement", "lambda_expression",
@@ -98,6 +109,7 @@ class CsFile:
         self._locals: dict[int, dict[str, _LocalFacts]] = {}  # a function node's id -> its names (_walk_locals)
         self._generic_bases: dict[str, list[tuple[str, str]]] | None = None
         self._spans: dict[frozenset[str], tuple] = {}  # kinds -> (key, starts, definitions, parents): _innermost
+        self._options: tuple[dict[str, str], dict[str, str]] | None = None  # options_read's names
         stack = [root]
         while stack:
             n = stack.pop()
@@ -276,6 +288,9 @@ class CsFile:
                 return Template((("ref", CONFIG_KEY + key + (CONFIG_DEFAULT + default if default else "")),))
         if t == "member_access_expression":
             text = self.expr(node)
+            read = self.options_read(text)
+            if read is not None:  # _settings.Value.PurchaseUrl: the bound section's key (the linker)
+                return Template((("ref", OPTIONS_KEY + read),))
             if text in self.constants:
                 return self.constants[text]
             head = text.split(".", 1)[0]
@@ -321,6 +336,33 @@ class CsFile:
         else:
             return None
         return prefix + key if prefix is not None and key else None
+
+    def options_read(self, text: str) -> str | None:
+        """``T:Name`` for a read of an options class's property: ``x.Value.Name`` / ``x.CurrentValue.Name`` where
+        the file declares ``IOptions<T> x`` (``IOptionsMonitor`` / ``IOptionsSnapshot``), or ``y.Name`` where the
+        file sets ``y = x.Value;`` (``this.`` dropped); ``None`` otherwise, and for a name the file declares with
+        two option types. ``text``: the expression without spaces (:meth:`expr`)."""
+        if b"IOptions" not in self.src.data:
+            return None
+        if self._options is None:
+            source = self.src.data.decode("utf-8", errors="replace")
+            declared: dict[str, str] = {}
+            for m in _OPTIONS_DECL.finditer(source):
+                declared[m.group(2)] = m.group(1) if declared.get(m.group(2), m.group(1)) == m.group(1) else ""
+            values: dict[str, str] = {}
+            for m in _OPTIONS_VALUE.finditer(source):
+                kind = declared.get(m.group(2), "")
+                values[m.group(1)] = kind if values.get(m.group(1), kind) == kind else ""
+            self._options = declared, values
+        declared, values = self._options
+        parts = text.removeprefix("this.").split(".")
+        if len(parts) == 3 and parts[1] in _OPTIONS_VALUES:
+            kind = declared.get(parts[0])
+        elif len(parts) == 2:
+            kind = values.get(parts[0])
+        else:
+            return None
+        return f"{kind.rsplit('.', 1)[-1]}:{parts[-1]}" if kind else None
 
     def _literal_arg(self, args: list[Node], whole: bool = False) -> str | None:
         nodes = [a.named_children[0] if a.type == "argument" and a.named_children else a for a in args]
