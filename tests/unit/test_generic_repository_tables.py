@@ -65,6 +65,22 @@ public class OrderService
     }
 }
 ''',
+    "src/Services/BasketHandler.cs": '''
+using Shop.Entities;
+using Shop.Interfaces;
+
+namespace Shop.Services;
+
+public class BasketHandler(IRepository<Basket> baskets)
+{
+    public async Task Empty(IReadRepository<Order> orders, int id)
+    {
+        await baskets.UpdateAsync(await baskets.GetByIdAsync(id));
+        await orders.AnyAsync(id);
+        await other.UpdateAsync(id);
+    }
+}
+''',
 }
 
 
@@ -74,9 +90,13 @@ def test_generic_repository_calls_read_and_write_their_entitys_table(tmp_path) -
         for src, dst, line, props in edge_rows(tmp_path / kind, APP, kind):
             got.append((kind, src.split(":", 1)[1], dst, line, json.loads(props)["framework"]))
     # not linked: _uriComposer (no repository), SaveChangesAsync (no verb of a table), _notes (Note maps to no table)
+    # a primary constructor's parameter and a method's parameter; `other` is no repository
     assert sorted(got) == [
+        ("READS", "src/Services/BasketHandler.BasketHandler.Empty(2)", "table:app:.baskets", 11, "efcore"),
+        ("READS", "src/Services/BasketHandler.BasketHandler.Empty(2)", "table:app:.orders", 12, "efcore"),
         ("READS", "src/Services/OrderService.OrderService.CreateOrderAsync(1)", "table:app:.baskets", 16, "efcore"),
         ("READS", "src/Services/OrderService.OrderService.DropAsync(1)", "table:app:.orders", 26, "efcore"),
+        ("WRITES", "src/Services/BasketHandler.BasketHandler.Empty(2)", "table:app:.baskets", 11, "efcore"),
         ("WRITES", "src/Services/OrderService.OrderService.CreateOrderAsync(1)", "table:app:.orders", 18, "efcore"),
         ("WRITES", "src/Services/OrderService.OrderService.DropAsync(1)", "table:app:.orders", 25, "efcore"),
     ]

@@ -26,7 +26,7 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import attribute_args, attribute_name
-from indexer.model import FileExtraction, TableDef, TableUse
+from indexer.model import Definition, FileExtraction, TableDef, TableUse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -107,7 +107,8 @@ def _accesses(out: FileExtraction) -> None:
     """A ``reads`` / ``writes`` use for each call of a query or write method on a dotted receiver
     without calls (``_context.Orders``, ``Orders``): the linker keeps those on a ``DbSet`` property. On a
     field or property of this file declared as a generic repository of an entity (:data:`REPOSITORY_TYPE`:
-    ``IRepository<Order> _orderRepository``) the method's verb gives the role (:data:`_REPOSITORY_WRITES`,
+    ``IRepository<Order> _orderRepository``), or a parameter of the calling method or of its class's primary
+    constructor (``class GetCartHandler(IReadRepository<Cart> repository)``), the method's verb gives the role (:data:`_REPOSITORY_WRITES`,
     :data:`_REPOSITORY_READS`: ``AddAsync``, ``UpdateAsync``, ``DeleteAsync`` write; ``GetByIdAsync``,
     ``ListAsync``, ``FirstOrDefaultAsync``, ``CountAsync`` read; ``SaveChangesAsync`` and other names
     nothing) and the use names the type argument as its ``entity``, which the linker resolves in this file
@@ -118,13 +119,16 @@ def _accesses(out: FileExtraction) -> None:
             m = REPOSITORY_TYPE.search(d.signature)
             if m is not None and m.group(2) == d.name:
                 repositories[d.name] = m.group(1)
+    declared = {d.qualname: d for d in out.definitions if d.kind in ("class", "record", "struct", "method", "constructor")
+                and d.signature and "Repositor" in d.signature}
     for c in out.calls:
         held = c.receiver.removeprefix("this.") if c.receiver else ""
-        if held in repositories:
+        entity = repositories.get(held) or _parameter_repository(declared, c.caller, held) if held else None
+        if entity is not None:
             role = "writes" if _REPOSITORY_WRITES.match(c.name) else "reads" if _REPOSITORY_READS.match(c.name) \
                 else None
             if role is not None:  # the entity's table, resolved in this file
-                out.table_uses.append(TableUse(_FRAMEWORK, role, c.caller, c.line, c.col, entity=repositories[held],
+                out.table_uses.append(TableUse(_FRAMEWORK, role, c.caller, c.line, c.col, entity=entity,
                                                resolution="inferred"))
             continue
         role = "writes" if c.name in WRITES else "reads" if c.name in READS else None
@@ -132,3 +136,17 @@ def _accesses(out: FileExtraction) -> None:
             continue
         out.table_uses.append(TableUse(_FRAMEWORK, role, c.caller, c.line, c.col, receiver=c.receiver,
                                        resolution="inferred"))
+
+
+def _parameter_repository(declared: dict[str, Definition], caller: str | None, name: str) -> str | None:
+    """The entity of the generic repository parameter ``name`` of the method ``caller`` or of a class (primary
+    constructor) around it, innermost first, from their declaration texts; ``None`` when none declares one."""
+    scope = caller
+    while scope:
+        d = declared.get(scope)
+        if d is not None:
+            for m in REPOSITORY_TYPE.finditer(d.signature):
+                if m.group(2) == name:
+                    return m.group(1)
+        scope = scope.rpartition(".")[0]
+    return None
