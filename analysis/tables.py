@@ -4,7 +4,9 @@ Two directions, contract calls only (any backend, batched per hop):
 
 * :func:`tables_reached`: from the targets of a blast radius, the ``READS`` / ``WRITES`` edges
   of the targets and of their callees within ``depth`` hops (a CALLS walk *downward*, one
-  ``outgoing`` per hop, then one ``get_nodes``): the "Tables" section of the report
+  ``outgoing`` per hop, then one ``get_nodes``), a callee being also the consumer of a topic or
+  in-process message (a MediatR request, a Nest CQRS command) a walked method ``PRODUCES``, one hop
+  further (one ``incoming`` ``CONSUMES`` per hop that produces any): the "Tables" section of the report
   (:class:`TableHit`, one per table and method, R / W / RW, the columns named).
 * :func:`table_accessors`: a ``table:NAME`` / ``table:NAME.column`` / ``table:schema.NAME[.column]``
   target (:func:`is_table_target`) -> the methods and functions that read or write that table (a
@@ -170,19 +172,24 @@ def table_accessors(graph: GraphStore, text: str, tests: str = "include") -> lis
 
 def tables_reached(graph: GraphStore, targets: Sequence[str], depth: int, max_nodes: int = 5000) -> tuple[TableHit, ...]:
     """Every table ``targets`` and their callees within ``depth`` hops read or write (see the module
-    docstring), sorted by table name, then hops, then the method's id. One ``outgoing`` per hop (at
-    most ``depth + 1``), one ``get_nodes`` and one ``outgoing`` for the tables' columns; at most ``max_nodes`` methods are walked."""
+    docstring; the consumers of the topics and in-process messages a walked method produces count as its
+    callees), sorted by table name, then hops, then the method's id. One ``outgoing`` per hop (at
+    most ``depth + 1``) and one ``incoming`` for each hop that produces, one ``get_nodes`` and one ``outgoing`` for
+    the tables' columns; at most ``max_nodes`` methods are walked."""
     hops = {t: 0 for t in targets}
     level = list(dict.fromkeys(targets))
     found: dict[tuple[str, str], list] = {}
     for hop in range(depth + 1):
         if not level:
             break
-        out = graph.outgoing(level, ["CALLS", *_ACCESS])
+        out = graph.outgoing(level, ["CALLS", "PRODUCES", *_ACCESS])
         nxt: list[str] = []
+        topics: list[str] = []
         for src in level:
             for e in out.get(src, []):
-                if e.kind in _ACCESS:
+                if e.kind == "PRODUCES":
+                    topics.append(e.dst)
+                elif e.kind in _ACCESS:
                     entry = found.setdefault((e.dst, src), [set(), set(), hops[src], "name", e.line])
                     entry[0].add("W" if e.kind == "WRITES" else "R")
                     entry[1].update(e.props.get("columns") or [])
@@ -193,6 +200,13 @@ def tables_reached(graph: GraphStore, targets: Sequence[str], depth: int, max_no
                 elif hop < depth and e.dst not in hops and len(hops) < max_nodes:
                     hops[e.dst] = hop + 1
                     nxt.append(e.dst)
+        if topics and hop < depth:  # the consumers of what they produce (a topic, an in-process message)
+            consumed = graph.incoming(sorted(set(topics)), ["CONSUMES"])
+            for t in sorted(consumed):
+                for e in consumed[t]:
+                    if e.src not in hops and len(hops) < max_nodes:
+                        hops[e.src] = hop + 1
+                        nxt.append(e.src)
         level = nxt
     if not found:
         return ()

@@ -74,6 +74,8 @@ __all__ = ["link_tables", "TABLE_EDGES"]
 TABLE_EDGES = ("READS", "WRITES")
 _HOLE = "\x00"
 _M2M = ("django-m2m", "sqlalchemy-m2m")
+FASTCRUD = "fastcrud"
+"""The framework of FastCRUD objects and calls (:mod:`indexer.languages.python.frameworks.fastcrud`)."""
 _RELATIONSHIP_WRAPPERS = frozenset({"Mapped", "WriteOnlyMapped", "DynamicMapped", "Optional", "list", "List", "set",
                                     "Set", "Sequence", "Collection"})
 """The type wrappers around a SQLAlchemy relationship field's class (``so.WriteOnlyMapped['Post']``,
@@ -349,6 +351,22 @@ class _TableLinker:
                 return None if any(not d.shape.generated for d in declared) else tid
         return None
 
+    def _module_repository(self, fc: FileCtx, receiver: str) -> str | None:
+        """The table of the module-level repository object ``receiver`` names (a FastCRUD ``crud_users``, of
+        ``fc`` or imported: ``from app.crud.crud_users import crud_users``, ``from app.crud import crud_users``
+        then ``crud_users.crud_users``), keyed ``path:name`` in :attr:`repositories`; ``None`` otherwise."""
+        tid = self.repositories.get(f"{fc.path}:{receiver}")
+        head, _, rest = receiver.partition(".")
+        imps = entries(fc.imports, head)
+        if tid is None and imps:
+            target = self.import_target(fc, imps[-1])
+            name = target.member if target.member is not None and not rest else rest if target.member is None else None
+            for f in target.files if name and not target.of_class else []:
+                tid = self.repositories.get(f"{f.path}:{name}")
+                if tid is not None:
+                    break
+        return tid
+
     def _dbset_table(self, fc: FileCtx, scope: str | None, receiver: str) -> str | None:
         """The table of the EF Core ``DbSet`` property ``receiver`` names (``_context.Orders``;
         ``Orders`` in the context's own methods): the instance's class declares the property with
@@ -404,7 +422,8 @@ class _TableLinker:
             if not fc.ex.table_uses:
                 continue
             for u in fc.ex.table_uses:
-                if u.owner and u.entity and u.role in ("manager", "repository"):
+                if u.owner and u.entity and u.role in ("manager", "repository") or u.role == "repository" \
+                        and u.framework == FASTCRUD and u.entity and u.receiver:
                     (managers if u.role == "manager" else repositories).append((fc, u))
         for fc, u in managers:
             rd = fc.def_at(u.owner, u.line)
@@ -415,6 +434,11 @@ class _TableLinker:
             if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
                 self.managers[v.c.id].add(mt)
         for fc, u in repositories:
+            if u.framework == FASTCRUD:  # a module variable: keyed `path:name`, as SQLAlchemy's `t = Table(...)`
+                tid = self._entity_table(fc, None, u.entity or "")
+                if tid is not None:
+                    self.repositories[f"{fc.path}:{u.receiver}"] = tid
+                continue
             rd = fc.def_at(u.owner, u.line)
             tid = self._entity_table(fc, u.owner, u.entity) or self._by_entity_name(u.entity)
             if rd is not None and tid is not None:
@@ -455,6 +479,10 @@ class _TableLinker:
             tid = self._dbset_table(fc, u.owner, u.receiver)
             if tid is None:
                 return  # no DbSet property (a List's LINQ): nothing here
+        elif u.receiver is not None and u.framework == FASTCRUD:  # `crud_users.get(db=db, ...)`
+            tid = self._module_repository(fc, u.receiver)
+            if tid is None:
+                return  # no FastCRUD object of this repository: nothing here
         elif u.receiver is not None:
             tid = self._repository_table(fc, u.owner, u.receiver, self._called_name(fc, u))
             if tid is None:

@@ -30,7 +30,7 @@ from indexer.resolve.values import ClassV, Def, FuncV, InstV, ModuleV
 if TYPE_CHECKING:
     from indexer.frameworks.route_links import LinkedRoute
 
-__all__ = ["WRAPPER_METHODS", "WrapperLinks", "decorator_refs"]
+__all__ = ["WRAPPER_METHODS", "WrapperLinks", "decorator_refs", "per_request_functions"]
 
 WRAPPER_METHODS = (
     "doFilter", "doFilterInternal", "filter", "preHandle", "postHandle", "afterCompletion", "canActivate",
@@ -109,6 +109,35 @@ def decorator_refs(text: str, class_level: bool = False) -> list[str]:
     return [name]
 
 
+
+
+def per_request_functions(f: Def, defs: Sequence[Def]) -> list[Def]:
+    """The functions nested in the Python decorator or middleware factory ``f`` that run per request, among
+    ``defs`` (the definitions of ``f``'s file): follow what each level returns uncalled by name
+    (:attr:`indexer.model.Definition.returned_refs`) to a function nested in it, level by level, and keep
+    the last level, the functions that return no nested function. ``login_required`` returning ``wrapped``:
+    ``wrapped``; a factory ``cache(key_prefix=...)`` returning ``wrapper`` returning ``inner``: ``inner`` only,
+    as ``cache`` runs once when the module is imported and ``wrapper`` once when it decorates the view; a
+    decorator usable both bare and called (``return decorator if fn is None else decorator(fn)``) gives the
+    last level of each branch. Empty when ``f`` returns no function nested in it (then which nested function
+    runs is not known). In source order; a cycle of names ends the walk."""
+    by_qualname = {d.qualname: d for d in defs if d.is_callable}
+    leaves: list[Def] = []
+    seen = {f.qualname}
+    frontier = [f]
+    while frontier:
+        g = frontier.pop()
+        nested = [by_qualname[q] for q in (f"{g.qualname}.{n}" for n in g.d.returned_refs) if q in by_qualname]
+        if not nested:
+            if g is not f:
+                leaves.append(g)
+            continue
+        for h in nested:
+            if h.qualname not in seen:
+                seen.add(h.qualname)
+                frontier.append(h)
+    order = {d.qualname: i for i, d in enumerate(defs)}
+    return sorted(leaves, key=lambda d: order.get(d.qualname, 0))
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -240,8 +269,9 @@ class WrapperLinks:
         (``return _strict if required else _lenient``: :attr:`indexer.model.Definition.returned_refs`)
         stands for those, whatever its declared type; a library type (``localeChangeInterceptor()`` returning
         Spring's ``LocaleChangeInterceptor``) is nothing. A Python ``decorator`` or ``middleware``
-        function is a factory too: the functions nested in it (``login_required``'s ``wrapped``, a
-        Django middleware factory's ``middleware(request)``) are what runs per request, so they count.
+        function is a factory too: the functions nested in it that run per request
+        (:func:`per_request_functions`: ``login_required``'s ``wrapped``, ``cache(...)``'s ``wrapper``'s ``inner``,
+        a Django middleware factory's ``middleware(request)``) count, not the import-time levels above them.
         ``dotted``: ``expr`` may also be an absolute ``module.name`` path, imported from its module
         when no name of the file binds it (Django settings). Empty when it resolves to nothing of this
         repository."""
@@ -354,6 +384,10 @@ class WrapperLinks:
         if kind not in _FACTORY_KINDS:
             return [f.id]
         self.r.use(("file", f.file.path, ""))  # its nested definitions
+        if f.file.lang == "python":
+            per_request = per_request_functions(f, f.file.defs)
+            if per_request:  # the factory levels above them ran once, at import
+                return [g.id for g in per_request]
         inner, returned = f.qualname + ".", {f"{f.qualname}.{n}" for n in f.d.returned_refs}
         return [f.id, *(rd.id for rd in f.file.defs if rd.is_callable and rd.qualname.startswith(inner)
                         and (f.file.lang == "python" or rd.qualname in returned))]

@@ -26,14 +26,14 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import attribute_args, attribute_name
-from indexer.model import FileExtraction, TableDef, TableUse
+from indexer.model import Definition, FileExtraction, TableDef, TableUse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
 
     from indexer.languages.base import SourceText
 
-__all__ = ["LANGUAGES", "READS", "WRITES", "detect"]
+__all__ = ["LANGUAGES", "READS", "REPOSITORY_TYPE", "WRITES", "detect"]
 
 LANGUAGES = ("csharp",)
 _FRAMEWORK = "efcore"
@@ -59,6 +59,14 @@ _ENTITY_TO_TABLE = re.compile(rb'\bEntity\s*<\s*([\w.]+)\s*>\s*\(\s*\)\s*\.\s*To
 _BUILDER_PARAM = re.compile(r"\bEntityTypeBuilder\s*<\s*([\w.]+)\s*>\s+(\w+)")
 _DBSET = re.compile(r"^DbSet<([\w.]+)>$")
 _SCHEMA = re.compile(r'\bSchema\s*=\s*"([^"]+)"')
+REPOSITORY_TYPE = re.compile(r"\bI?\w*Repository(?:Base)?\s*<\s*([\w.]+)(?:\s*,\s*[\w.]+)*\s*>\s+(\w+)")
+"""A field or property declared with the type of a generic repository of an entity, in its declaration text (the generic repository pattern: Ardalis.Specification's
+``IRepositoryBase<T>``, eShopOnWeb's ``IRepository<Order>`` / ``IReadRepository<Basket>`` / ``EfRepository<T>``, an
+application's ``IGenericRepository<Order, int>``): group 1 the entity's type text (its first type argument), group
+2 the field's name."""
+_REPOSITORY_WRITES = re.compile(r"^(?:Add|Insert|Update|Delete|Remove|Upsert|Create|Save(?!Changes))\w*$")
+_REPOSITORY_READS = re.compile(r"^(?:Get|List|Find|First|Single|Last|Count|Any|Exists|Search|Query|Read|Load|All"
+                               r"|AsAsyncEnumerable|Page)\w*$")
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -97,10 +105,48 @@ def _mapped(out: FileExtraction, src: SourceText, at: int, entity: str, name: by
 
 def _accesses(out: FileExtraction) -> None:
     """A ``reads`` / ``writes`` use for each call of a query or write method on a dotted receiver
-    without calls (``_context.Orders``, ``Orders``): the linker keeps those on a ``DbSet`` property."""
+    without calls (``_context.Orders``, ``Orders``): the linker keeps those on a ``DbSet`` property. On a
+    field or property of this file declared as a generic repository of an entity (:data:`REPOSITORY_TYPE`:
+    ``IRepository<Order> _orderRepository``), or a parameter of the calling method or of its class's primary
+    constructor (``class GetCartHandler(IReadRepository<Cart> repository)``), the method's verb gives the role (:data:`_REPOSITORY_WRITES`,
+    :data:`_REPOSITORY_READS`: ``AddAsync``, ``UpdateAsync``, ``DeleteAsync`` write; ``GetByIdAsync``,
+    ``ListAsync``, ``FirstOrDefaultAsync``, ``CountAsync`` read; ``SaveChangesAsync`` and other names
+    nothing) and the use names the type argument as its ``entity``, which the linker resolves in this file
+    to the class's table (unlinked when it maps to none)."""
+    repositories: dict[str, str] = {}  # field or property name -> the entity's type text
+    for d in out.definitions:
+        if d.kind in ("field", "property") and d.signature and "Repositor" in d.signature:
+            m = REPOSITORY_TYPE.search(d.signature)
+            if m is not None and m.group(2) == d.name:
+                repositories[d.name] = m.group(1)
+    declared = {d.qualname: d for d in out.definitions if d.kind in ("class", "record", "struct", "method", "constructor")
+                and d.signature and "Repositor" in d.signature}
     for c in out.calls:
+        held = c.receiver.removeprefix("this.") if c.receiver else ""
+        entity = repositories.get(held) or _parameter_repository(declared, c.caller, held) if held else None
+        if entity is not None:
+            role = "writes" if _REPOSITORY_WRITES.match(c.name) else "reads" if _REPOSITORY_READS.match(c.name) \
+                else None
+            if role is not None:  # the entity's table, resolved in this file
+                out.table_uses.append(TableUse(_FRAMEWORK, role, c.caller, c.line, c.col, entity=entity,
+                                               resolution="inferred"))
+            continue
         role = "writes" if c.name in WRITES else "reads" if c.name in READS else None
         if role is None or not c.receiver or "(" in c.receiver or "[" in c.receiver:
             continue
         out.table_uses.append(TableUse(_FRAMEWORK, role, c.caller, c.line, c.col, receiver=c.receiver,
                                        resolution="inferred"))
+
+
+def _parameter_repository(declared: dict[str, Definition], caller: str | None, name: str) -> str | None:
+    """The entity of the generic repository parameter ``name`` of the method ``caller`` or of a class (primary
+    constructor) around it, innermost first, from their declaration texts; ``None`` when none declares one."""
+    scope = caller
+    while scope:
+        d = declared.get(scope)
+        if d is not None:
+            for m in REPOSITORY_TYPE.finditer(d.signature):
+                if m.group(2) == name:
+                    return m.group(1)
+        scope = scope.rpartition(".")[0]
+    return None

@@ -48,6 +48,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "pytest_plugins",
     "registrations",
     "orm_tables",
+    "fastcrud",
     "orm_results",
     "orm_attributes",
     "django_relations",
