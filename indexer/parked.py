@@ -21,6 +21,7 @@ A parked list that cannot be read back (the spill file closed, shortened or over
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import threading
 from collections import OrderedDict
@@ -196,7 +197,7 @@ class UnpackedLists:
     rather than on every read. Thread-safe. One per resolver: it holds the lists it keeps (and so
     their spill file) for as long as the resolver's files hold it, no longer."""
 
-    __slots__ = ("size", "_lists", "_lock", "_last")
+    __slots__ = ("size", "_lists", "_lock", "_last", "_held")
 
     def __init__(self, size: int = UNPACKED_LISTS) -> None:
         self.size = size
@@ -205,6 +206,8 @@ class UnpackedLists:
         self._last: tuple[ParkedList, list[Any]] | None = None
         """The list read last and what it read back: most reads are of the file being bound, the
         same list as the read before, which is the most recently used already (nothing to move)."""
+        self._held: dict[int, tuple[ParkedList, list[Any]]] = {}
+        """The lists :meth:`holding` keeps read back while its block runs, per ``id``."""
 
     def get(self, items: ParkedList) -> list[Any]:
         """``items`` read back (a list shared with every other caller: do not change it). Raises
@@ -227,6 +230,36 @@ class UnpackedLists:
                 self._lists.popitem(last=False)
             self._last = entry if self.size > 0 else None  # size 0: keeps nothing, not even the last
         return out
+
+    @contextlib.contextmanager
+    def holding(self, items: ParkedList) -> Iterator[list[Any]]:
+        """``items`` read back once and kept while the ``with`` block runs (:meth:`held` answers it
+        there, to every thread), dropped when it ends: a list several readers go through while one
+        piece of work runs, and never after, such as a file's call sites while the file is bound
+        (:meth:`indexer.resolve.context.FileCtx.call_sites`: its output, its parameters' calls, its
+        held arguments; each read unpickled them again, Django 5.2.8: 2-3 times a bound file,
+        docs/benchmarks.md, session 67, r67a). Not kept in the least-recently-used lists. A block
+        nested in one holding the same list yields that list and leaves it held. Yields the list (shared:
+        do not change it); raises :class:`ParkedDataError` as :meth:`ParkedList.unpack`."""
+        key = id(items)
+        entry = self._held.get(key)
+        if entry is not None and entry[0] is items:  # held by an enclosing block, which drops it
+            yield entry[1]
+            return
+        out = items.unpack()
+        with self._lock:
+            self._held[key] = (items, out)  # held with its list: the id is not reused meanwhile
+        try:
+            yield out
+        finally:
+            with self._lock:
+                self._held.pop(key, None)
+
+    def held(self, items: ParkedList) -> list[Any] | None:
+        """``items`` as a :meth:`holding` block running now read it back (shared: do not change
+        it), or ``None`` when none holds it."""
+        entry = self._held.get(id(items))
+        return entry[1] if entry is not None and entry[0] is items else None
 
     def __len__(self) -> int:
         with self._lock:

@@ -225,7 +225,7 @@ def _held_stores(r: Resolver, fc: FileCtx, scope: str | None, recv: str, starts:
     ``attribute`` (``self.<attribute>`` is a binding of that name) is recorded here too."""
     r.use(("name", owner.path, attribute))
     first = min(starts)
-    sites = sorted((site for site in fc.ex.calls
+    sites = sorted((site for site in fc.call_sites()
                     if site.caller == scope and site.handed and site.via is None and site.line >= first
                     and (site.receiver == recv or (site.receiver is None and site.line in starts))),
                    key=lambda site: (site.line, site.col))

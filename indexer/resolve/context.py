@@ -9,6 +9,7 @@ Language-neutral: what differs by language is in ``FileCtx.rules`` (the language
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from array import array
 from bisect import bisect_left, bisect_right
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from indexer.compact import compact_extraction
 from indexer.heap import declared_lazily
-from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition, FileExtraction, Import, Param
+from indexer.model import CALLABLE_KINDS, TYPE_KINDS, CallSite, Definition, FileExtraction, Import, Param
 from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.import_table import ImportList, ImportTable, import_table
 from indexer.resolve.parked_imports import ParkedImports, park_imports
@@ -43,6 +44,9 @@ _NO_PARAM_CALLS: Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, s
 """The lexical parents of a file none of whose definitions' differs from the default (most), and the
 parameter calls of a file calling no parameter (most): one shared read-only empty mapping each
 (:attr:`FileCtx.lexical_parent`, :attr:`FileCtx.param_calls`), not a 64-byte dict per file."""
+_NO_HELD_CALLS: Mapping[str, dict[str, tuple[HeldCall, ...]]] = MappingProxyType({})
+"""What :attr:`FileCtx.held_arguments` and :attr:`FileCtx.protocol_parameters` are for a file with none
+(most): one shared read-only mapping, not an empty dict each."""
 
 _SCAN_LIMIT = 8
 """Definitions of one qualname :meth:`FileCtx.def_at` scans; more are looked up by line."""
@@ -174,7 +178,8 @@ class FileCtx:
                  "lexical_parent", "imports", "star_imports", "bindings", "__weakref__")
 
     unpacked: UnpackedLists | None
-    """Where :meth:`definition` reads parked definitions back (``None``: each read unpickles)."""
+    """Where :meth:`definition` reads parked definitions back, and where :meth:`call_sites` finds the
+    call sites a :meth:`binding` holds (``None``: each read unpickles)."""
     def_lines: array[int] | None
     """Once the definitions are parked, each one's first line by position in the extraction's
     ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 2 bytes a definition in a
@@ -244,8 +249,9 @@ class FileCtx:
         self.bindings = ScopedBindings(ex.bindings, self.exposed_scopes())
         """Bindings per ``(scope, name)``; those of scopes other files cannot reach are read back
         from disk on demand when the extraction is parked (:mod:`indexer.resolve.bindings`)."""
-        if parked:  # the Defs hold what lookups read; the rest is read back when asked for
+        if parked or isinstance(ex.calls, ParkedList):  # read back through it (call_sites: a file without definitions too)
             self.unpacked = unpacked
+        if parked:  # the Defs hold what lookups read; the rest is read back when asked for
             self.def_lines = line_column([d.start_line for d in definitions])
             for i, rd in enumerate(self.defs):
                 rd.park(i)
@@ -449,6 +455,11 @@ class FileCtx:
         through one of the language's ``invoking_members`` (JS ``cb.call(ctx, on_done)``, its
         arguments shifted past ``ctx``; ``cb.apply(ctx, args)``, none known) counts as a call of ``cb``.
         A file calling no parameter (most) shares one read-only empty mapping."""
+        return self._from_calls()[0]
+
+    def _called_parameters(self, calls: Sequence[CallSite]
+                           ) -> Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]]:
+        """:attr:`param_calls` computed from ``calls``, the file's call sites."""
         called: dict[str, dict[str, set[tuple[str, int, tuple[tuple[str, str], ...]]]]] = defaultdict(
             lambda: defaultdict(set))
         params: dict[str, frozenset[str] | None] = {}  # per scope: its parameters (None: no function)
@@ -457,7 +468,7 @@ class FileCtx:
             defs = self.unpacked.get(defs)
         named = {p.name for d in defs for p in d.params}  # no other call can be one
         invoking = getattr(self.rules, "invoking_members", ())
-        for cs in self.ex.calls:
+        for cs in calls:
             if cs.via is not None or cs.caller is None:
                 continue
             handed = tuple((a.key, a.text) for a in cs.handed)
@@ -487,33 +498,61 @@ class FileCtx:
         return {q: {n: tuple(sorted(c)) for n, c in names.items()} for q, names in called.items()} or _NO_PARAM_CALLS
 
     @declared_lazily
-    def held_arguments(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+    def held_arguments(self) -> Mapping[str, dict[str, tuple[HeldCall, ...]]]:
         """Per constructor qualname, its parameters kept in an attribute the class's methods call
         members of, with those calls (:func:`indexer.resolve.held_arguments.held_arguments`): a
         class the constructing caller hands there runs them."""
-        return self._held_and_protocol()[0]
+        return self._from_calls()[1]
 
     @declared_lazily
-    def protocol_parameters(self) -> dict[str, dict[str, tuple[HeldCall, ...]]]:
+    def protocol_parameters(self) -> Mapping[str, dict[str, tuple[HeldCall, ...]]]:
         """Per function qualname, its parameters the language's protocol calls run on in its body
         (``for x in items``: :func:`indexer.resolve.held_arguments.protocol_parameters`)."""
-        return self._held_and_protocol()[1]
+        return self._from_calls()[2]
 
-    def _held_and_protocol(self) -> tuple[dict[str, dict[str, tuple[HeldCall, ...]]],
-                                          dict[str, dict[str, tuple[HeldCall, ...]]]]:
-        """:attr:`held_arguments` and :attr:`protocol_parameters`, each computed when not yet, both from one
-        read of the call sites: the callbacks read the two together (:func:`indexer.resolve.callbacks.held_calls`),
-        and a parked file's call sites are unpickled on every read (Django: 495-559 files' call sites read
-        twice over, docs/benchmarks.md, session 67, cpu67b)."""
-        held, protocol = self._held_arguments, self._protocol_parameters
-        if held is None or protocol is None:
-            calls = self.ex.calls
-            calls = list(calls) if held is None and protocol is None else calls
+    def _from_calls(self) -> tuple[Mapping[str, dict[str, tuple[tuple[str, int, tuple[tuple[str, str], ...]], ...]]],
+                                   Mapping[str, dict[str, tuple[HeldCall, ...]]],
+                                   Mapping[str, dict[str, tuple[HeldCall, ...]]]]:
+        """:attr:`param_calls`, :attr:`held_arguments` and :attr:`protocol_parameters`, each computed
+        when not yet, all three from one read of the call sites (:meth:`call_sites`): the callbacks read
+        them of the same target files, and a parked file's call sites are unpickled on every read
+        outside its binding (Django 5.2.8: 2-3 reads of each target file's call sites became one,
+        docs/benchmarks.md, session 67, cpu67b and r67a). An empty value is one shared read-only mapping."""
+        called, held, protocol = self._param_calls, self._held_arguments, self._protocol_parameters
+        if called is None or held is None or protocol is None:
+            calls = self.call_sites()
+            if called is None:
+                called = self._param_calls = self._called_parameters(calls)
             if held is None:
-                held = self._held_arguments = held_arguments(self, calls)
+                held = self._held_arguments = held_arguments(self, calls) or _NO_HELD_CALLS
             if protocol is None:
-                protocol = self._protocol_parameters = protocol_parameters(self, calls)
-        return held, protocol
+                protocol = self._protocol_parameters = protocol_parameters(self, calls) or _NO_HELD_CALLS
+        return called, held, protocol
+
+    def call_sites(self) -> Sequence[CallSite]:
+        """The file's call sites (:attr:`indexer.model.FileExtraction.calls`): parked, the list a
+        :meth:`binding` block running now read back, else unpickled for this read (a new list).
+        Shared: do not change it. Raises :class:`~indexer.parked.ParkedDataError` when the parked
+        call sites cannot be read."""
+        calls = self.ex.calls
+        if isinstance(calls, ParkedList):
+            held = self.unpacked.held(calls) if self.unpacked is not None else None
+            return held if held is not None else calls.unpack()
+        return calls
+
+    @contextlib.contextmanager
+    def binding(self) -> Iterator[None]:
+        """While the ``with`` block runs (the file is bound: its output, the resolver's lookups made
+        for it), a parked file's call sites are read back once and every :meth:`call_sites` answers
+        that list; dropped when the block ends, so no file's call sites outlive its binding (they are
+        what its output iterates anyway). Without a reader (:attr:`unpacked` ``None``) or parked call
+        sites, nothing is held. Raises :class:`~indexer.parked.ParkedDataError` as :meth:`call_sites`."""
+        calls = self.ex.calls
+        if isinstance(calls, ParkedList) and calls and self.unpacked is not None:
+            with self.unpacked.holding(calls):
+                yield
+        else:
+            yield
 
     def _own_params(self, scope: str) -> frozenset[str] | None:
         """The names of the non-variadic parameters of the callables named ``scope`` (``None``

@@ -200,7 +200,7 @@ def _sites(r: Resolver, fc: FileCtx) -> dict:
     ``f()``; memoised per file and checksum)."""
     def index() -> dict:
         out: dict = {}
-        for cs in fc.ex.calls:
+        for cs in fc.call_sites():
             if cs.handed and cs.via in (None, "result"):  # `f()(x)`: the call of callee `f()`
                 name = cs.name if cs.via is None else cs.name + "()"
                 out.setdefault((cs.caller, cs.receiver, name), []).append(((cs.line, cs.col), cs.handed, cs.arity))

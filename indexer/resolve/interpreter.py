@@ -145,8 +145,10 @@ class Resolver(ScopeLookup, ReturnInference):
         self.track.drop([fc])
 
     def file_output(self, fc: FileCtx, outcomes: dict[str, int]) -> IndexedFile:
-        """``fc``'s graph output (:func:`indexer.resolve.output.file_output`)."""
-        return file_output(self, self.calls, fc, outcomes)
+        """``fc``'s graph output (:func:`indexer.resolve.output.file_output`), its call sites read
+        back once for the whole of it (:meth:`FileCtx.binding`)."""
+        with fc.binding():
+            return file_output(self, self.calls, fc, outcomes)
 
     # -- modules (the Lookup surface) --------------------------------------------------------------
 

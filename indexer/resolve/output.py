@@ -98,7 +98,7 @@ def file_output(r: Resolver, binder: CallBinder, fc: FileCtx, outcomes: dict[str
     # looked up and built once a file instead of at each of its call sites.
     sources: dict[str | None, str] = {}
     by_qualname = fc.by_qualname
-    for cs in fc.ex.calls:
+    for cs in fc.call_sites():
         src = sources.get(cs.caller)
         if src is None:
             caller = fc.def_at(cs.caller, cs.line)

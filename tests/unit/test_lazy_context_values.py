@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -128,16 +129,12 @@ def test_contexts_made_after_a_stub_and_held_ones_keep_their_size():
     assert sizes == "[264" and dicts.strip() == "False, False, False, False]"
 
 
-@pytest.mark.parametrize("first", ["held_arguments", "protocol_parameters"])
-def test_the_held_and_iterated_parameters_read_the_parked_call_sites_once(first, monkeypatch):
-    """The callbacks read ``held_arguments`` and ``protocol_parameters`` together, and a parked file's call
-    sites are unpickled on every read: the first of the two read computes both from one read (session 67,
-    cpu67b), with the values each computes alone."""
-    alone = _contexts(None)["app/jobs.py"]
-    expected = {"held_arguments": alone.held_arguments, "protocol_parameters": alone.protocol_parameters}
-    jobs = _contexts(SpillFile())["app/jobs.py"]
-    calls = jobs.ex.calls
-    reads = []
+DERIVED = ("param_calls", "held_arguments", "protocol_parameters")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, calls: ParkedList) -> list[int]:
+    """The lengths of the reads of ``calls`` made from now on (each unpickles it)."""
+    reads: list[int] = []
     unpack = ParkedList.unpack
 
     def counted(self: ParkedList) -> list[object]:
@@ -146,14 +143,105 @@ def test_the_held_and_iterated_parameters_read_the_parked_call_sites_once(first,
         return unpack(self)
 
     monkeypatch.setattr(ParkedList, "unpack", counted)
-    other = "protocol_parameters" if first == "held_arguments" else "held_arguments"
+    return reads
+
+
+@pytest.mark.parametrize("first", DERIVED)
+def test_the_called_held_and_iterated_parameters_read_the_parked_call_sites_once(first, monkeypatch):
+    """The callbacks read ``param_calls``, ``held_arguments`` and ``protocol_parameters`` of the same target
+    files, and a parked file's call sites are unpickled on every read outside its binding: the first of the
+    three read computes all three from one read (session 67, cpu67b for the last two, r67a), with the values
+    each computes alone."""
+    alone = _contexts(None)["app/jobs.py"]
+    expected = {name: getattr(alone, name) for name in DERIVED}
+    jobs = _contexts(SpillFile())["app/jobs.py"]
+    calls = jobs.ex.calls
+    reads = _counting(monkeypatch, calls)
     assert isinstance(calls, ParkedList) and len(calls) == 5  # task.run, __iter__, __next__, x.run, cb
     assert getattr(jobs, first) == expected[first]
     assert reads == [5]  # the call sites, once
-    assert getattr(jobs, other) == expected[other]
+    for name in DERIVED:
+        assert getattr(jobs, name) == expected[name]
     assert reads == [5]  # computed with the first: no second read
     assert {k: list(v) for k, v in jobs.held_arguments.items()} == {"Runner.__init__": ["task"]}
     assert {k: list(v) for k, v in jobs.protocol_parameters.items()} == {"each": ["items"]}
-    jobs.protocol_parameters = None  # one computed again alone: one more read, the other kept
+    assert dict(jobs.param_calls) == {"call": {"cb": (("call", 0, ()),)}}
+    jobs.protocol_parameters = None  # one computed again alone: one more read, the others kept
     assert jobs.protocol_parameters == expected["protocol_parameters"] and reads == [5, 5]
-    assert jobs.held_arguments is not None and reads == [5, 5]
+    assert jobs.held_arguments is not None and jobs.param_calls is not None and reads == [5, 5]
+
+
+def test_a_file_calling_no_held_or_iterated_parameter_shares_one_empty_mapping():
+    """``held_arguments`` / ``protocol_parameters`` of a file with none (most) are one shared read-only
+    mapping, not an empty dict per file (all three are now computed together, so for more files)."""
+    files = _contexts(SpillFile())
+    main, init = files["app/main.py"], files["app/__init__.py"]
+    assert main.held_arguments == {} and main.protocol_parameters == {} and init.held_arguments == {}
+    assert main.held_arguments is main.protocol_parameters is init.protocol_parameters
+    with pytest.raises(TypeError):
+        main.held_arguments["x"] = {}  # type: ignore[index]
+
+
+def test_a_file_being_bound_has_its_call_sites_read_once(monkeypatch):
+    """While a file is bound (:meth:`FileCtx.binding`, around its output), every reader of its call sites
+    (its output, its parameter calls, its held arguments) gets the one list read back at the start; the
+    block's end drops it, and a read after it unpickles again (no file's call sites outlive its binding)."""
+    resolver = RepositoryResolver("r", park=SpillFile())
+    resolver.update(extract_fixture(FIXTURE), track=False)
+    jobs = resolver.files["app/jobs.py"]
+    calls = jobs.ex.calls
+    reads = _counting(monkeypatch, calls)
+    assert isinstance(calls, ParkedList) and jobs.unpacked is not None
+    with jobs.binding():
+        assert reads == [5]  # read once, when the binding starts
+        held = jobs.call_sites()
+        assert [(cs.receiver, cs.name) for cs in held] == [
+            ("self.task", "run"), ("x", "run"), (None, "cb"), ("items", "__iter__"), ("items", "__next__")]
+        assert jobs.call_sites() is held and jobs.unpacked.held(calls) is held
+        assert dict(jobs.param_calls) == {"call": {"cb": (("call", 0, ()),)}}
+        assert list(jobs.held_arguments) == ["Runner.__init__"] and list(jobs.protocol_parameters) == ["each"]
+        with jobs.binding():  # nested (bound again from within): the same list, still held after
+            assert jobs.call_sites() is held
+        assert jobs.unpacked.held(calls) is held and reads == [5]
+    assert jobs.unpacked.held(calls) is None and len(jobs.unpacked) == 1  # dropped (1: the definitions param_calls read)
+    after = jobs.call_sites()
+    assert after == held and after is not held and reads == [5, 5]
+    assert jobs.unpacked.get(calls) == held and reads == [5, 5, 5]  # not left in the lists read last either
+    fresh = RepositoryResolver("r", park=SpillFile())  # nothing computed yet: main's binding asks app/jobs.py
+    fresh.update(extract_fixture(FIXTURE), track=False)
+    main, jobs = fresh.files["app/main.py"], fresh.files["app/jobs.py"]
+    main_reads, jobs_reads = _counting(monkeypatch, main.ex.calls), []
+    unpack = ParkedList.unpack  # (main's counter, wrapped once more for jobs' list)
+
+    def both(self: ParkedList) -> list[object]:
+        if self is jobs.ex.calls:
+            jobs_reads.append(len(self))
+        return unpack(self)
+
+    monkeypatch.setattr(ParkedList, "unpack", both)
+    out = fresh._current().file_output(main, defaultdict(int))  # noqa: SLF001 (the resolver's binding, as a run's)
+    assert main_reads == [len(main.ex.calls)] == [6] and main.unpacked.held(main.ex.calls) is None
+    assert jobs_reads == [5]  # jobs' param_calls, held arguments and iterated parameters: one read, the three
+    assert sorted((e.src, e.dst, e.line) for e in out.edges if e.kind == "CALLS") == [
+        ("r:app/jobs.call(1)", "r:app/main.main(0)", 12),  # call(main): call's cb() runs main (param_calls)
+        ("r:app/main.main(0)", "r:app/jobs.Runner.__init__(1)", 10),
+        ("r:app/main.main(0)", "r:app/jobs.Runner.go(0)", 10),
+        ("r:app/main.main(0)", "r:app/jobs.call(1)", 12),
+        ("r:app/main.main(0)", "r:app/jobs.each(1)", 11),
+        ("r:app/main.main(0)", "r:app/main.Task", 10),
+        ("r:app/main.main(0)", "r:app/main.Task", 11)]
+
+
+def test_a_file_without_definitions_holds_its_call_sites_while_bound(monkeypatch):
+    """A file with call sites but no definitions (a script, a package ``__init__`` running setup) has
+    nothing of its definitions parked, yet its call sites are: its binding reads them once too."""
+    resolver = RepositoryResolver("r", park=SpillFile())
+    resolver.update(extract_fixture(FIXTURE + "# --- path: app/run.py ---\nfrom app.jobs import call\ncall(print)\n"
+                                     "call(len)\n"), track=False)
+    run = resolver.files["app/run.py"]
+    assert not run.ex.definitions and isinstance(run.ex.calls, ParkedList) and run.unpacked is not None
+    reads = _counting(monkeypatch, run.ex.calls)
+    with run.binding():
+        assert [cs.name for cs in run.call_sites()] == ["call", "call"] and run.param_calls == {}
+        assert reads == [2]
+    assert reads == [2]
