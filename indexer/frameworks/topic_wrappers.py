@@ -1,0 +1,154 @@
+"""Topics passed into a helper's parameter: ``void publish(String topic, Object m) { kafka.send(topic, m); }``
+called as ``publish("orders", m)`` produces to ``orders`` where it is called.
+
+A *topic wrapper* is a function or method whose :class:`~indexer.model.TopicUse` names its destination by one of
+the function's own parameters, exactly (the topic template is that one name: a ``ref`` piece, or the named
+``hole`` Java's templates write for a parameter; a detector writes an unnamed hole for a parameter assigned again
+before the use, :func:`indexer.frameworks.arg_call_rule.reassigned`), the name unknown where it is
+written (a parameter given a value in the body, or a local of the same name, renders to that value and is no
+wrapper), not assigned again in the function before the use (a :class:`~indexer.model.Binding` of that name in
+the function's scope other than its declaration), and the use neither a named consumer (``target``) nor a Spring
+Cloud Stream binding. Each call of such a function (a :class:`~indexer.model.UrlArgCall`, the candidate calls the
+language detectors record: a call passing a literal, a constant's name or the caller's parameter) whose callee the
+resolver takes to the wrapper (across files, through instances and methods, as
+:meth:`indexer.frameworks.clients.ClientLinks.wrapped_call` does for URLs) and whose argument in the parameter's
+place renders to a name with no unknown piece (a literal, a constant, a configuration key) is the same use at the
+call site: the caller produces (or consumes) that destination, the edge ``match`` ``inferred`` and ``via`` the
+wrapper's qualname. One level deep: a wrapper of a wrapper (``send(t)`` calling ``publish(t)``) is not followed.
+The wrapper's own use is not linked nor reported unlinked once some call serves it and none it could not serve
+(an argument not given, or rendered with an unknown piece).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from indexer.model import Template, TopicUse
+from indexer.resolve.values import FuncV
+
+if TYPE_CHECKING:
+    from indexer.resolve.context import FileCtx
+    from indexer.resolve.language import Lookup
+
+__all__ = ["TopicWrappers", "WrappedUse", "find_wrappers", "wrapped_uses"]
+
+HOLE = "\x00"
+
+Render = Callable[["FileCtx", "str | None", Template], str]
+
+
+@dataclass(slots=True)
+class TopicWrappers:
+    """The topic wrappers of a repository by their function's ``(path, qualname)``: per wrapper, each
+    ``(parameter index, parameter name, use)``; ``served`` / ``failed``: the ``id`` of the wrapper uses some call
+    served / some resolved call could not serve."""
+
+    by_function: dict[tuple[str, str], list[tuple[int, str, TopicUse]]] = field(default_factory=dict)
+    served: set[int] = field(default_factory=set)
+    failed: set[int] = field(default_factory=set)
+
+    def silent(self, use: TopicUse) -> bool:
+        """Whether the wrapper's own ``use`` is neither linked nor reported: calls served it, none failed."""
+        return id(use) in self.served and id(use) not in self.failed
+
+
+@dataclass(frozen=True, slots=True)
+class WrappedUse:
+    """A wrapper's use at one call site: ``use`` (the call's position, caller and argument as its topic) in the
+    calling file ``fc``; ``via`` the wrapper's qualname."""
+
+    fc: FileCtx
+    use: TopicUse
+    via: str
+
+
+def find_wrappers(ctxs: Sequence[FileCtx], render: Render) -> TopicWrappers:
+    """The topic wrappers of ``ctxs`` (module docstring): a use whose topic is exactly a parameter of its owner,
+    unknown where it is written and not assigned again before the use."""
+    found: dict[tuple[str, str], list[tuple[int, str, TopicUse]]] = defaultdict(list)
+    for fc in ctxs:
+        for use in fc.ex.topics:
+            parts = use.topic.parts
+            if use.owner is None or use.target is not None or use.binding is not None or len(parts) != 1:
+                continue
+            kind, name = parts[0]
+            if kind not in ("ref", "hole") or not name or "." in name:  # (Java writes a parameter as a named hole)
+                continue
+            rd = fc.def_at(use.owner, use.line)
+            if rd is None or not rd.is_callable:
+                continue
+            names = [p.name for p in rd.d.params]
+            if name not in names or render(fc, use.owner, use.topic) != HOLE:
+                continue
+            if any(b.scope == use.owner and b.name == name and b.how != "declared" and b.line <= use.line
+                   for b in fc.ex.bindings):
+                continue  # `topic = prefix(topic)` before the use: not the caller's value
+            found[(fc.path, rd.qualname)].append((names.index(name), name, use))
+    return TopicWrappers(dict(found))
+
+
+def wrapped_uses(r: Lookup, ctxs: Sequence[FileCtx], wrappers: TopicWrappers, render: Render) -> list[WrappedUse]:
+    """The uses the calls of ``wrappers`` make (module docstring), in file order; marks each wrapper use
+    served or failed in ``wrappers``. A call inside a wrapper itself handing its parameter on is a layer, not
+    followed (one level)."""
+    if not wrappers.by_function:
+        return []
+    out: list[WrappedUse] = []
+    served_at: Counter[tuple[str, str | None, int, tuple[str, str]]] = Counter()
+    for fc in ctxs:
+        for call in fc.ex.url_arg_calls:
+            key = _callee(r, fc, call.caller, call.callee)
+            if key is None:
+                continue
+            served_at[(fc.path, call.caller, call.line, key)] += 1
+            for index, _, use in wrappers.by_function.get(key, ()):
+                arg = call.args[index] if index < len(call.args) else None
+                if arg is None or not arg.parts:
+                    wrappers.failed.add(id(use))
+                    continue
+                if call.caller is not None and any(k == "ref" and t in call.params for k, t in arg.parts):
+                    wrappers.failed.add(id(use))  # a wrapper of a wrapper: not followed
+                    continue
+                name = render(fc, call.caller, arg)
+                if not name or HOLE in name:
+                    wrappers.failed.add(id(use))
+                    continue
+                wrappers.served.add(id(use))
+                out.append(WrappedUse(fc, replace(use, topic=arg, owner=call.caller, line=call.line, col=call.col),
+                                      key[1]))
+    _unserved_calls(r, ctxs, wrappers, served_at)
+    return out
+
+
+def _unserved_calls(r: Lookup, ctxs: Sequence[FileCtx], wrappers: TopicWrappers,
+                    served_at: Counter[tuple[str, str | None, int, tuple[str, str]]]) -> None:
+    """Mark failed each wrapper some call of the repository reaches without a candidate call at its line (a
+    variable passed: ``publish(name, m)``), so the wrapper's own use stays reported unlinked."""
+    short = {qualname.rpartition(".")[2] for _, qualname in wrappers.by_function}
+    seen: Counter[tuple[str, str | None, int, tuple[str, str]]] = Counter()
+    for fc in ctxs:
+        for site in fc.ex.calls:
+            if site.name not in short or site.via is not None:
+                continue
+            key = _callee(r, fc, site.caller, f"{site.receiver}.{site.name}" if site.receiver else site.name)
+            if key is None or key not in wrappers.by_function:
+                continue
+            at = (fc.path, site.caller, site.line, key)
+            seen[at] += 1
+            if seen[at] > served_at[at]:
+                wrappers.failed.update(id(use) for _, _, use in wrappers.by_function[key])
+
+
+def _callee(r: Lookup, fc: FileCtx, scope: str | None, callee: str) -> tuple[str, str] | None:
+    """``(path, qualname)`` of the repository's function ``callee`` (as written in ``scope`` of ``fc``) names, as
+    the resolver finds it; ``None`` when it is none."""
+    try:
+        v = r.resolve_expr(fc, scope, callee)
+    except (RecursionError, ValueError):
+        return None
+    if not isinstance(v, FuncV) or v.f.file.repo != r.repo:
+        return None
+    return v.f.file.path, v.f.qualname
