@@ -6,8 +6,9 @@ the linker can follow a topic or URL passed into a helper's parameter (:mod:`ind
 A call is kept (:func:`keeps`) when one of its first :data:`MAX_ARGS` arguments is a name a destination may have:
 a string with no whitespace holding a letter (``"orders-created"``, ``"/api/orders"``; not a message ``"Saved
 {}"`` nor an id ``"1"``), a constant's name (``ORDERS``, ``Topics.ORDERS``: an upper-case last part; or a member
-of a type, ``Topics.OrderCreated``: a capitalised first part), or a parameter of the function around the call (a
-layer handing its own parameter on, which the linker does not follow: one level). A call on a logger
+of a type, ``Topics.OrderCreated``: a capitalised first part). A call handing on only a parameter of the function
+around it (a wrapper of a wrapper) or a variable is not kept: the linker follows one level, and finds such calls
+among the resolved call sites to keep the wrapper's own use reported. A call on a logger
 (:data:`LOGGERS`) is not kept. At most :data:`MAX_PER_FILE` a file.
 """
 
@@ -39,9 +40,9 @@ LOGGERS = frozenset({"log", "logger", "LOG", "LOGGER", "_logger", "_log", "Log",
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
-def keeps(args: Sequence[Template | None], params: Collection[str]) -> bool:
+def keeps(args: Sequence[Template | None]) -> bool:
     """Whether a call with these argument templates may hand a destination's name to a wrapper (module
-    docstring); ``params`` the parameters of the function around the call."""
+    docstring)."""
     for t in args:
         if t is None or not t.parts:
             continue
@@ -52,7 +53,7 @@ def keeps(args: Sequence[Template | None], params: Collection[str]) -> bool:
         elif len(t.parts) == 1 and t.parts[0][0] == "ref":
             name = t.parts[0][1]
             last = name.rpartition(".")[2]
-            if _CONSTANT.fullmatch(last) or name in params or ("." in name and name[:1].isupper()):
+            if _CONSTANT.fullmatch(last) or ("." in name and name[:1].isupper()):
                 return True
     return False
 
@@ -68,7 +69,7 @@ def arg_call(callee: str, args: Sequence[Template | None], caller: str | None, l
     if head in LOGGERS or head.rpartition(".")[2] in LOGGERS or callee in LOGGERS:
         return None
     args = tuple(args[:MAX_ARGS])
-    if not keeps(args, params):
+    if not keeps(args):
         return None
     named = tuple(sorted({t for a in args if a is not None for k, t in a.parts if k == "ref" and t in params}))
     return UrlArgCall(callee, args, caller, line, col, named)
