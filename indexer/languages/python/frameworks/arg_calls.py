@@ -9,7 +9,7 @@ assertion (:data:`_NOT_WRAPPERS`: messages, keys and expected values, not destin
 :data:`~indexer.frameworks.arg_call_rule.MAX_PER_FILE`. A topic use naming a parameter the function assigns before
 it (``topic = prefix + topic``, ``topic += ".v2"``) is made unknown
 (:func:`~indexer.frameworks.arg_call_rule.reassigned`). The linker keeps the calls whose callee resolves to a
-wrapper (:mod:`indexer.frameworks.topic_wrappers`). The position is the call's.
+wrapper (:mod:`indexer.frameworks.topic_wrappers`). The position is the call site's (its callee name).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from indexer.frameworks import arg_call
 from indexer.frameworks.arg_call_rule import MAX_PER_FILE, parameter_names, reassigned
-from indexer.languages.python.frameworks.common import compact, scope_of, template
+from indexer.languages.python.frameworks.common import CallLocator, compact, scope_of, template
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -42,20 +42,20 @@ _ARG_NODES = frozenset({"string", "identifier", "attribute", "binary_operator", 
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's candidate wrapper calls to ``out.url_arg_calls``."""
+    """Append the file's candidate wrapper calls to ``out.url_arg_calls``. The calls are the extractor's call sites
+    (:class:`~indexer.model.CallSite`) found in the tree by :class:`CallLocator`, not a walk of the whole tree."""
     names = parameter_names(out.topics)
-    assigned: list[tuple[str | None, str, int]] = []
+    if names:
+        _reassigned(root, src, out, names)
+    locate: CallLocator | None = None
     found = 0
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        stack.extend(n.named_children)
-        if n.type in ("assignment", "augmented_assignment") and names:
-            left = n.child_by_field_name("left")
-            if left is not None and left.type == "identifier" and src.text(left) in names:
-                assigned.append((scope_of(left, src), src.text(left), src.line(left)))
-            continue
-        if n.type != "call" or found >= MAX_PER_FILE:
+    for site in out.calls:
+        if site.arity < 1 or site.via is not None or site.is_new or site.name in _NOT_WRAPPERS \
+                or site.name.startswith("assert") or site.name[:1].isupper():
+            continue  # (a class's construction is no wrapper call)
+        locate = locate or CallLocator(root, src)
+        n = locate.call_at(site.line, site.col)
+        if n is None:
             continue
         fn, arglist = n.child_by_field_name("function"), n.child_by_field_name("arguments")
         if fn is None or arglist is None or arglist.type != "argument_list" or fn.type not in ("identifier", "attribute"):
@@ -63,13 +63,24 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         nodes = [a for a in arglist.named_children if a.type not in ("comment", "keyword_argument")]
         if any(a.type in ("list_splat", "dictionary_splat") for a in nodes) or not any(a.type in _ARG_NODES for a in nodes):
             continue  # `f(*args)`: the place of an argument is not its index (keyword arguments are not read)
-        callee = compact(src, fn)
-        last = callee.rpartition(".")[2]
-        if last in _NOT_WRAPPERS or last.startswith("assert"):
-            continue
         args = [template(src, a) if a.type in _ARG_NODES else None for a in nodes]
-        rec = arg_call(callee, args, scope_of(n, src), src.line(n), src.col(n), ())
+        rec = arg_call(compact(src, fn), args, site.caller, site.line, site.col, ())
         if rec is not None:
             out.url_arg_calls.append(rec)
             found += 1
+            if found >= MAX_PER_FILE:
+                return
+
+
+def _reassigned(root: Node, src: SourceText, out: FileExtraction, names: frozenset[str]) -> None:
+    """Make unknown each topic use naming a name its function assigns before it (a file with such uses only)."""
+    assigned: list[tuple[str | None, str, int]] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type in ("assignment", "augmented_assignment"):
+            left = n.child_by_field_name("left")
+            if left is not None and left.type == "identifier" and src.text(left) in names:
+                assigned.append((scope_of(left, src), src.text(left), src.line(left)))
     reassigned(out.topics, assigned)
