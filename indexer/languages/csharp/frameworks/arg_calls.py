@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks import arg_call
-from indexer.frameworks.arg_call_rule import MAX_PER_FILE, parameter_names, reassigned
+from indexer.frameworks import ARG_CALLS_PER_FILE as MAX_PER_FILE
+from indexer.frameworks import arg_call, parameter_names, reassigned
 from indexer.languages.csharp.frameworks.common import cs_file
 
 if TYPE_CHECKING:

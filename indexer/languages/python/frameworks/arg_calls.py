@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from indexer.frameworks import arg_call
-from indexer.frameworks.arg_call_rule import MAX_PER_FILE, parameter_names, reassigned
+from indexer.frameworks import ARG_CALLS_PER_FILE as MAX_PER_FILE
+from indexer.frameworks import arg_call, parameter_names, reassigned
 from indexer.languages.python.frameworks.common import CallLocator, compact, scope_of, template
 
 if TYPE_CHECKING:
