@@ -21,13 +21,12 @@ The wrapper's own use is not linked nor reported unlinked once some call serves 
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from indexer.model import Template, TopicUse
-from indexer.resolve.values import FuncV
+from indexer.model import CallSite, Template, TopicUse, UrlArgCall
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -92,63 +91,52 @@ def find_wrappers(ctxs: Sequence[FileCtx], render: Render) -> TopicWrappers:
 
 def wrapped_uses(r: Lookup, ctxs: Sequence[FileCtx], wrappers: TopicWrappers, render: Render) -> list[WrappedUse]:
     """The uses the calls of ``wrappers`` make (module docstring), in file order; marks each wrapper use
-    served or failed in ``wrappers``. A call inside a wrapper itself handing its parameter on is a layer, not
-    followed (one level)."""
+    served or failed in ``wrappers``. The calls are the call sites of the repository named as a wrapper is,
+    bound by the resolver (:meth:`~indexer.resolve.language.Lookup.call_targets`: a call through an interface or
+    base class reaches the wrapper overriding it); each reads its arguments from the candidate call
+    (:class:`~indexer.model.UrlArgCall`) written on its line with that name. A call site with none (a variable
+    or a parameter handed on: a wrapper of a wrapper, one level only) serves nothing and fails the wrapper."""
     if not wrappers.by_function:
         return []
-    out: list[WrappedUse] = []
-    served_at: Counter[tuple[str, str | None, int, tuple[str, str]]] = Counter()
-    for fc in ctxs:
-        for call in fc.ex.url_arg_calls:
-            key = _callee(r, fc, call.caller, call.callee)
-            if key is None:
-                continue
-            served_at[(fc.path, call.caller, call.line, key)] += 1
-            for index, _, use in wrappers.by_function.get(key, ()):
-                arg = call.args[index] if index < len(call.args) else None
-                if arg is None or not arg.parts:
-                    wrappers.failed.add(id(use))
-                    continue
-                if call.caller is not None and any(k == "ref" and t in call.params for k, t in arg.parts):
-                    wrappers.failed.add(id(use))  # a wrapper of a wrapper: not followed
-                    continue
-                name = render(fc, call.caller, arg)
-                if not name or HOLE in name:
-                    wrappers.failed.add(id(use))
-                    continue
-                wrappers.served.add(id(use))
-                out.append(WrappedUse(fc, replace(use, topic=arg, owner=call.caller, line=call.line, col=call.col),
-                                      key[1]))
-    _unserved_calls(r, ctxs, wrappers, served_at)
-    return out
-
-
-def _unserved_calls(r: Lookup, ctxs: Sequence[FileCtx], wrappers: TopicWrappers,
-                    served_at: Counter[tuple[str, str | None, int, tuple[str, str]]]) -> None:
-    """Mark failed each wrapper some call of the repository reaches without a candidate call at its line (a
-    variable passed: ``publish(name, m)``), so the wrapper's own use stays reported unlinked."""
     short = {qualname.rpartition(".")[2] for _, qualname in wrappers.by_function}
-    seen: Counter[tuple[str, str | None, int, tuple[str, str]]] = Counter()
+    out: list[WrappedUse] = []
     for fc in ctxs:
+        candidates: dict[tuple[int, str], list[UrlArgCall]] = defaultdict(list)
+        for call in fc.ex.url_arg_calls:
+            name = call.callee.rpartition(".")[2]
+            if name in short:
+                candidates[(call.line, name)].append(call)
         for site in fc.ex.calls:
             if site.name not in short or site.via is not None:
                 continue
-            key = _callee(r, fc, site.caller, f"{site.receiver}.{site.name}" if site.receiver else site.name)
-            if key is None or key not in wrappers.by_function:
+            keys = _targets(r, fc, site, wrappers)
+            if not keys:
                 continue
-            at = (fc.path, site.caller, site.line, key)
-            seen[at] += 1
-            if seen[at] > served_at[at]:
-                wrappers.failed.update(id(use) for _, _, use in wrappers.by_function[key])
+            calls = [c for c in candidates.get((site.line, site.name), ()) if c.caller == site.caller]
+            for key in keys:
+                for index, _, use in wrappers.by_function[key]:
+                    served = False
+                    for call in calls[:1]:
+                        arg = call.args[index] if index < len(call.args) else None
+                        name = render(fc, call.caller, arg) if arg is not None and arg.parts else ""
+                        if not name or HOLE in name:
+                            continue
+                        served = True
+                        out.append(WrappedUse(fc, replace(use, topic=arg, owner=call.caller, line=site.line,
+                                                          col=site.col), key[1]))
+                    (wrappers.served if served else wrappers.failed).add(id(use))
+    return out
 
 
-def _callee(r: Lookup, fc: FileCtx, scope: str | None, callee: str) -> tuple[str, str] | None:
-    """``(path, qualname)`` of the repository's function ``callee`` (as written in ``scope`` of ``fc``) names, as
-    the resolver finds it; ``None`` when it is none."""
+def _targets(r: Lookup, fc: FileCtx, site: CallSite, wrappers: TopicWrappers) -> list[tuple[str, str]]:
+    """The wrappers (``(path, qualname)``) the call site ``site`` of ``fc`` binds to."""
     try:
-        v = r.resolve_expr(fc, scope, callee)
+        found = r.call_targets(fc, site)
     except (RecursionError, ValueError):
-        return None
-    if not isinstance(v, FuncV) or v.f.file.repo != r.repo:
-        return None
-    return v.f.file.path, v.f.qualname
+        return []
+    keys = []
+    for d, _ in found:
+        key = (d.file.path, d.qualname)
+        if d.file.repo == r.repo and key in wrappers.by_function and key not in keys:
+            keys.append(key)
+    return keys

@@ -187,3 +187,35 @@ def test_candidate_rule() -> None:
     assert not keeps([Template.of("1")])  # an id
     assert not keeps([Template((("ref", "name"),))])  # a variable or parameter
     assert not keeps([Template((("hole", "o.toString()"),))])
+
+
+JAVA_INTERFACE = """
+// --- path: src/main/java/shop/KafkaService.java ---
+package shop;
+public interface KafkaService { void sendMessage(String topic, String message); }
+// --- path: src/main/java/shop/KafkaServiceImpl.java ---
+package shop;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.stereotype.Component;
+@Component
+public class KafkaServiceImpl implements KafkaService {
+    private KafkaTemplate<String, String> kafkaTemplate;
+    @Override
+    public void sendMessage(String topic, String message) { kafkaTemplate.send(topic, message); }
+}
+// --- path: src/main/java/shop/CartService.java ---
+package shop;
+public class CartService {
+    private final KafkaService kafkaService;
+    public CartService(KafkaService kafkaService) { this.kafkaService = kafkaService; }
+    public void checkout(String id) { kafkaService.sendMessage("cart-checked-out", id); }
+}
+"""
+
+
+def test_java_call_through_the_interface_reaches_the_implementation() -> None:
+    r = resolve_fixture(JAVA_INTERFACE)
+    assert edges(r, "PRODUCES") == ["src/main/java/shop/CartService.CartService.checkout(String) -> topic:cart-checked-out"]
+    props = _props(r, "PRODUCES")["src/main/java/shop/CartService.CartService.checkout(String) -> topic:cart-checked-out"]
+    assert props["via"] == "KafkaServiceImpl.sendMessage" and props["match"] == "inferred"
+    assert edges(r, "UNLINKED") == []
