@@ -219,3 +219,34 @@ def test_java_call_through_the_interface_reaches_the_implementation() -> None:
     props = _props(r, "PRODUCES")["src/main/java/shop/CartService.CartService.checkout(String) -> topic:cart-checked-out"]
     assert props["via"] == "KafkaServiceImpl.sendMessage" and props["match"] == "inferred"
     assert edges(r, "UNLINKED") == []
+
+
+PYTHON_HTTP = """
+# --- path: api/app.py ---
+from flask import Flask
+app = Flask(__name__)
+@app.get("/orders")
+def orders():
+    return []
+@app.get("/users")
+def users():
+    return []
+# --- path: client/api.py ---
+import requests
+BASE = "http://api"
+def get(path):
+    return requests.get(BASE + path)
+def load():
+    return get("/orders")
+def load_some(which):
+    return get(which)
+def settings(d):
+    return d.get("/users")
+"""
+
+
+def test_python_http_wrapper_call_sites_request_the_literal_path() -> None:
+    """The same candidate calls feed the client templates (:mod:`indexer.frameworks.client_chains`) in Python: the
+    call passing a literal requests it; a variable passes nothing known and a dict's ``get`` is no candidate."""
+    r = resolve_fixture(PYTHON_HTTP)
+    assert edges(r, "CALLS_HTTP") == ["client/api.load(0) -> endpoint:GET /orders"]

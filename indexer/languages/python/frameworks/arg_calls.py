@@ -4,8 +4,8 @@ where ``def publish(self, topic, body): self.producer.send(topic, body)``.
 Fact (:class:`~indexer.model.UrlArgCall`): each call of a name or dotted name (the callee as written) one of
 whose positional arguments (keyword arguments are not read; a call with ``*args`` / ``**kw`` is skipped) may name a destination (the shared rule: :func:`indexer.frameworks.arg_call_rule.keeps`),
 each argument its :func:`~indexer.languages.python.frameworks.common.template` (a string, an f-string, a
-constant's name, a settings read); not a call of a builtin, of a ``str`` / ``dict`` / ``list`` method nor a test's
-assertion (:data:`_NOT_WRAPPERS`: messages, keys and expected values, not destinations); at most
+constant's name, a settings read); not a call of a builtin (:data:`_BUILTINS`), a ``str`` / ``dict`` / ``list``
+method or a logger's or a test's (:data:`_METHODS`) nor an assertion: text, keys and expected values; at most
 :data:`~indexer.frameworks.arg_call_rule.MAX_PER_FILE`. A topic use naming a parameter the function assigns before
 it (``topic = prefix + topic``, ``topic += ".v2"``) is made unknown
 (:func:`~indexer.frameworks.arg_call_rule.reassigned`). The linker keeps the calls whose callee resolves to a
@@ -30,14 +30,20 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("python",)
 
-_NOT_WRAPPERS = frozenset({
+_BUILTINS = frozenset({
     "getattr", "hasattr", "setattr", "delattr", "isinstance", "issubclass", "print", "len", "str", "int", "float",
     "bool", "bytes", "repr", "format", "open", "_", "gettext", "gettext_lazy", "ngettext", "pgettext", "mark_safe",
-    "format_html", "get", "pop", "setdefault", "startswith", "endswith", "split", "rsplit", "join", "replace",
-    "strip", "lstrip", "rstrip", "encode", "decode", "index", "find", "count", "append", "add", "remove",
-    "discard", "update", "extend", "insert", "partition", "rpartition", "removeprefix", "removesuffix", "warn",
-    "warning", "info", "debug", "error", "exception", "critical", "skipTest", "fail", "subTest", "assertRaisesMessage",
+    "format_html",
 })  # fmt: skip
+"""Functions called by a bare name whose string arguments are text, attributes or keys, not destinations."""
+_METHODS = frozenset({
+    "get", "pop", "setdefault", "startswith", "endswith", "split", "rsplit", "join", "replace", "strip", "lstrip",
+    "rstrip", "encode", "decode", "index", "find", "count", "append", "add", "remove", "discard", "update", "extend",
+    "insert", "partition", "rpartition", "removeprefix", "removesuffix", "warn", "warning", "info", "debug", "error",
+    "exception", "critical", "skipTest", "fail", "subTest", "assertRaisesMessage",
+})  # fmt: skip
+"""Methods (``x.get("k")``) of ``str`` / ``dict`` / ``list`` / ``set``, loggers and test cases: keys, text and
+expected values. (A client method of one of these names, ``api.get("/orders")``, is not read either.)"""
 _ARG_NODES = frozenset({"string", "identifier", "attribute", "binary_operator", "concatenated_string"})
 
 
@@ -50,8 +56,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     locate: CallLocator | None = None
     found = 0
     for site in out.calls:
-        if site.arity < 1 or site.via is not None or site.is_new or site.name in _NOT_WRAPPERS \
-                or site.name.startswith("assert") or site.name[:1].isupper():
+        if site.arity < 1 or site.via is not None or site.is_new or site.name.startswith("assert") \
+                or site.name in (_BUILTINS if site.receiver is None else _METHODS) or site.name[:1].isupper():
             continue  # (a class's construction is no wrapper call)
         locate = locate or CallLocator(root, src)
         n = locate.call_at(site.line, site.col)
