@@ -250,3 +250,40 @@ def test_python_http_wrapper_call_sites_request_the_literal_path() -> None:
     call passing a literal requests it; a variable passes nothing known and a dict's ``get`` is no candidate."""
     r = resolve_fixture(PYTHON_HTTP)
     assert edges(r, "CALLS_HTTP") == ["client/api.load(0) -> endpoint:GET /orders"]
+
+
+KOTLIN = """
+// --- path: src/main/kotlin/shop/Publisher.kt ---
+package shop
+import org.springframework.kafka.core.KafkaTemplate
+import org.springframework.stereotype.Component
+@Component
+class Publisher(private val kafkaTemplate: KafkaTemplate<String, Any>) {
+    fun publish(topic: String, msg: Any) {
+        kafkaTemplate.send(topic, msg)
+    }
+}
+// --- path: src/main/kotlin/shop/Topics.kt ---
+package shop
+object Topics { const val PAID = "order-paid" }
+// --- path: src/main/kotlin/shop/OrderService.kt ---
+package shop
+class OrderService(private val publisher: Publisher) {
+    fun create(o: Any) { publisher.publish("order-created", o) }
+    fun pay(o: Any) { publisher.publish(Topics.PAID, o) }
+}
+"""
+
+
+def test_kotlin_wrapper() -> None:
+    r = resolve_fixture(KOTLIN)
+    assert edges(r, "PRODUCES") == [
+        "src/main/kotlin/shop/OrderService.OrderService.create(Any) -> topic:order-created",
+        "src/main/kotlin/shop/OrderService.OrderService.pay(Any) -> topic:order-paid",
+    ]
+    assert edges(r, "UNLINKED") == []
+    # a caller handing on a variable keeps the wrapper reported and links nothing for itself
+    r = resolve_fixture(KOTLIN.replace("    fun pay(o: Any)", "    fun any(t: String, o: Any) { publisher.publish(t, o) }\n"
+                                                               "    fun pay(o: Any)"))
+    assert edges(r, "UNLINKED") == ["src/main/kotlin/shop/Publisher.Publisher.publish(String,Any) -> unlinked:topic"]
+    assert len(edges(r, "PRODUCES")) == 2
