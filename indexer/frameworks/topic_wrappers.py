@@ -8,15 +8,17 @@ before the use, :func:`indexer.frameworks.arg_call_rule.reassigned`), the name u
 written (a parameter given a value in the body, or a local of the same name, renders to that value and is no
 wrapper), not assigned again in the function before the use (a :class:`~indexer.model.Binding` of that name in
 the function's scope other than its declaration), and the use neither a named consumer (``target``) nor a Spring
-Cloud Stream binding. Each call of such a function (a :class:`~indexer.model.UrlArgCall`, the candidate calls the
-language detectors record: a call passing a literal, a constant's name or the caller's parameter) whose callee the
-resolver takes to the wrapper (across files, through instances and methods, as
-:meth:`indexer.frameworks.clients.ClientLinks.wrapped_call` does for URLs) and whose argument in the parameter's
-place renders to a name with no unknown piece (a literal, a constant, a configuration key) is the same use at the
-call site: the caller produces (or consumes) that destination, the edge ``match`` ``inferred`` and ``via`` the
-wrapper's qualname. One level deep: a wrapper of a wrapper (``send(t)`` calling ``publish(t)``) is not followed.
+Cloud Stream binding. Each call site the resolver binds to such a function
+(:meth:`~indexer.resolve.language.Lookup.call_targets`: across files, through instances, and through an interface or
+base class to the wrapper overriding it), whose candidate call (a :class:`~indexer.model.UrlArgCall` the language
+detectors record: a call passing a literal or a constant's name, :mod:`indexer.frameworks.arg_call_rule`) gives an
+argument in the parameter's place that renders to a name with no unknown piece (a literal, a constant, a
+configuration key), is the same use at the call site: the caller produces (or consumes) that destination, the edge
+``match`` ``inferred`` and ``via`` the wrapper's qualname. One level deep: a wrapper of a wrapper (``send(t)``
+calling ``publish(t)``) is not followed.
 The wrapper's own use is not linked nor reported unlinked once some call serves it and none it could not serve
-(an argument not given, or rendered with an unknown piece).
+(a call site with no candidate call: a variable or a parameter passed; an argument not given, or rendered with an
+unknown piece).
 """
 
 from __future__ import annotations
