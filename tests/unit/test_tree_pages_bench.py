@@ -3,8 +3,11 @@ written after the fork counted twice (the measure of index_memory.py --pages).""
 
 from __future__ import annotations
 
+import gc
 import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,16 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or not can_
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 _MIB = 1 << 20
 _SIZE = 16 * _MIB
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _in_fresh_process(check: str) -> None:
+    """Run ``check`` (a function of this module) in a new small interpreter with the collector off: in a long
+    test session the process is hundreds of MiB and a collection during the measurement writes object headers all
+    over the heap, so copy-on-write gives parent and child new frames that are not the buffer's."""
+    code = f"import gc; gc.disable(); from tests.unit import test_tree_pages_bench as t; t.{check}()"
+    done = subprocess.run([sys.executable, "-c", code], cwd=_ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def _touched(n: int) -> bytearray:
@@ -59,7 +72,9 @@ def _tree_with_child(write_after_fork: bool) -> tuple[float, float, float]:
     return anon, mine, theirs
 
 
-def test_process_pages_sees_a_written_buffer() -> None:
+def check_written_buffer() -> None:
+    """A buffer written in this process shows as that many new frames, and little else appears."""
+    gc.disable()
     before, _ = process_pages(os.getpid())
     buf = _touched(_SIZE)
     after, _ = process_pages(os.getpid())
@@ -68,17 +83,33 @@ def test_process_pages_sees_a_written_buffer() -> None:
     del buf
 
 
-def test_a_page_shared_by_a_fork_counts_once() -> None:
+def check_shared_once() -> None:
+    """A buffer a forked child inherits without writing is counted once in the tree."""
+    gc.disable()
     anon, mine, theirs = _tree_with_child(write_after_fork=False)
     assert mine >= _SIZE / _MIB and theirs >= _SIZE / _MIB  # each process maps the whole buffer
     assert anon - mine < 4  # the child adds its few own pages (stack, written headers), not another buffer
 
 
-def test_a_page_written_after_the_fork_counts_twice() -> None:
+def check_written_twice() -> None:
+    """A buffer the forked child rewrites is counted twice in the tree."""
+    gc.disable()
     anon, mine, theirs = _tree_with_child(write_after_fork=True)
     # the child's copies of the buffer's 4,096 written pages are frames the parent does not map
     assert anon - mine >= (_SIZE - _PAGE) / _MIB
     assert theirs >= _SIZE / _MIB
+
+
+def test_process_pages_sees_a_written_buffer() -> None:
+    _in_fresh_process("check_written_buffer")
+
+
+def test_a_page_shared_by_a_fork_counts_once() -> None:
+    _in_fresh_process("check_shared_once")
+
+
+def test_a_page_written_after_the_fork_counts_twice() -> None:
+    _in_fresh_process("check_written_twice")
 
 
 def test_a_gone_process_has_no_pages() -> None:
