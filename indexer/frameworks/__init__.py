@@ -53,6 +53,9 @@ from indexer.frameworks.jvm import (
     MAPPINGS,
     RETROFIT_VERBS,
     STEREOTYPES,
+    URI_BUILDER_KEEPS,
+    URI_BUILDER_ROOTS,
+    URI_BUILDERS,
     VERB_MAPPINGS,
     annotation_name,
     is_controller,
@@ -72,7 +75,7 @@ if TYPE_CHECKING:
 __all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_CLIENTS_PACKAGE",
            "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_STREAMS_PACKAGE", "KAFKA_STREAMS_SINKS",
            "KAFKA_STREAMS_SOURCES", "KAFKA_STREAMS_TYPES", "KAFKA_TEMPLATES",
-           "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "VERB_MAPPINGS", "annotation_name",
+           "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "URI_BUILDERS", "URI_BUILDER_KEEPS", "URI_BUILDER_ROOTS", "VERB_MAPPINGS", "annotation_name",
            "builder_from", "call_piece", "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
            "parse_tree", "returned_values", "rooted", "run_detectors", "template_calls"]
 

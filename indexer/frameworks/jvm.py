@@ -18,6 +18,9 @@ __all__ = [
     "HTTP_METHODS",
     "KAFKA_CLIENTS_PACKAGE",
     "KAFKA_STREAMS_PACKAGE",
+    "URI_BUILDERS",
+    "URI_BUILDER_KEEPS",
+    "URI_BUILDER_ROOTS",
     "KAFKA_STREAMS_SINKS",
     "KAFKA_STREAMS_SOURCES",
     "KAFKA_STREAMS_TYPES",
@@ -65,6 +68,13 @@ KAFKA_PRODUCERS = frozenset({"KafkaProducer", "Producer", "MockProducer"})
 """Types of an Apache Kafka client producer (``send(ProducerRecord(topic, ...))``)."""
 KAFKA_CLIENTS_PACKAGE = "org.apache.kafka.clients"
 """The package of the Apache Kafka clients; a file importing nothing from it uses none of them."""
+URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
+"""Spring's URI builder classes: a chain starting at one of their factories builds a request's URL."""
+URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
+"""The factories of :data:`URI_BUILDERS` taking the URL (or path) the chain starts from."""
+URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
+                               "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
+"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (Java and Kotlin readers)."""
 KAFKA_STREAMS_PACKAGE = "org.apache.kafka.streams"
 """The package of Kafka Streams; a file importing nothing from it builds no topology."""
 KAFKA_STREAMS_SOURCES = frozenset({"stream", "table", "globalTable"})

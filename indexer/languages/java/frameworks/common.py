@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from indexer.frameworks import HTTP_METHODS, join_path, rooted
-from indexer.frameworks import ENV_READ, call_piece
+from indexer.frameworks import ENV_READ, URI_BUILDER_KEEPS, URI_BUILDER_ROOTS, URI_BUILDERS, call_piece
 from indexer.languages.base import SourceText, query, run_query, storable
 from indexer.model import CallSite, Definition, FileExtraction, Template, TopicUse, base_type
 
@@ -71,11 +71,6 @@ _ESCAPES = {"n": "\n", "t": "\t", "b": "\b", "r": "\r", "f": "\f", "s": " ", "\n
 _MAX_DEPTH = 48  # nesting a template follows; deeper becomes a hole
 _FORMAT = re.compile(r"%(?:[-#+ 0,(]*\d*(?:\.\d+)?)([a-zA-Z%])")
 _COMMENTS = frozenset({"line_comment", "block_comment"})
-_URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
-_URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
-_URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
-                                "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
-"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (:meth:`JavaFile._uri_builder_parts`)."""
 _MAX_CHAIN = 32
 _NUMBERS = frozenset(
     {
@@ -596,14 +591,14 @@ class JavaFile:
             args = [c for c in (n.child_by_field_name("arguments") or n).named_children if c.type not in _COMMENTS]
             calls.append((name, args))
             obj = n.child_by_field_name("object")
-            if obj is not None and obj.type == "identifier" and self.src.text(obj) in _URI_BUILDERS:
+            if obj is not None and obj.type == "identifier" and self.src.text(obj) in URI_BUILDERS:
                 break
             n = obj
         else:
             return None
         calls.reverse()
         first, first_args = calls[0]
-        if first not in _URI_BUILDER_ROOTS or len(first_args) != 1:
+        if first not in URI_BUILDER_ROOTS or len(first_args) != 1:
             return None
         out = self._parts(first_args[0], depth + 1, params)
         for name, args in calls[1:]:
@@ -612,7 +607,7 @@ class JavaFile:
             elif name == "pathSegment":
                 for a in args:
                     out += [("lit", "/"), *self._parts(a, depth + 1, params)]
-            elif name not in _URI_BUILDER_KEEPS:
+            elif name not in URI_BUILDER_KEEPS:
                 return None
         return out
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from indexer.frameworks import ENV_READ, call_piece
+from indexer.frameworks import ENV_READ, URI_BUILDER_KEEPS, URI_BUILDER_ROOTS, URI_BUILDERS, call_piece
 from indexer.languages.base import SourceText, storable
 from indexer.model import Definition, FileExtraction, Template
 from indexer.symbols import inline_definition, unique_name
@@ -37,11 +37,6 @@ __all__ = ["KtAnnotation", "annotation_nodes", "callee", "caller_at", "detached_
            "elements", "inline_function", "local_val", "short_type", "string_arg", "template", "uri_builder_parts"]
 
 _WS = re.compile(r"\s+")
-_URI_BUILDERS = frozenset({"UriComponentsBuilder", "ServletUriComponentsBuilder"})
-_URI_BUILDER_ROOTS = frozenset({"fromHttpUrl", "fromUriString", "fromPath"})
-_URI_BUILDER_KEEPS = frozenset({"queryParam", "queryParams", "queryParamIfPresent", "query", "fragment", "encode",
-                                "build", "buildAndExpand", "expand", "toUriString", "toUri", "toString", "uriVariables"})
-"""The calls of a ``UriComponentsBuilder`` chain that leave its path as it is (:func:`uri_builder_parts`)."""
 _MAX_CHAIN = 32
 _DECLS = frozenset({"class_declaration", "object_declaration", "function_declaration", "companion_object"})
 
@@ -243,14 +238,14 @@ def uri_builder_parts(src: SourceText, node: Node) -> Template | None:
             return None
         calls.append((src.text(name), args))
         obj = nav.named_children[0]
-        if obj.type == "simple_identifier" and src.text(obj) in _URI_BUILDERS:
+        if obj.type == "simple_identifier" and src.text(obj) in URI_BUILDERS:
             break
         n = obj
     else:
         return None
     calls.reverse()
     first, first_args = calls[0]
-    if first not in _URI_BUILDER_ROOTS or len(first_args) != 1:
+    if first not in URI_BUILDER_ROOTS or len(first_args) != 1:
         return None
     out = template(src, first_args[0])
     for name, args in calls[1:]:
@@ -259,7 +254,7 @@ def uri_builder_parts(src: SourceText, node: Node) -> Template | None:
         elif name == "pathSegment":
             for a in args:
                 out = out + Template.of("/") + template(src, a)
-        elif name not in _URI_BUILDER_KEEPS:
+        elif name not in URI_BUILDER_KEEPS:
             return None
     return out
 
