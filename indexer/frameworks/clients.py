@@ -138,7 +138,7 @@ class ClientLinks:
         base: dict[tuple[str, str], list[Layer]] = defaultdict(list)
         for fc in self.ctxs:
             for call in fc.ex.http_calls:
-                if call.caller is None or not (call.method_param or any(k == "ref" and "." not in t
+                if call.caller is None or not (call.method_param or any(k == "ref" and t.count(".") <= 1
                                                                         for k, t in call.url.parts)):
                     continue
                 rd = fc.def_at(call.caller, call.line)
@@ -146,6 +146,7 @@ class ClientLinks:
                     continue
                 names = [p.name for p in rd.d.params]
                 fields = tuple((local, i, key) for i, p in enumerate(rd.d.params) for key, local in p.fields)
+                fields += option_fields(call.url, names)
                 bound = {*names, *(local for local, _, _ in fields)}  # `({ url, method }) => fetch(url, ...)`
                 if any(k == "ref" and t in bound for k, t in call.url.parts) or (
                         call.method == "*" and (call.method_param or "").split(".", 1)[0] in bound):
@@ -250,6 +251,20 @@ class ClientLinks:
         self._edge(fc, "CALLS_HTTP", self._owner_id(fc, caller, line), eid, line, col,
                    framework=framework, url=shown, service=service, **extra)
         self.result.outcomes["calls_http"] += 1
+
+
+def option_fields(url: Template, names: list[str]) -> tuple[tuple[str, int, str], ...]:
+    """``(local, index, key)`` of each URL piece reading a property of a plain parameter (``options.url`` of
+    ``function request(options) { return fetch(options.url, options) }``, the wrapper React front ends write
+    around ``fetch``): the property ``key`` of the object literal a call passes at that parameter's ``index``,
+    as a destructured parameter's name is (:attr:`~indexer.frameworks.client_chains.Layer.fields`). Only one
+    level (``options.url``, not ``options.api.url``) and only parameters, in ``names``' order."""
+    out: list[tuple[str, int, str]] = []
+    for kind, text in url.parts:
+        head, dot, key = text.partition(".")
+        if kind == "ref" and dot and "." not in key and key and head in names and (text, names.index(head), key) not in out:
+            out.append((text, names.index(head), key))
+    return tuple(out)
 
 
 def _instance_request(use: UrlArgCall) -> tuple[str, str, Template] | None:

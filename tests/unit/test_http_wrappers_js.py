@@ -168,3 +168,40 @@ def test_a_wrapper_s_default_method_and_a_callable_axios_instance():
         "src/use.calls(1) -> endpoint:PUT /api/orders/2",
         "src/use.calls(1) -> endpoint:PUT /api/tags",
     ]
+
+
+OPTIONS_PARAMETER = """
+// --- path: src/constants/index.js ---
+export const API_BASE_URL = process.env.REACT_APP_API_BASE_URL || 'http://localhost:8080/api';
+// --- path: src/util/APIUtils.js ---
+import { API_BASE_URL } from '../constants';
+const request = (options) => {
+    const defaults = {headers: {}};
+    options = Object.assign({}, defaults, options);
+    return fetch(options.url, options).then(r => r.json());
+};
+function deep(config) { return fetch(config.api.url, config) }
+export function getAllPolls(page, size) {
+    return request({ url: API_BASE_URL + "/polls?page=" + page + "&size=" + size, method: 'GET' });
+}
+export function castVote(voteData) {
+    return request({ url: API_BASE_URL + "/polls/" + voteData.pollId + "/votes", method: 'POST' });
+}
+export function me() { return request({ url: API_BASE_URL + "/user/me" }) }
+export function opaque(opts) { return request(opts) }
+export function nested() { return deep({ api: { url: API_BASE_URL + "/nested" } }) }
+"""
+
+
+def test_a_wrapper_reading_its_options_parameter_s_url():
+    # `request(options)` calling `fetch(options.url, options)` (callicoder's polls app, create-react-app
+    # wrappers): each call's `url` property in the place of `options.url`, its `method` the request's
+    # (GET when the object has none), the base a constant of another module (`process.env.X || 'lit'`).
+    # Not linked: an options object the call does not write (opaque: no URL invented), a property two levels
+    # down (`config.api.url`), and the wrapper's own fetch (its URL is its callers')
+    from tests.resolution_harness import edges, resolve_fixture
+    assert edges(resolve_fixture(OPTIONS_PARAMETER), "CALLS_HTTP") == [
+        "src/util/APIUtils.castVote(1) -> endpoint:POST /api/polls/{}/votes",
+        "src/util/APIUtils.getAllPolls(2) -> endpoint:GET /api/polls",
+        "src/util/APIUtils.me(0) -> endpoint:GET /api/user/me",
+    ]
