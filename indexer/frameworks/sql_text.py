@@ -88,6 +88,9 @@ _SQL_SHAPE = {
 _MYBATIS = re.compile(r"[#$]\{[^{}]*\}")
 _SPEL = re.compile(r"[?:]#\{[^{}]*\}")  # Spring Data JPQL ``?#{authentication.name}``
 _JOIN_FETCH = re.compile(r"\bjoin\s+fetch\b", re.I)  # JPQL ``left join fetch a.b``: a join
+# JPQL / HQL constructor expression ``select new com.x.Dto(v.a, count(v.id)) from ...``: its arguments are the
+# selected expressions (read as a function's, so each column still counts)
+_SELECT_NEW = re.compile(r"\b(select\s+(?:distinct\s+)?)new\s+[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*\s*\(", re.I)
 _NAMED = re.compile(r"(?<![:\w]):[A-Za-z_]\w*")
 _PYFORMAT = re.compile(r"%\(\w+\)s|%s")
 _DOLLAR_N = re.compile(r"\$\d+")
@@ -156,9 +159,11 @@ def guess_dialects(text: str) -> tuple[str | None, ...]:
 def normalise_placeholders(sql: str) -> str:
     """``sql`` with parameter markers sqlglot may not read replaced by ``?``: MyBatis ``#{x}`` and
     ``${x}``, Spring / JPA ``:name`` and SpEL ``?#{x}``, Python ``%s`` and ``%(name)s``, Postgres
-    ``$1``; and JPQL's ``join fetch`` read as a ``join``."""
+    ``$1``; and JPQL's ``join fetch`` read as a ``join``, its constructor expression ``select new
+    com.x.Dto(a, b)`` as a function of the same arguments (``select coalesce(a, b)``)."""
     sql = _SPEL.sub("?", sql)
     sql = _JOIN_FETCH.sub("join", sql)
+    sql = _SELECT_NEW.sub(r"\1coalesce(", sql)
     sql = _MYBATIS.sub("?", sql)
     sql = _PYFORMAT.sub("?", sql)
     sql = _DOLLAR_N.sub("?", sql)

@@ -79,6 +79,19 @@ def test_jpql_join_fetch_and_spel() -> None:
                             "?#{authentication.name}") == [Access("reads", "BankAccount", None, ())]
 
 
+def test_jpql_constructor_expression() -> None:
+    from indexer.frameworks.sql_text import Access, statement_access
+
+    # callicoder's polls app: `select new Dto(...)` (a JPQL / HQL constructor expression) reads its FROM as any
+    # select does; its arguments are the selected columns. A name merely starting with `new` is a function
+    assert statement_access("SELECT NEW com.example.polls.model.ChoiceVoteCount(v.choice.id, count(v.id)) FROM Vote v "
+                            "WHERE v.poll.id = :pollId GROUP BY v.choice.id") == [Access("reads", "Vote", None, ("id",))]
+    assert statement_access("select distinct new Dto (o.id, o.total) from Order o where o.total > 5") == [
+        Access("reads", "Order", None, ("id", "total"))]
+    assert statement_access("select new_total(x) from t") == [Access("reads", "t", None, ("x",))]
+    assert statement_access("select new Dto(") is None  # no FROM: not a statement
+
+
 def test_liquibase_xml_changes() -> None:
     ex = _extract("data-liquibase", f"{CHANGES}/changes/001_init.xml")
     assert ex.language == "liquibase" and ex.errors == []
