@@ -224,10 +224,12 @@ class ClientLinks:
         # A placeholder the configuration does not resolve (``@FeignClient(url = "${customers.url}")``
         # read without that key) is an unknown piece of the URL, not a path segment.
         url = PLACEHOLDER.sub(HOLE, rendered) if "${" in rendered else rendered
-        if framework == "axios" and "//" in url:  # combineURLs: one `/` between base and URL
+        if framework in ("axios", "rtk-query") and "//" in url:  # combineURLs / joinUrls: one `/` between base and URL
             m = SCHEME_HOST.match(url)
             head = m.group(0) if m else ""
             url = head + re.sub(r"/{2,}", "/", url[len(head):])
+            if framework == "rtk-query":  # the join is this detector's own (rtk_query): shown as RTK sends it
+                rendered = url
         # a gateway route takes a relative URL of a client over HTTP (a page the gateway serves, a front
         # end behind it), not a proxied one nor a test's in-process request
         over_http = "proxy" not in applied and not self.in_process(framework)  # type: ignore[attr-defined]

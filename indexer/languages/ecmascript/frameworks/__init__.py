@@ -42,6 +42,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "lwc_records",
     "angular_templates",
     "openapi_clients",
+    "rtk_query",
     "js_constants",
     "url_builders",
     "typeorm",
