@@ -182,9 +182,12 @@ class WrapperLinks:
             self.result.outcomes["unlinked_wrapper"] += 1
             return
         limit = self.render(fc, None, w.path).replace(HOLE, "{}") if w.path.parts else ""
+        kind = w.kind
         if w.router is not None:
             key = self._router_key(fc, w.router, w.line, w.col)
             errors = w.framework in ORDERED_FRAMEWORKS and runs_on_errors(self.r, fc, self.scopes.at(fc, w.line, w.col), w)
+            if errors:  # `app.use(errorHandler)` of an imported four-parameter function: it runs on errors only
+                kind = "error_handler"
             reach = self.order.reach(key, (fc.path, w.line, w.col, w.order), errors) \
                 if w.framework in ORDERED_FRAMEWORKS else None  # Express / Koa: what is registered after it
             keys = reach.keys() if reach is not None else self.order.everything(key)
@@ -206,12 +209,12 @@ class WrapperLinks:
             prefixes = [join_paths(base, limit)] if limit else []
             scope = "app"
         # a middleware class's exception hook runs only when the view fails: an error handler of its routes
-        failing = [s for s in srcs if _method_name(s) in ERROR_METHODS] if w.kind != "error_handler" else []
-        for part, kind in ((srcs if not failing else [s for s in srcs if s not in failing], w.kind),
-                           (failing, "error_handler")):
+        failing = [s for s in srcs if _method_name(s) in ERROR_METHODS] if kind != "error_handler" else []
+        for part, part_kind in ((srcs if not failing else [s for s in srcs if s not in failing], kind),
+                                (failing, "error_handler")):
             if part:
-                self._wraps(fc, part, routes, w.line, w.col, prefixes, w.methods, framework=w.framework, kind=kind,
-                            scope=scope, path=limit or None)
+                self._wraps(fc, part, routes, w.line, w.col, prefixes, w.methods, framework=w.framework,
+                            kind=part_kind, scope=scope, path=limit or None)
 
     def _wraps(self, fc: FileCtx, srcs: Sequence[str], routes: Sequence[LinkedRoute], line: int, col: int,
                prefixes: Sequence[str] = (), methods: Sequence[str] = (), **props: str | None) -> None:

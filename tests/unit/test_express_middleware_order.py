@@ -131,3 +131,19 @@ def test_order_is_read_within_one_function_body_only() -> None:
         "server.audit(3) -> endpoint:GET /users",  # another method: called in an order the file does not say
         "start.mw(3) -> endpoint:GET /late",
     ]  # not: mw -> /early (registered before it in the same body)
+
+
+def test_an_imported_error_handler_wraps_as_an_error_handler() -> None:
+    # proshop-v2's `app.use(errorHandler)` of `./middleware/errorMiddleware.js`'s four-parameter arrow: it runs
+    # for the errors of the routes before it, so the endpoint list shows it "on error", not "through" (as a
+    # same-file one already was); the other registrations stay middleware
+    result = resolve_fixture(APP)
+    kinds = sorted({(e.src.split(":", 1)[1].split("(")[0], str(e.props.get("kind"))) for f in result.files for e in f.edges
+                    if e.kind == "WRAPS"})
+    assert kinds == [
+        ("config/late.tail", "middleware"),
+        ("middlewares/auth.requireAuth", "middleware"),
+        ("middlewares/error.errorHandler", "error_handler"),
+        ("server.logger", "middleware"),
+        ("server.middleware app.use", "middleware"),
+    ]
