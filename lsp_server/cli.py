@@ -245,8 +245,12 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
         table.add_row("HTTP, queue and gRPC links", ", ".join(f"{k} {v:,}" for k, v in linked.items()))
     if unlinked:
         listed = sum(v for k, v in unlinked.items() if k in UNLINKED_REASONS)  # client calls: kept, listable
+        others = [k for k in unlinked if k not in UNLINKED_REASONS]  # registrations: counted only
+        notes = ([f"`ripple unlinked` lists the {listed:,} client call{'s' if listed != 1 else ''}"] if listed else []) + (
+            [f"{', '.join(others)}: registrations naming no code of the repository (a library's middleware, a handler "
+             "not resolved), counted, not listed"] if others else [])
         table.add_row("not linked, by reason", ", ".join(f"{k} {v:,}" for k, v in unlinked.items())
-                      + (f" (`ripple unlinked` lists the {listed:,} client call{'s' if listed != 1 else ''})" if listed else ""))
+                      + (f" ({'; '.join(notes)})" if notes else ""))
     if r.files_written:
         table.add_row("chunks written", f"{r.chunks:,}")
     if "background" in embedded:

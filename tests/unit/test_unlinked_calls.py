@@ -221,3 +221,25 @@ def test_a_graphql_use_with_no_document_to_follow(tmp_path: Path) -> None:
              "apollo-client")]
     finally:
         s.close()
+
+
+EXPRESS_APP = {"server.js": ('import express from "express";\nimport cors from "cors";\nconst app = express();\n'
+                             'app.use(cors());\napp.use(express.json());\napp.get("/a", (req, res) => res.send("a"));\n'
+                             'export function load() { return fetch(process.env.API + "?q=1"); }\n')}
+
+
+def test_the_index_report_says_registrations_are_counted_not_listed(tmp_path: Path) -> None:
+    # a newcomer on proshop-v2 read "not linked, by reason wrapper 6" and `ripple unlinked` answered "0 unlinked
+    # calls": the row now says which reasons the list holds and which it does not
+    result = CliRunner().invoke(main, ["index", str(write_tree(tmp_path / "web", EXPRESS_APP)), "--db",
+                                       str(tmp_path / "w.db"), "--no-embed"],
+                                env={"COLUMNS": "400", "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert result.exit_code == 0, result.output
+    row = [line for line in result.stdout.splitlines() if "not linked, by reason" in line]
+    assert len(row) == 1 and "url 1, wrapper 2 (`ripple unlinked` lists the 1 client call; wrapper: registrations " \
+        "naming no code of the repository (a library's middleware, a handler not resolved), counted, not listed)" in row[0]
+    s = EmbeddedStore(tmp_path / "w.db")
+    try:
+        assert [(c.line, c.reason) for c in unlinked_calls(s).calls] == [(7, "url")]  # cors(), express.json(): not listed
+    finally:
+        s.close()
