@@ -45,6 +45,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "rtk_query",
     "js_constants",
     "url_builders",
+    "mongoose",
     "typeorm",
     "js_data",
     "sequelize",
