@@ -205,3 +205,29 @@ def test_a_wrapper_reading_its_options_parameter_s_url():
         "src/util/APIUtils.getAllPolls(2) -> endpoint:GET /api/polls",
         "src/util/APIUtils.me(0) -> endpoint:GET /api/user/me",
     ]
+
+
+EMPTY_BASE = """
+// --- path: src/constants.js ---
+export const BASE_URL = '';
+export const EMPTY = ``;
+export const COMPUTED = compute('');
+// --- path: src/api.js ---
+import { BASE_URL, EMPTY, COMPUTED } from './constants';
+export function load() { return fetch(BASE_URL + '/api/items') }
+export function loadEmpty() { return fetch(`${EMPTY}/api/tags`) }
+export function loadComputed() { return fetch(COMPUTED + '/api/other') }
+"""
+
+
+def test_an_empty_string_constant_is_an_empty_base():
+    # proshop-v2's `export const BASE_URL = ''` (same origin, a development proxy): the URL is the path itself, not
+    # one of unknown start; a value that is computed stays unknown
+    from tests.resolution_harness import resolve_fixture
+    result = resolve_fixture(EMPTY_BASE)
+    assert sorted((e.src.rsplit(".", 1)[1], e.dst, str(e.props["url"])) for f in result.files for e in f.edges
+                  if e.kind == "CALLS_HTTP") == [
+        ("load(0)", "endpoint:GET /api/items", "/api/items"),
+        ("loadComputed(0)", "endpoint:GET /api/other", "{}/api/other"),
+        ("loadEmpty(0)", "endpoint:GET /api/tags", "/api/tags"),
+    ]

@@ -17,7 +17,8 @@ the dialects' ``constants.scm``:
 
 A value counts when it is built only from string / number / template literal text and names (a
 ``+`` concatenation, a template literal whose substitutions are names, ``process.env.X || "lit"``
-taken as the literal) with at least one literal piece, or a bare environment variable
+taken as the literal) with at least one literal piece, an empty string (``const BASE_URL = ''``: an empty base,
+the page's own origin, not an unknown one), or a bare environment variable
 (``const API = import.meta.env.VITE_API_URL``, ``process.env.REACT_APP_API``: a ``ref`` the linker
 reads from the package's ``.env`` files, :mod:`indexer.frameworks.env_config`); anything computed (a call, ``a ? b : c``)
 disqualifies it, but for a class field's call of one name or property chain with plain arguments (``resourceUrl =
@@ -134,6 +135,8 @@ def _constant(jf: JsFile, node: Node, field: bool = False) -> Template | None:
                                                     for a in call[1]) else None
     if node.type not in _VALUE_NODES:
         return None
+    if node.type in ("string", "template_string") and not node.named_children and len(jf.text(node)) == 2:
+        return Template()  # `export const BASE_URL = ''`: a base that is empty (same origin), not an unknown one
     text = jf.text(node)
     if '"' not in text and "'" not in text and "`" not in text:
         return None  # `COUNT + 1`: arithmetic, no string
