@@ -371,6 +371,21 @@ def _served(kinds: Sequence[str]) -> bool:
     return any(k in ("http", "grpc") or k in BROKERS or k.startswith("graphql ") for k in kinds)
 
 
+def _several_named(report: BlastRadius) -> list[str]:
+    """A note when the query's name selected symbols of one qualified name in several files (``AccountStore.Update``:
+    the interfaces of two Go packages and the struct of a third), so the answer is the union of their blast radii:
+    which files, and how to ask for one. ``[]`` otherwise (one file's symbols: overloads; the methods a
+    ``table:`` target selects)."""
+    selected = [t.node for t in report.targets if t.role == "selected" and t.node.file]
+    files = sorted({(n.repo, n.file) for n in selected})
+    names = {n.qualname for n in selected}
+    if len(files) < 2 or len(names) != 1:  # one file's; or what a table / several names selected
+        return []
+    shown = ", ".join(markdown_text(f) for _, f in files[:5]) + (f" and {len(files) - 5:,} more" if len(files) > 5 else "")
+    return [f"{code_span(names.pop())} names {len(selected):,} symbols in {len(files):,} files ({shown}); this is "
+            "the blast radius of them all. Ask for one by `PATH:LINE` or a longer qualified name.", ""]
+
+
 def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = plain_link, limit: int = 50,
                     per_hop: int = DEFAULT_PER_HOP) -> str:
     """The report as markdown: Targets, Direct callers, Callers by hop (the first ``per_hop`` of each
@@ -390,6 +405,7 @@ def render_markdown(report: BlastRadius, link: Callable[[str, str, int], str] = 
             if report.unbound else ""
         lines += [f"**{summary_text(report, direct=True)}** · {services_text(report)} · "
                   f"{count_noun(report.reached, 'node')} reached within {report.depth} hops{unbound}", ""]
+        lines += _several_named(report)
 
     def more(items: Sequence[Any]) -> list[str]:
         return [f"- … and {len(items) - limit:,} more"] if len(items) > limit else []

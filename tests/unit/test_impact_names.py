@@ -237,3 +237,29 @@ def test_cli_tests_option_and_path_line_for_callers_and_references(tmp_path: Pat
     data = json.loads(_cli("references", f"{SVC}:6:21", "--db", db, "--json"))
     assert sorted(data["targets"]) == sorted([ids["decl"], ids["impl"]])
     assert "nope.py is not a file of the index" in _cli("callers", "nope.py:3", "--db", db, code=1)
+
+
+def test_a_name_of_symbols_in_several_files_says_so(tmp_path: Path) -> None:
+    # go-base: `impact AccountStore.Update` took the interfaces of packages admin and app and the struct of
+    # database, and its answer (the admin route too) read as the struct's. The report now says the name selected
+    # symbols of three files; a name of one file's symbol (or overloads) says nothing
+    r = Repo("gobase", "go")
+    admin = r.node("api/admin/accounts.go", "AccountStore.Update", "1", 27, 27)
+    app = r.node("api/app/account.go", "AccountStore.Update", "1", 26, 26)
+    db = r.node("database/accountStore.go", "AccountStore.Update", "1", 37, 44)
+    get = r.node("database/accountStore.go", "AccountStore.Get", "1", 26, 34)
+    r.edge("CALLS", r.node("api/app/account.go", "AccountResource.update", "2", 101, 115), app,
+           "api/app/account.go", 109, 21, "exact")
+    s = EmbeddedStore(tmp_path / "g.db")
+    try:
+        s.replace_files(list(r.files.values()))
+        report = blast_radius(s, SymbolQuery("AccountStore.Update"))
+        assert sorted(t.node.id for t in report.targets if t.role == "selected") == sorted([admin, app, db])
+        text = render_markdown(report)
+        assert ("`AccountStore.Update` names 3 symbols in 3 files (api/admin/accounts.go, api/app/account.go, "
+                "database/accountStore.go); this is the blast radius of them all. Ask for one by `PATH:LINE` or a "
+                "longer qualified name.") in text
+        assert "names" not in render_markdown(blast_radius(s, SymbolQuery("AccountStore.Get"))).split("## Targets")[0]
+        assert get
+    finally:
+        s.close()
