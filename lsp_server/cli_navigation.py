@@ -112,12 +112,17 @@ def _print_refs(symbol: str, targets: list[Node], others: list[Node], refs: list
 
 def _target_names(targets: list[Node]) -> dict[str, str]:
     """Each target's name as a reference line ends with it: its qualname, with its parameter list
-    (the node id's ``(...)`` tail, ``Owner.getPet(Integer)``) when overloads share the qualname."""
+    (the node id's ``(...)`` tail, ``Owner.getPet(Integer)``) when overloads share the qualname, and its
+    ``(file:line)`` when that still names several (the same name in several files)."""
     counts = Counter(t.qualname for t in targets)
     out = {}
     for t in targets:
         params = t.id[t.id.rfind("("):] if t.id.endswith(")") and "(" in t.id else ""
         out[t.id] = t.qualname + params if counts[t.qualname] > 1 else t.qualname
+    same = Counter(out.values())  # still alike: one name in several files (two Go packages' `AccountStore.Update`)
+    for t in targets:
+        if same[out[t.id]] > 1 and t.file:
+            out[t.id] += f" ({t.file}:{t.start_line})"
     return out
 
 

@@ -64,3 +64,26 @@ def test_an_agent_answer_cut_to_its_budget_keeps_the_production_callers(store):
     assert shown == ["app/api.py", "app/views.py"]
     assert a.text.splitlines()[4:6] == ["- app/api.py:5:7 `app.api.send` [exact]",
                                         "- app/views.py:5:7 `app.views.view` [exact]"]
+
+
+def test_a_name_of_several_files_shows_where_each_call_goes(tmp_path):
+    # go-base's `ripple callers AccountStore.Update` printed two lines for one call site, both ending
+    # `-> AccountStore.Update(1)`: one name in several files now ends with its file and line; a name of one file
+    # (the module's other tests) keeps the bare name
+    from click.testing import CliRunner
+
+    from lsp_server.cli import main
+    files = {"a/__init__.py": "", "b/__init__.py": "",
+             "a/store.py": "class Store:\n    def update(self):\n        return 1\n",
+             "b/store.py": "class Store:\n    def update(self):\n        return 2\n",
+             "use.py": ("from a.store import Store as A\nfrom b.store import Store as B\n\n\n"
+                        "def run(x: A, y: B):\n    x.update()\n    y.update()\n")}
+    s = index_files(tmp_path / "proj", files, "proj")
+    s.close()
+    result = CliRunner().invoke(main, ["callers", "Store.update", "--db", str(tmp_path / "i.db")],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if line.startswith("use.py")] == [
+        "use.py:6:7  run  [exact]  -> Store.update(0) (a/store.py:2)",
+        "use.py:7:7  run  [exact]  -> Store.update(0) (b/store.py:2)",
+    ]
