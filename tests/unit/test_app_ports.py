@@ -1,0 +1,163 @@
+"""The ports applications declare they listen on (session 68, acc68b; :mod:`indexer.frameworks.app_ports`):
+a client of ``//localhost:8100`` reaches the application of the repository listening on 8100 and not another
+one serving the same route, as a compose-published port already did; a client naming a port no application
+declares reaches every handler, as before. Measured on go-kratos/beer-shop (docs/accuracy.md, session 68).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analysis.impact import SymbolQuery, blast_radius
+from analysis.impact_report import render_markdown
+from indexer.frameworks.app_ports import app_folder, port_of, ports_of_file
+from indexer.frameworks.link_options import LinkOptions
+from indexer.frameworks.services import service_map
+from indexer.frameworks.spring_config import load_module_properties
+from indexer.pipeline import index_repository
+from indexer.rescan import is_config_path
+from indexer.run import IndexOptions
+from stores.embedded import EmbeddedStore
+from tests.resolution_harness import write_tree
+
+
+def _gin(pkg: str, handler: str) -> str:
+    return f"""package {pkg}
+
+import "github.com/gin-gonic/gin"
+
+func {handler}(c *gin.Context) {{
+}}
+
+func Routes() {{
+    r := gin.Default()
+    r.POST("/v1/login", {handler})
+    r.Run()
+}}
+"""
+
+
+def _kratos_config(addr: str) -> str:
+    return f"server:\n  http:\n    addr: {addr}\n    timeout: 1s\n  grpc:\n    addr: 0.0.0.0:9100\n"
+
+
+_CLIENTS = """import axios from "axios";
+
+export function adminLogin() {
+  return axios.post("//localhost:8100/v1/login", {});
+}
+
+export function shopLogin() {
+  return fetch("http://127.0.0.1:8000/v1/login", { method: "POST" });
+}
+
+export function nobodysPort() {
+  return fetch("http://localhost:8101/v1/login", { method: "POST" });
+}
+
+export function relative() {
+  return fetch("/v1/login", { method: "POST" });
+}
+"""
+
+_TREE = {
+    "go.mod": "module example.com/shop\n\ngo 1.22\n",
+    "app/admin/configs/config.yaml": _kratos_config("0.0.0.0:8100"),
+    "app/admin/internal/server/http.go": _gin("server", "AdminLogin"),
+    "app/front/configs/config.yaml": _kratos_config(":8000"),
+    "app/front/internal/server/http.go": _gin("server", "FrontLogin"),
+    # a random port ("0") declares nothing: the folder stays no application
+    "app/worker/configs/config.yaml": _kratos_config("0.0.0.0:0"),
+    "web/package.json": json.dumps({"name": "web", "scripts": {"start": "vite"}, "dependencies": {"axios": "1"}}),
+    "web/src/api.js": _CLIENTS,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("ports")
+    root = write_tree(tmp / "shop", _TREE)
+    s = EmbeddedStore(tmp / "shop.db")
+    index_repository(root, s, s, IndexOptions(repo="shop", jobs=1))
+    yield s
+    s.close()
+
+
+def test_declared_ports_name_the_application_a_loopback_client_requests(store: EmbeddedStore) -> None:
+    eid = "endpoint:POST /v1/login"
+    clients = {e.src.split(":", 1)[1]: e.props.get("service") for e in store.incoming([eid], ["CALLS_HTTP"])[eid]}
+    assert clients == {"web/src/api.adminLogin(0)": "admin", "web/src/api.shopLogin(0)": "front",
+                       "web/src/api.nobodysPort(0)": "localhost", "web/src/api.relative(0)": None}
+    served = {e.src.split(":", 1)[1]: e.props.get("service") for e in store.incoming([eid], ["EXPOSES"])[eid]}
+    assert served == {"app/admin/internal/server/http.AdminLogin(1)": "admin",
+                      "app/front/internal/server/http.FrontLogin(1)": "front"}
+
+
+def _callers(report) -> list[str]:
+    return sorted(r.node.name for hop in report.hops for r in hop)
+
+
+def test_a_client_of_one_port_does_not_reach_the_other_application(store: EmbeddedStore) -> None:
+    admin = blast_radius(store, SymbolQuery("AdminLogin"))
+    # not shopLogin (port 8000 is front's); nobodysPort's 8101 and the relative URL name no application
+    assert _callers(admin) == ["adminLogin", "nobodysPort", "relative"]
+    assert "1 HTTP client call to another service's endpoint of the same path not followed" in render_markdown(admin)
+    front = blast_radius(store, SymbolQuery("FrontLogin"))
+    assert _callers(front) == ["nobodysPort", "relative", "shopLogin"]  # not adminLogin (8100)
+
+
+def test_port_declarations_of_each_stack(tmp_path) -> None:
+    tree = {
+        # Spring: server.port of a module (a placeholder's default), named by spring.application.name
+        "orders/pom.xml": "<project><artifactId>orders</artifactId></project>\n",
+        "orders/src/main/resources/application.yml":
+            "spring:\n  application:\n    name: orders-service\nserver:\n  port: ${ORDERS_PORT:8081}\n",
+        # ASP.NET: launchSettings profiles (and ASPNETCORE_URLS), Kestrel endpoints, Urls
+        "Billing.Api/Billing.Api.csproj": "<Project Sdk=\"Microsoft.NET.Sdk.Web\"></Project>\n",
+        "Billing.Api/Properties/launchSettings.json": """{
+  // comments are allowed
+  "profiles": {
+    "http": {"commandName": "Project", "applicationUrl": "https://localhost:7001;http://localhost:5001"},
+    "docker": {"commandName": "Project", "environmentVariables": {"ASPNETCORE_URLS": "http://+:5002"}},
+  }
+}""",
+        "Stock.Api/Stock.Api.csproj": "<Project Sdk=\"Microsoft.NET.Sdk.Web\"></Project>\n",
+        "Stock.Api/appsettings.json": '{"Kestrel": {"Endpoints": {"Http": {"Url": "http://0.0.0.0:5003"}}}, '
+                                      '"urls": "http://*:5004"}',
+        # two applications declaring one port: neither is named by it
+        "a/configs/config.yaml": _kratos_config(":9000"),
+        "b/configs/config.yaml": _kratos_config(":9000"),
+        # compose publishes 5003 for another service: compose wins over Stock.Api's declaration
+        "pay/Dockerfile": "FROM scratch\nCOPY . /app\n",
+        "docker-compose.yml": "services:\n  payments:\n    build: ./pay\n    ports: ['5003:80']\n",
+        # files in other places declare nothing
+        "docs/config.yaml": _kratos_config(":7777"),
+    }
+    root = write_tree(tmp_path / "r", tree)
+    found = service_map(root, load_module_properties(root))
+    assert dict(found.listening) == {"8081": ("orders",), "7001": ("Billing.Api",), "5001": ("Billing.Api",),
+                                     "5002": ("Billing.Api",), "5003": ("Stock.Api",), "5004": ("Stock.Api",),
+                                     "9000": ("a", "b")}
+    assert found.units["Billing.Api"].kinds == ("port",)
+    assert "docs" not in found.units
+    services = LinkOptions.for_repository(root).services
+    loopback = {k: v for k, v in services.items() if "//" in k}
+    expect = {"8081": "orders-service", "7001": "Billing.Api", "5001": "Billing.Api", "5002": "Billing.Api",
+              "5003": "payments", "5004": "Stock.Api"}
+    assert loopback == {f"{scheme}{host}:{port}": name for port, name in expect.items()
+                        for scheme in ("http://", "https://", "//") for host in ("localhost", "127.0.0.1")}
+
+
+def test_port_values_and_files() -> None:
+    assert [port_of(v) for v in ("[::]:8080", "https://+:5001", "http://localhost:5000/", "${P}", "abc:80x")] == \
+        [8080, 5001, 5000, None, None]
+    assert app_folder("x/Properties/launchSettings.json") == "x" and app_folder("x/launchSettings.json") is None
+    assert app_folder("svc/configs/nested/config.yaml") is None
+    texts = {"c/configs/bad.yaml": "server: [unclosed", "c/configs/list.yaml": "- 1\n- 2\n",
+             "P/Properties/launchSettings.json": "{not json", "d/appsettings.json": '{"Urls": 5}'}
+    assert [ports_of_file(f, texts.get) for f in texts] == [[], [], [], []]
+    # a change to a declaring file re-reads the tree's options; a source file beside it does not
+    assert is_config_path("app/admin/configs/config.yaml") and is_config_path("Api/Properties/launchSettings.json")
+    assert not is_config_path("app/admin/internal/server/http.yaml.go")
