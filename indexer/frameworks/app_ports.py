@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 import json5
 import yaml
 
-__all__ = ["KRATOS_CONFIG_DIR", "PORT_FILE_FOLDERS", "APP_SETTINGS_FILES", "is_port_file", "app_folder", "port_of", "ports_of_file", "spring_ports",
+__all__ = ["loopback_port", "code_ports", "KRATOS_CONFIG_DIR", "PORT_FILE_FOLDERS", "APP_SETTINGS_FILES", "is_port_file", "app_folder", "port_of", "ports_of_file", "spring_ports",
            "loopback_keys"]
 
 log = logging.getLogger(__name__)
@@ -159,6 +159,36 @@ def spring_ports(modules: Mapping[str, Mapping[str, str]]) -> dict[str, list[int
         if port is not None:
             out[folder] = [port]
     return out
+
+
+_LOOPBACK_URL = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]):(\d{1,5})(?=[/?#\x00]|$)")
+
+
+def loopback_port(url: str) -> str | None:
+    """The port a client URL on the same machine names (``//localhost:8100/v1/login`` -> ``"8100"``,
+    ``http://127.0.0.1:3000`` -> ``"3000"``); ``None`` for another host or no port.
+
+    >>> loopback_port("//localhost:8100/v1/login"), loopback_port("http://[::1]:3000"), loopback_port("http://api:80/x")
+    ('8100', '3000', None)
+    """
+    m = _LOOPBACK_URL.match(url)
+    return m.group(1) if m else None
+
+
+def code_ports(declared: Iterable[tuple[str, str | None]]) -> dict[str, str]:
+    """``{port: application}`` of the ports applications' code listens on (``declared``: each server's rendered
+    port and the application of its file, :class:`~indexer.model.ListenPort`): a port only one named application
+    declares; one of no named application, or of two, names none (the client keeps reaching every handler).
+
+    >>> code_ports([("3000", "api"), ("3000", "api"), ("4000", "a"), ("4000", "b"), ("5000", None), ("?", "x")])
+    {'3000': 'api'}
+    """
+    apps: dict[str, set[str | None]] = {}
+    for text, app in declared:
+        port = port_of(text)
+        if port is not None:
+            apps.setdefault(str(port), set()).add(app)
+    return {port: next(iter(names)) for port, names in apps.items() if len(names) == 1 and None not in names}  # type: ignore[misc]
 
 
 def loopback_keys(ports: Iterable[int | str]) -> list[str]:

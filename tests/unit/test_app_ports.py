@@ -16,6 +16,7 @@ from indexer.frameworks.app_ports import app_folder, port_of, ports_of_file
 from indexer.frameworks.link_options import LinkOptions
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import load_module_properties
+from indexer.languages import extractor_for_path
 from indexer.pipeline import index_repository
 from indexer.rescan import is_config_path
 from indexer.run import IndexOptions
@@ -161,3 +162,97 @@ def test_port_values_and_files() -> None:
     # a change to a declaring file re-reads the tree's options; a source file beside it does not
     assert is_config_path("app/admin/configs/config.yaml") and is_config_path("Api/Properties/launchSettings.json")
     assert not is_config_path("app/admin/internal/server/http.yaml.go")
+
+
+def _package(name: str) -> str:
+    return json.dumps({"name": name, "scripts": {"start": "node index.js"}, "dependencies": {"express": "4"}})
+
+
+_EXPRESS = """const express = require("express");
+const app = express();
+app.get("/api/items", (req, res) => res.json([]));
+{listen}
+"""
+
+_CODE_TREE = {
+    "users/package.json": _package("users"),
+    "users/index.js": _EXPRESS.format(listen="const PORT = process.env.PORT || 3001;\napp.listen(PORT, () => {});"),
+    "orders/package.json": _package("orders"),
+    "orders/index.ts": _EXPRESS.format(listen="await app.listen(parseInt(process.env.PORT ?? '3002', 10));"),
+    # two applications starting a server on 3003 in code: the port names neither
+    "a/package.json": _package("a"),
+    "a/index.js": _EXPRESS.format(listen="app.listen({ port: 3003 });"),
+    "b/package.json": _package("b"),
+    "b/index.js": _EXPRESS.format(listen="app.listen(3003);"),
+    "stock/requirements.txt": "flask\n",
+    "stock/app.py": """import os
+from flask import Flask
+
+app = Flask(__name__)
+PORT = int(os.environ.get("PORT", 5001))
+
+
+@app.get("/api/items")
+def items():
+    return []
+
+
+if __name__ == "__main__":
+    app.run(host="0.0.0.0", port=PORT)
+""",
+    "web/package.json": json.dumps({"name": "web", "scripts": {"start": "vite"}}),
+    "web/api.js": """export const users = () => fetch("http://localhost:3001/api/items");
+export const orders = () => fetch("//127.0.0.1:3002/api/items");
+export const either = () => fetch("http://localhost:3003/api/items");
+export const stock = () => fetch("http://localhost:5001/api/items");
+export const remote = () => fetch("http://users:3001/api/items");
+""",
+}
+
+
+def test_ports_servers_listen_on_in_code(tmp_path) -> None:
+    root = write_tree(tmp_path / "code", _CODE_TREE)
+    s = EmbeddedStore(tmp_path / "code.db")
+    try:
+        index_repository(root, s, s, IndexOptions(repo="code", jobs=1))
+        eid = "endpoint:GET /api/items"
+        clients = {e.src.split(":", 1)[1]: e.props.get("service") for e in s.incoming([eid], ["CALLS_HTTP"])[eid]}
+        assert clients == {"web/api.users(0)": "users", "web/api.orders(0)": "orders",
+                           "web/api.either(0)": "localhost",  # a and b both listen on 3003 in code
+                           "web/api.stock(0)": "stock", "web/api.remote(0)": "users"}
+        served = sorted(e.props.get("service") for e in s.incoming([eid], ["EXPOSES"])[eid])
+        assert served == ["a", "b", "orders", "stock", "users"]
+        stock = blast_radius(s, SymbolQuery("items"))
+        assert _callers(stock) == ["either", "stock"]  # not users / orders / remote (other applications' ports)
+    finally:
+        s.close()
+
+
+def _ports(path: str, source: str) -> list[tuple[str, int]]:
+    ex = extractor_for_path(path).extract(path, source.encode())
+    return [(lp.port.parts[0][1], lp.line) for lp in ex.listen_ports]
+
+
+def test_listen_port_values() -> None:
+    js = """const PORT = 4000;
+app.listen(PORT);
+app.listen(config.port);
+function start(port) { server.listen(port); }
+fastify.listen({ port: Number(process.env.PORT) || 4001, host: "0.0.0.0" });
+emitter.listen(handler);
+const http = require("http"); http.createServer(app).listen(`4002`);
+"""
+    assert _ports("src/server.js", js) == [("4000", 2), ("4001", 5), ("4002", 7)]
+    py = """import os, uvicorn
+from aiohttp import web
+
+PORT = 1
+PORT = 2
+app.run(port=PORT)
+app.run(port=settings.PORT)
+uvicorn.run("main:app", host="0.0.0.0", port=int(os.getenv("API_PORT", "8000")), reload=True)
+web.run_app(app, port=os.environ.get("PORT") or 8080)
+client.run(port=9)
+"""
+    # PORT assigned twice: unknown; client.run(port=9) is read too (a `run` with a port is a server's start)
+    assert _ports("svc/main.py", py) == [("8000", 8), ("8080", 9), ("9", 10)]
