@@ -21,6 +21,7 @@ from indexer.pipeline import index_repository
 from indexer.rescan import is_config_path
 from indexer.run import IndexOptions
 from stores.embedded import EmbeddedStore
+from tests.index_dump import dump
 from tests.resolution_harness import write_tree
 
 
@@ -256,3 +257,31 @@ client.run(port=9)
 """
     # PORT assigned twice: unknown; client.run(port=9) is read too (a `run` with a port is a server's start)
     assert _ports("svc/main.py", py) == [("8000", 8), ("8080", 9), ("9", 10)]
+
+
+def test_a_changed_port_relinks_the_clients_as_a_full_index(tmp_path) -> None:
+    """One-shot runs with a state folder: a server's port edited in code, and a declaring configuration
+    file edited, each give the edges (and their services) of a full index of the same tree."""
+    src = write_tree(tmp_path / "src", {**_CODE_TREE, **{k: v for k, v in _TREE.items() if k.startswith("app/")}})
+    eid = "endpoint:GET /api/items"
+
+    def index(db: str, state: str) -> tuple[dict, dict[str, object]]:
+        s = EmbeddedStore(tmp_path / db)
+        try:
+            index_repository(src, s, s, IndexOptions(repo="r", jobs=1, state_dir=str(tmp_path / state)))
+            services = {e.src: e.props.get("service") for e in s.incoming([eid], ["CALLS_HTTP", "EXPOSES"])[eid]}
+        finally:
+            s.close()
+        return dump(tmp_path / db), services
+
+    _, before = index("x.db", "state")
+    assert before["r:web/api.users(0)"] == "users"
+    (src / "users/index.js").write_text(_EXPRESS.format(listen="app.listen(5001);"), encoding="utf-8")
+    code_edit = index("x.db", "state")  # a source file's edit: re-bound by itself
+    assert code_edit == index("full.db", "full-state")
+    assert code_edit[1]["r:web/api.users(0)"] == "localhost"  # nobody listens on 3001 now
+    assert code_edit[1]["r:web/api.stock(0)"] == "localhost"  # 5001: users' code and stock's both
+    (src / "app/front/configs/config.yaml").write_text(_kratos_config(":3001"), encoding="utf-8")
+    config_edit = index("x.db", "state")
+    assert config_edit == index("full2.db", "full-state2")
+    assert config_edit[1]["r:web/api.users(0)"] == "front"  # 3001 is front's now
