@@ -42,7 +42,7 @@ __all__ = ["SECTIONS", "FUNCTION_TYPES", "ENV_HEADS", "MAX_ALTERNATIVES", "MAX_C
 
 SECTIONS = ("express", "fastify", "hono", "nest", "http_clients", "kafkajs", "amqplib", "aws_messaging", "listeners",
             "constants", "apollo", "nest_graphql", "schedulers", "http_wrappers", "base_urls", "graphql_clients",
-            "test_callbacks", "express_errors", "nest_cqrs", "nest_microservices", "url_builders", "listen_ports")
+            "test_callbacks", "express_errors", "nest_cqrs", "nest_microservices", "url_builders")
 """The query files of the ECMAScript detectors, one per detector module."""
 _QUERY_FILES = (*SECTIONS, "local_names")  # and the names declared and written, for ScopeTables
 

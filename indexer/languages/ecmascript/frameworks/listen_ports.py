@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from indexer.languages.base import query, run_query
 from indexer.languages.ecmascript.frameworks.common import JsFile, js_file, unwrap
 from indexer.model import ListenPort, Template
 
@@ -29,9 +30,9 @@ LANGUAGES = ("javascript", "typescript")
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Record each ``X.listen(port)`` / ``X.listen({ port })`` of the file whose port is partly known."""
     if b".listen(" not in src.data:
-        return
+        return  # the query runs only on files that can match (it is no section of the shared pass)
     jf = js_file(root, src, out)
-    for caps in jf.matches("listen_ports"):
+    for _, caps in run_query(query(jf.grammar, "ecmascript/queries", "listen_ports"), root):
         arg: Node | None = unwrap(caps["port"][0]) or caps["port"][0]
         if arg is not None and arg.type == "object":
             arg = jf.object_pairs(arg).get("port")
