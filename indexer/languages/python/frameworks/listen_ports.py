@@ -9,6 +9,8 @@ the one a loopback client of that port reaches (:mod:`indexer.frameworks.app_por
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText, query, run_query
@@ -19,14 +21,15 @@ __all__ = ["LANGUAGES", "detect"]
 
 LANGUAGES = ("python",)
 _MAX_DEPTH = 8
+_PORT_KEYWORD = re.compile(rb"\bport\s*=(?!=)")
 _ENV_GETTERS = frozenset({"os.getenv", "os.environ.get", "getenv", "environ.get"})
 _NUMBER_CALLS = frozenset({"int", "str"})
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     """Record each server start of the file whose ``port=`` is known."""
-    if b"port" not in src.data:
-        return
+    if _PORT_KEYWORD.search(src.data) is None:
+        return  # no `port=` keyword: nothing to match (a plain `b"port"` test would pass every `import`)
     for _, caps in run_query(query("python", "python/queries", "listen_ports"), root):
         port = _value(src, root, caps["port"][0], 0)
         if port is not None:
