@@ -19,12 +19,13 @@ Declarations read (each names the *application folder* whose files the port serv
 A port of ``0`` (a random one) or outside 1-65535 is no declaration; a URL without a port names none
 (its scheme's default is not taken: it says nothing of a development run). Files are read through
 :func:`indexer.frameworks.services.read_config` (inside the root, regular, bounded); JSON files are parsed
-by ``json5`` (ASP.NET allows comments and trailing commas), YAML safe-loaded; a malformed file declares
-nothing and nothing raises.
+by the standard library, else by ``json5`` (ASP.NET allows comments and trailing commas), YAML safe-loaded; a file
+longer than :data:`MAX_PORT_FILE_CHARS` or malformed declares nothing and nothing raises.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -32,11 +33,14 @@ from collections.abc import Callable, Iterable, Mapping
 import json5
 import yaml
 
-__all__ = ["loopback_port", "code_ports", "KRATOS_CONFIG_DIR", "PORT_FILE_FOLDERS", "APP_SETTINGS_FILES", "is_port_file", "app_folder", "port_of", "ports_of_file", "spring_ports",
+__all__ = ["loopback_port", "code_ports", "MAX_PORT_FILE_CHARS", "KRATOS_CONFIG_DIR", "PORT_FILE_FOLDERS", "APP_SETTINGS_FILES", "is_port_file", "app_folder", "port_of", "ports_of_file", "spring_ports",
            "loopback_keys"]
 
 log = logging.getLogger(__name__)
 
+MAX_PORT_FILE_CHARS = 64_000
+"""Longest file read for a port (characters): these files are a few hundred bytes; a larger one (a hostile or
+generated file, parsed by pure-Python YAML / JSON5) declares nothing."""
 KRATOS_CONFIG_DIR = "configs"
 """The folder of a go-kratos application's configuration files (``app/shop/admin/configs/config.yaml``)."""
 PORT_FILE_FOLDERS = (KRATOS_CONFIG_DIR, "Properties")
@@ -124,7 +128,7 @@ def ports_of_file(rel: str, read: Callable[[str], str | None]) -> list[int]:
     """The ports the file ``rel`` (:func:`app_folder` names it) declares, in file order without repeats;
     ``read(rel)`` gives its text (``None``: unreadable). Never raises on malformed content."""
     text = read(rel)
-    if not text:
+    if not text or len(text) > MAX_PORT_FILE_CHARS:
         return []
     name = rel.rpartition("/")[2]
     found: list[int] = []
@@ -133,7 +137,10 @@ def ports_of_file(rel: str, read: Callable[[str], str | None]) -> list[int]:
             for doc in list(yaml.safe_load_all(text))[:20]:
                 found += [p for p in (port_of(_get(doc, "server", "http", "addr")),) if p is not None]
         else:
-            doc = json5.loads(text)
+            try:
+                doc = json.loads(text)
+            except ValueError:  # comments or trailing commas, which ASP.NET allows
+                doc = json5.loads(text)
             if name == _LAUNCH_SETTINGS:
                 profiles = _get(doc, "profiles")
                 for profile in profiles.values() if isinstance(profiles, Mapping) else ():

@@ -160,6 +160,11 @@ def test_port_values_and_files() -> None:
     texts = {"c/configs/bad.yaml": "server: [unclosed", "c/configs/list.yaml": "- 1\n- 2\n",
              "P/Properties/launchSettings.json": "{not json", "d/appsettings.json": '{"Urls": 5}'}
     assert [ports_of_file(f, texts.get) for f in texts] == [[], [], [], []]
+    # nested past the parser's recursion limit, or longer than any real settings file: nothing, quickly
+    launch = '{"profiles": {"p": {"applicationUrl": "http://localhost:5000"}}, "pad": "%s"}'
+    assert ports_of_file("P/Properties/launchSettings.json", lambda _: launch % "") == [5000]
+    assert ports_of_file("P/Properties/launchSettings.json", lambda _: launch % ("x" * 70_000)) == []
+    assert ports_of_file("P/Properties/launchSettings.json", lambda _: "[" * 60_000) == []
     # a change to a declaring file re-reads the tree's options; a source file beside it does not
     assert is_config_path("app/admin/configs/config.yaml") and is_config_path("Api/Properties/launchSettings.json")
     assert not is_config_path("app/admin/internal/server/http.yaml.go")
