@@ -290,3 +290,29 @@ def test_a_changed_port_relinks_the_clients_as_a_full_index(tmp_path) -> None:
     config_edit = index("x.db", "state")
     assert config_edit == index("full2.db", "full-state2")
     assert config_edit[1]["r:web/api.users(0)"] == "front"  # 3001 is front's now
+
+
+def test_a_project_inside_a_named_unit_is_that_unit(tmp_path) -> None:
+    """A declaring folder inside a named unit (a compose service building the folder around it) names that unit; it
+    is not split off (its endpoints keep the compose name, which clients of ``http://web/...`` name)."""
+    root = write_tree(tmp_path / "r", {
+        "Dockerfile": "FROM scratch\nCOPY . /app\n",
+        "compose.yaml": "services:\n  web:\n    build: .\n",
+        "src/Api/Api.csproj": "<Project Sdk=\"Microsoft.NET.Sdk.Web\"></Project>\n",
+        "src/Api/Properties/launchSettings.json": '{"profiles": {"p": {"applicationUrl": "http://localhost:5005"}}}',
+        "tools/admin/configs/config.yaml": _kratos_config(":8200"),
+        "tools/admin/package.json": json.dumps({"name": "@shop/admin-api"}),  # no app: only its name
+    })
+    found = service_map(root, {})
+    assert dict(found.listening) == {"5005": ("",), "8200": ("",)}
+    assert sorted(found.units) == [""] and found.units[""].name == "web" and found.units[""].kinds == (
+        "compose", "docker", "port")
+    services = LinkOptions.for_repository(root).services
+    assert services["//localhost:5005"] == services["http://127.0.0.1:8200"] == "web"
+    # with no named unit around it, the folder is one, named by its package
+    (root / "compose.yaml").unlink()
+    (root / "Dockerfile").unlink()
+    found = service_map(root, {})
+    assert dict(found.listening) == {"5005": ("src/Api",), "8200": ("tools/admin",)}
+    assert (found.units["tools/admin"].name, found.units["tools/admin"].how, found.units["tools/admin"].aliases) == (
+        "admin-api", "package", ("admin",))
