@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from indexer.model_http import (COMPOSED_BY, DJANGO_ADMIN_SITE, DRF_AUTHENTICATION, DRF_PERMISSION, DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA,
-                                WRAPPER_KINDS, ClientFixture, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, Mount, Route, Router, UriVersioning,
+                                WRAPPER_KINDS, ClientFixture, DevProxy, GatewayRouteDecl, GlobalPrefix, HttpCall, ListenPort, Mount, Route, Router, UriVersioning,
                                 UrlArgCall, UrlBuilder, UrlFixture, UrlRewrite, Wrapper, WrapperRef)
 from indexer.model_pickling import pickle_records
 from indexer.model_services import (ENTRY_KINDS, GRAPHQL_CLIENT_OPERATIONS, ORM_ATTRIBUTE, RPC_ROLES, TABLE_ROLES,
@@ -60,7 +60,7 @@ __all__ = [
     "UiComponent", "unwrapped",
     "base_type", "drop_generics", "simple_name", "MAX_RECEIVER_LINKS", "LONG_RECEIVER", "LONG_CHAIN", "LITERAL_RECEIVER", "NARROWED",
     "STRINGS", "holds_on_lines",
-    "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "UriVersioning", "UrlRewrite",
+    "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE", "DRF_AUTHENTICATION", "DRF_PERMISSION", "GlobalPrefix", "ListenPort", "UriVersioning", "UrlRewrite",
     "DevProxy", "ORM_ATTRIBUTE", "ClientFixture", "UrlFixture",
 ]
 
@@ -400,6 +400,7 @@ class FileExtraction:
     rpc_uses: list[RpcUse] = field(default_factory=list)
     global_prefixes: list[GlobalPrefix] = field(default_factory=list)
     uri_versionings: list[UriVersioning] = field(default_factory=list)
+    listen_ports: list[ListenPort] = field(default_factory=list)
     url_rewrites: list[UrlRewrite] = field(default_factory=list)
     dev_proxies: list[DevProxy] = field(default_factory=list)
     gateway_routes: list[GatewayRouteDecl] = field(default_factory=list)

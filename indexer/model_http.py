@@ -18,7 +18,7 @@ from indexer.string_templates import Template
 
 __all__ = [
     "WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
-    "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
+    "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix", "ListenPort",
     "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture", "UrlFixture",
 ]
 
@@ -344,6 +344,19 @@ class GlobalPrefix:
     line: int
     col: int
     exclude: list[Template] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class ListenPort:
+    """The port an application's own code starts its server on (Express / Koa / Nest ``app.listen(PORT)``,
+    ``fastify.listen({ port })``, uvicorn's ``uvicorn.run(app, port=8000)``, Flask's ``app.run(port=5000)``):
+    ``port`` as written (``process.env.PORT || 3000`` is its fallback, a constant a reference). The linker
+    names the application of this file as the one a loopback client of that port reaches
+    (:mod:`indexer.frameworks.app_ports`)."""
+
+    port: Template
+    line: int
+    col: int
 
 
 @dataclass(slots=True)

@@ -41,7 +41,9 @@ class TopicUse:
     / ``client``: a NestJS microservice use (broker ``nest``) whose transport its own file names (``transport``: a
     ``Transport`` member lower-cased, ``kafka``, ``rmq``, ``tcp``), or the injection token of the client it sends through
     (``client``), whose :class:`MessageTransport` registration the linker reads; both ``None``: a handler, whose
-    transports are those of its application's server bootstrap."""
+    transports are those of its application's server bootstrap. ``transport_via``: a send through a client the
+    file creates from options written in another module (``ClientProxyFactory.create(kafkaOptions as any)``): a
+    ``ref`` to the transport constant those options record (as :attr:`MessageTransport.via`)."""
 
     framework: str
     role: str
@@ -57,6 +59,7 @@ class TopicUse:
     needs_consumer: bool = False
     transport: str | None = None
     client: Template | None = None
+    transport_via: Template | None = None
 
 
 @dataclass(slots=True)

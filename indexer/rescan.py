@@ -5,6 +5,7 @@ path is a directory, an OpenAPI spec part or a Kubernetes manifest: :mod:`indexe
 
 from __future__ import annotations
 
+from indexer.frameworks.app_ports import is_port_file
 from indexer.frameworks.dev_proxy import PROXY_FILES
 from indexer.frameworks.app_settings import is_settings_file
 from indexer.frameworks.env_config import ENV_FILES
@@ -32,10 +33,12 @@ def is_config_path(rel: str) -> bool:
     path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
     of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)
     or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)
-    or an ASP.NET settings file (:func:`indexer.frameworks.app_settings.is_settings_file`: configured names)."""
+    or an ASP.NET settings file (:func:`indexer.frameworks.app_settings.is_settings_file`: configured names)
+    or a file declaring the port of its application (:func:`indexer.frameworks.app_ports.is_port_file`: go-kratos
+    ``configs/*.yaml``, ``launchSettings.json``)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(rel)
-            or is_settings_file(name)):
+            or is_settings_file(name) or is_port_file(rel)):
         return True
     return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))

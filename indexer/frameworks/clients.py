@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from indexer.frameworks.app_ports import code_ports, loopback_port
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
 from indexer.model import FileExtraction, Template, UrlArgCall
 from indexer.resolve.values import FuncV
@@ -113,12 +114,26 @@ def prefixes_url(key: str, url: str) -> bool:
     return len(url) == len(key) or key.endswith("/") or url[len(key)] in ("/", "?", "#", HOLE)
 
 
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "[::1]", "::1"})
+"""URL hosts naming the machine itself (as :data:`analysis.services.LOOPBACK_HOSTS`)."""
+
+
 class ClientLinks:
     """CALLS_HTTP linking, mixed into the linker (which provides ``r``, ``ctxs``, ``options``,
     ``result``, ``render``, ``_endpoint``, ``_edge``, ``_owner_id`` and ``unlinked``: a request whose URL
     names no path is an ``UNLINKED`` edge, :mod:`indexer.frameworks.unlinked`)."""
 
     _gateways: tuple[GatewayRoute, ...] | None = None
+    _code_ports: dict[str, str] | None = None
+
+    def code_ports(self) -> dict[str, str]:
+        """``{port: application}`` of the ports the repository's servers listen on in code
+        (:class:`~indexer.model.ListenPort`, rendered in their files; :func:`~indexer.frameworks.app_ports.code_ports`),
+        computed once per link."""
+        if self._code_ports is None:
+            self._code_ports = code_ports((self.render(c, None, lp.port), self.options.service_for(c.path))  # type: ignore[attr-defined]
+                                          for c in self.ctxs for lp in c.ex.listen_ports)  # type: ignore[attr-defined]
+        return self._code_ports
 
     r: Any
     ctxs: Any
@@ -241,6 +256,8 @@ class ClientLinks:
             if _KNOWN_PATH.match(rest):
                 routed = gateway_url(self.gateways(), method, rest, fc.path)
         service, path = routed if routed is not None else split_url(url, self.options.services)
+        if routed is None and service in _LOOPBACK and (port := loopback_port(url)) is not None:
+            service = self.code_ports().get(port, service)  # an application's own code listens on the port
         if path is None:
             self.unlinked(fc, self._owner_id(fc, caller, line), line, col, "unlinked_url",  # type: ignore[attr-defined]
                           f"{'GET' if method == '*' else method} {rendered.replace(HOLE, '{}')}", framework)

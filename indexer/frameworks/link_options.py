@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from indexer.frameworks.app_ports import loopback_keys
 from indexer.frameworks.app_settings import load_app_settings
 from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
@@ -86,7 +87,10 @@ class LinkOptions:
         """Options for the repository checked out at ``root``: its Spring configuration (repository-wide
         and per module), its service units (:func:`~indexer.frameworks.services.service_map`) and a
         service map made of every unit's names and aliases (a host ``billing`` -> the unit's service
-        ``billing-api``) and compose-published ports (``http://localhost:8080`` -> ``billing-api``), the Spring Cloud
+        ``billing-api``), compose-published ports (``http://localhost:8080``, ``//127.0.0.1:8080`` ... -> ``billing-api``:
+        :func:`~indexer.frameworks.app_ports.loopback_keys`) and the ports applications declare they listen on
+        (:attr:`~indexer.frameworks.services.ServiceMap.listening`; a port two applications declare, or one compose
+        publishes, is left to compose or to nobody), the Spring Cloud
         Gateway routes it declares (:func:`~indexer.frameworks.spring_config.gateway_routes`) and those its
         discovery locators make for every Spring application of the repository
         (:func:`~indexer.frameworks.spring_config.discovery_routes`), overridden by ``services`` (the user's
@@ -97,7 +101,11 @@ class LinkOptions:
         found = service_map(root, modules)
         derived: dict[str, str] = {h: s for h, s in found.hosts.items() if h != s}
         for port, name in found.ports.items():  # compose ports: "8081:8080" publishes the service on localhost:8081
-            derived[f"http://localhost:{port}"] = derived[f"http://127.0.0.1:{port}"] = name
+            derived.update(dict.fromkeys(loopback_keys([port]), name))
+        for port, folders in found.listening.items():  # a port an application declares, unless compose publishes it
+            names = {found.units[f].name for f in folders if f in found.units}
+            if port not in found.ports and len(names) == 1 and None not in names:
+                derived.update(dict.fromkeys(loopback_keys([port]), names.pop()))
         for props in modules.values():
             derived.update(gateway_routes(props))
         gateways = [r for _, props in sorted(modules.items()) for r in gateway_route_list(props)]

@@ -6,7 +6,8 @@ broker ``nest`` whose transport is configured elsewhere (:class:`~indexer.model.
 records, :mod:`indexer.languages.ecmascript.frameworks.nest_microservices`). Its transports are:
 
 * the transport its own file names (:attr:`TopicUse.transport`: a typed ``ClientKafka``, a client the file
-  creates, ``@MessagePattern(p, Transport.KAFKA)``);
+  creates, ``@MessagePattern(p, Transport.KAFKA)``), or the transport constant of the options another module
+  writes for a client the file creates (:attr:`TopicUse.transport_via`: ``ClientProxyFactory.create(opts as any)``);
 * a send through an injected client (:attr:`TopicUse.client`, the token): the ``ClientsModule``
   registrations (their options' transport, or that of the provider they name: ``useClass``, a function
   returning the options, :attr:`MessageTransport.via`) of that token in the nearest folder holding the sending file (the module beside or
@@ -110,9 +111,13 @@ class NestTransports:
             token = self.render(fc, use.owner, use.client)
             if token and _HOLE not in token:
                 found, from_token = self._registered(fc.path, token), True
-        if use.transport:
-            queues = [q for t, q in found if t == use.transport]
-            found = [(use.transport, queues[0] if queues else "")]
+        transport = use.transport
+        if not transport and use.transport_via is not None:  # a client of options another module writes
+            named = self.render(fc, use.owner, use.transport_via)
+            transport = "" if _HOLE in named else named
+        if transport:
+            queues = [q for t, q in found if t == transport]
+            found = [(transport, queues[0] if queues else "")]
         elif use.role == "consumes":
             found = self._served(fc.path)
         known = [(t, q) for t, q in found if t]

@@ -14,7 +14,10 @@ A folder is a *build unit* (:func:`service_map`) when it holds one of
 * a ``pyproject.toml``, ``setup.py`` or ``requirements*.txt``;
 * a ``Dockerfile`` (or ``Dockerfile.*`` / ``*.Dockerfile``);
 * the build context of a docker-compose service (``services: billing-api: build: ./billing``);
-* a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`).
+* a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`);
+* an application folder declaring the port it listens on (:mod:`indexer.frameworks.app_ports`: a
+  go-kratos ``configs/*.yaml``, an ASP.NET ``launchSettings.json`` or Kestrel URL, Spring ``server.port``)
+  that no named unit holds (one inside a compose service's build context is that service's).
 
 Its name, first found: the docker-compose service building it (of several building one folder, the
 first whose Dockerfile copies files of the context: one copying none, no ``COPY`` / ``ADD`` but
@@ -51,6 +54,7 @@ from pathlib import PurePosixPath
 
 import yaml
 
+from indexer.frameworks.app_ports import APP_SETTINGS_FILES, PORT_FILE_FOLDERS, app_folder, ports_of_file, spring_ports
 from indexer.frameworks.env_config import env_values
 from indexer.fsguard import SkipFile, read_regular
 
@@ -247,7 +251,7 @@ class ServiceUnit:
     """One service: ``folder`` repository-relative POSIX (``""``: the root), ``name`` (``None``: the
     root, named by nothing), ``how`` the name was found (``compose``, ``kubernetes``, ``spring``,
     ``package``, ``folder``), ``aliases`` (its other names), ``kinds`` (the build files found:
-    ``maven``, ``gradle``, ``npm``, ``python``, ``docker``, ``compose``, ``spring``)."""
+    ``maven``, ``gradle``, ``npm``, ``python``, ``docker``, ``compose``, ``spring``, ``port``)."""
 
     folder: str
     name: str | None
@@ -277,6 +281,11 @@ class ServiceMap:
     """Per repository-relative file a compose service mounts (``volumes: ["./nginx/nginx.conf:/tmp/x"]``)
     into a container that fills it with ``envsubst`` (its ``command`` / ``entrypoint`` names it, or the
     file goes to ``/etc/nginx/templates/``, which the nginx image fills): that service's environment."""
+    listening: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Port an application declares it listens on (:mod:`indexer.frameworks.app_ports`: go-kratos
+    ``server.http.addr``, ASP.NET ``launchSettings.json`` / Kestrel URLs, Spring ``server.port``) -> the
+    unit folders it names: the innermost named unit holding the declaring folder, else that folder, made a unit
+    of kind ``port``."""
 
     def unit_of(self, path: str) -> ServiceUnit | None:
         """The innermost unit whose folder holds the repository-relative POSIX ``path`` (``None``:
@@ -445,6 +454,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     compose: dict[str, str] = {}  # folder -> compose service name
     tools: set[str] = set()  # folders named by a compose service whose Dockerfile copies none of their files
     ports: dict[str, str] = {}
+    port_files: list[str] = []  # files that may declare the port of their application (indexer.frameworks.app_ports)
     compose_images: list[tuple[str, str]] = []  # (image name, compose service) of services built elsewhere
     yaml_files: list[str] = []
     expand_budget = [MAX_DIRS]  # folders workspace globs may look at, over the whole run (see _expand)
@@ -459,6 +469,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for folder, files in walk_folders(real):
         def rel(name: str, folder: str = folder) -> str:
             return f"{folder}/{name}" if folder else name
+        if folder.rpartition("/")[2] in PORT_FILE_FOLDERS or any(n in files for n in APP_SETTINGS_FILES):
+            port_files += [rel(n) for n in sorted(files) if app_folder(rel(n)) is not None]
         # the files docker compose reads by default first: their services name a folder before those of
         # an extra file (compose.tests.yaml's frontendTests building src/frontend with Dockerfile.cypress)
         for name in sorted(files, key=lambda n: (n not in _DEFAULT_COMPOSE, n)):
@@ -531,6 +543,11 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                 yaml_files.append(rel(name))
     for m in (spring_modules or {}):
         unit(m, "spring")
+    declared = spring_ports(spring_modules or {})  # application folder -> the ports it declares
+    for f in port_files[:MAX_YAML_FILES]:
+        got = ports_of_file(f, lambda r: _read(real, r))
+        if got:
+            declared.setdefault(app_folder(f) or "", []).extend(got)
 
     manifests: set[str] = set()
     k8s = _kubernetes(real, yaml_files, manifests)
@@ -555,6 +572,7 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
         name, how = names[0] if names else (None, "")
         aliases = tuple(dict.fromkeys(n for n, _ in names[1:] if n != name))
         units[folder] = ServiceUnit(folder, name, how, aliases, tuple(sorted(kinds[folder])))
+    listening = _listening(real, declared, units, pkg_names)
     hosts: dict[str, str] = {}
     for u in units.values():  # explicit names first; an alias never takes over another unit's name
         if u.name:
@@ -562,7 +580,35 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
     for u in units.values():
         for a in u.aliases:
             hosts.setdefault(a, u.name or a)
-    return ServiceMap(units, hosts, ports, frozenset(manifests), environments, filled)
+    return ServiceMap(units, hosts, ports, frozenset(manifests), environments, filled,
+                      listening)
+
+
+def _listening(real: str, declared: Mapping[str, list[int]], units: dict[str, ServiceUnit],
+               pkg_names: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Per port the folders of ``declared`` (application folder -> its declared ports) declare, the unit
+    folders they name: the innermost named unit holding the declaring folder (a project inside a compose
+    service's build context is that service), else the folder itself, made a unit of kind ``port`` (named by
+    its package, else its own name; the root by nothing). ``units`` is updated in place."""
+    out: dict[str, list[str]] = {}
+    for folder, found in sorted(declared.items()):
+        if not _real_folder(real, folder):
+            continue
+        holder = max((f for f in units if not f or f == folder or folder.startswith(f + "/")), key=len, default=None)
+        if holder is None or not units[holder].name:
+            names = [n for n in ((pkg_names.get(folder), PurePosixPath(folder).name) if folder else ()) if n]
+            prior = units.get(folder)
+            units[folder] = ServiceUnit(folder, names[0] if names else None,
+                                        ("package" if pkg_names.get(folder) else "folder") if names else "",
+                                        tuple(dict.fromkeys(n for n in names[1:] if n != names[0])),
+                                        tuple(sorted({*(prior.kinds if prior else ()), "port"})))
+            holder = folder
+        elif "port" not in units[holder].kinds:
+            u = units[holder]
+            units[holder] = ServiceUnit(u.folder, u.name, u.how, u.aliases, tuple(sorted({*u.kinds, "port"})))
+        for port in dict.fromkeys(found):
+            out.setdefault(str(port), []).append(holder)
+    return {p: tuple(dict.fromkeys(fs)) for p, fs in out.items()}
 
 
 def _kubernetes(root: str, files: list[str], manifests: set[str]) -> list[tuple[str, str]]:

@@ -85,7 +85,7 @@ def resolve_repository(
 
 FRAMEWORK_FACTS = ("routes", "wrappers", "routers", "mounts", "http_calls", "url_arg_calls", "topics",
                    "queue_bindings", "transports", "constants", "entries", "rpc_services", "rpc_uses", "global_prefixes",
-                   "uri_versionings", "url_rewrites", "dev_proxies", "gateway_routes", "named_loaders", "graphql_documents", "graphql_uses", "tables",
+                   "uri_versionings", "listen_ports", "url_rewrites", "dev_proxies", "gateway_routes", "named_loaders", "graphql_documents", "graphql_uses", "tables",
                    "table_uses", "components", "url_builders", "client_fixtures", "url_fixtures")
 """The :class:`~indexer.model.FileExtraction` lists the framework linker reads: a file with any is
 one of the files every link reads (``_framework``), and a change of any (positions aside) links again."""

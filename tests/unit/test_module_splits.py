@@ -20,7 +20,7 @@ from indexer.resolve.interpreter import Resolver
 
 HTTP = {"WRAPPER_KINDS", "COMPOSED_BY", "WrapperRef", "Wrapper", "GRAPHQL_SCHEMA", "Route", "EXCHANGE_ROUTE", "DRF_ROUTE", "DJANGO_ADMIN_SITE",
         "DRF_AUTHENTICATION", "DRF_PERMISSION", "Router", "Mount", "HttpCall", "UrlArgCall", "UrlBuilder", "GlobalPrefix",
-        "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture", "UrlFixture"}
+        "UriVersioning", "UrlRewrite", "DevProxy", "GatewayRouteDecl", "ClientFixture", "UrlFixture", "ListenPort"}
 SERVICES = {"NamedLoader", "TopicUse", "QueueBinding", "MessageTransport", "ENTRY_KINDS", "EntryRegistration", "RpcService", "RPC_ROLES", "RpcUse",
             "GRAPHQL_CLIENT_OPERATIONS", "GraphqlOperation", "GraphqlFragment", "GraphqlDocument", "GraphqlUse",
             "TABLE_ROLES", "ORM_ATTRIBUTE", "TableDef", "TableUse"}

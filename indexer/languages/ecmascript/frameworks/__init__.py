@@ -26,6 +26,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "js_http_clients",
     "http_wrappers",
     "base_urls",
+    "listen_ports",
     "kafkajs",
     "amqplib",
     "mqtt_js",

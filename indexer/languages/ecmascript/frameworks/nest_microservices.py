@@ -106,9 +106,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         return
     local: dict[str, tuple[str, Template]] = {}  # a client of the file: receiver -> (transport, RMQ queue)
     tokens: dict[str, Template] = {}  # receiver -> the @Inject token it holds
+    vias: dict[str, Template] = {}  # a client of the file created from options of another module -> their transport ref
     for caps in matches:
         if "setup_call" in caps:
-            _setup(jf, out, caps, local)
+            _setup(jf, out, caps, local, vias)
         elif "client_field" in caps:
             found = _options(jf, caps["client_options"][0])
             if found is not None:
@@ -123,7 +124,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         if "handler" in caps:
             _handler(jf, out, caps)
         elif "call" in caps and clients:
-            _send(jf, out, caps, clients, local, tokens)
+            _send(jf, out, caps, clients, local, tokens, vias)
 
 
 def _transport_member(jf: JsFile, node: Node | None) -> str | None:
@@ -289,10 +290,12 @@ def _factory_result(jf: JsFile, fn: Node | None) -> Node | None:
     return returns[0].named_children[0] if len(returns) == 1 and returns[0].named_children else None
 
 
-def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: dict[str, tuple[str, Template]]) -> None:
+def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: dict[str, tuple[str, Template]],
+           vias: dict[str, Template]) -> None:
     """A server bootstrap, a ``ClientsModule`` registration or a ``ClientProxyFactory.create``: its
     :class:`MessageTransport` records (and an RMQ server's queue consumption; a factory client into
-    ``local``)."""
+    ``local``; one created from options another module writes, ``create(kafkaOptions as any)``, into ``local``
+    with no transport and ``vias`` with the :func:`_provider_ref` of those options)."""
     setup, call = jf.text(caps["setup"][0]), caps["setup_call"][0]
     receiver = jf.receiver(caps["setup_receiver"][0]).rsplit(".", 1)[-1]
     args = [a for a in caps["setup_args"][0].named_children if a.type != "comment"]
@@ -341,6 +344,12 @@ def _setup(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], local: 
         found = _options(jf, args[0])
         if found is not None:
             _factory_client(jf, out, call, found, local)
+            return
+        via = _provider_ref(jf, args[0])
+        if via.parts:
+            before = set(local)
+            _factory_client(jf, out, call, ("", Template()), local, via)
+            vias.update(dict.fromkeys(set(local) - before, via))
 
 
 def _exported_clients(jf: JsFile, root: Node, out: FileExtraction) -> None:
@@ -374,10 +383,10 @@ def _exported_clients(jf: JsFile, root: Node, out: FileExtraction) -> None:
 
 
 def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[str, Template],
-                    local: dict[str, tuple[str, Template]]) -> None:
+                    local: dict[str, tuple[str, Template]], via: Template | None = None) -> None:
     """Where ``ClientProxyFactory.create(options)`` goes: ``this.x = ...`` / ``x = ...`` / a field /
     a ``const`` (a client of the file), or the ``useFactory`` of a ``{provide: token}`` provider (a
-    named client)."""
+    named client; ``via``: the transport ref of options another module writes, :attr:`MessageTransport.via`)."""
     node = call
     while node.parent is not None and node.parent.type in ("await_expression", "parenthesized_expression",
                                                            "as_expression", "non_null_expression"):
@@ -404,7 +413,7 @@ def _factory_client(jf: JsFile, out: FileExtraction, call: Node, found: tuple[st
         if token is not None:
             line, col = jf.pos(call)
             out.transports.append(MessageTransport(FRAMEWORK, "client", found[0], jf.template(token), found[1],
-                                                   line, col))
+                                                   line, col, via or Template()))
 
 
 def _clients(out: FileExtraction) -> frozenset[str]:
@@ -432,7 +441,7 @@ def _handler(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]]) -> No
 
 
 def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients: frozenset[str],
-          local: dict[str, tuple[str, Template]], tokens: dict[str, Template]) -> None:
+          local: dict[str, tuple[str, Template]], tokens: dict[str, Template], vias: dict[str, Template]) -> None:
     """``client.send(p, data)`` / ``client.emit(p, data)`` on a client: the code around it produces ``p``
     (with the client's transport when the file says it, else its injection token; an RMQ client of the
     file with a queue produces that queue too)."""
@@ -451,7 +460,7 @@ def _send(jf: JsFile, out: FileExtraction, caps: dict[str, list[Node]], clients:
         transport = next((t for t in typed if t), None)
     token = tokens.get(receiver) if receiver not in local else None
     out.topics.append(TopicUse(FRAMEWORK, "produces", topic, scope, line, col, broker=BROKER,
-                               transport=transport or None, client=token))
+                               transport=transport or None, client=token, transport_via=vias.get(receiver)))
     if queue.parts:
         out.topics.append(TopicUse(FRAMEWORK, "produces", queue, scope, line, col, broker="rabbitmq",
                                    exchange=Template()))

@@ -26,6 +26,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "django_settings",
     "python_view_decorators",
     "python_http_clients",
+    "listen_ports",
     "pytest_clients",
     "python_kafka",
     "celery_tasks",
