@@ -5,7 +5,11 @@
   non-generic, named ``*Controller``, routed by attributes; see :func:`_is_controller`). Its ``[Route("api/[controller]")]`` is the prefix
   (``[controller]`` -> the class name without ``Controller``, ``[action]`` -> the method's name, both
   lower-cased: ASP.NET Core matches paths case-insensitively and clients write them lower-case;
-  ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
+  ``[area]`` stays as written). An Ardalis.ApiEndpoints endpoint (a class deriving from
+  ``EndpointBaseAsync.WithRequest<T>.WithResult<R>`` / ``EndpointBaseSync...``, or the older
+  ``BaseAsyncEndpoint<T, R>`` / ``BaseEndpoint<T, R>``: a ``ControllerBase`` with one action) is such a
+  controller, routed by its attributes only (``[HttpPost("api/authenticate")]`` on ``HandleAsync``;
+  ``[controller]`` is the class's name). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
   ``[HttpDelete]`` / ``[HttpPatch]`` / ``[HttpHead]`` / ``[HttpOptions]`` (its template joined to
   the prefix; a template starting ``/`` or ``~/`` is absolute) or ``[AcceptVerbs("GET", ...)]``, and
   a method with only ``[Route("x")]`` (any method), is a route handled by the method. A controller
@@ -59,6 +63,8 @@ _GROUP_TYPES = frozenset({"RouteGroupBuilder"})
 _THIS_GROUP = re.compile(r"\(\s*this\s+(?:[\w.]+\.)?RouteGroupBuilder\s+(\w+)")
 """An extension method's receiver of a group type in its signature (``(this RouteGroupBuilder group``)."""
 _NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
+_ENDPOINT_BASES = frozenset({"EndpointBaseAsync", "EndpointBaseSync", "BaseAsyncEndpoint", "BaseEndpoint"})
+"""Ardalis.ApiEndpoints' base classes (the head of ``EndpointBaseAsync.WithRequest<T>.WithResult<R>``)."""
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
 
@@ -95,7 +101,7 @@ def _is_controller(d: Definition, defs: list[Definition]) -> bool:
     names = {attribute_name(a) for a in d.decorators}
     if "NonController" in names:
         return False
-    if names & {"ApiController", "Controller"}:
+    if names & {"ApiController", "Controller"} or _is_endpoint_class(d):
         return True
     if not d.name.endswith("Controller"):
         return False
@@ -108,6 +114,11 @@ def _is_controller(d: Definition, defs: list[Definition]) -> bool:
         attribute_name(a) in _ROUTE_ATTRS for a in m.decorators) for m in defs)
 
 
+def _is_endpoint_class(d: Definition) -> bool:
+    """Whether ``d`` derives from an Ardalis.ApiEndpoints base (:data:`_ENDPOINT_BASES`)."""
+    return any(b.split(".", 1)[0] in _ENDPOINT_BASES for b in d.bases)
+
+
 def _controllers(cf: CsFile, out: FileExtraction) -> None:
     defs = list(out.definitions)
     for cls in defs:
@@ -115,7 +126,8 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
             continue
         prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
         token = cls.name.removesuffix("Controller")
-        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators}
+        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators} \
+            and not _is_endpoint_class(cls)
         for m in defs:
             if m.parent != cls.qualname or m.kind != "method" or "static" in m.modifiers:
                 continue
