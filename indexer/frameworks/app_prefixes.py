@@ -239,8 +239,12 @@ class AppPrefixLinks:
         """The edge props of a request of ``fc`` made with ``framework`` whose URL names no service: the
         application holding ``fc`` (:data:`stores.contracts.EDGE_APP`) for a test client requesting
         its own application in process (:data:`OWN_APP_CLIENTS`) when that application is named
-        (:meth:`~indexer.frameworks.link_options.LinkOptions.service_for`); else none."""
-        app = self.options.service_for(fc.path) if framework in OWN_APP_CLIENTS else None
+        (:meth:`~indexer.frameworks.link_options.LinkOptions.service_for`), else the one application the
+        test's .NET project references (:meth:`~indexer.frameworks.link_options.LinkOptions.tested_application`:
+        a test project beside the API it tests); else none."""
+        if framework not in OWN_APP_CLIENTS:
+            return {}
+        app = self.options.service_for(fc.path) or self.options.tested_application(fc.path)
         return {EDGE_APP: app} if app else {}
 
     def client_url(self, fc: FileCtx, framework: str, rendered: str) -> tuple[str, dict[str, str]]:

@@ -32,13 +32,15 @@ import logging
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.frameworks.env_config import config_value, env_for
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, read_inside, read_regular
 
-__all__ = ["SETTINGS_FILES", "is_settings_file", "load_app_settings", "settings_for"]
+__all__ = ["SETTINGS_FILES", "DotnetProjects", "is_settings_file", "load_app_settings", "load_dotnet_projects",
+           "settings_for"]
 
 log = logging.getLogger(__name__)
 
@@ -58,18 +60,35 @@ names (450 KB) made 101 MB of keys."""
 
 
 def is_settings_file(name: str) -> bool:
-    """Whether the file ``name`` (a base name) is one :func:`load_app_settings` reads."""
-    return name in SETTINGS_FILES
+    """Whether the file ``name`` (a base name) is one :func:`load_dotnet_projects` reads: a settings file or a
+    ``*.csproj`` (its ``<ProjectReference>`` items)."""
+    return name in SETTINGS_FILES or name.endswith(".csproj")
+
+
+@dataclass(frozen=True, slots=True)
+class DotnetProjects:
+    """The .NET projects of a repository: ``settings`` as :func:`load_app_settings` gives them, and
+    ``references``: per project folder (repository-relative POSIX, ``""``: the root), the folders of the
+    projects its ``*.csproj`` files name in ``<ProjectReference Include>`` (direct references only)."""
+
+    settings: dict[str, dict[str, str]] = field(default_factory=dict)
+    references: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def load_app_settings(repo_root: str | Path) -> dict[str, dict[str, str]]:
+    """:attr:`DotnetProjects.settings` of :func:`load_dotnet_projects`."""
+    return load_dotnet_projects(repo_root).settings
+
+
+def load_dotnet_projects(repo_root: str | Path) -> DotnetProjects:
     """``{project_dir: {key: value}}`` for the repository at ``repo_root``: ``project_dir`` is the
     repository-relative POSIX folder of a ``*.csproj`` (``""``: the root), ``key`` the flattened,
     lower-case configuration key, ``value`` what :func:`~indexer.frameworks.env_config.config_value` keeps.
     A project folder is listed even with no value kept (settings are never inherited from a parent folder);
     a project with no settings file of its own takes the keys every host project referencing it agrees on
     (:func:`_inherit`). Build output and dependency folders are skipped; a file that is a link out of the root,
-    not regular, larger than :data:`MAX_FILE_BYTES` or not JSON is skipped with a warning. Never raises."""
+    not regular, larger than :data:`MAX_FILE_BYTES` or not JSON is skipped with a warning. Never raises.
+    Returned with each project's direct references (:class:`DotnetProjects`)."""
     root = Path(repo_root)
     real_root = os.path.realpath(root)
     out: dict[str, dict[str, str]] = {}
@@ -93,7 +112,7 @@ def load_app_settings(repo_root: str | Path) -> dict[str, dict[str, str]]:
         out[rel] = values
         refs[rel] = {r for p in projects for r in _references(here / p, root, real_root)}
     _inherit(out, hosts, refs)
-    return out
+    return DotnetProjects(out, {p: frozenset(r) for p, r in refs.items()})
 
 
 def _references(csproj: Path, root: Path, real_root: str) -> set[str]:
