@@ -82,6 +82,10 @@ class LinkOptions:
     """Per .NET project folder, the project folders its ``<ProjectReference>`` items name
     (:attr:`~indexer.frameworks.app_settings.DotnetProjects.references`): the application a test project
     tests (:meth:`tested_application`)."""
+    pages: Mapping[str, str] = field(default_factory=dict)
+    """Razor pages' ``@page`` route templates by ``.cshtml`` path
+    (:attr:`~indexer.frameworks.app_settings.DotnetProjects.pages`), applied to their page models' routes
+    (:func:`~indexer.frameworks.razor_directives.page_route`)."""
     """Where nginx ``include`` directives looked for files (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.patterns`):
     a file added at one of them is read again too."""
 
@@ -117,7 +121,7 @@ class LinkOptions:
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
                    {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways),
                    gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns, settings=dotnet.settings,
-                   project_refs=dotnet.references)
+                   project_refs=dotnet.references, pages=dotnet.pages)
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it

@@ -23,6 +23,7 @@ from indexer.frameworks.clients import HOLE, unknown_only
 from indexer.frameworks.django_methods import bound_view, required_methods
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.python_graphql_links import MERGING_FRAMEWORKS
+from indexer.frameworks.razor_directives import page_route
 from indexer.frameworks.router_classes import borrowed_router
 from indexer.frameworks.wrapper_links import decorator_refs
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
@@ -118,6 +119,8 @@ class RouteLinks:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
         raw = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
         own = raw.replace(HOLE, "{}")
+        if route.framework == "aspnet" and self.options.pages and fc.path.endswith(".cshtml.cs"):
+            own = page_route(self.options.pages, fc.path, own, route.handler)  # the page's @page "template"
         props = self.options.properties_for(fc.path)
         router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
         if router_key is not None and (*router_key, route.framework) in self.refused:
