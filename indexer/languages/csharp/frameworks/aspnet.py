@@ -39,7 +39,8 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import CsFile, attribute_args, attribute_name, cs_file
-from indexer.model import Definition, FileExtraction, Route, Template
+from indexer.frameworks.route_tokens import TOKEN_CONVENTION, TRANSFORMER
+from indexer.model import Definition, FileExtraction, Route, StringConstant, Template, drop_generics
 from indexer.symbols import handler_name
 
 if TYPE_CHECKING:
@@ -89,6 +90,37 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _controllers(cf, out)
     if b".Map" in data:
         _minimal(cf, out)
+    if b"RouteTokenTransformerConvention" in data or b"IOutboundParameterTransformer" in data:
+        _token_transformers(cf, root, out)
+
+
+_SLUGIFY = re.compile(r'"\(\[a-z\]\)\(\[A-Z\]\)"\s*,\s*"\$1(.)\$2"\s*\)\s*\.ToLower(?:Invariant)?\s*\(')
+"""The documented slugify body, ``Regex.Replace(value, "([a-z])([A-Z])", "$1-$2").ToLower()``: the separator."""
+
+
+def _token_transformers(cf: CsFile, root: Node, out: FileExtraction) -> None:
+    """The route token transformer facts of a file (:mod:`indexer.frameworks.route_tokens`): the class each
+    ``new RouteTokenTransformerConvention(new X())`` uses, and each class implementing
+    ``IOutboundParameterTransformer`` whose class body slugifies (:data:`_SLUGIFY`) with its separator."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "object_creation_expression" or \
+                cf.expr(n.child_by_field_name("type")).rsplit(".", 1)[-1] != "RouteTokenTransformerConvention":
+            continue
+        args = cf.args(n)
+        if args and args[0].type == "object_creation_expression":
+            name = drop_generics(cf.expr(args[0].child_by_field_name("type"))).rsplit(".", 1)[-1]
+            out.constants.append(StringConstant(TOKEN_CONVENTION, Template.of(name)))
+    lines = cf.src.data.split(b"\n")
+    for d in out.definitions:
+        if d.kind == "class" and any(b.rsplit(".", 1)[-1] == "IOutboundParameterTransformer"
+                                      for b in (*d.bases, *d.implements)):
+            body = b"\n".join(lines[d.start_line - 1:d.end_line]).decode("utf-8", errors="replace")
+            found = _SLUGIFY.search(body)
+            if found is not None:
+                out.constants.append(StringConstant(TRANSFORMER + d.name, Template.of(found.group(1))))
 
 
 def _is_controller(d: Definition, defs: list[Definition]) -> bool:
