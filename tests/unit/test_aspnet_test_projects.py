@@ -1,10 +1,11 @@
 """The application a .NET test project beside the API tests (session 68, acc68c): a test project
 outside every service unit (``Catalog.FunctionalTests`` next to ``Catalog.API``) gives its in-process
 requests (``WebApplicationFactory<T>.CreateClient()``) the one named application its ``*.csproj``
-references (:meth:`indexer.frameworks.link_options.LinkOptions.tested_application`), so that when two
+references (:meth:`indexer.frameworks.link_options.LinkOptions.tested_application`), or of several the one
+declaring the factory's entry type ``T`` (:mod:`indexer.frameworks.dotnet_test_apps`), so that when two
 applications serve one route the test reaches its own application's handler only
-(:func:`analysis.services.client_reaches`). Negatives: a test project referencing two applications, and a
-test file in no .NET project, carry no application and reach every handler, as before."""
+(:func:`analysis.services.client_reaches`). Negatives: a test project referencing two applications whose
+factory's ``Program`` both declare, and a test file in no .NET project, carry no application and reach every handler, as before."""
 
 from __future__ import annotations
 
@@ -65,6 +66,34 @@ _TREE = {
     "tests/Application.FunctionalTests/Application.FunctionalTests.csproj": _csproj(
         r"..\..\src\Catalog.API\Catalog.API.csproj", r"..\..\src\Basket.API\Basket.API.csproj"),
     "tests/Application.FunctionalTests/ItemsTests.cs": _TEST.format(ns="Application.FunctionalTests"),
+    # two applications referenced, the factory's entry type declared by one of them (through the test project's
+    # own factory subclass, and written as the argument)
+    "src/Basket.API/Program.cs": "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n",
+    "src/Catalog.API/Program.cs": "var app = WebApplication.CreateBuilder(args).Build();\napp.Run();\n",
+    "src/Basket.API/IBasketService.cs": "namespace Basket;\npublic interface IBasketService { }\n",
+    "src/Catalog.API/CatalogOptions.cs": "namespace Catalog;\npublic class CatalogOptions { }\n",
+    "tests/Shop.FunctionalTests/Shop.FunctionalTests.csproj": _csproj(
+        r"..\..\src\Catalog.API\Catalog.API.csproj", r"..\..\src\Basket.API\Basket.API.csproj"),
+    "tests/Shop.FunctionalTests/TestApplication.cs": (
+        "public class TestApplication : WebApplicationFactory<IBasketService>\n{\n}\n"),
+    "tests/Shop.FunctionalTests/Basket/ItemsTests.cs": """using Xunit;
+namespace Shop.FunctionalTests.Basket;
+public class ItemsTests : IClassFixture<TestApplication>
+{
+    public ItemsTests(TestApplication factory) { Client = factory.CreateClient(); }
+    public HttpClient Client { get; }
+    [Fact] public async Task GetsItem() => await Client.GetAsync("api/items/1");
+}
+""",
+    "tests/Shop.FunctionalTests/Catalog/ItemsTests.cs": """using Xunit;
+namespace Shop.FunctionalTests.Catalog;
+public class ItemsTests(CustomWebApplicationFactory<Catalog.CatalogOptions> factory)
+    : IClassFixture<CustomWebApplicationFactory<Catalog.CatalogOptions>>
+{
+    private readonly HttpClient _client = factory.CreateClient();
+    [Fact] public async Task GetsItem() => await _client.GetAsync("api/items/1");
+}
+""",
     # no .NET project around the test
     "tests/Loose/ItemsTests.cs": _TEST.format(ns="Loose"),
 }
@@ -98,20 +127,22 @@ def test_tested_application_is_the_one_named_application_the_test_project_refere
 def test_in_process_requests_carry_the_referenced_application(store: EmbeddedStore) -> None:
     eid = "endpoint:GET /api/items/{}"
     edges = store.incoming([eid], ["CALLS_HTTP"]).get(eid, [])
-    assert sorted((e.src.split(":", 1)[1].split("/")[1], e.props.get("framework"), e.props.get(EDGE_APP))
+    assert sorted(("/".join(e.src.split(":", 1)[1].split("/")[1:-1]), e.props.get("framework"), e.props.get(EDGE_APP))
                   for e in edges) == [
-        ("Application.FunctionalTests", "aspnet-test", None),
+        ("Application.FunctionalTests", "aspnet-test", None),  # WebApplicationFactory<Program>: both have one
         ("Catalog.FunctionalTests", "aspnet-test", "catalog-api"),
         ("Loose", "aspnet-test", None),
+        ("Shop.FunctionalTests/Basket", "aspnet-test", "basket-api"),  # TestApplication's IBasketService
+        ("Shop.FunctionalTests/Catalog", "aspnet-test", "catalog-api"),  # the argument, a Catalog.API type
     ]
 
 
 def test_a_test_reaches_only_its_own_applications_handler(store: EmbeddedStore) -> None:
     def tests_of(target: str) -> list[str]:
         report = blast_radius(store, SymbolQuery(target))
-        return sorted(t.node.id.split(":", 1)[1].split("/")[1] for t in report.tests)
+        return sorted("/".join(t.node.id.split(":", 1)[1].split("/")[1:-1]) for t in report.tests)
 
     assert tests_of("shop:src/Catalog.API/Controllers/ItemsController.ItemsController.Get(1)") == [
-        "Application.FunctionalTests", "Catalog.FunctionalTests", "Loose"]
-    assert tests_of("shop:src/Basket.API/Controllers/ItemsController.ItemsController.Get(1)") == [  # not Catalog.FunctionalTests'
-        "Application.FunctionalTests", "Loose"]
+        "Application.FunctionalTests", "Catalog.FunctionalTests", "Loose", "Shop.FunctionalTests/Catalog"]
+    assert tests_of("shop:src/Basket.API/Controllers/ItemsController.ItemsController.Get(1)") == [
+        "Application.FunctionalTests", "Loose", "Shop.FunctionalTests/Basket"]  # not the Catalog ones
