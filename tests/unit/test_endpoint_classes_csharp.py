@@ -4,7 +4,8 @@ controller with one attribute-routed action) and FastEndpoints (``Endpoint<TRequ
 ``EndpointWithoutRequest``, ``Ep.Req<T>.Res<R>``, routed in ``Configure()`` by ``Get`` / ``Post`` /
 ``Verbs`` + ``Routes``, handled by ``HandleAsync`` / ``ExecuteAsync``), with what must not be a route:
 a class of another base with ``[HttpGet]``, ``Get("/x")`` in the ``Configure()`` of a class that is no
-endpoint, a ``Get`` on another receiver or outside ``Configure()``."""
+endpoint, a ``Get`` on another receiver or outside ``Configure()``. Their functional tests' Ardalis.HttpClientTestExtensions
+requests (``_client.GetAndDeserializeAsync<T>(url)``) are in-process requests; a cache's ``GetAndRefreshAsync`` is none."""
 
 from __future__ import annotations
 
@@ -166,3 +167,36 @@ def test_impact_of_a_command_handler_reaches_the_fastendpoint_sending_it(tmp_pat
     finally:
         store.close()
     assert got == ["POST /Contributors Create.ExecuteAsync"]
+
+
+TESTS = FIXTURE + """
+// --- path: tests/Web.FunctionalTests/ContributorTests.cs ---
+using Xunit;
+
+public class ContributorTests(CustomWebApplicationFactory<Program> factory)
+{
+    private readonly HttpClient _client = factory.CreateClient();
+    private readonly IDistributedCache cache;
+
+    [Fact]
+    public async Task Lists() => await _client.GetAndDeserializeAsync<ContributorListResponse>("/all-projects");
+
+    [Fact]
+    public async Task RejectsEmpty() => await _client.PostAndEnsureBadRequestAsync("/Contributors", null);
+
+    [Fact]
+    public async Task Other()
+    {
+        await cache.GetAndRefreshAsync("/ping");
+        await _client.GetAndDeserialize("/ping");
+    }
+}
+"""
+
+
+def test_ardalis_http_client_test_extensions_are_in_process_requests() -> None:
+    result = resolve_fixture(TESTS)
+    assert [e for e in edges(result, "CALLS_HTTP") if e.startswith("tests/")] == [
+        "tests/Web.FunctionalTests/ContributorTests.ContributorTests.Lists(0) -> endpoint:GET /all-projects",
+        "tests/Web.FunctionalTests/ContributorTests.ContributorTests.RejectsEmpty(0) -> endpoint:POST /Contributors",
+    ]  # cache.GetAndRefreshAsync: no client; GetAndDeserialize: no Async, no extension of the library
