@@ -23,14 +23,16 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from indexer.symbols import ROUTE_TOKEN_CONVENTION, ROUTE_TOKEN_TRANSFORMER
+
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
 
 __all__ = ["TOKEN_CONVENTION", "TRANSFORMER", "project_of", "slug", "token_separators", "transform_tokens"]
 
-TOKEN_CONVENTION = "aspnet:@route-token-convention"
+TOKEN_CONVENTION = ROUTE_TOKEN_CONVENTION
 """The qualname of the constant naming the transformer class a file's ``RouteTokenTransformerConvention`` uses."""
-TRANSFORMER = "aspnet:@route-token-transformer:"
+TRANSFORMER = ROUTE_TOKEN_TRANSFORMER
 """The head of the qualname of the constant giving a slugifying transformer class's separator."""
 _BOUNDARY = re.compile(r"([a-z])([A-Z])")
 

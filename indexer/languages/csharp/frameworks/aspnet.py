@@ -39,9 +39,8 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import CsFile, attribute_args, attribute_name, cs_file
-from indexer.frameworks.route_tokens import TOKEN_CONVENTION, TRANSFORMER
 from indexer.model import Definition, FileExtraction, Route, StringConstant, Template, drop_generics
-from indexer.symbols import handler_name
+from indexer.symbols import ROUTE_TOKEN_CONVENTION, ROUTE_TOKEN_TRANSFORMER, handler_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -112,7 +111,7 @@ def _token_transformers(cf: CsFile, root: Node, out: FileExtraction) -> None:
         args = cf.args(n)
         if args and args[0].type == "object_creation_expression":
             name = drop_generics(cf.expr(args[0].child_by_field_name("type"))).rsplit(".", 1)[-1]
-            out.constants.append(StringConstant(TOKEN_CONVENTION, Template.of(name)))
+            out.constants.append(StringConstant(ROUTE_TOKEN_CONVENTION, Template.of(name)))
     lines = cf.src.data.split(b"\n")
     for d in out.definitions:
         if d.kind == "class" and any(b.rsplit(".", 1)[-1] == "IOutboundParameterTransformer"
@@ -120,7 +119,7 @@ def _token_transformers(cf: CsFile, root: Node, out: FileExtraction) -> None:
             body = b"\n".join(lines[d.start_line - 1:d.end_line]).decode("utf-8", errors="replace")
             found = _SLUGIFY.search(body)
             if found is not None:
-                out.constants.append(StringConstant(TRANSFORMER + d.name, Template.of(found.group(1))))
+                out.constants.append(StringConstant(ROUTE_TOKEN_TRANSFORMER + d.name, Template.of(found.group(1))))
 
 
 def _is_controller(d: Definition, defs: list[Definition]) -> bool:
