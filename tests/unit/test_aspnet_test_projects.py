@@ -146,3 +146,39 @@ def test_a_test_reaches_only_its_own_applications_handler(store: EmbeddedStore) 
         "Application.FunctionalTests", "Catalog.FunctionalTests", "Loose", "Shop.FunctionalTests/Catalog"]
     assert tests_of("shop:src/Basket.API/Controllers/ItemsController.ItemsController.Get(1)") == [
         "Application.FunctionalTests", "Loose", "Shop.FunctionalTests/Basket"]  # not the Catalog ones
+
+
+_WEB = '<Project Sdk="Microsoft.NET.Sdk.Web">\n  <PropertyGroup><TargetFramework>net9.0</TargetFramework></PropertyGroup>\n</Project>\n'
+
+_UNCONTAINED = {  # no Dockerfile, no compose: the Web SDK projects are the applications (CleanArchitecture's layout)
+    "src/Clean.Web/Clean.Web.csproj": _WEB,
+    "src/Clean.Web/Controllers/ItemsController.cs": _CONTROLLER.format(ns="Clean"),
+    "src/Clean.Core/Clean.Core.csproj": _csproj(),  # a class library: no application
+    "sample/Sample.Web/Sample.Web.csproj": '<Project>\n  <Sdk Name="Microsoft.NET.Sdk.Web" />\n</Project>\n',
+    "sample/Sample.Web/Controllers/ItemsController.cs": _CONTROLLER.format(ns="Sample"),
+    "tests/Clean.FunctionalTests/Clean.FunctionalTests.csproj": _csproj(
+        r"..\..\src\Clean.Web\Clean.Web.csproj", r"..\..\src\Clean.Core\Clean.Core.csproj"),
+    "tests/Clean.FunctionalTests/ItemsTests.cs": _TEST.format(ns="Clean.FunctionalTests"),
+    "sample/Sample.FunctionalTests/Sample.FunctionalTests.csproj": _csproj(r"..\Sample.Web\Sample.Web.csproj"),
+    "sample/Sample.FunctionalTests/ItemsTests.cs": _TEST.format(ns="Sample.FunctionalTests"),
+}
+
+
+def test_web_sdk_projects_are_applications_and_scope_their_tests(tmp_path) -> None:
+    root = write_tree(tmp_path / "clean", _UNCONTAINED)
+    assert LinkOptions.for_repository(root).units == {"sample/Sample.Web": "Sample.Web", "src/Clean.Web": "Clean.Web"}
+    s = EmbeddedStore(tmp_path / "clean.db")
+    try:
+        index_repository(root, s, s, IndexOptions(repo="clean", jobs=1))
+        eid = "endpoint:GET /api/items/{}"
+        assert sorted(e.props.get(EDGE_APP) for e in s.incoming([eid], ["CALLS_HTTP"]).get(eid, [])) == [
+            "Clean.Web", "Sample.Web"]
+
+        def tests_of(target: str) -> list[str]:
+            return sorted(t.node.id.split(":", 1)[1].split("/")[1] for t in blast_radius(s, SymbolQuery(target)).tests)
+
+        assert tests_of("clean:src/Clean.Web/Controllers/ItemsController.ItemsController.Get(1)") == ["Clean.FunctionalTests"]
+        assert tests_of("clean:sample/Sample.Web/Controllers/ItemsController.ItemsController.Get(1)") == [
+            "Sample.FunctionalTests"]
+    finally:
+        s.close()
