@@ -19,12 +19,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-__all__ = ["MAX_PAGE_BYTES", "is_page_file", "page_directive", "page_route"]
+__all__ = ["HEAD_CHARS", "MAX_PAGE_BYTES", "is_page_file", "page_directive", "page_route"]
 
 MAX_PAGE_BYTES = 1_000_000
 """A larger ``.cshtml`` file is not read (its directive stays unknown: the conventional path)."""
-_DIRECTIVE = re.compile(r'\A\s*(?:@\*.*?\*@\s*)*@page(?:[ \t]+"([^"\r\n]*)")?[ \t]*(?:\r?\n|\Z)', re.S)
-"""``@page`` first (after Razor comments), with its template string when one is written."""
+_DIRECTIVE = re.compile(r'\A\s*(?:@\*(?:[^*]|\*(?!@))*\*@\s*)*@page(?:[ \t]+"([^"\r\n]*)")?[ \t]*(?:\r?\n|\Z)')
+"""``@page`` first (after Razor comments, each ending at its first ``*@``: one way to read a run of comments, so
+no backtracking over their splits), with its template string when one is written."""
+HEAD_CHARS = 65_536
+"""Only the start of a page is read for its directive (``@page`` comes first)."""
 _HANDLER_SEGMENT = re.compile(r"\{handler(?::[^{}]*)?\??\}", re.IGNORECASE)
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 _HANDLER_NAME = re.compile(r"^On(?:Get|Post|Put|Delete|Patch|Head|Options)(\w*?)(?:Async)?$")
@@ -39,7 +42,7 @@ def is_page_file(path: str) -> bool:
 def page_directive(text: str) -> str | None:
     """The template of the page's ``@page "template"`` directive (``""``: ``@page`` alone), ``None`` when the
     file does not start with ``@page`` (a partial view or layout)."""
-    m = _DIRECTIVE.match(text.removeprefix("\ufeff"))
+    m = _DIRECTIVE.match(text.removeprefix("\ufeff")[:HEAD_CHARS])
     if m is None:
         return None
     return m.group(1) or ""

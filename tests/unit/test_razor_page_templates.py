@@ -113,3 +113,10 @@ def test_page_templates_move_the_routes_and_requests_reach_the_handler(store: Em
                        "endpoint:POST /basket/checkout": ["Checks(0)"]}
     # the page file is configuration of the link: an edit relinks the tree
     assert is_config_path(f"{pages}/Basket/Index.cshtml") and not is_config_path("src/Web/Views/Home/Index.cshtml")
+
+
+def test_a_hostile_page_is_read_in_linear_time() -> None:
+    # a run of Razor comments can be split many ways if a comment may span "*@": each ends at its first "*@"
+    assert page_directive("@*a*@" * 200_000) is None
+    assert page_directive("@*" + "a" * 1_000_000) is None
+    assert page_directive("@* a *@ b *@\n@page \"{id}\"\n") is None  # " b *@" is no comment
