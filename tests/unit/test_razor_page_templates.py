@@ -120,3 +120,21 @@ def test_a_hostile_page_is_read_in_linear_time() -> None:
     assert page_directive("@*a*@" * 200_000) is None
     assert page_directive("@*" + "a" * 1_000_000) is None
     assert page_directive("@* a *@ b *@\n@page \"{id}\"\n") is None  # " b *@" is no comment
+
+
+def test_a_one_shot_run_after_a_page_template_edit_equals_a_full_index(tmp_path) -> None:
+    # a one-shot run reads the pages again with the link options; the watcher relinks on is_config_path (above)
+    def run(src, db, state) -> list[str]:
+        s = EmbeddedStore(db)
+        try:
+            index_repository(src, s, s, IndexOptions(repo="shop", jobs=1, state_dir=str(state) if state else None))
+            eid = "endpoint:POST /basket/update"
+            return sorted(e.src for e in s.incoming([eid], ["EXPOSES"]).get(eid, []))
+        finally:
+            s.close()
+
+    src = write_tree(tmp_path / "shop", _TREE)
+    assert run(src, tmp_path / "x.db", tmp_path / "state") == [
+        "shop:src/Web/Pages/Basket/Index.cshtml.IndexModel.OnPostUpdate(0)"]
+    (src / "src/Web/Pages/Basket/Index.cshtml").write_text('@page "{id:int}"\n@model IndexModel\n', encoding="utf-8")
+    assert run(src, tmp_path / "x.db", tmp_path / "state") == [] == run(src, tmp_path / "full.db", None)
