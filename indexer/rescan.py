@@ -12,6 +12,7 @@ from indexer.frameworks.env_config import ENV_FILES
 from indexer.frameworks.js_modules import is_module_config
 from indexer.frameworks.mybatis_xml import is_mapper_path
 from indexer.frameworks.nginx_config import is_nginx_config
+from indexer.frameworks.razor_directives import is_page_file
 from indexer.frameworks.services import is_boundary_file
 from indexer.frameworks.spring_config import CONFIG_SUFFIXES, is_served_config
 
@@ -33,12 +34,13 @@ def is_config_path(rel: str) -> bool:
     path aliases) or a MyBatis mapper XML file (:func:`indexer.frameworks.mybatis_xml.is_mapper_path`: the SQL
     of mapper interfaces) or a file a config server may serve (:func:`indexer.frameworks.spring_config.is_served_config`)
     or an nginx configuration (:func:`indexer.frameworks.nginx_config.is_nginx_config`: gateway routes)
-    or an ASP.NET settings file (:func:`indexer.frameworks.app_settings.is_settings_file`: configured names)
-    or a file declaring the port of its application (:func:`indexer.frameworks.app_ports.is_port_file`: go-kratos
-    ``configs/*.yaml``, ``launchSettings.json``)."""
+    or an ASP.NET settings or project file (:func:`indexer.frameworks.app_settings.is_settings_file`: configured
+    names, the projects a test project references) or a Razor page (:func:`indexer.frameworks.razor_directives.is_page_file`:
+    its ``@page`` template moves its page model's routes) or a file declaring the port of its application
+    (:func:`indexer.frameworks.app_ports.is_port_file`: go-kratos ``configs/*.yaml``, ``launchSettings.json``)."""
     name = rel.rsplit("/", 1)[-1]
     if (name == ".gitignore" or is_boundary_file(name) or name in ENV_FILES or name in PROXY_FILES
             or name == "angular.json" or is_module_config(name) or is_mapper_path(rel) or is_nginx_config(rel)
-            or is_settings_file(name) or is_port_file(rel)):
+            or is_settings_file(name) or is_page_file(rel) or is_port_file(rel)):
         return True
     return name.endswith(CONFIG_SUFFIXES) and (name.startswith(("application", "bootstrap")) or is_served_config(rel))

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["ANY_STRATEGY", "CONFIG_DEFAULT", "CONFIG_KEY", "CONFIG_OPTIONS", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name", "inline_definition", "inline_header"]
+__all__ = ["ANY_STRATEGY", "CONFIG_DEFAULT", "CONFIG_KEY", "CONFIG_OPTIONS", "ROUTE_TOKEN_CONVENTION",
+           "ROUTE_TOKEN_TRANSFORMER", "DEFAULT_STRATEGY", "LABELS", "file_id", "module_path", "dotted_stems", "defines_suffix", "id_prefix", "definition_tails", "definition_ids", "signature_part", "handler_name", "path_text", "unique_name", "inline_definition", "inline_header"]
 
 DEFAULT_STRATEGY = "PassportModule.defaultStrategy"
 """The :class:`~indexer.model.StringConstant` naming the passport strategy NestJS's ``AuthGuard()`` (no
@@ -49,6 +50,12 @@ CONFIG_DEFAULT = "??"
 """Between a configuration key and the literal a read falls back to when no configuration file sets the key
 (``config:Kafka:Topic??orders`` of .NET ``GetValue<string>("Kafka:Topic", "orders")`` /
 ``configuration["Kafka:Topic"] ?? "orders"``): the linker renders the default when the key has no value."""
+ROUTE_TOKEN_CONVENTION = "aspnet:@route-token-convention"
+"""The qualname of the constant naming the transformer class a file's ASP.NET ``RouteTokenTransformerConvention``
+uses (:mod:`indexer.frameworks.route_tokens`)."""
+ROUTE_TOKEN_TRANSFORMER = "aspnet:@route-token-transformer:"
+"""The head of the qualname of the constant giving a slugifying route token transformer class's separator
+(:mod:`indexer.frameworks.route_tokens`)."""
 CONFIG_OPTIONS = "config:@"
 """The start of the key of a .NET options class ``T``: the constant ``config:@T`` is the section prefix bound to it
 (``services.Configure<T>(configuration.GetSection("urls"))`` -> ``urls:``), and a template's ``ref`` piece

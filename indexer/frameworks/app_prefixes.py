@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.clients import HOLE, SCHEME_HOST
 from indexer.frameworks.dev_proxy import ProxyRule, proxied_url
+from indexer.frameworks.dotnet_test_apps import FactoryApplications
 from indexer.model import GlobalPrefix, Route, Template, UriVersioning, UrlRewrite
 from indexer.symbols import CONFIG_KEY
 from stores.contracts import EDGE_APP
@@ -104,6 +105,7 @@ class AppPrefixLinks:
     _config_facts: dict[tuple[str | None, str, str], list[FileCtx]] | None = None
     _versioning_facts: dict[tuple[str | None, str], list[tuple[FileCtx, UriVersioning]]] | None = None
     _client_facts: tuple[dict[str, list[tuple[FileCtx, UrlRewrite]]], dict[str, list[ProxyRule]]] | None = None
+    _factory_applications: FactoryApplications | None = None
 
     def global_prefix(self, fc: FileCtx, framework: str, path: str) -> str:
         """The global prefix (rendered) of a route of ``framework`` in ``fc`` whose own path is
@@ -239,8 +241,17 @@ class AppPrefixLinks:
         """The edge props of a request of ``fc`` made with ``framework`` whose URL names no service: the
         application holding ``fc`` (:data:`stores.contracts.EDGE_APP`) for a test client requesting
         its own application in process (:data:`OWN_APP_CLIENTS`) when that application is named
-        (:meth:`~indexer.frameworks.link_options.LinkOptions.service_for`); else none."""
-        app = self.options.service_for(fc.path) if framework in OWN_APP_CLIENTS else None
+        (:meth:`~indexer.frameworks.link_options.LinkOptions.service_for`), else the one application the
+        test's .NET project references (:meth:`~indexer.frameworks.link_options.LinkOptions.tested_application`:
+        a test project beside the API it tests), else the one its ``WebApplicationFactory<T>`` starts
+        (:class:`~indexer.frameworks.dotnet_test_apps.FactoryApplications`); else none."""
+        if framework not in OWN_APP_CLIENTS:
+            return {}
+        app = self.options.service_for(fc.path) or self.options.tested_application(fc.path)
+        if not app and framework == "aspnet-test":  # several referenced: the factory's entry type's
+            if self._factory_applications is None:
+                self._factory_applications = FactoryApplications(self.ctxs, self.options)
+            app = self._factory_applications.of(fc)
         return {EDGE_APP: app} if app else {}
 
     def client_url(self, fc: FileCtx, framework: str, rendered: str) -> tuple[str, dict[str, str]]:

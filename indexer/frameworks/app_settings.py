@@ -32,13 +32,16 @@ import logging
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.frameworks.env_config import config_value, env_for
+from indexer.frameworks.razor_directives import MAX_PAGE_BYTES, is_page_file, page_directive
 from indexer.frameworks.spring_config import SKIP_DIRS
 from indexer.fsguard import SkipFile, read_inside, read_regular
 
-__all__ = ["SETTINGS_FILES", "is_settings_file", "load_app_settings", "settings_for"]
+__all__ = ["SETTINGS_FILES", "DotnetProjects", "is_settings_file", "load_app_settings", "load_dotnet_projects",
+           "settings_for"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,8 @@ _TRAILING_COMMA = re.compile(r'("(?:[^"\\]|\\.)*")|,(\s*[}\]])')
 _PROJECT_REFERENCE = re.compile(r'<ProjectReference\s+Include\s*=\s*"([^"]+)"', re.IGNORECASE)
 MAX_FILE_BYTES = 500_000
 MAX_PROJECTS = 2_000
+MAX_PAGES = 20_000
+"""At most this many Razor pages' directives are read per repository."""
 MAX_KEYS = 20_000
 """At most this many keys per project (a settings file of generated data)."""
 MAX_KEY_CHARS = 1_000
@@ -58,25 +63,54 @@ names (450 KB) made 101 MB of keys."""
 
 
 def is_settings_file(name: str) -> bool:
-    """Whether the file ``name`` (a base name) is one :func:`load_app_settings` reads."""
-    return name in SETTINGS_FILES
+    """Whether the file ``name`` (a base name) is one :func:`load_dotnet_projects` reads: a settings file or a
+    ``*.csproj`` (its ``<ProjectReference>`` items)."""
+    return name in SETTINGS_FILES or name.endswith(".csproj")
+
+
+@dataclass(frozen=True, slots=True)
+class DotnetProjects:
+    """The .NET projects of a repository: ``settings`` as :func:`load_app_settings` gives them, and
+    ``references``: per project folder (repository-relative POSIX, ``""``: the root), the folders of the
+    projects its ``*.csproj`` files name in ``<ProjectReference Include>`` (direct references only), and
+    the Razor pages' route templates (``pages``, at most :data:`MAX_PAGES`)."""
+
+    settings: dict[str, dict[str, str]] = field(default_factory=dict)
+    references: dict[str, frozenset[str]] = field(default_factory=dict)
+    pages: dict[str, str] = field(default_factory=dict)
+    """Razor pages with a route template: repository path of the ``.cshtml`` -> its ``@page "template"``
+    (:func:`~indexer.frameworks.razor_directives.page_directive`; pages with ``@page`` alone are left out)."""
 
 
 def load_app_settings(repo_root: str | Path) -> dict[str, dict[str, str]]:
+    """:attr:`DotnetProjects.settings` of :func:`load_dotnet_projects`."""
+    return load_dotnet_projects(repo_root).settings
+
+
+def load_dotnet_projects(repo_root: str | Path) -> DotnetProjects:
     """``{project_dir: {key: value}}`` for the repository at ``repo_root``: ``project_dir`` is the
     repository-relative POSIX folder of a ``*.csproj`` (``""``: the root), ``key`` the flattened,
     lower-case configuration key, ``value`` what :func:`~indexer.frameworks.env_config.config_value` keeps.
     A project folder is listed even with no value kept (settings are never inherited from a parent folder);
     a project with no settings file of its own takes the keys every host project referencing it agrees on
     (:func:`_inherit`). Build output and dependency folders are skipped; a file that is a link out of the root,
-    not regular, larger than :data:`MAX_FILE_BYTES` or not JSON is skipped with a warning. Never raises."""
+    not regular, larger than :data:`MAX_FILE_BYTES` or not JSON is skipped with a warning. Never raises.
+    Returned with each project's direct references (:class:`DotnetProjects`)."""
     root = Path(repo_root)
     real_root = os.path.realpath(root)
     out: dict[str, dict[str, str]] = {}
     hosts: set[str] = set()
     refs: dict[str, set[str]] = {}
+    pages: dict[str, str] = {}
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and d not in ("bin", "obj"))
+        rel_folder = Path(folder).relative_to(root).as_posix().removeprefix(".").lstrip("/")
+        for name in sorted(files):
+            path = f"{rel_folder}/{name}" if rel_folder else name
+            if is_page_file(path) and len(pages) < MAX_PAGES:
+                template = _page_template(Path(folder) / name, real_root)
+                if template:
+                    pages[path] = template
         projects = sorted(f for f in files if f.endswith(".csproj"))
         if not projects:
             continue
@@ -93,7 +127,16 @@ def load_app_settings(repo_root: str | Path) -> dict[str, dict[str, str]]:
         out[rel] = values
         refs[rel] = {r for p in projects for r in _references(here / p, root, real_root)}
     _inherit(out, hosts, refs)
-    return out
+    return DotnetProjects(out, {p: frozenset(r) for p, r in refs.items()}, pages)
+
+
+def _page_template(page: Path, real_root: str) -> str | None:
+    """The ``@page`` template of the Razor page at ``page`` (``None``: none, or the file is skipped)."""
+    try:
+        text = read_regular(page, MAX_PAGE_BYTES, real_root).decode("utf-8-sig", errors="replace")
+    except SkipFile:
+        return None
+    return page_directive(text)
 
 
 def _references(csproj: Path, root: Path, real_root: str) -> set[str]:

@@ -175,6 +175,7 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         self._endpoint_nodes: dict[str, set[str]] = defaultdict(set)
         self._values: dict[tuple[str, str], str] = {}  # constant -> its rendered value
         self._bindings: dict[tuple[str | None, str], set[str]] | None = None  # options_key: .NET options bindings
+        self._token_seps: dict[str | None, str] | None = None  # .NET project -> its route token separator
         self._prefixes: dict[tuple[str, str], list[str]] = {}  # router -> its full prefixes
         self._roots: set[tuple[str, str]] | None = None  # Django ROOT_URLCONF routers (root_urlconfs)
         self._complete: dict[tuple[str, str], list[str]] = {}  # router -> chains found without a cut

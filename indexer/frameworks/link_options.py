@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from indexer.frameworks.app_ports import loopback_keys
-from indexer.frameworks.app_settings import load_app_settings
+from indexer.frameworks.app_settings import load_dotnet_projects
 from indexer.frameworks.dev_proxy import ProxyRule, load_proxies
 from indexer.frameworks.env_config import load_env_files
 from indexer.frameworks.js_modules import load_js_modules
@@ -79,6 +79,14 @@ class LinkOptions:
     settings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Per .NET project folder, the keys its ``appsettings*.json`` give a URL base or a destination name
     (:func:`~indexer.frameworks.app_settings.load_app_settings`), for ``config:`` keys C# code reads."""
+    project_refs: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Per .NET project folder, the project folders its ``<ProjectReference>`` items name
+    (:attr:`~indexer.frameworks.app_settings.DotnetProjects.references`): the application a test project
+    tests (:meth:`tested_application`)."""
+    pages: Mapping[str, str] = field(default_factory=dict)
+    """Razor pages' ``@page`` route templates by ``.cshtml`` path
+    (:attr:`~indexer.frameworks.app_settings.DotnetProjects.pages`), applied to their page models' routes
+    (:func:`~indexer.frameworks.razor_directives.page_route`)."""
     """Where nginx ``include`` directives looked for files (:attr:`~indexer.frameworks.nginx_config.NginxRoutes.patterns`):
     a file added at one of them is read again too."""
 
@@ -116,10 +124,12 @@ class LinkOptions:
         nginx = load_nginx_routes(str(root), found, {**derived, **(services or {})})
         gateways += nginx.routes
         units = {f: u.name or "" for f, u in found.units.items()}
+        dotnet = load_dotnet_projects(root)
         return cls(load_properties(Path(root)), {**derived, **(services or {})}, modules, units,
                    load_operations(Path(root)), load_env_files(root), load_proxies(root), found.manifests,
                    {"ecmascript": load_js_modules(root)}, load_mappers(root), load_templates(root), tuple(gateways),
-                   gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns, settings=load_app_settings(root))
+                   gateway_inputs=nginx.inputs, gateway_patterns=nginx.patterns, settings=dotnet.settings,
+                   project_refs=dotnet.references, pages=dotnet.pages)
 
     def properties_for(self, path: str) -> Mapping[str, str]:
         """The configuration a file sees: that of the innermost module folder holding it
@@ -140,6 +150,19 @@ class LinkOptions:
             module = max((m for m in self.modules if not m or path.startswith(m + "/")), key=len, default=None)
             return self.modules[module].get("spring.application.name") or None if module is not None else None
         return self.properties.get("spring.application.name") or None
+
+    def tested_application(self, path: str) -> str | None:
+        """The application a test file of the repository-relative ``path`` that belongs to none
+        (:meth:`service_for` gives nothing) tests in process: the one named application among the projects
+        its .NET project (the innermost ``*.csproj`` folder holding it) references (``Catalog.FunctionalTests``
+        beside ``Catalog.API``: ``catalog-api``); ``None`` when the file is in no .NET project or its project
+        references no named application or several (``Application.FunctionalTests`` referencing four APIs)."""
+        project = max((p for p in self.project_refs if not p or path.startswith(p + "/")), key=len, default=None)
+        if project is None:
+            return None
+        names = {self.service_for(f"{ref}/-" if ref else "-") for ref in self.project_refs[project]}
+        names.discard(None)
+        return names.pop() if len(names) == 1 else None
 
     def applications(self) -> dict[str, str]:
         """The folders that name the application of the files below them, as the registry keeps them

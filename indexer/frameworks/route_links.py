@@ -23,6 +23,8 @@ from indexer.frameworks.clients import HOLE, unknown_only
 from indexer.frameworks.django_methods import bound_view, required_methods
 from indexer.frameworks.paths import join_paths, unglue_holes
 from indexer.frameworks.python_graphql_links import MERGING_FRAMEWORKS
+from indexer.frameworks.razor_directives import page_route
+from indexer.frameworks.route_tokens import project_of, token_separators, transform_tokens
 from indexer.frameworks.router_classes import borrowed_router
 from indexer.frameworks.wrapper_links import decorator_refs
 from indexer.model import DRF_ROUTE, EXCHANGE_ROUTE, GRAPHQL_SCHEMA, Route
@@ -118,6 +120,10 @@ class RouteLinks:
             handlers.append((file_id(fc.repo, fc.path), route.methods))
         raw = unglue_holes(self.render(fc, scope, route.path), route.framework == "django")
         own = raw.replace(HOLE, "{}")
+        if route.framework == "aspnet" and self.options.pages and fc.path.endswith(".cshtml.cs"):
+            own = page_route(self.options.pages, fc.path, own, route.handler)  # the page's @page "template"
+        elif route.framework == "aspnet" and route.handler is not None and self.options.project_refs:
+            own = self._transformed_tokens(fc, route, own)  # a slugifying RouteTokenTransformerConvention
         props = self.options.properties_for(fc.path)
         router_key = self._router_key(fc, route.router, route.line, route.col) if route.router else None
         if router_key is not None and (*router_key, route.framework) in self.refused:
@@ -187,6 +193,26 @@ class RouteLinks:
         if route.handler is None and route.handler_ref is not None and fc.lang == "python":
             self._handler_decorators(fc, route, linked)
         self.class_view_wraps(fc, route, linked)  # fastapi-utils' @cbv: indexer.frameworks.class_views
+
+    def _transformed_tokens(self, fc: FileCtx, route: Route, own: str) -> str:
+        """``own``, the path of an ASP.NET attribute route, with the segments its ``[controller]`` / ``[action]``
+        tokens gave written as the route token transformer of ``fc``'s .NET project writes them
+        (:mod:`indexer.frameworks.route_tokens`); unchanged when the project registers none."""
+        if self._token_seps is None:  # type: ignore[has-type]
+            self._token_seps = token_separators(self.ctxs, self.options.project_refs)
+        separator = self._token_seps.get(project_of(self.options.project_refs, fc.path))
+        method = fc.def_at(route.handler, route.line) if separator else None
+        cls = fc.def_at(method.parent, route.line) if method is not None and method.parent else None
+        if method is None or cls is None:
+            return own
+        written = " ".join([*cls.d.decorators, *method.d.decorators])
+        tokens = {}
+        if "[controller]" in written:
+            token = cls.name.removesuffix("Controller")
+            tokens[token.lower()] = token
+        if "[action]" in written:
+            tokens[method.name.lower()] = method.name
+        return transform_tokens(own, separator, tokens)
 
     def _unknown_path(self, fc: FileCtx, route: Route, handler: str, methods: tuple[str, ...] | list[str],
                       linked: LinkedRoute) -> None:

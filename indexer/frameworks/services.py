@@ -13,6 +13,8 @@ A folder is a *build unit* (:func:`service_map`) when it holds one of
   one level);
 * a ``pyproject.toml``, ``setup.py`` or ``requirements*.txt``;
 * a ``Dockerfile`` (or ``Dockerfile.*`` / ``*.Dockerfile``);
+* an ASP.NET Core project: a ``*.csproj`` of the Web SDK (``<Project Sdk="Microsoft.NET.Sdk.Web">``, or
+  ``<Sdk Name="Microsoft.NET.Sdk.Web" />``), a web application whether or not it is containerised;
 * the build context of a docker-compose service (``services: billing-api: build: ./billing``);
 * a Spring module folder (:func:`indexer.frameworks.spring_config.load_module_properties`);
 * an application folder declaring the port it listens on (:mod:`indexer.frameworks.app_ports`: a
@@ -229,6 +231,8 @@ def _runs_context(real: str, context: str, build: object) -> bool:
     return text is None or _CONTEXT_COPY.search(text) is not None
 
 
+_WEB_SDK = re.compile(r'\bSdk\s*=\s*"Microsoft\.NET\.Sdk\.Web(?:/[^"]*)?"|<Sdk\s+Name\s*=\s*"Microsoft\.NET\.Sdk\.Web"')
+"""An ASP.NET Core project file (the Web SDK: a web application, :func:`service_map`)."""
 _BUILD_FILES = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
                           "package.json", "pyproject.toml", "setup.py"})
 
@@ -499,6 +503,8 @@ def service_map(root: str | os.PathLike[str], spring_modules: Mapping[str, Mappi
                 unit(folder, "python")
             elif _DOCKERFILE.match(name):
                 unit(folder, "docker")
+            elif name.endswith(".csproj") and _WEB_SDK.search(_read(real, rel(name)) or ""):
+                unit(folder, "dotnet")
             if _COMPOSE_NAMES.match(name):
                 for doc in _yaml_docs(_read(real, rel(name)) or "")[:1]:
                     services = doc.get("services") if isinstance(doc, dict) else None

@@ -461,7 +461,8 @@ public class Unrelated : IRequestHandler { public Task Handle(object o) => null;
     ]  # any: the base type; Make(): a call's result; Messenger / WeakReferenceMessenger: no mediator;
     # message.Command and inner (a type parameter): unknown; Publish: no pipeline; bool: no message;
     # Unrelated: the non-generic interface
-    bases = ("IRequest", "IBaseRequest", "INotification")
+    bases = ("IRequest", "IBaseRequest", "INotification", "ICommand", "IBaseCommand", "IQuery", "IBaseQuery",
+             "IMessage", "IStreamRequest", "IStreamCommand", "IStreamQuery", "IStreamMessage")  # + Mediator's
     assert [(t.framework, t.topic.literal(), t.owner, t.target, t.handed_as) for t in ex.topics if t.handed_as] == [
         ("eventbus", "IdentifiedCommand", "OrdersApi.Cancel", "services.Mediator.Send", ("IntegrationEvent",)),
         ("eventbus", "ProductCountChanged", "OrdersApi.Nothing", "services.Messenger.Send", ("IntegrationEvent",)),

@@ -5,7 +5,11 @@
   non-generic, named ``*Controller``, routed by attributes; see :func:`_is_controller`). Its ``[Route("api/[controller]")]`` is the prefix
   (``[controller]`` -> the class name without ``Controller``, ``[action]`` -> the method's name, both
   lower-cased: ASP.NET Core matches paths case-insensitively and clients write them lower-case;
-  ``[area]`` stays as written). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
+  ``[area]`` stays as written). An Ardalis.ApiEndpoints endpoint (a class deriving from
+  ``EndpointBaseAsync.WithRequest<T>.WithResult<R>`` / ``EndpointBaseSync...``, or the older
+  ``BaseAsyncEndpoint<T, R>`` / ``BaseEndpoint<T, R>``: a ``ControllerBase`` with one action) is such a
+  controller, routed by its attributes only (``[HttpPost("api/authenticate")]`` on ``HandleAsync``;
+  ``[controller]`` is the class's name). Each method with ``[HttpGet]`` / ``[HttpPost]`` / ``[HttpPut]`` /
   ``[HttpDelete]`` / ``[HttpPatch]`` / ``[HttpHead]`` / ``[HttpOptions]`` (its template joined to
   the prefix; a template starting ``/`` or ``~/`` is absolute) or ``[AcceptVerbs("GET", ...)]``, and
   a method with only ``[Route("x")]`` (any method), is a route handled by the method. A controller
@@ -35,8 +39,8 @@ import re
 from typing import TYPE_CHECKING
 
 from indexer.languages.csharp.frameworks.common import CsFile, attribute_args, attribute_name, cs_file
-from indexer.model import Definition, FileExtraction, Route, Template
-from indexer.symbols import handler_name
+from indexer.model import Definition, FileExtraction, Route, StringConstant, Template, drop_generics
+from indexer.symbols import ROUTE_TOKEN_CONVENTION, ROUTE_TOKEN_TRANSFORMER, handler_name
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -59,6 +63,8 @@ _GROUP_TYPES = frozenset({"RouteGroupBuilder"})
 _THIS_GROUP = re.compile(r"\(\s*this\s+(?:[\w.]+\.)?RouteGroupBuilder\s+(\w+)")
 """An extension method's receiver of a group type in its signature (``(this RouteGroupBuilder group``)."""
 _NON_ACTIONS = {"Dispose", "OnActionExecuting", "OnActionExecuted", "OnActionExecutionAsync"}  # [NonAction] in Controller
+_ENDPOINT_BASES = frozenset({"EndpointBaseAsync", "EndpointBaseSync", "BaseAsyncEndpoint", "BaseEndpoint"})
+"""Ardalis.ApiEndpoints' base classes (the head of ``EndpointBaseAsync.WithRequest<T>.WithResult<R>``)."""
 _PARAM = re.compile(r"\{\**(\w+)(?::[^{}]*)?\??\}")
 
 
@@ -83,6 +89,37 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         _controllers(cf, out)
     if b".Map" in data:
         _minimal(cf, out)
+    if b"RouteTokenTransformerConvention" in data or b"IOutboundParameterTransformer" in data:
+        _token_transformers(cf, root, out)
+
+
+_SLUGIFY = re.compile(r'"\(\[a-z\]\)\(\[A-Z\]\)"\s*,\s*"\$1(.)\$2"\s*\)\s*\.ToLower(?:Invariant)?\s*\(')
+"""The documented slugify body, ``Regex.Replace(value, "([a-z])([A-Z])", "$1-$2").ToLower()``: the separator."""
+
+
+def _token_transformers(cf: CsFile, root: Node, out: FileExtraction) -> None:
+    """The route token transformer facts of a file (:mod:`indexer.frameworks.route_tokens`): the class each
+    ``new RouteTokenTransformerConvention(new X())`` uses, and each class implementing
+    ``IOutboundParameterTransformer`` whose class body slugifies (:data:`_SLUGIFY`) with its separator."""
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        stack.extend(n.named_children)
+        if n.type != "object_creation_expression" or \
+                cf.expr(n.child_by_field_name("type")).rsplit(".", 1)[-1] != "RouteTokenTransformerConvention":
+            continue
+        args = cf.args(n)
+        if args and args[0].type == "object_creation_expression":
+            name = drop_generics(cf.expr(args[0].child_by_field_name("type"))).rsplit(".", 1)[-1]
+            out.constants.append(StringConstant(ROUTE_TOKEN_CONVENTION, Template.of(name)))
+    lines = cf.src.data.split(b"\n")
+    for d in out.definitions:
+        if d.kind == "class" and any(b.rsplit(".", 1)[-1] == "IOutboundParameterTransformer"
+                                      for b in (*d.bases, *d.implements)):
+            body = b"\n".join(lines[d.start_line - 1:d.end_line]).decode("utf-8", errors="replace")
+            found = _SLUGIFY.search(body)
+            if found is not None:
+                out.constants.append(StringConstant(ROUTE_TOKEN_TRANSFORMER + d.name, Template.of(found.group(1))))
 
 
 def _is_controller(d: Definition, defs: list[Definition]) -> bool:
@@ -95,7 +132,7 @@ def _is_controller(d: Definition, defs: list[Definition]) -> bool:
     names = {attribute_name(a) for a in d.decorators}
     if "NonController" in names:
         return False
-    if names & {"ApiController", "Controller"}:
+    if names & {"ApiController", "Controller"} or _is_endpoint_class(d):
         return True
     if not d.name.endswith("Controller"):
         return False
@@ -108,6 +145,11 @@ def _is_controller(d: Definition, defs: list[Definition]) -> bool:
         attribute_name(a) in _ROUTE_ATTRS for a in m.decorators) for m in defs)
 
 
+def _is_endpoint_class(d: Definition) -> bool:
+    """Whether ``d`` derives from an Ardalis.ApiEndpoints base (:data:`_ENDPOINT_BASES`)."""
+    return any(b.split(".", 1)[0] in _ENDPOINT_BASES for b in d.bases)
+
+
 def _controllers(cf: CsFile, out: FileExtraction) -> None:
     defs = list(out.definitions)
     for cls in defs:
@@ -115,7 +157,8 @@ def _controllers(cf: CsFile, out: FileExtraction) -> None:
             continue
         prefixes = [attribute_args(a) for a in cls.decorators if attribute_name(a) == "Route"] or [""]
         token = cls.name.removesuffix("Controller")
-        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators}
+        conventional = prefixes == [""] and "ApiController" not in {attribute_name(a) for a in cls.decorators} \
+            and not _is_endpoint_class(cls)
         for m in defs:
             if m.parent != cls.qualname or m.kind != "method" or "static" in m.modifiers:
                 continue

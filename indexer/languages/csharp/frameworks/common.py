@@ -299,6 +299,9 @@ class CsFile:
             return Template((("hole", text),))
         if t == "invocation_expression" and depth < 16:
             callee = node.child_by_field_name("function")
+            args = self.args(node)
+            if callee is not None and self.text(callee) == "nameof" and len(args) == 1:  # a compile-time name
+                return Template.of(drop_generics(self.expr(args[0])).rsplit(".", 1)[-1])
             if callee is not None and callee.type in ("identifier", "member_access_expression"):
                 args = [self._template(a, depth + 1, params) for a in self.args(node)]
                 return Template((call_piece(self.expr(callee).removeprefix("this."), args, self.expr(node)),))

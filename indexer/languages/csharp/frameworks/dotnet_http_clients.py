@@ -7,7 +7,9 @@
   ``DeleteAsync`` / ``DeleteFromJsonAsync`` (DELETE), and ``new HttpRequestMessage(HttpMethod.Post,
   url)``; the URL is the first argument as a template (literals, interpolated strings, ``+``, the
   file's ``const`` strings); a URL with no literal part is left out. A relative URL stays relative
-  (the client's ``BaseAddress`` is configuration, not read).
+  (the client's ``BaseAddress`` is configuration, not read). Ardalis.HttpClientTestExtensions' extension
+  methods on such a client, or on a receiver named ``*client*``, read the same (``GetAndDeserializeAsync<T>(url)``,
+  ``PostAndEnsureBadRequestAsync``: the verb the name starts with).
 * In-process test clients (framework ``aspnet-test``): the same requests on an ``HttpClient`` that
   ``Microsoft.AspNetCore.Mvc.Testing``'s ``WebApplicationFactory<TEntryPoint>.CreateClient()`` or
   ``Microsoft.AspNetCore.TestHost``'s ``TestServer.CreateClient()`` made, in a test file
@@ -45,6 +47,9 @@ _CLIENT = {
     "PutAsJsonAsync": "PUT", "PatchAsync": "PATCH", "PatchAsJsonAsync": "PATCH", "DeleteAsync": "DELETE",
     "DeleteFromJsonAsync": "DELETE",
 }
+_TEST_EXTENSION = re.compile(r"^(Get|Post|Put|Patch|Delete)And\w+Async$")
+"""Ardalis.HttpClientTestExtensions' requests (``GetAndDeserializeAsync<T>(url)``, ``PostAndEnsureBadRequestAsync(url,
+content)``, ``DeleteAndEnsureNoContentAsync(url)``): the verb first, the URL the first argument."""
 _REFIT = {"Get": "GET", "Post": "POST", "Put": "PUT", "Delete": "DELETE", "Patch": "PATCH", "Head": "HEAD",
           "Options": "OPTIONS"}
 _METHODS = {"Get", "Post", "Put", "Delete", "Patch", "Head", "Options"}
@@ -69,7 +74,11 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     if named or cf.uses("System.Net.Http"):
         for call in cf.calls:
             sel = cf.member(call)
-            if sel is None or sel[1] not in _CLIENT or not named and not _CLIENT_NAME.search(sel[0].rsplit(".", 1)[-1]):
+            verb = _CLIENT.get(sel[1]) if sel is not None else None
+            extension = _TEST_EXTENSION.match(sel[1]) if sel is not None and verb is None else None
+            if extension is not None and (_CLIENT_NAME.search(sel[0].rsplit(".", 1)[-1]) or made and _made_here(cf, call, made)):
+                verb = extension.group(1).upper()  # on a client only: a cache's GetAndRemoveAsync is none
+            if sel is None or verb is None or not named and not _CLIENT_NAME.search(sel[0].rsplit(".", 1)[-1]):
                 continue
             args = cf.args(call)
             url = cf.template(args[0]) if args else None
@@ -77,7 +86,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 continue
             line, col = cf.pos(call)
             framework = IN_PROCESS if made and _made_here(cf, call, made) else "httpclient"
-            out.http_calls.append(HttpCall(framework, _CLIENT[sel[1]], url, cf.owner(call), line, col))
+            out.http_calls.append(HttpCall(framework, verb, url, cf.owner(call), line, col))
         stack = [root]
         while stack:
             n = stack.pop()

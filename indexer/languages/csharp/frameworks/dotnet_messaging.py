@@ -126,7 +126,9 @@ class TypeBus:
     argument through that method. ``bases``: the message base types, which name no destination (a
     message typed only so is unknown). ``wildcards``: generic interfaces whose implementations receive
     every message sent with ``wrapped`` methods (MediatR's pipeline behaviors wrap every ``Send``),
-    consuming the topic ``any_topic`` that each such send also produces."""
+    consuming the topic ``any_topic`` that each such send also produces. A handler whose message is a
+    type parameter of its class (``class Logger<TRequest> : IRequestPreProcessor<TRequest>``) handles no
+    one type: it consumes ``any_topic`` when its interface is one of ``open_handlers``, else nothing."""
 
     framework: str
     broker: str
@@ -138,6 +140,7 @@ class TypeBus:
     wildcards: tuple[tuple[str, str], ...] = ()
     wrapped: tuple[str, ...] = ()
     any_topic: str = ""
+    open_handlers: tuple[str, ...] = ()
 
 
 TYPE_BUSES = (
@@ -145,14 +148,26 @@ TYPE_BUSES = (
     TypeBus("eventbus", "rabbitmq", (b"IEventBus", b"IIntegrationEventHandler"), ("IEventBus",),
             ("PublishAsync", "Publish"), (("IIntegrationEventHandler", "Handle"),), ("IntegrationEvent",)),
     # MediatR: IMediator / ISender ``Send(request)`` runs the one IRequestHandler<TRequest(, TResponse)> of
-    # the request's type, IMediator / IPublisher ``Publish(notification)`` every INotificationHandler<T>;
-    # IPipelineBehavior<TRequest, TResponse> implementations wrap every Send.
+    # the request's type, IMediator / IPublisher ``Publish(notification)`` every INotificationHandler<T>,
+    # ``CreateStream(request)`` the IStreamRequestHandler<TRequest, T>; IPipelineBehavior<TRequest, TResponse>
+    # implementations wrap every Send, an IRequestPreProcessor<TRequest> / IRequestPostProcessor<TRequest, R>
+    # runs (``Process``) before / after the handler of its request type, or of every request when generic.
+    # Mediator (martinothamar/Mediator, a source generator with the same IMediator / ISender / IPublisher
+    # and Send / Publish / CreateStream) adds ICommandHandler<TCommand(, R)>, IQueryHandler<TQuery, R> and
+    # their stream variants, whose messages are ICommand / IQuery (one bus: a Send is read once).
     TypeBus("mediatr", "inprocess", (b"Mediator", b"IRequestHandler", b"INotificationHandler", b"ISender",
-                                     b"IPublisher", b"IPipelineBehavior"),
-            ("IMediator", "ISender", "IPublisher"), ("Send", "Publish"),
-            (("IRequestHandler", "Handle"), ("INotificationHandler", "Handle")),
-            ("IRequest", "IBaseRequest", "INotification"),
-            (("IPipelineBehavior", "Handle"),), ("Send",), "IRequest"),
+                                     b"IPublisher", b"IPipelineBehavior", b"ICommandHandler", b"IQueryHandler",
+                                     b"IStreamRequestHandler", b"IStreamCommandHandler", b"IStreamQueryHandler",
+                                     b"IRequestPreProcessor", b"IRequestPostProcessor"),
+            ("IMediator", "ISender", "IPublisher"), ("Send", "Publish", "CreateStream"),
+            (("IRequestHandler", "Handle"), ("INotificationHandler", "Handle"), ("ICommandHandler", "Handle"),
+             ("IQueryHandler", "Handle"), ("IStreamRequestHandler", "Handle"), ("IStreamCommandHandler", "Handle"),
+             ("IStreamQueryHandler", "Handle"), ("IRequestPreProcessor", "Process"),
+             ("IRequestPostProcessor", "Process")),
+            ("IRequest", "IBaseRequest", "INotification", "ICommand", "IBaseCommand", "IQuery", "IBaseQuery",
+             "IMessage", "IStreamRequest", "IStreamCommand", "IStreamQuery", "IStreamMessage"),
+            (("IPipelineBehavior", "Handle"),), ("Send",), "IRequest",
+            ("IRequestPreProcessor", "IRequestPostProcessor")),
 )
 """The libraries dispatching in-process or through a bus by message type, one entry each."""
 
@@ -196,12 +211,26 @@ def _type_bus(cf: CsFile, out: FileExtraction, bus: TypeBus) -> set[int]:
     for d in list(out.definitions):
         if d.kind != "class":
             continue
+        params = _type_parameters(d)
         for interface, method, topic in handlers:
             for text in _consumer_messages(cf, d.qualname, interface):
+                consumed = topic
+                if topic is None and text in params:
+                    if interface not in bus.open_handlers or not bus.any_topic:
+                        continue
+                    consumed = bus.any_topic
                 owner, line, col = _consuming(members, d, method, _short(text))
-                out.topics.append(TopicUse(bus.framework, "consumes", Template.of(topic) if topic else _message(bus, text),
+                out.topics.append(TopicUse(bus.framework, "consumes",
+                                           Template.of(consumed) if consumed else _message(bus, text),
                                            owner, line, col, broker=bus.broker))
     return sends
+
+
+def _type_parameters(cls: Definition) -> frozenset[str]:
+    """The type parameters a class declares (``class Logger<TRequest, TResponse> : ...`` ->
+    ``{"TRequest", "TResponse"}``), read from its signature."""
+    m = re.search(rf"\b{re.escape(cls.name)}\s*<([^<>]*)>", cls.signature or "")
+    return frozenset(p.split()[-1] for p in m.group(1).split(",") if p.split()) if m else frozenset()
 
 
 def _members(out: FileExtraction) -> dict[str, list[Definition]]:
