@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,4 +116,81 @@ class TestIntegerArgumentsNotConverted:
         data = json.loads(CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", "4",
                                                     "--json"]).stdout)
         assert (data["total"], data["offset"], len(data["calls"])) == (5, 4, 1)
+
+
+_READERS = r"""
+import json, logging, os, sys
+from pathlib import Path
+root = Path(sys.argv[1]); outside = Path(sys.argv[2])
+logging.basicConfig(level=logging.WARNING, format="%(name)s %(message)s", stream=sys.stderr)
+def plant(folder, name, content):
+    d = root / folder; d.mkdir(parents=True, exist_ok=True)
+    (d / name.format("ok")).write_text(content)
+    os.mkfifo(d / name.format("fifo"))
+    (d / name.format("big")).write_bytes(b"#" * 3_000_000)
+    (outside / name.format("secret")).write_text(content)
+    os.symlink(outside / name.format("secret"), d / name.format("out"))
+    os.symlink("/dev/zero", d / name.format("zero"))
+outside.mkdir(parents=True, exist_ok=True)
+plant("nginx/conf.d", "{}.conf", "server {\n    location /api/ { proxy_pass http://api:8000/; }\n}\n")
+plant("src/main/resources/mapper", "{}Mapper.xml", '<mapper namespace="a.B"><select id="one">SELECT 1</select></mapper>')
+plant("src/main/resources", "application-{}.yml", "server:\n  port: 8081\n")
+(root / "docker-compose.yml").write_text("services:\n  api:\n    image: x\n")
+os.mkfifo(root / "compose.yaml")
+os.symlink(outside / "application-secret.yml", root / "docker-compose.override.yml")
+from indexer.frameworks.mybatis_xml import load_mappers
+from indexer.frameworks.nginx_config import load_nginx_routes
+from indexer.frameworks.services import read_config, service_map
+from indexer.frameworks.spring_config import load_properties
+real = os.path.realpath(root)
+m = load_mappers(root)
+n = load_nginx_routes(str(root), service_map(root), {})
+p = load_properties(root)
+s = [read_config(real, r) is not None for r in ("docker-compose.yml", "compose.yaml", "docker-compose.override.yml")]
+print(json.dumps({"mybatis": [sorted(m.files), list(map(list, m.skipped)), sorted(m.statements)],
+                  "nginx": [[r.service for r in n.routes], sorted(map(list, n.skipped))],
+                  "spring": sorted(p.items()), "services": s}))
+"""
+
+
+class TestConfigReadersThroughReadInside:
+    """The four configuration readers that needed the skip reason (MyBatis mappers count it, nginx records
+    it per file, Spring warns once per file and reason, service boundaries warn) read through
+    ``fsguard.read_inside`` (``on_skip`` hands them the reason): a FIFO, a 3 MB file, a link out of the
+    repository and a link to ``/dev/zero`` beside each good file. A link out is now found before anything
+    is opened or ``stat``-ed (nginx reported the ``/dev/zero`` link ``not_regular``), nothing blocks (the
+    subprocess's timeout), and every good file is still read."""
+
+    def test_hostile_files_beside_good_ones(self, tmp_path: Path) -> None:
+        done = subprocess.run([sys.executable, "-c", _READERS, str(tmp_path / "repo"), str(tmp_path / "outside")],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr[-2000:]
+        data = json.loads(done.stdout)
+        assert data["mybatis"] == [["src/main/resources/mapper/okMapper.xml"], [["not_regular", 1], ["too_large", 1]],
+                                   ["a.B"]]  # the links out never listed (the walk drops them)
+        assert data["nginx"] == [[""], [["nginx/conf.d/big.conf", "too_large"],
+                                        ["nginx/conf.d/fifo.conf", "not_regular"],
+                                        ["nginx/conf.d/out.conf", "symlink_outside"],
+                                        ["nginx/conf.d/zero.conf", "symlink_outside"]]]
+        assert data["spring"] == [["server.port", "8081"]]
+        assert data["services"] == [True, False, False]
+        repo = tmp_path / "repo"
+        res = repo / "src/main/resources"
+        out = "symlink_outside: '{0}' leads out of " + str(repo)
+        fifo = "not_regular: '{0}' is not a regular file"
+        lines = set(done.stderr.splitlines())
+        services = "indexer.frameworks.services "
+        assert {line for line in lines if line.startswith("indexer.")} == {
+            services + "compose.yaml ignored: " + fifo.format(f"{repo}/compose.yaml"),
+            services + "docker-compose.override.yml ignored: " + out.format(f"{repo}/docker-compose.override.yml"),
+            # service boundaries read every YAML file (Kubernetes manifests), quiet only for "unreadable"; the
+            # link to /dev/zero was "not_regular" (its target stat-ed first)
+            services + "src/main/resources/application-big.yml ignored: too_large: 3000000 bytes",
+            services + "src/main/resources/application-fifo.yml ignored: " + fifo.format(f"{res}/application-fifo.yml"),
+            services + "src/main/resources/application-out.yml ignored: " + out.format(f"{res}/application-out.yml"),
+            services + "src/main/resources/application-zero.yml ignored: " + out.format(f"{res}/application-zero.yml"),
+            # Spring's own warnings, once per file and reason (its walk leaves the links out)
+            f"indexer.frameworks.spring_config {res}/application-big.yml ignored: too_large: 3000000 bytes",
+            f"indexer.frameworks.spring_config {res}/application-fifo.yml ignored: "
+            + fifo.format(f"{res}/application-fifo.yml")}
 
