@@ -229,3 +229,43 @@ class TestWideGraphqlSelections:
         # added (f1 already there); its tree cut at MAX_TREE_ENTRIES (2,000)
         assert data["frag"] == [n + 1, ["f0", "f1"], [f"f{n - 1}", "g"], 2_000]
 
+
+_SPREAD_AMPLIFIED = r"""
+import json, sys
+from pathlib import Path
+import indexer.frameworks.graphql_clients as graphql_clients
+from tests.index_harness import index_with_report
+from tests.resolution_harness import write_tree
+graphql_clients.MAX_SPREAD_ENTRIES = int(sys.argv[2])
+ops, frags, nf = 20, 5, 100
+base = Path(sys.argv[1])
+fr = "".join(f"fragment F{j} on Query {{ " + " ".join(f"a{j}_{i}" for i in range(nf)) + " }\n" for j in range(frags))
+spread = " ".join(f"...F{j}" for j in range(frags))
+q = "".join(f"query Q{k} {{ own{k} {spread} }}\n" for k in range(ops))
+write_tree(base / "r", {"src/ops.graphql": q + fr,
+                        "src/app.js": "import { useQuery } from '@apollo/client';\nimport Q from './ops.graphql';\n"
+                                      "export function A() { return useQuery(Q); }\n"})
+s, rep = index_with_report(base / "r", base / "i.db", "r")
+s.close()
+print(json.dumps([rep.edges["CALLS_HTTP"], {k: v for k, v in sorted(rep.links.items()) if "graphql" in k}]))
+"""
+
+
+class TestFragmentsSpreadByManyOperations:
+    """N operations spreading the same fragments each took every field of them (each fragment was followed
+    once per operation and again at every use of the document): a 72 KB ``.graphql`` file of 50 operations
+    spreading 10 fragments of 1,000 fields made 510,000 edges in 111 s and 700 MiB, and a 1 MB one millions.
+    An operation's expansion is now computed once (the same at every use) and fragments add at most
+    ``MAX_SPREAD_ENTRIES`` fields and tree entries per repository; past it a fragment is not followed and
+    counted ``graphql_spreads_cut``. Here the budget is 5,000 for 20 operations spreading 5 fragments of 100
+    fields each."""
+
+    def test_budget_spent_once_per_operation_then_cut(self, tmp_path: Path) -> None:
+        done = subprocess.run([sys.executable, "-c", _SPREAD_AMPLIFIED, str(tmp_path), "5000"],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+        edges, links = json.loads(done.stdout)
+        # A (the use): 500 fragment fields + 20 own fields; Q0..Q9: 501 each; Q10..Q19: their own field only.
+        # (base68: 10,540 edges, every operation all 500 fields)
+        assert edges == 500 + 20 + 10 * 501 + 10 * 1
+        assert links == {"calls_graphql": 5540, "calls_graphql_undeclared": 10040, "graphql_spreads_cut": 50}
