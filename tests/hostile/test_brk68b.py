@@ -269,3 +269,22 @@ class TestFragmentsSpreadByManyOperations:
         # (base68: 10,540 edges, every operation all 500 fields)
         assert edges == 500 + 20 + 10 * 501 + 10 * 1
         assert links == {"calls_graphql": 5540, "calls_graphql_undeclared": 10040, "graphql_spreads_cut": 50}
+
+
+class TestIndexMemoryBenchArguments:
+    """``bench/index_memory.py`` (session 67 added ``--pages``) ended in a traceback for a path that is no
+    folder, after starting its page counter, and took ``--jobs 0`` and ``--memory-budget -5``; it now refuses
+    them as ``ripple index`` does, before anything starts."""
+
+    @pytest.mark.parametrize("args, message", [
+        (["/nonexistent/brk68b", "--pages"], "not a directory: /nonexistent/brk68b"),
+        (["{here}", "--jobs", "0"], "argument --jobs: expected an integer from 1 to 64, not '0'"),
+        (["{here}", "--jobs", "1.5"], "argument --jobs: expected an integer from 1 to 64, not '1.5'"),
+        (["{here}", "--memory-budget", "-5"],
+         "argument --memory-budget: expected an integer from 64 to 4194304, not '-5'")])
+    def test_bad_arguments_refused(self, tmp_path: Path, args: list[str], message: str) -> None:
+        bench = Path(__file__).resolve().parents[2] / "bench" / "index_memory.py"
+        done = subprocess.run([sys.executable, str(bench), *(a.format(here=tmp_path) for a in args)],
+                              capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stderr.splitlines()[-1], done.stdout) == (2, f"index_memory.py: error: {message}",
+                                                                               "")
