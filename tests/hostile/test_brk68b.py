@@ -57,7 +57,8 @@ class TestIntegerArgumentsNotConverted:
     bodies took ``limit: true`` and ``depth: "3"`` the same way, and REST query strings ``offset=5.0``,
     ``offset=%205`` and ``limit=1_0``. A client sending them has a bug it should hear of: MCP tool
     arguments and REST bodies are now strict (JSON integers and booleans only), REST query integers are
-    decimal digits only; the CLI (click) already refused ``True`` and ``5.0``."""
+    decimal digits only; the CLI (click) refused ``True`` and ``5.0`` but its ``int`` took `` 4``, ``+3``,
+    ``1_0`` and ``٤``: its integer options are decimal digits only too (``cli_support.Whole``)."""
 
     def test_mcp_refuses_booleans_strings_and_floats_for_integers(self, unlinked_db: Path) -> None:
         got = _mcp_calls(unlinked_db, [
@@ -109,10 +110,16 @@ class TestIntegerArgumentsNotConverted:
             5, 4, [("shop", "tasks.py")])
 
     def test_cli_refuses_them(self, unlinked_db: Path) -> None:
-        out = [CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", v]) for v in ("True", "5.0")]
+        out = [CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", v])
+               for v in ("True", "5.0", " 4", "1_0", "\u0664", "-1")]
+        message = "Error: Invalid value for '--offset': {} is not an integer in decimal digits."
         assert [(r.exit_code, r.output.splitlines()[-1]) for r in out] == [
-            (2, "Error: Invalid value for '--offset': 'True' is not a valid integer range."),
-            (2, "Error: Invalid value for '--offset': '5.0' is not a valid integer range.")]
+            (2, message.format("'True'")), (2, message.format("'5.0'")), (2, message.format("' 4'")),
+            (2, message.format("'1_0'")), (2, message.format("'\u0664'")),  # int() took " 4", "1_0" and "٤"
+            (2, "Error: Invalid value for '--offset': -1 is not in the range x>=0.")]
+        depth = CliRunner().invoke(main, ["impact", "x", "--db", str(unlinked_db), "--depth", "+3"])
+        assert (depth.exit_code, depth.output.splitlines()[-1]) == (
+            2, "Error: Invalid value for '--depth': '+3' is not an integer in decimal digits.")
         data = json.loads(CliRunner().invoke(main, ["unlinked", "--db", str(unlinked_db), "--offset", "4",
                                                     "--json"]).stdout)
         assert (data["total"], data["offset"], len(data["calls"])) == (5, 4, 1)
