@@ -45,6 +45,7 @@ import tempfile
 import threading
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -241,18 +242,32 @@ def phase_pages(sampler: PhaseSampler, pager: subprocess.Popen[bytes], out: Path
     return best
 
 
+def _within(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a decimal integer from ``low`` to ``high``; else ``ArgumentTypeError`` naming the range."""
+
+    def parse(text: str) -> int:
+        if not text.isascii() or not text.isdigit() or not low <= int(text) <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer from {low} to {high}, not {text!r}")
+        return int(text)
+
+    return parse
+
+
 def main() -> None:
     """Parse arguments, index once, print the per-phase table and a JSON line."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", type=Path)
-    ap.add_argument("--jobs", type=int, default=None)
-    ap.add_argument("--memory-budget", type=int, default=None, help="MiB (IndexOptions.memory_budget_mib)")
+    ap.add_argument("--jobs", type=_within(1, 64), default=None, help="1 to 64 (as `ripple index --jobs`)")
+    ap.add_argument("--memory-budget", type=_within(64, 1 << 22), default=None,
+                    help="MiB, 64 or more (IndexOptions.memory_budget_mib, as `ripple index --memory-budget`)")
     ap.add_argument("--profile", type=Path, default=None)
     ap.add_argument("--tracemalloc", action="store_true", help="trace Python allocations (see above)")
     ap.add_argument("--pages", action="store_true",
                     help="also count the tree's distinct physical pages every 0.5 s in a separate process "
                          "(bench/tree_pages.py: the quiet machine's Pss on any machine; needs CAP_SYS_ADMIN)")
     args = ap.parse_args()
+    if not args.path.is_dir():  # before the page counter starts: no traceback, nothing left running
+        ap.error(f"not a directory: {args.path}")
     pager = None
     pages_out = None
     if args.pages:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import BinaryIO
 
 __all__ = ["SkipFile", "inside_root", "open_regular", "read_inside", "read_regular", "MAX_CONFIG_BYTES"]
@@ -139,16 +139,25 @@ def _opened_path(fd: int, path: str | os.PathLike[str]) -> str:
     return where if where.startswith(os.sep) else os.path.realpath(path)  # "pipe:[...]", "anon_inode:..."
 
 
-def read_inside(path: str | os.PathLike[str], cap: int, root: str, quiet: Collection[str] = ()) -> bytes | None:
+def read_inside(path: str | os.PathLike[str], cap: int, root: str, quiet: Collection[str] = (),
+                on_skip: Callable[[SkipFile], object] | None = None) -> bytes | None:
     """The bytes of a configuration file at ``path`` inside the real path ``root``, at most ``cap`` bytes
-    (:func:`read_regular`); ``None`` when it lies outside ``root`` or is skipped, the reason logged as a
-    warning (``<path> ignored: <reason>``) unless it is one of ``quiet`` (``("unreadable",)``: a file
-    looked for that may well not exist). Never raises for the file's own faults."""
+    (:func:`read_regular`); ``None`` when it lies outside ``root`` (reason ``symlink_outside``, found
+    before anything is opened) or is skipped. The :class:`SkipFile` saying why goes to ``on_skip`` when
+    given (a reader that counts, returns or words the reason itself: nothing is logged here); else a
+    skip is logged as a warning (``<path> ignored: <reason>: <detail>``) unless its reason is one of
+    ``quiet`` (``("unreadable",)``: a file looked for that may well not exist), and a file outside
+    ``root`` is not logged (discovery leaves such links out silently). Never raises for the file's own
+    faults."""
     if not inside_root(root, path):
+        if on_skip is not None:
+            on_skip(SkipFile("symlink_outside", f"{os.fspath(path)!r} leads out of {root}"))
         return None
     try:
         return read_regular(path, cap, root)
     except SkipFile as exc:
-        if exc.reason not in quiet:
+        if on_skip is not None:
+            on_skip(exc)
+        elif exc.reason not in quiet:
             log.warning("%s ignored: %s", path, exc)
         return None

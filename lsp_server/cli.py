@@ -42,7 +42,7 @@ from lsp_server.cli_embed import BUSY, embed, embed_phase, start_background_embe
 from lsp_server.cli_repos import registry_checks, repos
 from lsp_server.ensemble_support import ExtraModels
 from stores.blas_threads import use_one_blas_thread
-from lsp_server.cli_support import (RichProgress, SafeGroup, branch_option, cli_stores, emit_json, err, loaded_config, log_handler, out,
+from lsp_server.cli_support import (RichProgress, Whole, SafeGroup, branch_option, cli_stores, emit_json, err, loaded_config, log_handler, out,
                                     terminal_text)
 from lsp_server.freshness_support import record_run
 from lsp_server.watch_support import end_watches, start_watch, update_printer, wait_while_watching
@@ -75,16 +75,16 @@ def main(ctx: click.Context, verbose: int) -> None:
               help="Index every repository of this TOML manifest ([[repository]] path, name, product, branch), "
                    "several at a time (see --jobs, --memory-budget).")
 @click.option("--branch", help="Index PATH as this branch of the repository (default: the checkout's current one).")
-@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB",
+@click.option("--memory-budget", type=Whole(64, 1 << 22), metavar="MIB",
               help="Memory the run may take (main process and extraction workers; sizes write batches, caps "
                    "workers). With --all: start a repository only while the runs' estimated memory fits (default: "
                    "half the available memory).")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name).")
 @click.option("--product", help="Product the repository belongs to (default: the repository name).")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: PATH/.ripple/index.db).")
-@click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+@click.option("--max-file-size", type=Whole(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Skip files larger than this many bytes (1 to 1 GiB).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+@click.option("--jobs", "-j", type=Whole(1, 64), default=None,
               help="Extraction processes, 1 to 64 (default: one per core); with --all: repositories at once "
                    "(default: the cores, at most 4).")
 @click.option("--embed", "embed_mode", type=click.Choice(["foreground", "background"]), is_flag=False,
@@ -275,7 +275,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
 @main.command(name="impact")
 @click.argument("target")
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
-@click.option("--depth", type=click.IntRange(1, 20), default=DEFAULT_DEPTH, show_default=True,
+@click.option("--depth", type=Whole(1, 20), default=DEFAULT_DEPTH, show_default=True,
               help="Hops walked upward from the targets (1 to 20).")
 @click.option("--service", "services", multiple=True, metavar="NAME=REPO",
               help=f"An HTTP service name and the repository serving it (repeatable; added to ${SERVICES_ENV} "
@@ -283,7 +283,7 @@ def _print_report(r: IndexReport, db_path: Path, embedded: dict[str, Any]) -> No
 @click.option("--tests", "tests", type=click.Choice(TESTS_MODES), default="apart", show_default=True,
               help="Test code (tests/, test_*.py, *.test.ts, src/test/java/, *Test.java, ...): in its own section "
                    "(apart), counted as callers (include), not walked (exclude), or alone (only).")
-@click.option("--per-hop", type=click.IntRange(1, 10000), default=DEFAULT_PER_HOP, show_default=True,
+@click.option("--per-hop", type=Whole(1, 10000), default=DEFAULT_PER_HOP, show_default=True,
               help="Callers named per hop; the rest of each hop is counted.")
 @click.option("--repo", help="Only TARGET's definitions in this repository (a name defined in several).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
@@ -358,7 +358,7 @@ def _known_language(value: str | None) -> str | None:
 @click.option("--kind", type=click.Choice(["method", "function", "class", "file_section", "sql", "config", "doc"]),
               help="Only this chunk kind: code (method, function, class, file_section), sql statements, config keys, "
                    "doc sections.")
-@click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option("--limit", type=Whole(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--tests", is_flag=True, help="Look for test code: its scores are halved when it is not asked for, the "
                                             "implementation's when it is (QUERY naming tests asks too).")
@@ -497,12 +497,12 @@ def trust(path: Path, remove: bool) -> None:
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--all", "manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Index every repository of this TOML manifest (as `ripple index --all`), then follow them all.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, help="With --all: repositories indexed at once.")
-@click.option("--memory-budget", type=click.IntRange(64, 1 << 22), metavar="MIB", help="With --all: as `ripple index --all`.")
+@click.option("--jobs", "-j", type=Whole(1, 64), default=None, help="With --all: repositories indexed at once.")
+@click.option("--memory-budget", type=Whole(64, 1 << 22), metavar="MIB", help="With --all: as `ripple index --all`.")
 @click.option("--repo", help="Repository name used in node ids (default: the folder's name; one PATH only).")
 @click.option("--product", help="Product the repositories belong to (default: each repository's name).")
 @click.option("--db", envvar=DB_ENV, help="Index file of every PATH (default: PATH/.ripple/index.db each).")
-@click.option("--max-file-size", type=click.IntRange(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
+@click.option("--max-file-size", type=Whole(1, 1 << 30), default=DEFAULT_MAX_FILE_BYTES, show_default=True,
               help="Skip files larger than this many bytes (1 to 1 GiB).")
 @click.option("--embed/--no-embed", default=True, show_default=True,
               help="Embed new and changed chunks after each update (unchanged chunks keep their vectors).")
@@ -589,13 +589,13 @@ API_KEY_ENV = "RIPPLE_API_KEY"
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Any address but a loopback one needs an API key "
                    f"(${API_KEY_ENV} or [api] key in the configuration file).")
-@click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+@click.option("--port", type=Whole(0, 65535), default=8765, show_default=True,
               help="Port to listen on (0: any free port, printed on stderr).")
 @click.option("--db", envvar=DB_ENV, type=click.Path(dir_okay=False, path_type=Path),
               help="Index file (default: [embedded] db, else .ripple/index.db here or in a parent folder, else "
                    "created here).")
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model queries are embedded with, if not the bundled one.")
-@click.option("--max-body", type=click.IntRange(1024, 64 << 20), default=1 << 20, show_default=True,
+@click.option("--max-body", type=Whole(1024, 64 << 20), default=1 << 20, show_default=True,
               help="Largest request body read, in bytes.")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Ingest may index folders in this one only (repeatable; default: the current folder).")

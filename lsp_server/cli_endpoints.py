@@ -13,7 +13,7 @@ import click
 
 from analysis.endpoints import endpoint_line, endpoint_list, spans_several
 from analysis.unlinked import unlinked_calls, unlinked_line
-from lsp_server.cli_support import branch_option, cli_store, emit_json, out, terminal_text
+from lsp_server.cli_support import Whole, branch_option, cli_store, emit_json, out, terminal_text
 from stores.factory import DB_ENV
 
 __all__ = ["endpoints", "unlinked"]
@@ -35,7 +35,7 @@ def _answer(db: str | None, branch: str | None, as_json: bool, query: Callable[[
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--repo", help="Only endpoints served or called by this repository.")
 @click.option("--match", help="Only endpoints whose method and path, or declared route, contain TEXT (case-insensitive).")
-@click.option("--limit", type=click.IntRange(1), default=200, show_default=True, help="Most endpoints listed.")
+@click.option("--limit", type=Whole(1), default=200, show_default=True, help="Most endpoints listed.")
 @click.option("--unserved", is_flag=True, help="Also list endpoints only called (no handler indexed: external APIs).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option
@@ -66,8 +66,8 @@ def endpoints(db: str | None, repo: str | None, match: str | None, limit: int, u
 @click.option("--product", help="Only calls made by the repositories of this product.")
 @click.option("--reason", help="Only calls not linked for this reason (url, grpc_ambiguous, topic, ...: the names of "
                                "the index report's 'not linked, by reason' row).")
-@click.option("--limit", type=click.IntRange(1), default=200, show_default=True, help="Most calls listed.")
-@click.option("--offset", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--limit", type=Whole(1), default=200, show_default=True, help="Most calls listed.")
+@click.option("--offset", type=Whole(0), default=0, show_default=True,
               help="Calls skipped first, in the list's order (the next page: offset + limit).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option

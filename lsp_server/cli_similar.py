@@ -10,7 +10,7 @@ from analysis.impact import PositionQuery, query_nodes
 from analysis.targets import position_miss, target_query
 from analysis.navigation import dotted_name, lookup
 from lsp_server.cli_models import search_engine
-from lsp_server.cli_support import branch_option, cli_stores, emit_json, err, out, terminal_text
+from lsp_server.cli_support import Whole, branch_option, cli_stores, emit_json, err, out, terminal_text
 from stores.contracts import Node, SearchFilters
 from stores.embedder import MODEL_ENV, EmbedderError
 from stores.factory import DB_ENV
@@ -47,7 +47,7 @@ def _definition(graph: object, target: str, repo: str | None) -> Node:
 @click.option("--db", envvar=DB_ENV, help="Index file (default: .ripple/index.db here or in a parent folder).")
 @click.option("--repo", help="Only TARGET's definitions in this repository, and only hits from it.")
 @click.option("--language", help="Only hits in this language.")
-@click.option("--limit", type=click.IntRange(1, 200), default=10, show_default=True)
+@click.option("--limit", type=Whole(1, 200), default=10, show_default=True)
 @click.option("--model", envvar=MODEL_ENV, help="The fastembed model the index was embedded with, if not the bundled one.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @branch_option

@@ -25,8 +25,24 @@ from analysis.targets import EMPTY_INDEX
 from stores.errors import StoreError
 from stores.factory import DB_ENV, Stores, find_db, open_stores
 
-__all__ = ["BRANCH_HELP", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err", "log_handler", "SafeLogFormatter",
+__all__ = ["BRANCH_HELP", "Whole", "RichProgress", "SafeConsole", "SafeGroup", "branch_option", "cli_store", "cli_stores", "emit_json", "err", "log_handler", "SafeLogFormatter",
            "loaded_config", "out", "terminal_text", "warn_stale"]
+
+_DECIMAL = re.compile(r"-?[0-9]+")
+
+
+class Whole(click.IntRange):
+    """``click.IntRange`` for integers written in decimal digits only (``5``, ``-1`` for its range message):
+    Python's ``int`` also takes `` 5``, ``+5``, ``1_000`` and other scripts' digits (``٥``), which the MCP
+    and REST fronts refuse (:mod:`lsp_server.api.models`, ``QueryCount``)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The integer ``value`` stands for, within the range; fails (click's usage error, exit 2) for a
+        text that is not decimal digits, as ``IntRange`` does for one outside the range."""
+        if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+            self.fail(f"{value[:40]!r} is not an integer in decimal digits.", param, ctx)
+        return super().convert(value, param, ctx)
+
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 

@@ -56,11 +56,11 @@ _TARGET = Field(description="What to look at: a qualified name (OwnerController.
                             "(repo:path/module.Class.method(1)), PATH:LINE (1-based; PATH:LINE:COL for the "
                             "symbol written there), or table:NAME / table:NAME.column (the methods reading or "
                             "writing that table or column).", min_length=1, max_length=2000)
-_MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS,
+_MAX_TOKENS = Field(ge=MIN_MAX_TOKENS, strict=True, le=MAX_MAX_TOKENS,
                     description="Size budget of the answer in tokens (counted with the bundled model's WordPiece "
                                 "tokenizer, about 2.5 characters each); what does not fit is cut and the answer "
                                 "says so in `truncated`.")
-_LIMIT = Field(ge=1, le=MAX_LIMIT, description="Most hits returned.")
+_LIMIT = Field(ge=1, le=MAX_LIMIT, strict=True, description="Most hits returned.")
 
 _REPO = Field(default=None, max_length=200, description="Only symbols of this repository (see repositories): for a "
               "name defined in several.")
@@ -224,7 +224,7 @@ def build_server(backend: Backend) -> MCPServer:
                                                  "hit lists the code it mentions).")] = None,
                limit: Annotated[int, _LIMIT] = 10,
                max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
-               tests: Annotated[bool, Field(description="Look for test code: rank it above the implementation "
+               tests: Annotated[bool, Field(strict=True, description="Look for test code: rank it above the implementation "
                                                           "(it ranks below otherwise, unless the query asks for "
                                                           "tests).")] = False) -> ToolResult:
         return _result(backend.call(lambda q: q.search(query, repo, product, language, kind, limit, max_tokens,
@@ -251,7 +251,7 @@ def build_server(backend: Backend) -> MCPServer:
     @tool("Every reference to a symbol: call sites, type uses, injections, subclasses and implementations, "
           "overrides (kind says which), sorted by location.")
     def references(target: Target,
-                   include_declaration: Annotated[bool, Field(description="List the definitions first.")] = False,
+                   include_declaration: Annotated[bool, Field(strict=True, description="List the definitions first.")] = False,
                    repo: Repo = None, max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.references(target, include_declaration, max_tokens, repo)))
 
@@ -259,7 +259,7 @@ def build_server(backend: Backend) -> MCPServer:
           "hop, HTTP/GraphQL/gRPC endpoints, topics and queues, scheduled and CLI entry points, services, tests "
           "kept apart) as a markdown report (text) and JSON (result.report).")
     def impact(target: Target,
-               depth: Annotated[int, Field(ge=1, le=MAX_DEPTH, description="Hops walked up from the target.")]
+               depth: Annotated[int, Field(ge=1, le=MAX_DEPTH, strict=True, description="Hops walked up from the target.")]
                = DEFAULT_DEPTH,
                tests: Annotated[Literal["apart", "include", "exclude", "only"],
                                 Field(description="Test code: its own section (apart), counted as callers "
@@ -291,7 +291,7 @@ def build_server(backend: Backend) -> MCPServer:
                                                     "path, or declared route, contain this text (owners, "
                                                     "POST /api).")] = None,
                   limit: Annotated[int, _LIMIT] = MAX_LIMIT,
-                  unserved: Annotated[bool, Field(description="Also the endpoints only called (no handler "
+                  unserved: Annotated[bool, Field(strict=True, description="Also the endpoints only called (no handler "
                                                               "indexed: external APIs).")] = False,
                   max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:
         return _result(backend.call(lambda q: q.endpoints(repo, match, limit, max_tokens, unserved)))
@@ -307,7 +307,7 @@ def build_server(backend: Backend) -> MCPServer:
                                                     "reason (url, grpc_ambiguous, graphql_document, topic, ...).")]
                  = None,
                  limit: Annotated[int, _LIMIT] = MAX_LIMIT,
-                 offset: Annotated[int, Field(ge=0, le=MAX_OFFSET, description="Calls skipped first, in the list's "
+                 offset: Annotated[int, Field(ge=0, le=MAX_OFFSET, strict=True, description="Calls skipped first, in the list's "
                                               "stable order (by place): the next page starts at offset + limit.")]
                  = 0,
                  max_tokens: MaxTokens = DEFAULT_MAX_TOKENS) -> ToolResult:

@@ -45,7 +45,8 @@ Counted in :attr:`LinkResult.outcomes`: ``calls_graphql`` (one per edge), ``call
 ``calls_graphql_unrun``; not linked: ``unlinked_graphql_document`` (a GraphQL call whose document
 cannot be followed: a parameter, a computed value, a document file not in the repository),
 ``unlinked_graphql_fragment`` (a fragment spread at the root defined nowhere the linker finds),
-``unlinked_graphql_parse`` (a document with syntax errors and no operation), ``unlinked_graphql_no_schema``
+``unlinked_graphql_parse`` (a document with syntax errors and no operation), ``graphql_spreads_cut``
+(a fragment not followed: :data:`MAX_SPREAD_ENTRIES`), ``unlinked_graphql_no_schema``
 (a field named by generated code, DGS ``ShowsGraphQLQuery``, whose operation type no schema of the
 repository says).
 """
@@ -68,13 +69,19 @@ if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
     from indexer.resolve.language import Lookup
 
-__all__ = ["link_graphql_clients"]
+__all__ = ["MAX_SPREAD_ENTRIES", "link_graphql_clients"]
 
 _ROOTS = {"QUERY": "Query", "MUTATION": "Mutation", "SUBSCRIPTION": "Subscription"}
 _ROOT_TYPES = frozenset(_ROOTS.values())
 _MATCH = ("exact", "inferred", "name")
 _MAX_SPREAD_DEPTH = 16
 _MAX_INCLUDE_DEPTH = 8
+MAX_SPREAD_ENTRIES = 200_000
+"""Root fields and selection-tree entries one repository's operations may take from the fragments they
+spread, in all (each fragment is followed once per operation, but N operations spreading the same large
+fragments took N times their fields: a 72 KB ``.graphql`` file of 50 operations spreading 10 fragments of
+1,000 fields made 510,000 edges in 111 s and 700 MiB). Past it a fragment is not followed, counted
+``graphql_spreads_cut``."""
 
 Locate = Callable[["FileCtx", "str | None", str], "tuple[FileCtx, str] | None"]
 EndpointFn = Callable[["FileCtx", str, str], str]
@@ -103,6 +110,9 @@ class _ClientLinker:
                     self.files.append(fc)
         self.run_docs: set[int] = set()  # id() of the documents some use runs
         self.written: set[tuple[str, str, str]] = set()  # (owning path, src, dst) already linked
+        self.spread_budget = MAX_SPREAD_ENTRIES  # fields and tree entries fragments may still add
+        self.expanded: dict[int, tuple[list[str], int]] = {}  # id(operation) -> (root fields, spreads not found)
+        self.nested: dict[int, list[tuple[str, str, str]]] = {}  # id(operation) -> its nested fields to link
 
     def run(self) -> None:
         for fc in self.ctxs:
@@ -197,8 +207,11 @@ class _ClientLinker:
     def operation(self, fc: FileCtx, src: str, doc: GraphqlDocument, op: GraphqlOperation, dfc: FileCtx, line: int,
                   col: int, unrun: bool = False, framework: str | None = None) -> None:
         """Edges from ``src`` (owned by ``fc``) to the root fields of ``op`` (of ``doc`` in ``dfc``)."""
-        fields = list(op.fields)
-        missing = self._expand(dfc, doc, op.spreads, fields, set(), 0)
+        expanded = self.expanded.get(id(op))
+        if expanded is None:  # an operation's fields are the same at every use: fragments followed once
+            fields = list(op.fields)
+            expanded = self.expanded[id(op)] = (fields, self._expand(dfc, doc, op.spreads, fields, set(), 0))
+        fields, missing = expanded
         if missing:
             self.result.outcomes["unlinked_graphql_fragment"] += missing
         if unrun:
@@ -208,13 +221,19 @@ class _ClientLinker:
                        "inferred" if unrun else "exact", op.name)
         if self.types:
             site = _Site(fc, src, line, col, framework or doc.framework, "inferred" if unrun else "exact", op.name)
-            self._nested(site, dfc, doc, op.tree, _ROOTS[op.operation], "", set(), 0)
+            nested = self.nested.get(id(op))
+            if nested is None:
+                nested = self.nested[id(op)] = []
+                self._nested(nested, dfc, doc, op.tree, _ROOTS[op.operation], "", set(), 0)
+            for parent, name, here in nested:
+                self._link_field(site, parent, name, here)
 
-    def _nested(self, site: _Site, dfc: FileCtx, doc: GraphqlDocument, tree: Sequence[tuple[int, str]], base: str,
-                path: str, seen: set[str], depth: int) -> None:
-        """Link the fields of ``tree`` (a selection whose level 0 is selected on type ``base``, reached by
-        ``path``) that are selected on a known type other than a root type to their exposed ``FIELD``
-        endpoints; fragments spread in it are followed once each (``seen``), :data:`_MAX_SPREAD_DEPTH` deep."""
+    def _nested(self, out: list[tuple[str, str, str]], dfc: FileCtx, doc: GraphqlDocument,
+                tree: Sequence[tuple[int, str]], base: str, path: str, seen: set[str], depth: int) -> None:
+        """Append to ``out`` ``(type, field, selection path)`` of each field of ``tree`` (a selection whose
+        level 0 is selected on type ``base``, reached by ``path``) selected on a known type other than a root
+        type (what links to its exposed ``FIELD`` endpoint); fragments spread in it are followed once each
+        (``seen``), :data:`_MAX_SPREAD_DEPTH` deep, within :data:`MAX_SPREAD_ENTRIES`."""
         types: list[str | None] = [base]  # the type each level's selections are made on
         names: list[str] = [path]
         for level, entry in tree:
@@ -230,12 +249,12 @@ class _ClientLinker:
                     continue
                 seen.add(frag_name)
                 frag = self._fragment(dfc, doc, frag_name)
-                if frag is not None and frag.on:
-                    self._nested(site, dfc, doc, frag.tree, frag.on, prefix, seen, depth + 1)
+                if frag is not None and frag.on and self._spend(len(frag.tree)):
+                    self._nested(out, dfc, doc, frag.tree, frag.on, prefix, seen, depth + 1)
             else:
                 here = f"{prefix}.{entry}" if prefix else entry
                 if parent is not None and parent not in _ROOT_TYPES:
-                    self._link_field(site, parent, entry, here)
+                    out.append((parent, entry, here))
                 types.append(self.types.get(parent, {}).get(entry) if parent is not None else None)
                 names.append(here)
 
@@ -256,9 +275,12 @@ class _ClientLinker:
         self.result.outcomes["calls_graphql_field"] += 1
 
     def _expand(self, fc: FileCtx, doc: GraphqlDocument, spreads: Sequence[str], fields: list[str],
-                seen: set[str], depth: int) -> int:
-        """Add to ``fields`` the root fields of the fragments ``spreads`` names; the number not found."""
+                seen: set[str], depth: int, have: set[str] | None = None) -> int:
+        """Add to ``fields`` the root fields of the fragments ``spreads`` names, each once (``have``: the
+        names in ``fields``, kept in a set: a list's ``in`` made a fragment of 20,000 fields cost 37 s);
+        the number not found."""
         missing = 0
+        have = set(fields) if have is None else have
         for name in spreads:
             if name in seen or depth > _MAX_SPREAD_DEPTH:
                 continue
@@ -267,9 +289,23 @@ class _ClientLinker:
             if frag is None:
                 missing += 1
                 continue
-            fields.extend(f for f in frag.fields if f not in fields)
-            missing += self._expand(fc, doc, frag.spreads, fields, seen, depth + 1)
+            if not self._spend(len(frag.fields)):
+                continue
+            for f in frag.fields:
+                if f not in have:
+                    have.add(f)
+                    fields.append(f)
+            missing += self._expand(fc, doc, frag.spreads, fields, seen, depth + 1, have)
         return missing
+
+    def _spend(self, entries: int) -> bool:
+        """Whether a fragment of ``entries`` fields (or tree entries) may still be followed within
+        :data:`MAX_SPREAD_ENTRIES`; taken from the budget if so, else counted ``graphql_spreads_cut``."""
+        if entries > self.spread_budget:
+            self.result.outcomes["graphql_spreads_cut"] += 1
+            return False
+        self.spread_budget -= entries
+        return True
 
     def _fragment(self, fc: FileCtx, doc: GraphqlDocument, name: str) -> GraphqlFragment | None:
         """The fragment ``name`` as ``doc`` sees it: its own, one of a document interpolated into it

@@ -160,7 +160,15 @@ def _fragment(node: Node, data: bytes) -> GraphqlFragment | None:
 
 
 def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], depth: int) -> None:
-    """The fields and fragment spreads of one selection set's own level (inline fragments opened)."""
+    """Append to ``fields`` / ``spreads`` the field names and fragment spreads of one selection set's own
+    level (inline fragments opened), each once, in order. Linear in the selections: membership is kept in
+    sets (a list's ``in`` made a fragment of 20,000 root fields cost 19.5 s)."""
+    have, spread = set(fields), set(spreads)
+    _level(sel, data, fields, spreads, have, spread, depth)
+
+
+def _level(sel: Node, data: bytes, fields: list[str], spreads: list[str], have: set[str], spread: set[str],
+           depth: int) -> None:
     for s in sel.named_children:
         inner = s.named_children[0] if s.type == "selection" and s.named_children else s
         if inner.type == "field":
@@ -168,17 +176,19 @@ def _selections(sel: Node, data: bytes, fields: list[str], spreads: list[str], d
             text = _text(name, data)
             if _client_only(inner, data):
                 continue
-            if text and not text.startswith("__") and text not in fields:
+            if text and not text.startswith("__") and text not in have:
+                have.add(text)
                 fields.append(text)
         elif inner.type == "fragment_spread":
             fname = _child(inner, "fragment_name")
             text = _text(_child(fname, "name") if fname is not None else None, data)
-            if text and text not in spreads:
+            if text and text not in spread:
+                spread.add(text)
                 spreads.append(text)
         elif inner.type == "inline_fragment" and depth < _MAX_INLINE_DEPTH and not _client_only(inner, data):
             nested = _child(inner, "selection_set")
             if nested is not None:
-                _selections(nested, data, fields, spreads, depth + 1)
+                _level(nested, data, fields, spreads, have, spread, depth + 1)
 
 
 def _tree(sel: Node, data: bytes, level: int, out: list[tuple[int, str]]) -> None:

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from indexer.fsguard import SkipFile, inside_root, read_regular
+from indexer.fsguard import SkipFile, inside_root, read_inside
 
 __all__ = ["MAX_FILE_BYTES", "MAX_FILES", "MyBatisMappers", "load_mappers", "mapper_statements", "is_mapper_path"]
 
@@ -154,14 +154,13 @@ def load_mappers(root: str | Path) -> MyBatisMappers:
     roots: list[ET.Element] = []
     files: set[str] = set()
     skipped: dict[str, int] = {}
+
+    def count(skip: SkipFile) -> None:
+        skipped[skip.reason] = skipped.get(skip.reason, 0) + 1
+
     for path in _xml_files(root):
-        try:
-            data = read_regular(path, MAX_FILE_BYTES, real_root)
-        except SkipFile as exc:
-            skipped[exc.reason] = skipped.get(exc.reason, 0) + 1
-            continue
-        except OSError:
-            skipped["unreadable"] = skipped.get("unreadable", 0) + 1
+        data = read_inside(path, MAX_FILE_BYTES, real_root, on_skip=count)
+        if data is None:
             continue
         try:
             found = _parse(data)

@@ -73,7 +73,7 @@ import crossplane
 from crossplane.errors import NgxParserBaseException
 
 from indexer.frameworks.services import ServiceMap, is_compose_file, walk_folders
-from indexer.fsguard import SkipFile, read_regular
+from indexer.fsguard import SkipFile, read_inside
 from stores.gateway import GatewayRoute
 
 __all__ = ["MAX_EXPANDED", "MAX_FILE_BYTES", "MAX_INCLUDE_DEPTH", "MAX_INCLUDED", "MAX_ROUTES", "NGINX_FOLDERS", "SNIFF_BYTES",
@@ -412,10 +412,10 @@ def _parse(real: str, rel: str, env: Mapping[str, str] | None, sniff: bool = Fal
     each ``${NAME}`` / ``$NAME`` of them replaced before parsing (as ``envsubst`` given the names of the
     defined variables does; others, nginx's ``$uri``, are left as written); a template whose filled text
     would be longer than :data:`MAX_FILE_BYTES` characters is ``too_large``."""
-    try:
-        data = read_regular(os.path.join(real, rel), MAX_FILE_BYTES, real)
-    except SkipFile as exc:
-        return exc.reason
+    skips: list[SkipFile] = []
+    data = read_inside(os.path.join(real, rel), MAX_FILE_BYTES, real, on_skip=skips.append)
+    if data is None:
+        return skips[0].reason
     if b"\x00" in data:
         return "binary"
     if sniff and not sniffed(data):
@@ -442,18 +442,19 @@ def _parse(real: str, rel: str, env: Mapping[str, str] | None, sniff: bool = Fal
     return parsed if isinstance(parsed, list) else "unparsed"
 
 
+def _unsaid(skip: SkipFile) -> None:
+    """A ``Dockerfile`` looked for above a template and not read: none there is the common case."""
+
+
 def _environment(real: str, folder: str, found: ServiceMap) -> dict[str, str]:
     """The variables of the container a template in ``folder`` is filled in: the nearest folder at or
     above it holding a ``Dockerfile`` (its ``ENV``), overridden by that folder's compose environment."""
     here = folder
     while True:
         rel = _join(here, "Dockerfile")
-        try:
-            text = read_regular(os.path.join(real, rel), MAX_FILE_BYTES, real).decode("utf-8", "replace")
-        except SkipFile:
-            text = None
-        if text is not None:
-            return {**dockerfile_env(text), **found.environments.get(here, {})}
+        data = read_inside(os.path.join(real, rel), MAX_FILE_BYTES, real, on_skip=_unsaid)
+        if data is not None:
+            return {**dockerfile_env(data.decode("utf-8", "replace")), **found.environments.get(here, {})}
         if not here:
             return dict(found.environments.get(folder, {}))
         here = here.rpartition("/")[0]

@@ -37,7 +37,7 @@ an alias addresses that unit's service.
 
 Bounds (a repository is untrusted): at most :data:`MAX_DIRS` folders are walked, :data:`MAX_DEPTH`
 deep, build output, VCS and dependency folders skipped, symbolic links to folders never followed and
-files leading out of the root never read (:func:`indexer.fsguard.read_regular`); each file read is at
+files leading out of the root never read (:func:`indexer.fsguard.read_inside`); each file read is at
 most :data:`MAX_FILE_BYTES` (a larger one is ignored), at most :data:`MAX_YAML_FILES` YAML files are
 read for Kubernetes objects, YAML is safe-loaded and only walked two levels deep (an alias bomb is
 never expanded); a compose ``build`` path leading out of the root names nothing. Nothing raises on
@@ -58,7 +58,7 @@ import yaml
 
 from indexer.frameworks.app_ports import APP_SETTINGS_FILES, PORT_FILE_FOLDERS, app_folder, ports_of_file, spring_ports
 from indexer.frameworks.env_config import env_values
-from indexer.fsguard import SkipFile, read_regular
+from indexer.fsguard import SkipFile, read_inside
 
 __all__ = ["ServiceUnit", "ServiceMap", "service_map", "compose_environment", "interpolate_compose", "is_compose_file", "is_boundary_file", "JS_FRAMEWORKS", "MAX_DIRS", "MAX_FILE_BYTES",
            "read_config", "walk_folders"]
@@ -305,13 +305,12 @@ def read_config(root: str, rel: str) -> str | None:
 
 
 def _read(root: str, rel: str) -> str | None:
-    try:
-        data = read_regular(os.path.join(root, rel), MAX_FILE_BYTES, root)
-    except SkipFile as exc:
-        if exc.reason != "unreadable":
-            log.warning("%s ignored: %s", rel, exc)
-        return None
-    return data.decode("utf-8", "replace")
+    def warn(skip: SkipFile) -> None:  # a compose file linked out of the repository is worth a word
+        if skip.reason != "unreadable":
+            log.warning("%s ignored: %s", rel, skip)
+
+    data = read_inside(os.path.join(root, rel), MAX_FILE_BYTES, root, on_skip=warn)
+    return None if data is None else data.decode("utf-8", "replace")
 
 
 def _inside(base: str, rel: str) -> str | None:

@@ -40,7 +40,7 @@ from pathlib import Path
 import javaproperties
 import yaml
 
-from indexer.fsguard import SkipFile, inside_root, read_regular
+from indexer.fsguard import SkipFile, inside_root, read_inside
 from stores.gateway import PATH_FILTERS, GatewayRoute, count
 
 __all__ = [
@@ -155,13 +155,14 @@ def _properties_documents(text: str) -> Iterator[dict[str, str]]:
 
 
 def _documents(path: Path, root: str) -> list[dict[str, str]]:
-    try:
-        # A FIFO or /dev/zero is never read, nor a link swapped to lead out of the root since it was listed.
-        data = read_regular(path, MAX_FILE_BYTES, root)
-    except SkipFile as exc:
-        if exc.reason != "unreadable" and (str(path), exc.reason) not in _WARNED:
-            _WARNED.add((str(path), exc.reason))  # configuration is read several times per run
-            log.warning("%s ignored: %s", path, exc)
+    def warn_once(skip: SkipFile) -> None:
+        if skip.reason != "unreadable" and (str(path), skip.reason) not in _WARNED:
+            _WARNED.add((str(path), skip.reason))  # configuration is read several times per run
+            log.warning("%s ignored: %s", path, skip)
+
+    # A FIFO or /dev/zero is never read, nor a link swapped to lead out of the root since it was listed.
+    data = read_inside(path, MAX_FILE_BYTES, root, on_skip=warn_once)
+    if data is None:
         return []
     try:
         text = data.decode("utf-8")

@@ -7,9 +7,10 @@ Lines are 1-based, as in the index and ``ripple`` output.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -19,7 +20,7 @@ __all__ = [
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
-    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo",
+    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo", "Flag", "Count", "QueryCount",
     "EndpointHandler", "EndpointInfo", "EndpointsResponse",
 ]
 
@@ -46,6 +47,23 @@ Flag = Annotated[bool, Strict()]
 """A request's boolean: JSON ``true`` / ``false`` only. Pydantic's default (lax) mode takes ``0``, ``1.0``
 or ``"yes"`` for a bool, which the published schema (``type: boolean``) refuses: a client sending them
 has a bug it should hear of (a 422), not a guess."""
+
+Count = Annotated[int, Strict()]
+"""A request body's integer: a JSON integer only. The lax mode takes ``true`` (as 1), ``"5"`` and ``5.0``."""
+
+_DECIMAL = re.compile(r"[0-9]{1,18}")
+
+
+def _decimal(value: object) -> object:
+    """A query string's integer as written: decimal digits only (pydantic's lax parse takes ``5.0``,
+    `` 5``, ``+5`` and ``1_000`` for 5 and 1000). Raises ``ValueError`` naming the value."""
+    if isinstance(value, str) and not _DECIMAL.fullmatch(value):
+        raise ValueError(f"expected an integer in decimal digits, not {value[:40]!r}")
+    return value
+
+
+QueryCount = Annotated[int, BeforeValidator(_decimal)]
+"""A query parameter's integer (``?offset=5``): decimal digits only, see :func:`_decimal`."""
 
 
 class Wire(BaseModel):
@@ -227,7 +245,7 @@ class Budgeted(Request):
     characters a token; default 4,000). What the
     budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
 
-    max_tokens: int | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
+    max_tokens: Count | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
 
 
 class SearchRequest(Budgeted):
@@ -239,7 +257,7 @@ class SearchRequest(Budgeted):
     product: str | None = Field(default=None, max_length=200)
     language: str | None = Field(default=None, max_length=40)
     kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
-    limit: int = Field(default=10, ge=1, le=MAX_LIMIT)
+    limit: Count = Field(default=10, ge=1, le=MAX_LIMIT)
     tests: Flag = Field(default=False, description="Look for test code: rank it above the implementation (it "
                                                    "ranks below otherwise, unless the query asks for tests).")
 
@@ -380,7 +398,7 @@ class ImpactRequest(TargetRequest):
     """``depth``: hops walked upward (1 to 20); ``tests``: test code ``apart`` (own section),
     ``include``, ``exclude`` or ``only``."""
 
-    depth: int = Field(default=5, ge=1, le=20)
+    depth: Count = Field(default=5, ge=1, le=20)
     tests: Literal["apart", "include", "exclude", "only"] = "apart"
 
 
