@@ -54,6 +54,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "django_relations",
     "sqlalchemy_bindings",
     "class_uses",
+    "arg_calls",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
