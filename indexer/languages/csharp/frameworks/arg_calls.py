@@ -30,7 +30,7 @@ LANGUAGES = ("csharp",)
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's candidate wrapper calls to ``out.url_arg_calls``."""
+    """Append the file's candidate wrapper calls to ``out.arg_candidates`` (gated into ``url_arg_calls`` by the resolver: :class:`~indexer.frameworks.arg_call_rule.CandidateGate`)."""
     cf = cs_file(root, src, out)
     names = parameter_names(out.topics)
     if names:
@@ -64,7 +64,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         rec = arg_call(cf.expr(fn), [cf.template(n, scope) for n in nodes], caller, *cf.pos(call), scope)
         if rec is None:
             continue
-        out.url_arg_calls.append(rec)
+        out.arg_candidates.append(rec)
         found += 1
         if found >= MAX_PER_FILE:
             return

@@ -32,7 +32,7 @@ _ARG_NODES = frozenset({"string_literal", "identifier", "field_access", "binary_
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's candidate wrapper calls to ``out.url_arg_calls``."""
+    """Append the file's candidate wrapper calls to ``out.arg_candidates`` (gated into ``url_arg_calls`` by the resolver: :class:`~indexer.frameworks.arg_call_rule.CandidateGate`)."""
     if b'"' not in src.data and b"static final" not in src.data:
         return
     jf: JavaFile | None = None
@@ -70,6 +70,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                        params.get(caller, frozenset()) if caller is not None else frozenset())
         if rec is None:
             continue
-        out.url_arg_calls.append(rec)
+        out.arg_candidates.append(rec)
         found += 1
     reassigned(out.topics, assigned)

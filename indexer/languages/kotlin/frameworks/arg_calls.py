@@ -35,7 +35,7 @@ _ARG_NODES = frozenset({"string_literal", "simple_identifier", "navigation_expre
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's candidate wrapper calls to ``out.url_arg_calls``."""
+    """Append the file's candidate wrapper calls to ``out.arg_candidates`` (gated into ``url_arg_calls`` by the resolver: :class:`~indexer.frameworks.arg_call_rule.CandidateGate`)."""
     if b'"' not in src.data and b"const val" not in src.data:
         return
     callers = {(c.line, c.col): c.caller for c in out.calls}
@@ -58,7 +58,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         rec = arg_call(_WS.sub("", src.text(fn)), args, callers[at], *at, ())
         if rec is None:
             continue
-        out.url_arg_calls.append(rec)
+        out.arg_candidates.append(rec)
         found += 1
         if found >= MAX_PER_FILE:
             return

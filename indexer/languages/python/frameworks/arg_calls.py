@@ -48,7 +48,7 @@ _ARG_NODES = frozenset({"string", "identifier", "attribute", "binary_operator", 
 
 
 def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
-    """Append the file's candidate wrapper calls to ``out.url_arg_calls``. The calls are the extractor's call sites
+    """Append the file's candidate wrapper calls to ``out.arg_candidates`` (gated into ``url_arg_calls`` by the resolver: :class:`~indexer.frameworks.arg_call_rule.CandidateGate`). The calls are the extractor's call sites
     (:class:`~indexer.model.CallSite`) found in the tree by :class:`CallLocator`, not a walk of the whole tree."""
     names = parameter_names(out.topics)
     if names:
@@ -72,7 +72,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         args = [template(src, a) if a.type in _ARG_NODES else None for a in nodes]
         rec = arg_call(compact(src, fn), args, site.caller, site.line, site.col, ())
         if rec is not None:
-            out.url_arg_calls.append(rec)
+            out.arg_candidates.append(rec)
             found += 1
             if found >= MAX_PER_FILE:
                 return
