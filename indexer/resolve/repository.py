@@ -417,18 +417,15 @@ class RepositoryResolver:
     def _gate_candidates(self, given: Mapping[str, tuple[FileExtraction, str, int]], gone: Sequence[str]) -> None:
         """Candidate wrapper calls kept only where a function of the repository may be a wrapper
         (:class:`~indexer.frameworks.arg_call_rule.CandidateGate`): the files ``given`` are gated; when the
-        wrapper names changed, every other held file is gated again, and one whose kept calls changed joins or
-        leaves the framework files and makes the next resolve link again."""
+        wrapper names changed, every other held file is gated again, and one whose kept calls changed is one of
+        the framework files (one that has none left stays one until it is updated itself: the next link finds its
+        share gone and produces it again) and makes the next resolve link again."""
         if not self._gate.update((ex for ex, _, _ in given.values()), gone):
             return
         for p, fc in self.files.items():
-            if p in given or not self._gate.gate(fc.ex):
-                continue
-            self._link_dirty = True
-            if _has_framework_facts(fc.ex):
+            if p not in given and self._gate.gate(fc.ex):
+                self._link_dirty = True
                 self._framework.add(p)
-            else:
-                self._framework.discard(p)
 
     def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:
         """Whether a file of a stem that ``stem`` extends defines what the rest of ``stem`` names

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from indexer.frameworks.arg_call_rule import keeps
 from indexer.model import Template
-from tests.resolution_harness import REPO, edges, resolve_fixture
+from indexer.resolve.repository import RepositoryResolver
+from tests.resolution_harness import REPO, edges, extract_fixture, resolve_fixture
 
 JAVA = """
 // --- path: src/main/java/shop/Publisher.java ---
@@ -287,3 +288,61 @@ def test_kotlin_wrapper() -> None:
                                                                "    fun pay(o: Any)"))
     assert edges(r, "UNLINKED") == ["src/main/kotlin/shop/Publisher.Publisher.publish(String,Any) -> unlinked:topic"]
     assert len(edges(r, "PRODUCES")) == 2
+
+
+GATED = """
+# --- path: shop/bus.py ---
+from kafka import KafkaProducer
+producer = KafkaProducer(bootstrap_servers="k:9092")
+def publish(topic, body):
+    return None
+# --- path: shop/orders.py ---
+from shop.bus import publish
+def create(o):
+    publish("order-created", o)
+    print("order-created")
+# --- path: shop/report.py ---
+def render(name):
+    return name
+def page():
+    return render("summary")
+"""
+
+WRAPPING_BUS = """
+# --- path: shop/bus.py ---
+from kafka import KafkaProducer
+producer = KafkaProducer(bootstrap_servers="k:9092")
+def publish(topic, body):
+    producer.send(topic, body)
+"""
+
+
+def test_candidate_calls_are_framework_facts_only_where_a_wrapper_may_be_called() -> None:
+    """Session 68 (acc68a): the detectors record candidate calls apart (``arg_candidates``) and the resolver keeps as
+    ``url_arg_calls`` (a framework fact: the file is read by every link, and re-bound when its share changes) only
+    those calling a name some function of the repository that may be a wrapper has. A wrapper appearing in one file
+    gates the other files again: the caller, not edited, produces; the wrapper going takes the link away."""
+    resolver = RepositoryResolver(REPO)
+    files = extract_fixture(GATED)
+    resolver.update(files)
+    every = [ex.path for ex, _, _ in files]
+    plain = resolver.resolve(every)
+    held = {p: resolver.files[p].ex for p in every}
+    assert [(c.callee, c.caller) for c in held["shop/orders.py"].arg_candidates] == [("publish", "create")]
+    assert [(c.callee, c.caller) for c in held["shop/report.py"].arg_candidates] == [("render", "page")]
+    assert [p for p in every if held[p].url_arg_calls] == []  # no wrapper anywhere: nothing kept
+    assert edges(plain, "PRODUCES") == []
+
+    resolver.update(extract_fixture(WRAPPING_BUS))  # publish now sends its parameter
+    wrapped = resolver.resolve(["shop/bus.py"])
+    assert edges(wrapped, "PRODUCES") == ["shop/orders.create(1) -> topic:order-created"]
+    assert sorted(f.file.path for f in wrapped.files) == ["shop/bus.py", "shop/orders.py"]  # the caller re-linked
+    assert [(c.callee, c.args[0].parts) for c in resolver.files["shop/orders.py"].ex.url_arg_calls] == [
+        ("publish", (("lit", "order-created"),))]
+    assert resolver.files["shop/report.py"].ex.url_arg_calls == []  # render is no wrapper's name
+
+    resolver.update([f for f in extract_fixture(GATED) if f[0].path == "shop/bus.py"])  # the wrapper goes
+    back = resolver.resolve(["shop/bus.py"])
+    assert edges(back, "PRODUCES") == []
+    assert "shop/orders.py" in [f.file.path for f in back.files]  # produced again, without its PRODUCES edge
+    assert resolver.files["shop/orders.py"].ex.url_arg_calls == []
