@@ -49,6 +49,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "registrations",
     "orm_tables",
     "fastcrud",
+    "generic_repositories",
     "orm_results",
     "orm_attributes",
     "django_relations",
