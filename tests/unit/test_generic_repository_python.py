@@ -68,10 +68,22 @@ class ItemRepository(BaseRepository):
     model = Item
 class AnyRepository(BaseRepository[M]):
     pass
+class PlainRepository:
+    def __init__(self, model, session):
+        self.model = model
+        self.session = session
+    async def first(self):
+        return (await self.session.execute(select(self.model))).scalars().first()
+class ItemsRepo(PlainRepository):
+    def __init__(self, session):
+        super().__init__(Item, session)
+class UsersRepo(PlainRepository):
+    def __init__(self, session):
+        super().__init__(session=session, model=User)
 # --- path: app/services.py ---
 from app.crud.crud_user import user
 from app.crud.crud_item import item
-from app.repo import UserRepo, ItemRepository, AnyRepository
+from app.repo import UserRepo, ItemRepository, AnyRepository, ItemsRepo, UsersRepo
 class Cache:
     def get(self, key):
         return key
@@ -102,6 +114,11 @@ def read_item(db, id):
     return item.get(db, id)
 def label(db):
     return user.name()
+async def first_item(session):
+    return await ItemsRepo(session).first()
+async def first_user(session):
+    repo: UsersRepo = UsersRepo(session)
+    return await repo.first()
 '''
 
 
@@ -109,6 +126,8 @@ def test_calls_on_generic_repositories_access_their_models_tables() -> None:
     r = resolve_fixture(FIXTURE)
     assert edges(r, "READS") == [
         "app/services.UserService.show(1) -> table:t:.users",
+        "app/services.first_item(1) -> table:t:.items",
+        "app/services.first_user(1) -> table:t:.users",
         "app/services.list_users(1) -> table:t:.users",
         "app/services.read_item(2) -> table:t:.items",
         "app/services.read_user(2) -> table:t:.users",
@@ -124,9 +143,10 @@ def test_calls_on_generic_repositories_access_their_models_tables() -> None:
     assert props["app/services.read_item(2) -> table:t:.items"]["via"] == "CRUDBase.get"  # `item = CRUDBase(Item)`
     # not linked: `anything` (a type variable, no model), `reported` (`self.report` names no repository),
     # `cached` (no repository), `label` (`name` does not read self.model); nothing counted unlinked for them: the two
-    # unlinked uses are the SQLAlchemy detector's own in the base (`select(self.model)`, `session.delete(...)`)
-    assert r.link_outcomes.get("unlinked_table_use") == 2
-    assert (r.link_outcomes["reads"], r.link_outcomes["writes"]) == (4, 2)
+    # unlinked uses are the SQLAlchemy detector's own in the bases (`select(self.model)` in `list` and `first`,
+    # `session.delete(...)` in `remove`)
+    assert r.link_outcomes.get("unlinked_table_use") == 3  # (and `first`'s `select(self.model)`)
+    assert (r.link_outcomes["reads"], r.link_outcomes["writes"]) == (6, 2)
 
 
 def test_repository_names() -> None:

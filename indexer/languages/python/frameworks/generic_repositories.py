@@ -21,7 +21,8 @@ Three facts, framework ``generic_repository``, which the table linker (:mod:`ind
 * **a subclass naming its model**: ``class UserRepository(BaseRepository[User])`` (the first type argument, a name
   or dotted name) or ``model = User`` in the body of a class named as a repository: a ``repository`` use owned by
   the class, ``entity`` the model's text; or **an instance given its model**: ``item = CRUDBase(Item)`` at module
-  level (:func:`_instances`), owned by no function, ``receiver`` the variable.
+  level (:func:`_instances`), owned by no function, ``receiver`` the variable; or a subclass handing its model to
+  the base's constructor (``super().__init__(User, session)``, ``super().__init__(session, model=User)``).
 * **a call on a repository**: ``recv.m(...)`` whose receiver names a repository (a part of ``self.user_repo``,
   ``repos.users``, ``crud.user``, ``UserRepository(session)`` for which :func:`names_a_repository` holds): a use owned by the
   caller with ``receiver`` the receiver's text; the linker reads the table of the model the receiver's class (or
@@ -108,6 +109,8 @@ def _class(cls: Node, src: SourceText, out: FileExtraction) -> None:
         if names_a_repository(name):
             _model_attribute(name, body, src, out)
     methods = _methods(body)
+    if bases is not None and bases.named_children:
+        _super_model(name, methods, src, out)
     text = src.text(body)
     if not any(m in text.encode() for m in _SELF_MODEL):
         return
@@ -138,6 +141,33 @@ def _instances(root: Node, src: SourceText, out: FileExtraction) -> None:
                 and compact(src, first).rpartition(".")[2][:1].isupper():
             out.table_uses.append(TableUse(FRAMEWORK, "repository", None, src.line(n), src.col(n),
                                            entity=compact(src, first), resolution="inferred", receiver=src.text(left)))
+
+
+def _super_model(name: str, methods: list[Node], src: SourceText, out: FileExtraction) -> None:
+    """``super().__init__(User, session)`` / ``super().__init__(session, model=User)`` in a subclass's ``__init__``: a
+    ``repository`` use (the ``model=`` keyword, else the first positional argument that is a capitalised name)."""
+    for fn in methods:
+        if src.text(fn.child_by_field_name("name")) != "__init__":
+            continue
+        stack = [fn.child_by_field_name("body")]
+        while stack:
+            n = stack.pop()
+            if n is None or n.type in ("function_definition", "class_definition", "lambda"):
+                continue
+            f = n.child_by_field_name("function") if n.type == "call" else None
+            if f is None or compact(src, f) != "super().__init__":
+                stack.extend(n.named_children)
+                continue
+            arglist = n.child_by_field_name("arguments")
+            args = [a for a in (arglist.named_children if arglist is not None else ()) if a.type != "comment"]
+            model = next((a.child_by_field_name("value") for a in args if a.type == "keyword_argument"
+                          and src.text(a.child_by_field_name("name")) == "model"), None) \
+                or next((a for a in args if a.type in ("identifier", "attribute")
+                         and compact(src, a).rpartition(".")[2][:1].isupper()), None)
+            if model is not None and model.type in ("identifier", "attribute"):
+                out.table_uses.append(TableUse(FRAMEWORK, "repository", name, src.line(n), src.col(n),
+                                               entity=compact(src, model), resolution="inferred"))
+                return
 
 
 def _model_attribute(name: str, body: Node, src: SourceText, out: FileExtraction) -> None:
