@@ -62,6 +62,12 @@ class BaseRepository(Generic[M]):
         return (await self.session.execute(select(self.model))).scalars().all()
     async def remove(self, id):
         await self.session.delete(await self.session.get(self.model, id))
+    async def rename(self, id, name):
+        row = await self.get(id)
+        row.name = name
+        await self.session.commit()
+    async def count_twice(self):
+        return len(await self.list()) * 2
 class UserRepo(BaseRepository[User]):
     pass
 class ItemRepository(BaseRepository):
@@ -98,6 +104,10 @@ class UserService:
         return await self.user_repo.get(id)
     async def drop_item(self, id):
         await self.items_repository.remove(id)
+    async def rename_user(self, id):
+        await self.user_repo.rename(id, "x")
+    async def twice(self):
+        return await self.user_repo.count_twice()
     async def anything(self, id):
         return await self.any_repo.get(id)
     async def reported(self, id):
@@ -126,6 +136,7 @@ def test_calls_on_generic_repositories_access_their_models_tables() -> None:
     r = resolve_fixture(FIXTURE)
     assert edges(r, "READS") == [
         "app/services.UserService.show(1) -> table:t:.users",
+        "app/services.UserService.twice(0) -> table:t:.users",
         "app/services.first_item(1) -> table:t:.items",
         "app/services.first_user(1) -> table:t:.users",
         "app/services.list_users(1) -> table:t:.users",
@@ -134,6 +145,7 @@ def test_calls_on_generic_repositories_access_their_models_tables() -> None:
     ]
     assert edges(r, "WRITES") == [
         "app/services.UserService.drop_item(1) -> table:t:.items",
+        "app/services.UserService.rename_user(1) -> table:t:.users",
         "app/services.make_user(2) -> table:t:.users",
     ]
     props = {f"{e.src.removeprefix(REPO + ':')} -> {e.dst}": dict(e.props)
@@ -146,7 +158,7 @@ def test_calls_on_generic_repositories_access_their_models_tables() -> None:
     # unlinked uses are the SQLAlchemy detector's own in the bases (`select(self.model)` in `list` and `first`,
     # `session.delete(...)` in `remove`)
     assert r.link_outcomes.get("unlinked_table_use") == 3  # (and `first`'s `select(self.model)`)
-    assert (r.link_outcomes["reads"], r.link_outcomes["writes"]) == (6, 2)
+    assert (r.link_outcomes["reads"], r.link_outcomes["writes"]) == (7, 3)
 
 
 def test_repository_names() -> None:

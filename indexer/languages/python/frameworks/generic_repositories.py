@@ -15,7 +15,8 @@ Three facts, framework ``generic_repository``, which the table linker (:mod:`ind
 * **a method of the base** whose body reads ``self.model`` / ``cls.model``: a ``reads`` or ``writes`` use owned by
   the method, ``entity`` ``self.model``: ``writes`` when the body also calls a session's write (:data:`WRITE_CALLS`:
   ``add``, ``delete``, ``merge``, ``commit``, ``flush``, SQLAlchemy's ``insert`` / ``update`` / ``delete``...) or
-  builds the model (``self.model(**data)``), else ``reads``. Recorded in a class whose bases are subscripted
+  builds the model (``self.model(**data)``), else ``reads``; a method calling such a method on ``self`` then
+  writing (``update_by`` calling ``self.get_by(...)`` then ``commit``) is one too, one level. Recorded in a class whose bases are subscripted
   (``Generic[M]``, ``Base[M]``), whose name says it is a repository (:func:`names_a_repository`) or whose methods
   assign ``self.model`` from a parameter (``def __init__(self, model): self.model = model``).
 * **a subclass naming its model**: ``class UserRepository(BaseRepository[User])`` (the first type argument, a name
@@ -116,11 +117,19 @@ def _class(cls: Node, src: SourceText, out: FileExtraction) -> None:
         return
     if not (subscripted or names_a_repository(name) or re.search(r"\bself\.model\s*=\s*\w", text)):
         return
+    found: dict[str, tuple[Node, str]] = {}
     for fn in methods:
-        roles = _roles(fn, src)
-        if roles is not None:
-            out.table_uses.append(TableUse(FRAMEWORK, roles, f"{name}.{src.text(fn.child_by_field_name('name'))}",
-                                           src.line(fn), src.col(fn), entity="self.model", resolution="inferred"))
+        role = _roles(fn, src, frozenset())
+        if role is not None:
+            found[src.text(fn.child_by_field_name("name"))] = (fn, role)
+    for fn in methods:  # `update_by` calling `self.get_by(...)` then committing: one more level
+        method = src.text(fn.child_by_field_name("name"))
+        role = None if method in found or method == "__init__" else _roles(fn, src, frozenset(found))
+        if role is not None:
+            found[method] = (fn, role)
+    for method, (fn, role) in found.items():
+        out.table_uses.append(TableUse(FRAMEWORK, role, f"{name}.{method}", src.line(fn), src.col(fn),
+                                       entity="self.model", resolution="inferred"))
 
 
 def _instances(root: Node, src: SourceText, out: FileExtraction) -> None:
@@ -192,9 +201,10 @@ def _methods(body: Node) -> list[Node]:
     return out
 
 
-def _roles(fn: Node, src: SourceText) -> str | None:
-    """``writes`` / ``reads`` for a method whose body reads ``self.model`` (module docstring), ``None`` for one that
-    does not or that assigns it (``__init__``)."""
+def _roles(fn: Node, src: SourceText, model_methods: frozenset[str]) -> str | None:
+    """``writes`` / ``reads`` for a method whose body reads ``self.model`` (module docstring) or calls one of the
+    class's ``model_methods`` on ``self`` (``self.get_by(...)``), ``None`` for one that does neither or that assigns
+    ``self.model`` (``__init__``)."""
     body = fn.child_by_field_name("body")
     if body is None:
         return None
@@ -212,9 +222,11 @@ def _roles(fn: Node, src: SourceText) -> str | None:
                 writes = True  # `self.model(**data)`: a new row
         elif n.type == "call":
             f = n.child_by_field_name("function")
-            if f is not None and f.type in ("identifier", "attribute") \
-                    and src.text(f).rpartition(".")[2] in WRITE_CALLS:
+            called = src.text(f) if f is not None and f.type in ("identifier", "attribute") else ""
+            if called.rpartition(".")[2] in WRITE_CALLS:
                 writes = True
+            if called.startswith("self.") and called[5:] in model_methods:
+                uses = True
         if n.type in ("function_definition", "class_definition", "lambda") and n is not body:
             continue
         stack.extend(n.named_children)
