@@ -17,8 +17,8 @@ Three facts, framework ``generic_repository``, which the table linker (:mod:`ind
   ``add``, ``delete``, ``merge``, ``commit``, ``flush``, SQLAlchemy's ``insert`` / ``update`` / ``delete``...) or
   builds the model (``self.model(**data)``), else ``reads``; a method calling such a method on ``self`` then
   writing (``update_by`` calling ``self.get_by(...)`` then ``commit``) is one too, one level. Recorded in a class whose bases are subscripted
-  (``Generic[M]``, ``Base[M]``), whose name says it is a repository (:func:`names_a_repository`) or whose methods
-  assign ``self.model`` from a parameter (``def __init__(self, model): self.model = model``).
+  (``Generic[M]``, ``Base[M]``) or whose name says it is a repository (:func:`names_a_repository`); not in
+  Django's own ``QuerySet`` / ``ModelAdmin`` / ``Field``, which read ``self.model`` too.
 * **a subclass naming its model**: ``class UserRepository(BaseRepository[User])`` (the first type argument, a name
   or dotted name) or ``model = User`` in the body of a class named as a repository: a ``repository`` use owned by
   the class, ``entity`` the model's text; or **an instance given its model**: ``item = CRUDBase(Item)`` at module
@@ -110,12 +110,12 @@ def _class(cls: Node, src: SourceText, out: FileExtraction) -> None:
         if names_a_repository(name):
             _model_attribute(name, body, src, out)
     methods = _methods(body)
+    if not (subscripted or names_a_repository(name)):
+        return  # (Django's own QuerySet, ModelAdmin, Field... read self.model too: no repositories)
     if bases is not None and bases.named_children:
         _super_model(name, methods, src, out)
     text = src.text(body)
     if not any(m in text.encode() for m in _SELF_MODEL):
-        return
-    if not (subscripted or names_a_repository(name) or re.search(r"\bself\.model\s*=\s*\w", text)):
         return
     found: dict[str, tuple[Node, str]] = {}
     for fn in methods:
@@ -171,12 +171,18 @@ def _super_model(name: str, methods: list[Node], src: SourceText, out: FileExtra
             args = [a for a in (arglist.named_children if arglist is not None else ()) if a.type != "comment"]
             model = next((a.child_by_field_name("value") for a in args if a.type == "keyword_argument"
                           and src.text(a.child_by_field_name("name")) == "model"), None) \
-                or next((a for a in args if a.type in ("identifier", "attribute")
-                         and compact(src, a).rpartition(".")[2][:1].isupper()), None)
+                or next((a for a in args if a.type in ("identifier", "attribute") and _class_name(compact(src, a))), None)
             if model is not None and model.type in ("identifier", "attribute"):
                 out.table_uses.append(TableUse(FRAMEWORK, "repository", name, src.line(n), src.col(n),
                                                entity=compact(src, model), resolution="inferred"))
                 return
+
+
+def _class_name(text: str) -> bool:
+    """Whether a name or dotted name may be a model class's: a capitalised last part that is not all capitals
+    (``User``, ``models.User``; not ``DEBUG``), not read from ``self``."""
+    last = text.rpartition(".")[2]
+    return last[:1].isupper() and not last.isupper() and not text.startswith(("self.", "cls."))
 
 
 def _model_attribute(name: str, body: Node, src: SourceText, out: FileExtraction) -> None:
