@@ -79,9 +79,10 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 _class(cls, src, out)
     if b"(" in src.data:
         _instances(root, src, out)
+    fastcrud = {(u.line, u.col) for u in out.table_uses if u.framework == "fastcrud" and u.receiver}
     for c in out.calls:
-        if c.receiver is None or c.via is not None or c.receiver in ("self", "cls"):
-            continue
+        if c.receiver is None or c.via is not None or c.receiver in ("self", "cls") or (c.line, c.col) in fastcrud:
+            continue  # (a FastCRUD call, `crud.user.get(db, id)`, is read as a generic repository's too: tables)
         parts = [p.removesuffix("()") for p in c.receiver.split(".")]
         if any(names_a_repository(p) for p in parts if p not in ("self", "cls")):
             out.table_uses.append(TableUse(FRAMEWORK, "reads", c.caller, c.line, c.col, resolution="inferred",
