@@ -390,6 +390,11 @@ class FileExtraction:
     mounts: list[Mount] = field(default_factory=list)
     http_calls: list[HttpCall] = field(default_factory=list)
     url_arg_calls: list[UrlArgCall] = field(default_factory=list)
+    arg_candidates: list[UrlArgCall] = field(default_factory=list)
+    """Candidate calls of a wrapper the Java, Kotlin, C# and Python detectors record (a call passing a literal or a
+    constant: :mod:`indexer.frameworks.arg_call_rule`); no framework fact themselves: the resolver copies into
+    :attr:`url_arg_calls` those calling a name some function of the repository that may be a wrapper has
+    (:class:`indexer.frameworks.arg_call_rule.CandidateGate`)."""
     url_builders: list[UrlBuilder] = field(default_factory=list)
     topics: list[TopicUse] = field(default_factory=list)
     queue_bindings: list[QueueBinding] = field(default_factory=list)

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from indexer.frameworks.arg_call_rule import MAX_PER_FILE as ARG_CALLS_PER_FILE, arg_call, parameter_names, reassigned
 from indexer.frameworks.env_config import ENV_READ
 from indexer.frameworks.graphql_documents import (
     DOCUMENTS_FRAMEWORK,
@@ -72,11 +73,13 @@ if TYPE_CHECKING:
 
     from indexer.languages.base import SourceText
 
-__all__ = ["CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS", "KAFKA_CLIENTS_PACKAGE",
-           "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_STREAMS_PACKAGE", "KAFKA_STREAMS_SINKS",
-           "KAFKA_STREAMS_SOURCES", "KAFKA_STREAMS_TYPES", "KAFKA_TEMPLATES",
-           "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "URI_BUILDERS", "URI_BUILDER_KEEPS", "URI_BUILDER_ROOTS", "VERB_MAPPINGS", "annotation_name",
-           "builder_from", "call_piece", "declared_tables", "document_of", "is_controller", "join_path", "load_detectors", "looks_like_sql", "operation_qualname",
+__all__ = ["ARG_CALLS_PER_FILE", "CTOR_INJECT", "DOCUMENTS_FRAMEWORK", "ENV_READ", "FIELD_INJECT", "GENERATED_API", "HTTP_METHODS",
+           "KAFKA_CLIENTS_PACKAGE", "KAFKA_CONSUMERS", "KAFKA_LISTENERS", "KAFKA_PRODUCERS", "KAFKA_STREAMS_PACKAGE",
+           "KAFKA_STREAMS_SINKS", "KAFKA_STREAMS_SOURCES", "KAFKA_STREAMS_TYPES", "KAFKA_TEMPLATES",
+           "LOOKS_LIKE_GRAPHQL", "MAPPINGS", "RETROFIT_VERBS", "STEREOTYPES", "URI_BUILDERS", "URI_BUILDER_KEEPS", "URI_BUILDER_ROOTS",
+           "VERB_MAPPINGS", "annotation_name", "arg_call",
+           "builder_from", "call_piece", "declared_tables", "document_of", "is_controller", "join_path", "load_detectors",
+           "looks_like_sql", "operation_qualname", "parameter_names", "reassigned",
            "parse_tree", "returned_values", "rooted", "run_detectors", "template_calls"]
 
 

@@ -97,6 +97,7 @@ from indexer.frameworks.clients import HOLE as _HOLE, ClientLinks, split_url
 from indexer.frameworks.literal_paths import retarget_literal_clients
 from indexer.frameworks.paths import join_paths as _join, path_under, unglue_holes
 from indexer.frameworks.queues import QueueLinker
+from indexer.frameworks.topic_wrappers import find_wrappers, wrapped_uses
 from indexer.frameworks.unlinked import UnlinkedLinks
 from indexer.frameworks.route_links import LinkedRoute, RouteLinks
 from indexer.frameworks.route_names import RouteNameLinks
@@ -428,6 +429,9 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         for fc in self.ctxs:
             for use in fc.ex.url_arg_calls:
                 used.update(self.wrapped_call(fc, use, templates))
+        topic_wrappers = find_wrappers(self.ctxs, self.render)  # `publish("orders")` -> `send(topic)`
+        for w in wrapped_uses(self.r, self.ctxs, topic_wrappers, self.render):
+            self.topic(w.fc, w.use, via=w.via)
         named: list[tuple[FileCtx, HttpCall]] = []  # URLs built from a route's name: once every route is named
         fixtures = FixtureClients(self.r, self.ctxs)  # a test's client from a pytest fixture (fixture_clients)
         for fc in self.ctxs:
@@ -449,6 +453,9 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
                     else:
                         self.http_call(fc, sent_call)
             for use in fc.ex.topics:
+                if topic_wrappers.silent(use):  # its callers produce (topic_wrappers)
+                    self.result.outcomes["topic_wrapper"] += 1
+                    continue
                 self.topic(fc, use)
             for reg in fc.ex.entries:
                 self.entry(fc, reg)
@@ -624,9 +631,11 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         rendered = self.render(fc, call.caller, call.url)
         self.link_url(fc, call.caller, call.line, call.col, call.framework, call.method, rendered)
 
-    def topic(self, fc: FileCtx, use: TopicUse) -> None:
+    def topic(self, fc: FileCtx, use: TopicUse, via: str | None = None) -> None:
+        """PRODUCES / CONSUMES edges of ``use``; ``via``: the topic wrapper a call site's use goes through
+        (:mod:`indexer.frameworks.topic_wrappers`), the edge then ``match`` ``inferred`` with that ``via``."""
         if use.broker != "kafka" or use.binding is not None:
-            self.queue(fc, use)
+            self.queue(fc, use, via)
             return
         name = self.render(fc, use.owner, use.topic)
         if not name or name == _HOLE or name.strip(_HOLE) == "":
@@ -637,10 +646,12 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         tid = topic_id(name)
         self._emit(fc, tid, Node(tid, "Topic", name, name, "", "", 0, 0, 0, 0, {"broker": "kafka"}))
         kind = "PRODUCES" if use.role == "produces" else "CONSUMES"
-        self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework)
+        extra = {"match": "inferred", "via": via} if via is not None else {}
+        self._edge(fc, kind, self._owner_id(fc, use.owner, use.line), tid, use.line, use.col, framework=use.framework,
+                   **extra)
         self.result.outcomes[use.role] += 1
 
-    def queue(self, fc: FileCtx, use: TopicUse) -> None:
+    def queue(self, fc: FileCtx, use: TopicUse, via: str | None = None) -> None:
         """PRODUCES / CONSUMES edges of a use of a broker other than Kafka (or of a Spring Cloud Stream
         binding), to the destinations :class:`~indexer.frameworks.queues.QueueLinker` finds; the
         edge's ``match`` prop says how sure the link is (``exact`` / ``inferred`` / ``name``)."""
@@ -662,7 +673,9 @@ class _Linker(BuiltUrlLinks, RouteLinks, WrapperLinks, ApiFirstLinks, ClientLink
         for d in found:
             tid = topic_id(d.name, d.broker)
             self._emit(fc, tid, Node(tid, "Topic", d.name, d.name, "", "", 0, 0, 0, 0, {"broker": d.broker}))
-            self._edge(fc, kind, owner, tid, use.line, use.col, framework=use.framework, broker=d.broker, match=d.match)
+            extra = {"via": via} if via is not None else {}
+            self._edge(fc, kind, owner, tid, use.line, use.col, framework=use.framework, broker=d.broker,
+                       match="inferred" if via is not None and d.match == "exact" else d.match, **extra)
             self.result.outcomes[use.role if d.broker == "kafka" else f"{use.role}_{d.broker}"] += 1
 
 

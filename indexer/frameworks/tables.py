@@ -76,6 +76,10 @@ _HOLE = "\x00"
 _M2M = ("django-m2m", "sqlalchemy-m2m")
 FASTCRUD = "fastcrud"
 """The framework of FastCRUD objects and calls (:mod:`indexer.languages.python.frameworks.fastcrud`)."""
+GENERIC = "generic_repository"
+"""The framework of Python generic repositories (:mod:`indexer.languages.python.frameworks.generic_repositories`):
+a base's methods reading ``self.model`` (entity ``self.model``), a subclass naming its model (``repository``), a
+call on a repository (``receiver``)."""
 _RELATIONSHIP_WRAPPERS = frozenset({"Mapped", "WriteOnlyMapped", "DynamicMapped", "Optional", "list", "List", "set",
                                     "Set", "Sequence", "Collection"})
 """The type wrappers around a SQLAlchemy relationship field's class (``so.WriteOnlyMapped['Post']``,
@@ -124,6 +128,7 @@ class _TableLinker:
         self.cascade_decl: dict[str, list[tuple[FileCtx, str, str]]] = defaultdict(list)
         self.cascade_of: dict[str, list[tuple[FileCtx, str, str]]] = {}
         self.repositories: dict[str, str] = {}  # repository interface Def id -> table id
+        self.model_methods: dict[str, set[str]] = {}  # generic repository base method Def id -> its roles
         self.managers: dict[str, set[str]] = defaultdict(set)  # Django manager / queryset Def id -> model table ids
         self.m2m: dict[tuple[str, str], str] = {}  # (model table id, field name) -> join table id
         self._edges: set[tuple[str, str, str, str, int]] = set()
@@ -367,6 +372,31 @@ class _TableLinker:
                     break
         return tid
 
+    def _generic_call(self, fc: FileCtx, u: TableUse) -> bool:
+        """The accesses of a call on a generic repository (``self.user_repo.get(id)``, ``crud.user.get(db, id)``):
+        the receiver is an instance of a class one of whose ancestors (itself first) names a model
+        (:attr:`repositories`), or a module variable given its model (``item = CRUDBase(Item)``), and the method it calls there is a base's method reading ``self.model``
+        (:attr:`model_methods`): each of that method's roles on the model's table, owned by the caller,
+        ``via`` the method's qualname. Anything else links nothing and is not counted. Returns whether it
+        linked."""
+        if not self.model_methods:
+            return False
+        v = self.r.resolve_expr(fc, u.owner, u.receiver or "")
+        if not isinstance(v, InstV):
+            return False
+        tid = next((t for b in self.r.mro(v.c) if (t := self.repositories.get(b.id)) is not None), None) \
+            or self._module_repository(fc, u.receiver or "")  # `item = CRUDBase(Item)`
+        if tid is None:
+            return False
+        found, _ = self.r.lookup(v.c, self._called_name(fc, u))
+        for d in found:
+            roles = self.model_methods.get(d.id)
+            if roles:
+                for role in sorted(roles):
+                    self._access(fc, u, role, tid, (), via=d.qualname)
+                return True
+        return False
+
     def _dbset_table(self, fc: FileCtx, scope: str | None, receiver: str) -> str | None:
         """The table of the EF Core ``DbSet`` property ``receiver`` names (``_context.Orders``;
         ``Orders`` in the context's own methods): the instance's class declares the property with
@@ -423,8 +453,12 @@ class _TableLinker:
                 continue
             for u in fc.ex.table_uses:
                 if u.owner and u.entity and u.role in ("manager", "repository") or u.role == "repository" \
-                        and u.framework == FASTCRUD and u.entity and u.receiver:
+                        and u.framework in (FASTCRUD, GENERIC) and u.entity and u.receiver:
                     (managers if u.role == "manager" else repositories).append((fc, u))
+                elif u.framework == GENERIC and u.entity == "self.model" and u.owner:  # a generic base's method
+                    rd = fc.def_at(u.owner, u.line)
+                    if rd is not None:
+                        self.model_methods.setdefault(rd.id, set()).add(u.role)
         for fc, u in managers:
             rd = fc.def_at(u.owner, u.line)
             v = self.r.resolve_expr(fc, u.owner, u.entity)
@@ -434,7 +468,8 @@ class _TableLinker:
             if mt is not None and isinstance(v, ClassV) and v.c.id not in self.by_class:
                 self.managers[v.c.id].add(mt)
         for fc, u in repositories:
-            if u.framework == FASTCRUD:  # a module variable: keyed `path:name`, as SQLAlchemy's `t = Table(...)`
+            if u.framework in (FASTCRUD, GENERIC) and u.owner is None:  # a module variable: keyed `path:name`, as
+                # SQLAlchemy's `t = Table(...)`
                 tid = self._entity_table(fc, None, u.entity or "")
                 if tid is not None:
                     self.repositories[f"{fc.path}:{u.receiver}"] = tid
@@ -479,10 +514,14 @@ class _TableLinker:
             tid = self._dbset_table(fc, u.owner, u.receiver)
             if tid is None:
                 return  # no DbSet property (a List's LINQ): nothing here
-        elif u.receiver is not None and u.framework == FASTCRUD:  # `crud_users.get(db=db, ...)`
-            tid = self._module_repository(fc, u.receiver)
+        elif u.framework == GENERIC and u.entity == "self.model":
+            return  # a generic repository's own method: its callers read or write (below)
+        elif u.receiver is not None and u.framework in (FASTCRUD, GENERIC):  # `crud_users.get(db=db, ...)`
+            if self._generic_call(fc, u):  # a generic repository's method (`self.user_repo.get(id)`)
+                return
+            tid = self._module_repository(fc, u.receiver) if u.framework == FASTCRUD else None
             if tid is None:
-                return  # no FastCRUD object of this repository: nothing here
+                return  # no FastCRUD object nor generic repository: nothing here
         elif u.receiver is not None:
             tid = self._repository_table(fc, u.owner, u.receiver, self._called_name(fc, u))
             if tid is None:
@@ -577,7 +616,7 @@ class _TableLinker:
         for pt, found in inherited:
             self._access(fc, u, u.role, pt, found)
 
-    def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str]) -> None:
+    def _access(self, fc: FileCtx, u: TableUse, role: str, tid: str, columns: Sequence[str], **extra: str) -> None:
         t = self.tables.get(tid)
         if t is None:
             schema, _, name = tid.split(":", 2)[2].partition(".")
@@ -586,7 +625,7 @@ class _TableLinker:
         cols = sorted({self._column(t, c) for c in columns})
         kind = "WRITES" if role == "writes" else "READS"
         self._edge(fc, kind, self._owner(fc, u), tid, u.line, u.col, framework=u.framework,
-                   resolution=u.resolution, columns=cols or None)
+                   resolution=u.resolution, columns=cols or None, **extra)
         self.result.outcomes[kind.lower()] += 1
         if u.framework == "django" and tid in self.parents:  # multi-table inheritance: the parents' rows too
             for pt in self.parents[tid]:
@@ -668,7 +707,7 @@ class _TableLinker:
         return any(t.declared and (t.columns or self.parents.get(t.id)) for t in self.tables.values())
 
     _STATE = ("tables", "by_class", "abstract", "proxies", "entity_names", "cascade_decl", "cascade_of", "repositories",
-              "managers", "m2m", "parents", "_edges", "_columns", "_column_files")
+              "model_methods", "managers", "m2m", "parents", "_edges", "_columns", "_column_files")
     """What :meth:`declare` and :meth:`repositories_of` leave for the accesses to read."""
 
     def _declarations(self, memo: LinkMemo) -> None:
@@ -719,8 +758,8 @@ class _TableLinker:
         ``tables`` grows afterwards, with tables code names but no source declares, which every
         file adds alike)."""
         cascades = {tid: [(fc.path, scope, text) for fc, scope, text in found] for tid, found in self.cascade_of.items()}
-        return (dict(self.tables), self.by_class, self.entity_names, cascades, self.repositories, self.managers,
-                self.m2m, self.parents, self.mappers)
+        return (dict(self.tables), self.by_class, self.entity_names, cascades, self.repositories, self.model_methods,
+                self.managers, self.m2m, self.parents, self.mappers)
 
     def _remembered(self, fc: FileCtx, memo: LinkMemo) -> None:
         """:meth:`_accesses` of ``fc``, replayed from ``memo`` when it holds them (:mod:`indexer.frameworks.link_memo`),
@@ -775,7 +814,8 @@ class _TableLinker:
 
 def _declaring(fc: FileCtx) -> bool:
     """Whether ``fc``'s accesses name repositories or managers (which :meth:`_TableLinker.repositories_of` reads)."""
-    return any(u.role in ("repository", "manager") for u in fc.ex.table_uses)
+    return any(u.role in ("repository", "manager") or u.framework == GENERIC and u.entity == "self.model"
+               for u in fc.ex.table_uses)
 
 
 def _renders_sql(fc: FileCtx) -> bool:

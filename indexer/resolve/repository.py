@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from indexer.compact import forget_shared
+from indexer.frameworks.arg_call_rule import CandidateGate
 from indexer.frameworks.clients import code_gateways
 from indexer.frameworks.link import LinkMemo, LinkOptions, LinkResult, link_frameworks
 from indexer.heap import BIND_GC_THRESHOLD0, fewer_collections
@@ -201,6 +202,8 @@ class RepositoryResolver:
         """Per stem, the dotted stems held that extend it in its folder (``pkg/x`` -> ``{"pkg/x.Y"}``,
         :func:`~indexer.symbols.dotted_stems`): the files whose ids keep their suffix while it is held."""
         self._framework: set[str] = set()
+        self._gate = CandidateGate()
+        """The repository's possible wrapper names, which decide the candidate calls kept as framework facts."""
         self.code_gateways: list[GatewayRoute] | None = None
         """The gateway routes the framework files declare in code as the last link read them
         (:func:`~indexer.frameworks.clients.code_gateways`); ``None`` before any link in this process."""
@@ -298,6 +301,7 @@ class RepositoryResolver:
             self._stems_dropped = False
         given = {ex.path: (ex, checksum, size) for ex, checksum, size in files}
         gone = [p for p in dict.fromkeys(removed) if p in self.files and p not in given]
+        self._gate_candidates(given, gone)
         added = [p for p in given if p not in self.files]
         old = {p: self.files.get(p) for p in [*given, *gone]}
         redo: dict[str, tuple[FileExtraction, str, int]] = dict(given)
@@ -409,6 +413,19 @@ class RepositoryResolver:
         if not track:
             self._stems, self._stems_dropped = {}, True
         return changes
+
+    def _gate_candidates(self, given: Mapping[str, tuple[FileExtraction, str, int]], gone: Sequence[str]) -> None:
+        """Candidate wrapper calls kept only where a function of the repository may be a wrapper
+        (:class:`~indexer.frameworks.arg_call_rule.CandidateGate`): the files ``given`` are gated; when the
+        wrapper names changed, every other held file is gated again, and one whose kept calls changed is one of
+        the framework files (one that has none left stays one until it is updated itself: the next link finds its
+        share gone and produces it again) and makes the next resolve link again."""
+        if not self._gate.update((ex for ex, _, _ in given.values()), gone):
+            return
+        for p, fc in self.files.items():
+            if p not in given and self._gate.gate(fc.ex):
+                self._link_dirty = True
+                self._framework.add(p)
 
     def _extends_a_definition(self, stem: str, given: Mapping[str, tuple[FileExtraction, str, int]]) -> bool:
         """Whether a file of a stem that ``stem`` extends defines what the rest of ``stem`` names

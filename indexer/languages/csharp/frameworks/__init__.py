@@ -16,7 +16,7 @@ from indexer.frameworks import load_detectors
 __all__ = ["DETECTOR_MODULES", "detectors_for"]
 
 DETECTOR_MODULES: tuple[str, ...] = ("aspnet", "razor_pages", "dotnet_http_clients", "dotnet_messaging", "grpc_dotnet", "efcore",
-                                     "url_builders", "options_binding", "fast_endpoints")
+                                     "url_builders", "options_binding", "fast_endpoints", "arg_calls")
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
 

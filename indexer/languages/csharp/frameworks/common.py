@@ -225,10 +225,12 @@ class CsFile:
             return None
         return t
 
-    def name_template(self, node: Node | None) -> Template | None:
+    def name_template(self, node: Node | None, params: frozenset[str] = frozenset()) -> Template | None:
         """:meth:`template` for a route or a topic: ``None`` also when nothing but calls and holes make it (a call is
-        no more known there than before calls were pieces: only a URL's is folded, by a builder)."""
-        t = self.template(node)
+        no more known there than before calls were pieces: only a URL's is folded, by a builder). A name among
+        ``params`` (the parameters of the method around a topic use: a topic wrapper,
+        :mod:`indexer.frameworks.topic_wrappers`) is a ``ref`` piece."""
+        t = self.template(node, params)
         if t is None or not any(k == "lit" or (k == "ref" and not is_call_ref(x)) for k, x in t.parts):
             return None
         return t

@@ -50,11 +50,16 @@ LANGUAGES = ("csharp",)
 _TYPE_NAMES = re.compile(r"[\w.]+")
 
 
-def _topics(cf: CsFile, node: Node) -> list[Template]:
+def _topics(cf: CsFile, node: Node, owner: str | None = None) -> list[Template]:
+    """The topic names ``node`` gives (one, or each of an array's); a parameter of the method ``owner`` alone is a
+    ``ref`` of its name (a topic wrapper: :mod:`indexer.frameworks.topic_wrappers`)."""
     if node.type in ("array_creation_expression", "implicit_array_creation_expression", "collection_expression"):
         init = next((c for c in node.named_children if c.type == "initializer_expression"), node)
         return [t for t in (cf.name_template(c) for c in init.named_children) if t is not None]
-    t = cf.name_template(node)
+    params = frozenset()
+    if node.type == "identifier" and owner is not None:
+        params = frozenset(p.name for d in cf.out.definitions if d.qualname == owner for p in d.params)
+    t = cf.name_template(node, params)
     return [t] if t is not None else []
 
 
@@ -92,8 +97,9 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         args = cf.args(call)
         line, col = cf.pos(call)
         if kafka and name in ("ProduceAsync", "Produce") and len(args) >= 2:
-            for t in _topics(cf, args[0]):
-                out.topics.append(TopicUse("confluent-kafka", "produces", t, cf.owner(call), line, col))
+            owner = cf.owner(call)
+            for t in _topics(cf, args[0], owner):
+                out.topics.append(TopicUse("confluent-kafka", "produces", t, owner, line, col))
         elif kafka and name == "Subscribe" and args:
             sites = _consuming_sites(cf, call, sel[0]) or [call]
             for t in _topics(cf, args[0]):

@@ -44,6 +44,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "jpa_data",
     "jooq",
     "url_builders",
+    "arg_calls",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

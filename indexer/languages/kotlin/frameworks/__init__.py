@@ -25,6 +25,7 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "kafka_clients",
     "kafka_streams",
     "url_builders",
+    "arg_calls",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 

@@ -50,11 +50,13 @@ DETECTOR_MODULES: tuple[str, ...] = (
     "registrations",
     "orm_tables",
     "fastcrud",
+    "generic_repositories",
     "orm_results",
     "orm_attributes",
     "django_relations",
     "sqlalchemy_bindings",
     "class_uses",
+    "arg_calls",
 )
 """Modules of this package, each exposing ``LANGUAGES`` and ``detect``, in the order they run."""
 
