@@ -142,7 +142,7 @@ def test_port_declarations_of_each_stack(tmp_path) -> None:
     assert dict(found.listening) == {"8081": ("orders",), "7001": ("Billing.Api",), "5001": ("Billing.Api",),
                                      "5002": ("Billing.Api",), "5003": ("Stock.Api",), "5004": ("Stock.Api",),
                                      "9000": ("a", "b")}
-    assert found.units["Billing.Api"].kinds == ("port",)
+    assert found.units["Billing.Api"].kinds == ("dotnet", "port")  # a Web SDK project is a unit; it declares ports
     assert "docs" not in found.units
     services = LinkOptions.for_repository(root).services
     loopback = {k: v for k, v in services.items() if "//" in k}
@@ -298,7 +298,7 @@ def test_a_project_inside_a_named_unit_is_that_unit(tmp_path) -> None:
     root = write_tree(tmp_path / "r", {
         "Dockerfile": "FROM scratch\nCOPY . /app\n",
         "compose.yaml": "services:\n  web:\n    build: .\n",
-        "src/Api/Api.csproj": "<Project Sdk=\"Microsoft.NET.Sdk.Web\"></Project>\n",
+        # (no Web SDK project file here: one is a unit of its own, named by its folder, as a Maven module is)
         "src/Api/Properties/launchSettings.json": '{"profiles": {"p": {"applicationUrl": "http://localhost:5005"}}}',
         "tools/admin/configs/config.yaml": _kratos_config(":8200"),
         "tools/admin/package.json": json.dumps({"name": "@shop/admin-api"}),  # no app: only its name
