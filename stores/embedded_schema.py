@@ -62,7 +62,8 @@ __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileT
            "encode_parent", "add_parent_cut", "has_parent_cut", "product_may_be_null",
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index", "missing_objects", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
-           "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row"]
+           "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row", "DEFERRED_INDEXES",
+           "defer_indexes", "restore_indexes"]
 
 SCHEMA_VERSION = 8
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
@@ -338,6 +339,41 @@ def missing_objects(conn: sqlite3.Connection) -> list[str]:
     wanted = {m.group(1) for statement in schema_statements()
               if (m := re.search(r"^CREATE (?:VIRTUAL TABLE|TABLE|VIEW) (\w+)", statement, re.M))}
     return sorted(wanted - have - {"bm25_maxima"})
+
+
+DEFERRED_INDEXES = ("node_rows_name", "node_rows_file", "edge_rows_file", "unresolved_rows_name",
+                    "unresolved_rows_file", "unresolved_rows_caller", "chunk_rows_file", "chunk_rows_checksum")
+"""The secondary indexes of :data:`SCHEMA` a write transaction on an empty store builds once at its end
+instead of row by row (:func:`defer_indexes`): no query of such a write needs them (its deletes find
+nothing, its lookups key on ``nid``), unlike ``ids_hash`` (the :class:`Interner`) and ``edge_rows_dst``
+/ ``edge_rows_src`` (the shared nodes' pruning, :func:`prune`), which stay. Django 5.2.8's rows
+replayed into a new store: 2.10 -> 1.90 s of SQLite CPU, the file 82.4 -> 80.7 MB, the same rows
+(docs/benchmarks.md, session 68, cpu68b)."""
+
+
+def defer_indexes(conn: sqlite3.Connection) -> list[str]:
+    """In a write transaction open on ``conn``, drop the :data:`DEFERRED_INDEXES` it holds when the
+    graph and chunk tables hold no row (a new index, or one emptied), and return their ``CREATE``
+    statements exactly as stored (``sqlite_master.sql``) for :func:`restore_indexes` to run before the
+    commit; ``[]`` (nothing dropped) otherwise. SQLite's DDL is transactional: a rollback, or a process
+    killed before the commit, leaves them as they were. Raises ``sqlite3.Error`` as SQLite does."""
+    if conn.execute("SELECT EXISTS (SELECT 1 FROM node_rows) OR EXISTS (SELECT 1 FROM edge_rows)"
+                    " OR EXISTS (SELECT 1 FROM unresolved_rows) OR EXISTS (SELECT 1 FROM chunk_rows)").fetchone()[0]:
+        return []
+    found = dict(conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ({_JSON})",
+                              (json.dumps(DEFERRED_INDEXES),)).fetchall())
+    statements = [found[name] for name in DEFERRED_INDEXES if found.get(name)]
+    for name in DEFERRED_INDEXES:
+        if found.get(name):
+            conn.execute(f'DROP INDEX "{name}"')
+    return statements
+
+
+def restore_indexes(conn: sqlite3.Connection, statements: Sequence[str]) -> None:
+    """Create again the indexes :func:`defer_indexes` dropped (its ``statements``), over every row
+    written since, in the same transaction. Raises ``sqlite3.Error`` as SQLite does."""
+    for statement in statements:
+        conn.execute(statement)
 
 
 def schema_statements() -> list[str]:

@@ -29,7 +29,7 @@ from stores.bm25_blocks import REFERENCE_KEY, TABLE, block_maxima, block_values
 from stores.bm25_pending import PendingMaxima, write_folded
 from stores.chunk_prep import FoldedMaxima
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import chunk_texts
+from stores.embedded_schema import chunk_texts, defer_indexes, restore_indexes
 from stores.errors import StoreReadOnly, StoreUnavailable
 from stores.sqlite_file import map_sqlite_error
 
@@ -164,8 +164,12 @@ class EmbeddedTransactions:
             self._pending_maxima = PendingMaxima()
             self._owed_maxima = {}
             try:
+                # An empty store (a first run) gets its secondary indexes built once, over all its rows,
+                # before the commit (stores.embedded_schema.defer_indexes): a rollback keeps them.
+                deferred = defer_indexes(conn)
                 yield
                 self.flush_block_maxima()
+                restore_indexes(conn, deferred)
                 conn.execute("COMMIT")
             except BaseException as exc:
                 if conn.in_transaction:
