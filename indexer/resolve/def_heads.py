@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from indexer.model import Definition
 
-__all__ = ["Heads", "NO_HEADS", "HeadColumn", "heads_column", "NO_HEAD_COLUMN"]
+__all__ = ["Heads", "NO_HEADS", "HeadColumn", "heads_column", "NO_HEAD_COLUMN", "SHARED_LIMIT", "forget_shared_heads"]
 
 
 class Heads(NamedTuple):
@@ -38,12 +38,39 @@ NO_HEADS = Heads((), (), ())
 """The heads of a definition writing no base, interface or decorator (most)."""
 
 
-def _texts(texts: Sequence[str], seen: dict[tuple[str, ...], tuple[str, ...]]) -> tuple[str, ...]:
-    """``texts`` as a tuple of interned strings, the same tuple object for equal ones in ``seen``."""
+SHARED_LIMIT = 1 << 14
+"""Entries the table of shared heads holds at most (:func:`_shared`): a full table starts over (what is
+shared already stays shared, later equal values share anew), as :data:`indexer.compact.SHARED_LIMIT`."""
+
+_SHARED: dict[object, object] = {}
+"""Equal text tuples and :class:`Heads` across files, one object each (``property``, ``models.Model``,
+``staticmethod`` recur in most files): until :func:`forget_shared_heads` or a full table."""
+
+
+def _shared(value: object) -> object:
+    hit = _SHARED.get(value)
+    if hit is not None:
+        return hit
+    if len(_SHARED) >= SHARED_LIMIT:
+        _SHARED.clear()
+    _SHARED[value] = value
+    return value
+
+
+def forget_shared_heads() -> int:
+    """Empty the table of shared heads (returns how many entries it held): called with
+    :func:`indexer.compact.forget_shared` once a batch of files is parked, so the table holds nothing
+    the columns do not."""
+    n = len(_SHARED)
+    _SHARED.clear()
+    return n
+
+
+def _texts(texts: Sequence[str]) -> tuple[str, ...]:
+    """``texts`` as a tuple of interned strings, one tuple object for equal ones (:func:`_shared`)."""
     if not texts:
         return ()
-    t = tuple(sys.intern(x) for x in texts)
-    return seen.setdefault(t, t)
+    return _shared(tuple(sys.intern(x) for x in texts))  # type: ignore[return-value]
 
 
 class HeadColumn:
@@ -74,14 +101,14 @@ NO_HEAD_COLUMN = HeadColumn(array("H"), ())
 
 def heads_column(definitions: Sequence[Definition]) -> HeadColumn:
     """The :class:`HeadColumn` of ``definitions`` (a file's extraction's, in order): built when they
-    are parked, from the list read back then. Equal text tuples of the file are one object."""
+    are parked, from the list read back then. Equal heads and text tuples are one object across the
+    files built since the table was last emptied (:func:`forget_shared_heads`)."""
     at: list[int] = []
     heads: list[Heads] = []
-    seen: dict[tuple[str, ...], tuple[str, ...]] = {}
     for i, d in enumerate(definitions):
         if d.bases or d.implements or d.decorators:
             at.append(i)
-            heads.append(Heads(_texts(d.bases, seen), _texts(d.implements, seen), _texts(d.decorators, seen)))
+            heads.append(_shared(Heads(_texts(d.bases), _texts(d.implements), _texts(d.decorators))))  # type: ignore[arg-type]
     if not at:
         return NO_HEAD_COLUMN
     return HeadColumn(array("H" if at[-1] < 65536 else "I", at), tuple(heads))

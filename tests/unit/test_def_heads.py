@@ -12,7 +12,8 @@ import pytest
 
 from indexer.model import Definition
 from indexer.parked import ParkedList, UnpackedLists
-from indexer.resolve.def_heads import NO_HEAD_COLUMN, NO_HEADS, HeadColumn, Heads, heads_column
+from indexer.resolve import def_heads
+from indexer.resolve.def_heads import NO_HEAD_COLUMN, NO_HEADS, HeadColumn, Heads, forget_shared_heads, heads_column
 from indexer.resolve.repository import RepositoryResolver
 from indexer.resolve.tables import decorator_names
 from indexer.spill import SpillFile
@@ -100,6 +101,20 @@ class TestColumn:
         # equal text tuples of a file are one object, and the texts are interned
         assert column.get(0).bases is column.get(4).bases
         assert column.get(2).decorators[0] is sys.intern("app.route('/x')")
+
+    def test_equal_heads_are_one_object_across_files_until_the_table_is_emptied(self, monkeypatch):
+        forget_shared_heads()
+        a = heads_column([_definition(0, bases=["models.Model"]), _definition(1, decorators=["property"])])
+        b = heads_column([_definition(0, decorators=["property"]), _definition(1, bases=["models.Model"])])
+        assert a.get(0) is b.get(1) and a.get(1) is b.get(0)  # one Heads object per value
+        assert forget_shared_heads() == 4  # two Heads, two text tuples
+        c = heads_column([_definition(0, bases=["models.Model"])])
+        assert c.get(0) == a.get(0) and c.get(0) is not a.get(0)  # equal, shared anew
+        forget_shared_heads()
+        monkeypatch.setattr(def_heads, "SHARED_LIMIT", 3)  # a full table starts over
+        heads_column([_definition(0, bases=["A"]), _definition(1, bases=["B"])])
+        assert len(def_heads._SHARED) == 1  # noqa: SLF001  (A's tuple and Heads, B's tuple: full, then B's Heads)
+        forget_shared_heads()
 
     def test_a_file_writing_none_shares_the_empty_column(self):
         assert heads_column([_definition(0), _definition(1)]) is NO_HEAD_COLUMN
