@@ -674,7 +674,12 @@ class FileCtx:
         return scope.rpartition(".")[0] or None
 
     def parameter(self, scope: str, name: str) -> Param | None:
-        """The parameter ``name`` of the function ``scope`` (a qualname), or ``None``."""
+        """The parameter ``name`` of the function ``scope`` (a qualname), or ``None``: at once, reading
+        no parked definition back, when no definition of the file has a parameter of that name
+        (:meth:`indexer.resolve.def_heads.HeadColumn.has_parameter`)."""
+        column = self.def_heads
+        if column is not None and not column.has_parameter(name):
+            return None
         for rd in entries(self.by_qualname, scope):
             if rd.is_callable:
                 for p in rd.d.params:

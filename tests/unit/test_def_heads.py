@@ -174,3 +174,40 @@ class TestParkedDefs:
         assert [c.qualname for c in resolver._current().classes.bases(fc.defs[0])] == ["Base"]  # noqa: SLF001
         assert reads == []
         assert decorator_names(fc.defs[2]) == {"classmethod"}  # not the old file's property
+
+
+PARAMS = """
+# --- path: app/__init__.py ---
+# --- path: app/jobs.py ---
+def run(task, *rest, retries=3):
+    return task
+
+
+class Worker:
+    def handle(self, job):
+        return job
+"""
+
+
+class TestParameterNames:
+    def test_a_name_no_parameter_of_the_file_bears_reads_nothing_back(self, monkeypatch):
+        resolver = _parked(PARAMS)
+        fc = resolver.files["app/jobs.py"]
+        assert fc.def_heads is not None and fc.def_heads.param_names == ("job", "rest", "retries", "task")
+        assert len(fc.def_heads) == 0 and fc.def_heads.has_parameter("job") and not fc.def_heads.has_parameter("jobs")
+        reads = _counting(monkeypatch, resolver)
+        assert fc.parameter("run", "missing") is None and fc.parameter("Worker.handle", "self") is None
+        assert reads == []  # answered by the file's parameter names
+        assert fc.parameter("Worker.handle", "task") is None  # a parameter of run, not of handle: read back
+        assert reads == [3]
+        found = fc.parameter("run", "retries")
+        assert found is not None and found.has_default and found.variadic is None
+        rest = fc.parameter("run", "rest")
+        assert rest is not None and rest.variadic == "*"
+        held = RepositoryResolver("t")
+        held.update(extract_fixture(PARAMS))
+        hf = held.files["app/jobs.py"]
+        assert hf.def_heads is None  # held definitions: no column, the scan answers
+        for scope, name in (("run", "missing"), ("run", "retries"), ("run", "rest"), ("Worker.handle", "job"),
+                            ("Worker.handle", "task")):
+            assert hf.parameter(scope, name) == fc.parameter(scope, name)
