@@ -141,7 +141,7 @@ def base_callbacks(r: Lookup, c: Def, defaults: Mapping[str, str] | None = None)
     """:func:`factory_callbacks` of the bases of class ``c`` and of its ancestors in the repository
     that are such factory calls (``class JwtAuthGuard extends AuthGuard("jwt")``, ``AuthGuard()``
     with ``defaults``): a guard class runs what its library base runs."""
-    return sorted({i for a in r.mro(c) for base in a.d.bases if "(" in base
+    return sorted({i for a in r.mro(c) for base in a.heads.bases if "(" in base
                    for i in factory_callbacks(r, a.file, base, defaults)})
 
 

@@ -72,7 +72,7 @@ class ClassViewLinks:
             return
         owner = route.handler.rpartition(".")[0]
         view = fc.def_at(owner, route.line) if owner else None
-        if view is None or not view.is_type or not view.d.decorators or not view_decorated(view.d.decorators,
+        if view is None or not view.is_type or not view.heads.decorators or not view_decorated(view.heads.decorators,
                                                                                             route.router):
             return
         memo = self.__dict__.setdefault("_view_dependencies", {})  # per view: its routes share the answer

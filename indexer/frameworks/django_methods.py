@@ -48,7 +48,7 @@ def required_methods(view: Def, use: Callable[[tuple[str, str, str]], None] | No
     if use is not None:
         use(("file", view.file.path, ""))
     allowed: list[str] | None = None
-    for text in view.d.decorators:
+    for text in view.heads.decorators:
         callee, _, args = text.partition("(")
         name = _qualified(view, callee.strip())
         if name is None or not name.startswith(DJANGO_HTTP + "."):

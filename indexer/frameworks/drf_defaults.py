@@ -65,10 +65,10 @@ class DrfDefaultLinks:
         if isinstance(v, ClassV) and v.c.file.repo == self.r.repo:
             if route.framework == DRF_ROUTE or any(
                     text.split("[", 1)[0].strip().rpartition(".")[2] in DRF_VIEW_BASES
-                    for k in self.r.mro(v.c) for text in k.d.bases):
+                    for k in self.r.mro(v.c) for text in k.heads.bases):
                 return v.c
         if isinstance(v, FuncV) and v.f.file.repo == self.r.repo and any(
-                _callee(text) == "api_view" for text in v.f.d.decorators):
+                _callee(text) == "api_view" for text in v.f.heads.decorators):
             return v.f
         return None
 
@@ -88,7 +88,7 @@ class DrfDefaultLinks:
         """Whether the DRF view ``view`` runs the default classes of ``attribute``
         (``authentication_classes`` / ``permission_classes``): it sets none of its own."""
         if view.is_callable:  # an @api_view function: @permission_classes([...]) overrides
-            return not any(_callee(text) == attribute for text in view.d.decorators)
+            return not any(_callee(text) == attribute for text in view.heads.decorators)
         found, _ = self.r.lookup(view, attribute)
         return not any(m.file.repo == self.r.repo for m in found)
 

@@ -81,7 +81,7 @@ class PythonGraphqlLinks:
             return False
         for k in self.r.mro(owner):
             self.r.use(("file", k.file.path, ""))
-            if any(_qualified(k.file, base) in names for base in k.d.bases):
+            if any(_qualified(k.file, base) in names for base in k.heads.bases):
                 return True
         return False
 

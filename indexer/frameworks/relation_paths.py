@@ -30,7 +30,7 @@ def _target(r: Lookup, field: Def) -> Def | None:
     v = r.def_value(field)
     if isinstance(v, InstV | QueryV):
         return v.c
-    for deco in field.d.decorators:
+    for deco in field.heads.decorators:
         m = _RELATION.match(deco)
         if m is not None:
             t = r.resolve_expr(field.file, field.parent, m.group(1))

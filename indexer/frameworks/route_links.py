@@ -248,7 +248,7 @@ class RouteLinks:
             if rd.file is fc or rd.file.repo != self.r.repo:
                 continue
             self.r.use(("file", rd.file.path, ""))  # its decorators
-            for text in rd.d.decorators:
+            for text in rd.heads.decorators:
                 for expr in decorator_refs(text, class_level):
                     srcs = self._wrapper_callables(rd.file, rd.parent, expr, kind="decorator")
                     failing: set[str] = set()
@@ -375,7 +375,7 @@ class RouteLinks:
             return [(calls[0].id, methods)]
         names = {k.d.name for k in self.r.mro(c)}
         if any(base.split("[", 1)[0].strip().rpartition(".")[2] not in names | {"object"}
-               for k in self.r.mro(c) for base in k.d.bases):
+               for k in self.r.mro(c) for base in k.heads.bases):
             return [(c.id, methods)]
         self.view_class = None
         return []

@@ -195,7 +195,7 @@ class RouteNameLinks:
             return ""
         for k in self.r.mro(v.c)[1:]:  # type: ignore[attr-defined]
             self.r.use(("file", k.file.path, ""))  # type: ignore[attr-defined]  # (its decorators: relinked on edits)
-            found = _urlconf_of(k.d.decorators)
+            found = _urlconf_of(k.heads.decorators)
             if found:
                 return found
         return ""

@@ -91,7 +91,7 @@ def _building_classes(r: Lookup, fc: FileCtx, name: str, framework: str) -> list
         v = r.resolve_expr(fc, None, text)
         if isinstance(v, ClassV):
             lineage = r.mro(v.c)
-            if any(_framework_class(framework, _last(base)) for k in lineage for base in k.d.bases):
+            if any(_framework_class(framework, _last(base)) for k in lineage for base in k.heads.bases):
                 return lineage
     return None
 

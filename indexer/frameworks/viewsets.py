@@ -90,14 +90,14 @@ class ViewSetLinks:
                     out.append((members[back].id if back in members else c.id, [verb], tail))
         paths: dict[str, str] = {}
         for name, m in sorted(members.items()):
-            for text in m.d.decorators:
+            for text in m.heads.decorators:
                 found = _action(text, name)
                 if found is not None:
                     detail, verbs, url_path = found
                     paths[name] = f"{_PK}/{url_path}" if detail else url_path
                     out.extend((m.id, [verb], paths[name]) for verb in verbs)
         for _, m in sorted(members.items()):  # @follow.mapping.delete: another verb on follow's path
-            for text in m.d.decorators:
+            for text in m.heads.decorators:
                 owner, _, verb = text.split("(", 1)[0].strip().partition(".mapping.")
                 if verb and owner in paths:
                     out.append((m.id, [verb.upper()], paths[owner]))
@@ -135,7 +135,7 @@ class ViewSetLinks:
     def _library_bases(self, c: Def) -> list[str]:
         """The last names of the bases ``c`` and its repository ancestors list (``mixins.ListModelMixin``
         -> ``ListModelMixin``), in MRO order."""
-        return [text.split("[", 1)[0].strip().rpartition(".")[2] for k in self.r.mro(c) for text in k.d.bases]
+        return [text.split("[", 1)[0].strip().rpartition(".")[2] for k in self.r.mro(c) for text in k.heads.bases]
 
 
 def _action(text: str, name: str) -> tuple[bool, list[str], str] | None:

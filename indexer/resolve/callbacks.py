@@ -320,7 +320,7 @@ def _handed_value(r: Resolver, fc: FileCtx, cs: CallSite, arg: NamedArgument) ->
         if rd is None:
             return None
         below = int(arg.text[len(NamedArgument.DECORATED):] or 0)
-        decorators = rd.d.decorators
+        decorators = rd.heads.decorators
         return r.decorated_value(rd, decorators[len(decorators) - below:] if below else [])
     return r.resolve_expr_at(fc, cs.caller, arg.text, arg.line)
 

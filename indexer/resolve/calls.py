@@ -272,7 +272,7 @@ class CallBinder:
             return t
         if cs.via == "dunder":  # iterating a class runs its metaclass's __iter__, not the class's own
             return None
-        if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.d.decorators:
+        if isinstance(rv, FuncV) and cs.name in rules.deferred_calls and rv.f.heads.decorators:
             return [(rv.f, "inferred")]  # `task.delay(...)` runs the task
         v = r.attr(rv, cs.name)
         if v is None and cs.name in getattr(rules, "invoking_members", ()):
@@ -539,7 +539,7 @@ class CallBinder:
             return None
         base, target = rule
         mro = self.classes.mro(inst.c)
-        if not any((base_type(b) or "").rsplit(".", 1)[-1] == base for c in mro for b in c.d.bases):
+        if not any((base_type(b) or "").rsplit(".", 1)[-1] == base for c in mro for b in c.heads.bases):
             return None
         members, _ = self.classes.lookup(inst.c, target)
         runs = [m for m in members if m.is_callable and arity_ok(m, 0)]
@@ -720,7 +720,7 @@ def _builtin_namesake(r: Resolver, rd: Def) -> bool:
         return False
     r.use(("name", rd.file.path, rd.parent.rpartition(".")[2]))
     parents = entries(rd.file.by_qualname, rd.parent)
-    bases = parents[0].d.bases if parents and parents[0].is_type else ()
+    bases = parents[0].heads.bases if parents and parents[0].is_type else ()
     return any(member(base_type(b) or "", rd.name) and not entries(rd.file.by_qualname, base_type(b) or "")
                for b in bases)
 

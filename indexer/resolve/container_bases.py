@@ -78,10 +78,10 @@ def _base_texts(x: Def) -> list[str]:
     ``dict[str, Handler]``, Java's ``ArrayList<Handler>``), else rebuilt from the arguments its
     declaration writes (the module system's optional ``base_type_arguments``: TypeScript's extractor
     keeps ``Map`` of ``extends Map<string, Handler>``)."""
-    texts = [t for t in (*x.d.bases, *x.d.implements) if "<" in t or "[" in t]
+    texts = [t for t in (*x.heads.bases, *x.heads.implements) if "<" in t or "[" in t]
     hook = getattr(x.file.rules, "base_type_arguments", None)
-    written = hook(x.d) if hook is not None and len(texts) < len(x.d.bases) + len(x.d.implements) else {}
-    for t in (*x.d.bases, *x.d.implements):
+    written = hook(x.d) if hook is not None and len(texts) < len(x.heads.bases) + len(x.heads.implements) else {}
+    for t in (*x.heads.bases, *x.heads.implements):
         args = written.get(t.rpartition(".")[2]) if "<" not in t and "[" not in t else None
         if args:
             texts.append(f"{t}<{', '.join(args)}>")

@@ -25,6 +25,7 @@ from indexer.parked import ParkedList, UnpackedLists
 from indexer.resolve.import_table import ImportList, ImportTable, import_table
 from indexer.resolve.parked_imports import ParkedImports, park_imports
 from indexer.resolve.bindings import REGISTERS, ScopedBindings
+from indexer.resolve.def_heads import HeadColumn, heads_column
 from indexer.resolve.multimap import EMPTY_TABLE, MultiMap, entries, freeze, group
 from indexer.resolve.held_arguments import HeldCall, held_arguments, protocol_parameters
 from indexer.resolve.qualnames import QualnameIndex
@@ -173,7 +174,7 @@ class FileCtx:
     :meth:`stub` leaves unset) is set by each constructor."""
 
     __slots__ = ("_interface", "_structure", "_names", "_param_calls", "_held_arguments", "_protocol_parameters",
-                 "unpacked", "def_lines", "repo", "rules", "ex", "path", "lang", "module_key", "checksum", "size",
+                 "unpacked", "def_lines", "def_heads", "repo", "rules", "ex", "path", "lang", "module_key", "checksum", "size",
                  "top", "by_qualname", "id_prefix", "defs", "_def_spans", "types", "owners", "_members",
                  "lexical_parent", "imports", "star_imports", "bindings", "__weakref__")
 
@@ -185,6 +186,10 @@ class FileCtx:
     ``definitions`` (:attr:`indexer.resolve.values.Def.line` reads it: 2 bytes a definition in a
     file of fewer than 65,536 lines, else 4 (:func:`line_column`), not a slot and an int object of
     each Def); ``None`` while the extraction holds them."""
+    def_heads: HeadColumn | None
+    """Once the definitions are parked, the written bases, interfaces and decorators of those writing
+    any (:attr:`indexer.resolve.values.Def.heads` reads it: other files' hierarchy, model and decorator
+    questions unpickled the whole list otherwise); ``None`` while the extraction holds them."""
     _members: dict[str, MultiMap[str, Def]] | None
     """The members per parent qualname, held only for a file where some definition's qualname is not
     its parent's qualname and its name (see :meth:`members_of`); ``None``: derived from
@@ -253,6 +258,7 @@ class FileCtx:
             self.unpacked = unpacked
         if parked:  # the Defs hold what lookups read; the rest is read back when asked for
             self.def_lines = line_column([d.start_line for d in definitions])
+            self.def_heads = heads_column(definitions)
             for i, rd in enumerate(self.defs):
                 rd.park(i)
 
@@ -261,7 +267,7 @@ class FileCtx:
         park's reader and first lines, the members' and line indexes."""
         self._interface = self._structure = self._names = None
         self._param_calls = self._held_arguments = self._protocol_parameters = None
-        self.unpacked = self.def_lines = self._members = self._def_spans = None
+        self.unpacked = self.def_lines = self.def_heads = self._members = self._def_spans = None
 
     def _index_defs(self) -> None:
         self._def_spans = None
@@ -369,7 +375,7 @@ class FileCtx:
         exposed: set[str | None] = {None}
         for rd in self.defs:
             if rd.is_type or rd.kind == "field" or (rd.is_callable and (rd.d.inferred_return or rd.d.returned_refs
-                                                                       or rd.d.yielded_refs or rd.d.bases)):
+                                                                       or rd.d.yielded_refs or rd.heads.bases)):
                 s: str | None = rd.qualname if rd.kind != "field" else rd.parent
                 while s is not None and s not in exposed:
                     exposed.add(s)
@@ -568,6 +574,7 @@ class FileCtx:
         hold: positions, bodies, call sites and framework facts are taken over."""
         self.ex, self.checksum, self.size, self.unpacked = new.ex, new.checksum, new.size, new.unpacked
         self.def_lines = new.def_lines  # the first lines of new.ex's definitions, which the Defs take
+        self.def_heads = new.def_heads  # and their written bases and decorators
         # Paired by qualname and rank among its namesakes, not by position: an equal interface keeps
         # the order of same-named definitions only (moving ``def a`` below ``def b`` keeps it), and a
         # Def paired by position would take the other definition's text under its own tail and members.
@@ -667,7 +674,12 @@ class FileCtx:
         return scope.rpartition(".")[0] or None
 
     def parameter(self, scope: str, name: str) -> Param | None:
-        """The parameter ``name`` of the function ``scope`` (a qualname), or ``None``."""
+        """The parameter ``name`` of the function ``scope`` (a qualname), or ``None``: at once, reading
+        no parked definition back, when no definition of the file has a parameter of that name
+        (:meth:`indexer.resolve.def_heads.HeadColumn.has_parameter`)."""
+        column = self.def_heads
+        if column is not None and not column.has_parameter(name):
+            return None
         for rd in entries(self.by_qualname, scope):
             if rd.is_callable:
                 for p in rd.d.params:

@@ -178,7 +178,7 @@ class ClassHierarchy:
         """Fill ``making`` with ``c``'s repository bases; a written base may stand for several (the
         module system's optional ``base_texts`` hook: Django's ``M.from_queryset(Qs)``)."""
         expand = getattr(c.file.rules, "base_texts", None)
-        written = (*c.d.bases, *c.d.implements)
+        written = (*c.heads.bases, *c.heads.implements)
         for text in [t for w in written for t in expand(c, w)] if expand is not None else written:
             t = self.resolve_type(c.file, c.parent, text)
             if isinstance(t, ClassV) and t.c is not c:
@@ -515,7 +515,7 @@ def base_tokens(rd: Def) -> list[tuple[str, str, str]]:
     fc = rd.file
     ns = fc.rules.namespace
     out = []
-    for b in rd.d.bases or ():
+    for b in rd.heads.bases or ():
         t = base_type(b)
         if not t:
             continue

@@ -246,7 +246,7 @@ class Resolver(ScopeLookup, ReturnInference):
         self.use(("n", ns, "@" + decorator))
         found = [(rd.file.path, rd.d.start_line, rd, rd.file, d)
                  for rd in self.tables.decorated.get((ns, decorator), ())
-                 for d in rd.d.decorators if decorator_name(d) == decorator]
+                 for d in rd.heads.decorators if decorator_name(d) == decorator]
         for fc, b in self.tables.registrations.get((ns, decorator), ()):
             v = self.resolve_expr(fc, b.scope, b.type)
             if isinstance(v, FuncV):
@@ -561,7 +561,7 @@ class Resolver(ScopeLookup, ReturnInference):
         (``View.prototype.render = function () {}``, members of kind ``method``) or a prototype the
         extractor gave bases (``Object.create(Base.prototype)``, ``X.prototype.m = foo``:
         :mod:`indexer.languages.ecmascript.prototypes`)."""
-        return f.kind == "function" and (bool(f.d.bases) or any(m.kind == "method" for m in every(f.members)))
+        return f.kind == "function" and (bool(f.heads.bases) or any(m.kind == "method" for m in every(f.members)))
 
     element_of = staticmethod(element_of)  # what iterating a value yields
 

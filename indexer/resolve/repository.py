@@ -31,6 +31,7 @@ from indexer.languages import module_systems
 from indexer.mentions import mentionable
 from indexer.model import FileExtraction
 from indexer.parked import ParkedDataError, ParkedList, UnpackedLists, park_extraction
+from indexer.resolve.def_heads import forget_shared_heads
 from indexer.resolve.context import FileCtx
 from indexer.resolve.hierarchy import base_tokens
 from indexer.resolve.forked_binding import start_forked_binding
@@ -367,6 +368,7 @@ class RepositoryResolver:
             # the definitions and imports are on disk now: the tables of shared values hold most of
             # what they share alone (indexer.compact.forget_shared)
             forget_shared()
+            forget_shared_heads()  # and the heads' table (indexer.resolve.def_heads): the columns hold them
         changes = []
         for p, fc in new_ctxs.items():
             before = self.files.get(p)

@@ -156,7 +156,7 @@ class ReturnInference:
 
     def _wrapper(self, f: Def) -> Value:
         self.use(("name", f.file.path, f.name))
-        decorators = f.d.decorators
+        decorators = f.heads.decorators
         if not decorators:
             return None
         v = self.decorated_value(f, decorators)

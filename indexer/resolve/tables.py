@@ -23,7 +23,7 @@ __all__ = ["ModuleTables", "constant_key", "decorator_names"]
 def decorator_names(rd: Def) -> set[str]:
     """The names ``rd``'s decorators go by: each one's last dotted part before its arguments
     (``login.user_loader`` -> ``user_loader``; ``app.route('/x')`` -> ``route``)."""
-    return {decorator_name(d) for d in rd.d.decorators} if rd.shape.decorated else set()
+    return {decorator_name(d) for d in rd.heads.decorators} if rd.shape.decorated else set()
 
 
 class ModuleTables:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from indexer.model import CALLABLE_KINDS, TYPE_KINDS, Definition
+from indexer.resolve.def_heads import Heads
 from indexer.resolve.multimap import MultiMap
 
 if TYPE_CHECKING:
@@ -299,6 +300,19 @@ class Def:
         :class:`indexer.parked.ParkedDataError` when they cannot be read)."""
         src = self.src
         return self.file.definition(src) if type(src) is int else src
+
+    @property
+    def heads(self) -> Heads | Definition:
+        """Its written ``bases``, ``implements`` and ``decorators`` (texts, in source order): the held
+        definition itself, or once parked the file's column (:attr:`indexer.resolve.context.FileCtx.def_heads`,
+        :class:`~indexer.resolve.def_heads.Heads`), so other files' lookups asking them read no parked
+        list back. Read these three here rather than through :attr:`d`; iterate them, do not change them.
+        Raises :class:`indexer.parked.ParkedDataError` as :attr:`d` for a parked file without a column."""
+        src = self.src
+        if type(src) is not int:
+            return src  # type: ignore[return-value]
+        column = self.file.def_heads
+        return column.get(src) if column is not None else self.file.definition(src)
 
     def take(self, other: Def) -> None:
         """Stand for the definition ``other`` stands for (a later version of the same definition:

@@ -129,7 +129,7 @@ def _declared(r: Lookup, c: Def, depth: int) -> dict[str, str]:
         return {}
     meta = _meta_class(c, r)
     out: dict[str, str] = {}
-    for text in reversed(meta.d.bases if meta is not None else []):
+    for text in reversed(meta.heads.bases if meta is not None else []):
         head, _, last = text.rpartition(".")
         if last != "Meta" or not head:
             continue
@@ -184,7 +184,7 @@ def is_model(r: Lookup, c: Def) -> bool:
     for a in r.mro(c):
         if not django_file(a.file):
             continue
-        for text in a.d.bases:
+        for text in a.heads.bases:
             dotted = imported_path(a.file, base_type(text) or "")
             if dotted is None:
                 continue
@@ -252,7 +252,7 @@ def extends_django(r: Lookup, cls: Def, names: tuple[str, ...]) -> bool:
     ``names`` in a file importing Django (:func:`django_file`)."""
     for c in r.mro(cls):
         if c.external_base and django_file(c.file) and any(
-                (base_type(b) or "").rpartition(".")[2].endswith(names) for b in c.d.bases):
+                (base_type(b) or "").rpartition(".")[2].endswith(names) for b in c.heads.bases):
             return True
     return False
 

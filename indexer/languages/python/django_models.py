@@ -325,7 +325,7 @@ def _field(r: Lookup, c: Def) -> bool:
     (:data:`_FIELD_MANAGERS`: NetBox's ``NetBoxTaggableManagerField(TaggableManager)``)."""
     for a in r.mro(c):
         if a.name.endswith(_FIELD) or any((base_type(b) or "").rpartition(".")[2].endswith(_FIELD_MANAGERS + (_FIELD,))
-                                          for b in a.d.bases):
+                                          for b in a.heads.bases):
             return True
     return False
 
@@ -374,7 +374,7 @@ def _other_managers_only(r: Lookup, cls: Def) -> bool:
     """Whether the model ``cls`` declares managers, none named ``objects``, and its ancestry extends
     no library class but Django's ``Model`` (whose own managers are unknown here)."""
     for c in r.mro(cls):
-        if c.external_base and any((base_type(b) or "").rpartition(".")[2] != "Model" for b in c.d.bases
+        if c.external_base and any((base_type(b) or "").rpartition(".")[2] != "Model" for b in c.heads.bases
                                    if not isinstance(r.resolve_expr(c.file, c.parent, base_type(b) or ""), ClassV)):
             return False
     return bool(declared_managers(r, cls))

@@ -41,7 +41,7 @@ def _record_kind(r: Lookup, cls: Def) -> tuple[str, Def] | None:
     """Which of :data:`_RECORDS` ``cls`` (or an ancestor) extends, if any (``typing.TypedDict`` too),
     and the class of its MRO that extends it."""
     for c in r.mro(cls):
-        for b in c.d.bases if c.external_base else ():
+        for b in c.heads.bases if c.external_base else ():
             name = (base_type(b) or "").rpartition(".")[2]
             if name in _RECORDS:
                 return name, c
@@ -441,7 +441,7 @@ def class_attribute(r: Lookup, cls: Def, name: str, found: Value) -> Value:
     rules (:func:`~indexer.languages.python.django_models.class_query`)."""
     if name in PYDANTIC_BUILDERS and found is EXTERNAL and any(
             c.external_base and any((i.module or "").split(".", 1)[0] in _PYDANTIC_MODULES for i in every(c.file.imports))
-            and any((unwrapped(b) or "").split("[", 1)[0].rpartition(".")[2] in _PYDANTIC_BASES for b in c.d.bases)
+            and any((unwrapped(b) or "").split("[", 1)[0].rpartition(".")[2] in _PYDANTIC_BASES for b in c.heads.bases)
             for c in r.mro(cls)):
         return QueryV(cls, name)
     return class_query(r, cls, name, found)

@@ -205,7 +205,7 @@ def _class_decorators(fc: FileCtx, fn: Def) -> tuple[tuple[str, ...], ...]:
         c = next((rd for rd in entries(fc.by_qualname, parent) if rd.is_type), None)
         if c is None:
             break
-        out.append(tuple(c.d.decorators))
+        out.append(tuple(c.heads.decorators))
         parent = c.parent
     return tuple(out)
 
