@@ -205,7 +205,7 @@ class RouteLinks:
         cls = fc.def_at(method.parent, route.line) if method is not None and method.parent else None
         if method is None or cls is None:
             return own
-        written = " ".join([*cls.d.decorators, *method.d.decorators])
+        written = " ".join([*cls.heads.decorators, *method.heads.decorators])
         tokens = {}
         if "[controller]" in written:
             token = cls.name.removesuffix("Controller")
