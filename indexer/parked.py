@@ -39,11 +39,14 @@ if TYPE_CHECKING:
 __all__ = ["PARKED_FIELDS", "UNPACKED_LISTS", "ParkedDataError", "ParkedList", "UnpackedLists", "pack_for_parking",
            "park_extraction"]
 
-PARKED_FIELDS = ("calls", "type_uses", "value_reads", "injections", "table_uses", "bindings")
+PARKED_FIELDS = ("calls", "type_uses", "value_reads", "injections", "table_uses", "bindings", "arg_candidates")
 """:class:`~indexer.model.FileExtraction` lists that only the file's own binding reads (its output,
 :attr:`indexer.resolve.context.FileCtx.param_calls`, the table linker), which
 :func:`park_extraction` parks; and its bindings, of which the resolver keeps in memory only those
-other files can read (:class:`indexer.resolve.bindings.ScopedBindings`)."""
+other files can read (:class:`indexer.resolve.bindings.ScopedBindings`); and its candidate wrapper calls, which
+only the resolver's gate reads (:class:`indexer.frameworks.arg_call_rule.CandidateGate`: when the file comes, and
+again only when the repository's wrapper names change), held unparked 13.7 MiB of the resolving child's peak on
+Django (16,587 candidates)."""
 
 
 class ParkedDataError(RuntimeError):

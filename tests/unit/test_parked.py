@@ -89,7 +89,7 @@ class TestParkedList:
         kinds = {name: type(getattr(ex, name)).__name__ for name in (*PARKED_FIELDS, "definitions", "imports")}
         assert kinds == {"calls": "PackedCalls", "type_uses": "PackedList", "value_reads": "PackedList",
                          "injections": "list", "table_uses": "list", "bindings": "PackedList",
-                         "definitions": "PackedList", "imports": "list"}
+                         "arg_candidates": "list", "definitions": "PackedList", "imports": "list"}
         assert ex.injections == [] and ex.table_uses == []  # nothing to pack: an empty list stays one
         # The definitions travel with their docstrings elided (what parking did in the resolving
         # process); the chunks were cut before, from the whole source.

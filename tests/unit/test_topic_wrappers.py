@@ -6,9 +6,13 @@ unlinked unless every call of it is served."""
 
 from __future__ import annotations
 
+import pytest
+
 from indexer.frameworks.arg_call_rule import keeps
 from indexer.model import Template
+from indexer.parked import ParkedList
 from indexer.resolve.repository import RepositoryResolver
+from indexer.spill import SpillFile
 from tests.resolution_harness import REPO, edges, extract_fixture, resolve_fixture
 
 JAVA = """
@@ -317,17 +321,21 @@ def publish(topic, body):
 """
 
 
-def test_candidate_calls_are_framework_facts_only_where_a_wrapper_may_be_called() -> None:
+@pytest.mark.parametrize("parked", [False, True])
+def test_candidate_calls_are_framework_facts_only_where_a_wrapper_may_be_called(parked: bool) -> None:
     """Session 68 (acc68a): the detectors record candidate calls apart (``arg_candidates``) and the resolver keeps as
     ``url_arg_calls`` (a framework fact: the file is read by every link, and re-bound when its share changes) only
     those calling a name some function of the repository that may be a wrapper has. A wrapper appearing in one file
     gates the other files again: the caller, not edited, produces; the wrapper going takes the link away."""
     resolver = RepositoryResolver(REPO)
+    if parked:  # as the one-shot run's resolver does: the candidates wait on disk, read back by the gate only
+        resolver.park = SpillFile()
     files = extract_fixture(GATED)
     resolver.update(files)
     every = [ex.path for ex, _, _ in files]
     plain = resolver.resolve(every)
     held = {p: resolver.files[p].ex for p in every}
+    assert isinstance(held["shop/orders.py"].arg_candidates, ParkedList) is parked
     assert [(c.callee, c.caller) for c in held["shop/orders.py"].arg_candidates] == [("publish", "create")]
     assert [(c.callee, c.caller) for c in held["shop/report.py"].arg_candidates] == [("render", "page")]
     assert [p for p in every if held[p].url_arg_calls] == []  # no wrapper anywhere: nothing kept
