@@ -43,7 +43,7 @@ def test_java_detectors_registered_in_order() -> None:
     assert names == ["spring_web", "spring_functional", "spring_gateway", "jaxrs", "servlet", "spring_wrappers", "java_http_clients", "apache_http_clients",
                      "spring_test_clients", "spring_kafka", "kafka_clients", "kafka_streams", "spring_rabbit", "spring_jms", "paho_java", "spring_cloud_stream", "spring_sqs", "eventuate",
                      "grpc_java", "spring_graphql", "dgs", "graphql_java", "graphql_clients_java", "spring_boot_runners",
-                     "jvm_entries", "openapi_generated", "java_constants", "jpa_data", "jooq", "url_builders"]
+                     "jvm_entries", "openapi_generated", "java_constants", "jpa_data", "jooq", "url_builders", "arg_calls"]
 
 
 # --- Spring MVC / WebFlux -------------------------------------------------------------------------
