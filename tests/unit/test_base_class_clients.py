@@ -28,16 +28,24 @@ def users(request):
 # --- path: common/__init__.py ---
 # --- path: common/utils/__init__.py ---
 # --- path: common/utils/tests.py ---
-from django.test import TestCase
+from django.test import RequestFactory, TestCase
 from rest_framework.test import APIClient
 
 
 class TestCaseUtils(TestCase):
+    factory = RequestFactory()
+
     def setUp(self):
         self.auth_client = APIClient()
         self.helper = dict()
         self.mixed = APIClient()
         self.mixed = object()
+
+    def fetch(self, url):
+        return self.auth_client.get(url)
+
+    def built(self, url):
+        return self.factory.get(url)
 
 
 class Unrelated:
@@ -59,6 +67,10 @@ class UserTest(TestCaseUtils, APITestCase):
     def test_post(self):
         self.auth_client.post("/api/users/")
 
+    def test_helpers(self):
+        self.fetch("/api/users/")
+        self.built("/api/users/")
+
 
 class DeeperTest(UserTest):
     def test_deep(self):
@@ -79,7 +91,10 @@ def test_base_class_client_records():
     ex = extractor_for_path("common/utils/tests.py").extract("common/utils/tests.py", src.encode())
     assert ex.client_fixtures == [ClientFixture("TestCaseUtils.self.auth_client", "django-test"),
                                   ClientFixture("Unrelated.self.api", "django-test")]
-    assert ex.http_calls == []
+    assert [(c.framework, c.method, c.caller, c.line, c.fixture) for c in ex.http_calls] == [
+        ("django-test", "GET", "TestCaseUtils.fetch", 15, None),  # bound in this class's own setUp
+        ("pytest-fixture", "GET", "TestCaseUtils.built", 18, "self.factory"),  # the linker decides: no client
+    ]
 
 
 def test_requests_through_a_base_class_client():
@@ -88,10 +103,14 @@ def test_requests_through_a_base_class_client():
          {"framework": "django-test", "url": "/api/users", "route_name": "user-list", "method": "GET"}),
         ("shop/tests.py", 14, "shop/tests.UserTest.test_post(0)", "CALLS_HTTP", "endpoint:* /api/users",
          {"framework": "django-test", "url": "/api/users/", "method": "POST"}),
-        ("shop/tests.py", 19, "shop/tests.DeeperTest.test_deep(0)", "CALLS_HTTP", "endpoint:* /api/users",
+        ("shop/tests.py", 17, "shop/tests.UserTest.test_helpers(0)", "CALLS_HTTP", "endpoint:* /api/users",
+         {"framework": "django-test", "url": "/api/users/", "via": "t:common/utils/tests.TestCaseUtils.fetch(1)",
+          "method": "GET"}),
+        ("shop/tests.py", 23, "shop/tests.DeeperTest.test_deep(0)", "CALLS_HTTP", "endpoint:* /api/users",
          {"framework": "django-test", "url": "/api/users/", "method": "DELETE"}),
-    ]  # not: a dict attribute, an attribute also bound to a non-client, the client of a class that is no base
-    #    (OtherTest's `self.api` of Unrelated, its `self.auth_client` of TestCaseUtils, which it does not derive from)
+    ]  # not: a dict attribute, an attribute also bound to a non-client, a RequestFactory's `get` through the
+    #    `built` helper, the client of a class that is no base (OtherTest's `self.api` of Unrelated, its
+    #    `self.auth_client` of TestCaseUtils, which it does not derive from)
 
 
 def test_same_file_base_class_client():
@@ -100,7 +119,8 @@ def test_same_file_base_class_client():
         "from common.utils.tests import TestCaseUtils\n", "")
     calls = _calls(_resolve(fixture))
     assert [(c[0], c[1], c[2], c[4], c[5]["method"]) for c in calls] == [
-        ("common/utils/tests.py", 23, "common/utils/tests.UserTest.test_list(0)", "endpoint:* /api/users", "GET"),
-        ("common/utils/tests.py", 28, "common/utils/tests.UserTest.test_post(0)", "endpoint:* /api/users", "POST"),
-        ("common/utils/tests.py", 33, "common/utils/tests.DeeperTest.test_deep(0)", "endpoint:* /api/users", "DELETE"),
+        ("common/utils/tests.py", 31, "common/utils/tests.UserTest.test_list(0)", "endpoint:* /api/users", "GET"),
+        ("common/utils/tests.py", 36, "common/utils/tests.UserTest.test_post(0)", "endpoint:* /api/users", "POST"),
+        ("common/utils/tests.py", 39, "common/utils/tests.UserTest.test_helpers(0)", "endpoint:* /api/users", "GET"),
+        ("common/utils/tests.py", 45, "common/utils/tests.DeeperTest.test_deep(0)", "endpoint:* /api/users", "DELETE"),
     ]
