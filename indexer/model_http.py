@@ -257,7 +257,9 @@ class HttpCall:
     """The parameter of ``caller`` (a pytest test or fixture) whose ``get`` / ``post`` / ... this is, when the
     receiver is that untyped parameter (``def test_home(client): client.get("/")``): the linker keeps the call only
     when the fixture pytest hands that parameter is a test client (:mod:`indexer.frameworks.fixture_clients`), with
-    that client's ``framework``; ``framework`` is ``pytest-fixture`` until then."""
+    that client's ``framework``; ``framework`` is ``pytest-fixture`` until then. Or ``self.<attr>`` of a test case's
+    method (``self.auth_client.get(url)``): kept when a class of the test's MRO binds it to a test client in its
+    ``setUp``."""
     defaults: tuple[tuple[str, str], ...] = ()
     """``(name, text)`` of the parameters of ``caller`` whose default is a string literal (``get(resource, slug = "")``):
     a client template's call leaving one out sends that text there (:mod:`indexer.frameworks.client_chains`)."""
@@ -412,7 +414,8 @@ class ClientFixture:
     ``flask-test``, ``httpx``; ``""`` when every value it hands out is one of its parameters); ``params`` the
     parameters it hands out as they were handed in (``def auth_client(client): client.login(); return client``), each
     the fixture pytest gives that parameter (:mod:`indexer.frameworks.fixture_clients`). A fixture handing out
-    anything else too is not recorded."""
+    anything else too is not recorded. Also a test client a class's ``setUp`` binds to ``self.<attr>``: ``qualname``
+    ``<class>.self.<attr>`` (a request on ``self.<attr>`` in a subclass, in any file, is sent with it)."""
 
     qualname: str
     framework: str

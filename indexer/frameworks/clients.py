@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from indexer.frameworks.app_ports import code_ports, loopback_port
 from indexer.frameworks.client_chains import Layer, chain_templates, forwards, given, layer_of, plausible, request_of
+from indexer.frameworks.fixture_clients import FixtureClients
 from indexer.model import FileExtraction, Template, UrlArgCall
 from indexer.resolve.values import FuncV
 from stores.gateway import GatewayRoute, route_table
@@ -151,11 +152,16 @@ class ClientLinks:
         written), but it still is when no call passes a URL to it (``fetchOrder(id)`` building
         ``/orders/`` + ``id``: a path variable)."""
         base: dict[tuple[str, str], list[Layer]] = defaultdict(list)
+        members: FixtureClients | None = None  # a request on `self.<attr>`: a template only when that is a test client
         for fc in self.ctxs:
             for call in fc.ex.http_calls:
                 if call.caller is None or not (call.method_param or any(k == "ref" and t.count(".") <= 1
                                                                         for k, t in call.url.parts)):
                     continue
+                if call.fixture is not None and call.fixture.startswith("self."):
+                    members = members or FixtureClients(self.r, self.ctxs)
+                    if members.member(fc, call.caller, call.fixture) is None:
+                        continue  # `self.factory.get(url)` of a RequestFactory: no request
                 rd = fc.def_at(call.caller, call.line)
                 if rd is None or not rd.is_callable:
                     continue

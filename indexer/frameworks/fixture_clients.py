@@ -17,6 +17,11 @@ nearest ``conftest.py``, ``pytest_plugins``):
 * anything else (a repository fixture that is no client, a parametrized argument, a parameter with a
   default, a function pytest does not call): no request, counted ``fixture_not_client``, never unlinked.
 
+A request on an attribute of a test case's ``self`` (``self.auth_client.get(url)``, :attr:`~indexer.model.HttpCall.fixture`
+``self.auth_client``) is sent with the test client the ``setUp`` of the nearest class of the test's MRO binds it to, in
+any file (a :class:`~indexer.model.ClientFixture` ``<class>.self.<attr>``, :meth:`FixtureClients.member`); with no
+such class it is no request (``fixture_not_client``).
+
 A URL built by calling another fixture parameter (``client.get(headless_reverse("headless:account:login"))``,
 :attr:`~indexer.model.HttpCall.url_fixture`) is the route name that fixture's function builds
 (:meth:`FixtureClients.routed`): a :class:`~indexer.model.UrlFixture` builder gives the family, and its
@@ -32,6 +37,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from indexer.model import ClientFixture, HttpCall, UrlFixture
+from indexer.resolve.values import InstV
 
 if TYPE_CHECKING:
     from indexer.resolve.context import FileCtx
@@ -108,8 +114,27 @@ class FixtureClients:
         fixture is no test client."""
         if call.fixture is None:
             return call
+        if call.fixture.startswith("self."):
+            framework = self.member(fc, call.caller, call.fixture)
+            return None if framework is None else replace(call, framework=framework, fixture=None)
         framework = self.framework(fc, call.caller, call.fixture)
         return None if framework is None else replace(call, framework=framework)
+
+    def member(self, fc: FileCtx, scope: str | None, attr: str) -> str | None:
+        """The framework of the test client ``attr`` (``self.auth_client``) is bound to, seen from the method ``scope``
+        of ``fc``: the :class:`~indexer.model.ClientFixture` ``<class>.self.<attr>`` of the nearest class in the method's
+        class's MRO (resolved across files) whose ``setUp`` binds it; ``None`` when none does (an attribute of an
+        unrelated class is no client)."""
+        if scope is None:
+            return None
+        v = self.r.resolve_expr(fc, scope, "self")
+        if not isinstance(v, InstV):
+            return None
+        for k in self.r.mro(v.c):
+            record = self.table.get((k.file.path, f"{k.qualname}.{attr}"))
+            if record is not None:
+                return record.framework or None
+        return None
 
     def routed(self, fc: FileCtx, call: HttpCall) -> list[HttpCall]:
         """``call`` (whose URL a fixture parameter's function builds from a route name) as the requests it makes,

@@ -42,14 +42,14 @@ from indexer.languages.python.frameworks.common import (Args, Context, compact, 
                                                         string_value, template)
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.url_names import returned_url, route_name
-from indexer.model import FileExtraction, HttpCall, Template
+from indexer.model import ClientFixture, FileExtraction, HttpCall, Template
 
-__all__ = ["LANGUAGES", "SHARED_QUERY", "detect", "helper_start", "local_start", "shares"]
+__all__ = ["LANGUAGES", "PENDING", "SHARED_QUERY", "TEST_CLIENT_KINDS", "detect", "helper_start", "local_start", "shares"]
 
 LANGUAGES = ("python",)
 
 _LIBRARIES = ("requests", "httpx")
-_TEST_LIBRARIES = ("fastapi", "starlette", "django", "flask", "locust")
+_TEST_LIBRARIES = ("fastapi", "starlette", "django", "rest_framework", "flask", "locust")
 """Libraries whose test clients send a request to the application in process, or (locust) to the
 host under load (no library call of the module itself is a request)."""
 _VERBS = frozenset({"get", "post", "put", "delete", "patch", "head", "options"})
@@ -63,6 +63,7 @@ _CLIENTS = {
     ("starlette", "TestClient"): "testclient",
     ("django", "Client"): "django-test",
     ("django", "AsyncClient"): "django-test",
+    ("rest_framework", "APIClient"): "django-test",
     ("flask", "FlaskClient"): "flask-test",
 }
 _FLASK_TEST_CLIENT = ".test_client"
@@ -121,9 +122,15 @@ _GATE_WORDS = tuple(w.encode() for w in (*_LIBRARIES, *_TEST_LIBRARIES))
 _NEEDED_WORDS = tuple(w.encode() for w in _NEEDED)
 
 
+_SELF_VERB = re.compile(rb"self\.\w+\.(?:get|post|put|patch|delete|head|options)\(")
+"""A request on an attribute of ``self`` (``self.auth_client.get(``): a test case's client, maybe a base class's."""
+
+
 def _test_case_bytes(data: bytes) -> bool:
-    """Whether the file may hold a test case's ``self.client`` call (the gate of :func:`detect`)."""
-    return b"TestCase" in data and (b"self.client." in data or b"self.async_client." in data)
+    """Whether the file may hold a test case's ``self.client`` call, or a request on another attribute of ``self``
+    a base class's ``setUp`` may bind to a test client (the gate of :func:`detect`)."""
+    return b"TestCase" in data and (b"self.client." in data or b"self.async_client." in data
+                                    or _SELF_VERB.search(data) is not None)
 
 
 def shares(data: bytes) -> bool:
@@ -152,6 +159,8 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     lineages = _Lineages(src)
     for caps in calls:
         _call(ctx, caps, bases, lineages)
+    if b"setUp" in src.data and b"self." in src.data:
+        _set_up_clients(ctx, root)
 
 
 def _bound_name(src: SourceText, ctor: Node) -> tuple[int, str] | None:
@@ -207,6 +216,8 @@ def _client(ctx: Context, receiver: Node, call: Node, bases: dict[tuple[int, str
             return library, bases.get((binding.line, binding.name), Template())
     if text in _TEST_CASE_CLIENTS and lineages.test_case(_enclosing_class(call)):
         return "django-test", Template()
+    if _SELF_ATTR.fullmatch(text) and lineages.test_case(_enclosing_class(call)):
+        return PENDING, Template()  # `self.auth_client`: a base class's `setUp` may bind it (fixture_clients)
     if _LOCUST_CLIENT.fullmatch(text) and ctx.imports.uses("locust"):
         return "locust", Template()
     return None
@@ -216,6 +227,12 @@ _LOCUST_CLIENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\.client")
 """A locust user's client: ``self.client``, or ``l.client`` of the user a task function is given."""
 
 
+_SELF_ATTR = re.compile(r"self\.[A-Za-z_][A-Za-z0-9_]*")
+PENDING = "pytest-fixture"
+"""The framework of a request on another attribute of a test case's ``self`` until the linker finds the class (its
+own or an ancestor, in any file) whose ``setUp`` binds it to a test client (:class:`~indexer.model.ClientFixture`
+``<class>.self.<attr>``, :mod:`indexer.frameworks.fixture_clients`)."""
+TEST_CLIENT_KINDS = frozenset({"django-test", "testclient", "flask-test"})
 _TEST_CASE_CLIENTS = frozenset({"self.client", "self.async_client"})
 """The clients Django's ``SimpleTestCase`` (and DRF's ``APITestCase``) gives every test."""
 _SETUPS = ("setUp", "asyncSetUp", "setUpTestData", "setUpClass")
@@ -377,7 +394,7 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
         return
     url_t = template(src, url)
     url_t = local_start(src, url, url_t)
-    if library == "django-test" and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
+    if library in ("django-test", PENDING) and len(url_t.parts) == 1 and url_t.parts[0][1].startswith("self."):
         value = _set_up_url(src, call, url_t.parts[0][1][len("self."):], lineages)  # `self.client.get(self.url)`
         url_t, url = (template(src, value), value) if value is not None else (url_t, url)
     named = route_name(src, ctx.imports, url) if url_t.parts and url_t.parts[0][0] != "lit" else None
@@ -386,4 +403,40 @@ def _call(ctx: Context, caps: dict[str, list[Node]], bases: dict[tuple[int, str]
     if base.parts and not (first[0] == "lit" and first[1].lower().startswith(_ABSOLUTE)):
         url_t = join(base, url_t)
     ctx.out.http_calls.append(HttpCall(library, method, url_t, scope_of(call, src), src.line(verb_node), src.col(verb_node),
-                                       route_name=named))
+                                       route_name=named,
+                                       fixture=compact(src, caps["receiver"][0]) if library == PENDING else None))
+
+
+def _set_up_clients(ctx: Context, root: Node) -> None:
+    """Record a :class:`~indexer.model.ClientFixture` ``<class>.self.<attr>`` for each ``self.<attr> = <test client>``
+    statement of a module-level class's ``setUp`` (``asyncSetUp``, ``setUpTestData``, ``setUpClass``): Django's or
+    DRF's ``Client()`` / ``APIClient()``, ``TestClient(app)``, a Flask ``app.test_client()``. Subclasses in any file
+    send their ``self.<attr>.get(url)`` with it (:mod:`indexer.frameworks.fixture_clients`); an attribute those methods
+    also bind to anything else (or to clients of two kinds) is not recorded."""
+    src, imports = ctx.src, ctx.imports
+    for member in root.named_children:
+        cls = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
+        if cls is None or cls.type != "class_definition" or (body := cls.child_by_field_name("body")) is None:
+            continue
+        found: dict[str, str | None] = {}
+        for item in body.named_children:
+            fn = item.child_by_field_name("definition") if item.type == "decorated_definition" else item
+            if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
+                continue
+            block = fn.child_by_field_name("body")
+            for stmt in block.named_children if block is not None else ():
+                node = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else stmt
+                left = node.child_by_field_name("left") if node is not None and node.type == "assignment" else None
+                if left is None or not _SELF_ATTR.fullmatch(target := compact(src, left)):
+                    continue
+                right = node.child_by_field_name("right")
+                kind = None
+                if right is not None and right.type == "call":
+                    made = compact(src, right.child_by_field_name("function"))
+                    kind = library_kind(imports.qualify(made), _CLIENTS)
+                    if kind is None and made.endswith(_FLASK_TEST_CLIENT) and imports.uses("flask"):
+                        kind = "flask-test"
+                found[target] = kind if kind in TEST_CLIENT_KINDS and found.get(target, kind) == kind else None
+        qualname = src.text(cls.child_by_field_name("name"))
+        ctx.out.client_fixtures.extend(ClientFixture(f"{qualname}.{target}", kind)
+                                       for target, kind in found.items() if kind is not None)
