@@ -1,0 +1,43 @@
+"""Session 68, brk68c: hostile input against session 68's first round (application ports, Razor ``@page``
+templates, .NET test projects, RTK Query, Mongoose, generic repositories, wrapper gates, deferred indexes),
+each break with its fix (docs/benchmarks.md, "Session 68, brk68c"). Exact expectations; a bound on time is a
+subprocess timeout, never a timed assertion."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+_LISTEN = """
+import json, sys
+from indexer.languages import extractor_for_path
+path, n = sys.argv[1], int(sys.argv[2])
+if path.endswith(".py"):
+    src = "import uvicorn\\nP = 8100\\nQ = 1\\nQ = 2\\n" + "uvicorn.run(app, port=P)\\nuvicorn.run(app, port=Q)\\n" * n
+else:
+    src = "const P = process.env.PORT || 8100\\nlet Q = 1\\nvar Q = 2\\n" + "app.listen(P)\\napp.listen(Q)\\n" * n
+ex = extractor_for_path(path).extract(path, src.encode())
+ports = [lp.port.parts[0][1] for lp in ex.listen_ports]
+print(json.dumps([len(ports), sorted(set(ports)), ex.listen_ports[-1].line]))
+"""
+
+
+def _listen(path: str, n: int) -> list[object]:
+    done = subprocess.run([sys.executable, "-c", _LISTEN, path, str(n)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+class TestListenPortsOfManyServerStarts:
+    """The ListenPort detectors (acc68b) looked a port's module-level name up by reading every statement of
+    the file, once per server start: quadratic. A 480 KB Python file of 16,000 ``uvicorn.run(app, port=P)``
+    took 20 s of CPU to extract, a JavaScript file of 16,000 ``app.listen(PORT)`` 26 s (and twice the calls,
+    four times that). The module's names are now read once per file."""
+
+    def test_python(self) -> None:
+        # 20,000 starts of each kind: P assigned once gives 8100 each time; Q, assigned twice, gives nothing
+        assert _listen("app.py", 20_000) == [20_000, ["8100"], 40_003]
+
+    def test_javascript(self) -> None:
+        assert _listen("server.js", 20_000) == [20_000, ["8100"], 40_002]
