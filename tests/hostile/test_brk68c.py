@@ -41,3 +41,28 @@ class TestListenPortsOfManyServerStarts:
 
     def test_javascript(self) -> None:
         assert _listen("server.js", 20_000) == [20_000, ["8100"], 40_002]
+
+
+_PROJECTS = """
+import json, sys
+from indexer.frameworks.link_options import LinkOptions
+from indexer.frameworks.route_tokens import project_of
+refs = {f"src/P{i}": frozenset({f"src/App{i}"}) for i in range(5_000)}
+refs["src/P7/Nested"] = frozenset()
+found = [project_of(refs, f"src/P{i % 5_000}/Controllers/C{i}.cs") for i in range(100_000)]
+options = LinkOptions(project_refs=refs)
+print(json.dumps([found.count(None), found[12_345], project_of(refs, "src/P7/Nested/T.cs"),
+                  project_of(refs, "src/P70/x.cs"), project_of(refs, "src/P7x/y.cs"), project_of(refs, "README.md"),
+                  project_of({**refs, "": frozenset()}, "README.md"),
+                  [options.tested_application(f"src/P{i}/T.cs") for i in range(3)]]))
+"""
+
+
+def test_innermost_project_of_many_projects() -> None:
+    """``project_of`` (acc68c; every ASP.NET route, test file and ``tested_application``) compared a path with
+    every project folder: 20,000 routes of 2,000 projects took 3.0 s, 100,000 of 5,000 a minute and more. It now
+    asks the path's own folders, innermost first (0.007 s for the 20,000)."""
+    done = subprocess.run([sys.executable, "-c", _PROJECTS], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == [0, "src/P2345", "src/P7/Nested", "src/P70", None, None, "",
+                                       [None, None, None]]  # no service units named: no application
