@@ -108,3 +108,51 @@ def test_indexes_lost_by_an_older_build_come_back(tmp_path) -> None:
     with sqlite3.connect(db) as conn:
         plan = " ".join(r[3] for r in conn.execute("EXPLAIN QUERY PLAN SELECT nid FROM node_rows WHERE name = 1"))
         assert plan == "SEARCH node_rows USING COVERING INDEX node_rows_name (name=?)"
+
+
+_TWO_APIS = """
+// --- path: server/routes.js ---
+import express from 'express';
+const app = express();
+app.get('/api/v1/users', (req, res) => res.json([]));
+app.get('/auth/users', (req, res) => res.json([]));
+app.get('/auth/me', (req, res) => res.json({}));
+app.get('/users', (req, res) => res.json([]));
+// --- path: web/src/services/api.js ---
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+export const mainApi = createApi({ reducerPath: 'main', baseQuery: fetchBaseQuery({ baseUrl: '/api/v1' }),
+  endpoints: (b) => ({ users: b.query({ query: () => '/users' }) }) });
+export const authApi = createApi({ reducerPath: 'auth', baseQuery: fetchBaseQuery({ baseUrl: '/auth' }),
+  endpoints: (b) => ({ users: b.query({ query: () => 'users' }), me: b.query({ query: () => '/me' }) }) });
+// --- path: web/src/services/shared.js ---
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+const baseQuery = fetchBaseQuery({ baseUrl: '/auth' });
+export const sharedApi = createApi({ baseQuery, endpoints: (b) => ({ me: b.query({ query: () => '/me' }) }) });
+export const plainApi = createApi({ baseQuery: fetchBaseQuery({ baseUrl: '/api/v1' }),
+  endpoints: (b) => ({ users: b.query({ query: () => '/users' }) }) });
+// --- path: web/src/services/custom.js ---
+import { createApi, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
+const one = fetchBaseQuery({ baseUrl: '/auth' });
+const two = fetchBaseQuery({ baseUrl: '/api/v1' });
+export const customApi = createApi({ baseQuery: pick(one, two), endpoints: (b) => ({ me: b.query({ query: () => '/me' }) }) });
+"""
+
+
+def test_rtk_query_apis_of_one_file_keep_their_own_base() -> None:
+    """RTK Query (brk68a) took a file's base URL only when the file held one ``fetchBaseQuery``: two apis in one file
+    (``mainApi`` on ``/api/v1``, ``authApi`` on ``/auth``) both lost theirs, and ``mainApi.users`` and
+    ``authApi.users`` both reached the server's ``/users`` (so did ``plainApi.users``, beside a module-level
+    ``baseQuery``), not ``/api/v1/users`` / ``/auth/users``. Each
+    ``createApi`` now takes the ``fetchBaseQuery`` in its own arguments, else the file's one outside every api; two
+    outside (``custom.js``) stay unknown, as before."""
+    from tests.resolution_harness import edges, resolve_fixture
+
+    got = [e for e in edges(resolve_fixture(_TWO_APIS), "CALLS_HTTP") if "services" in e]
+    assert got == [
+        "web/src/services/api.authApi(0) -> endpoint:GET /auth/me",
+        "web/src/services/api.authApi(0) -> endpoint:GET /auth/users",
+        "web/src/services/api.mainApi(0) -> endpoint:GET /api/v1/users",
+        "web/src/services/custom.customApi(0) -> endpoint:GET /auth/me",
+        "web/src/services/shared.plainApi(0) -> endpoint:GET /api/v1/users",
+        "web/src/services/shared.sharedApi(0) -> endpoint:GET /auth/me",
+    ]
