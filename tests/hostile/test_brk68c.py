@@ -156,3 +156,18 @@ def test_rtk_query_apis_of_one_file_keep_their_own_base() -> None:
         "web/src/services/shared.plainApi(0) -> endpoint:GET /api/v1/users",
         "web/src/services/shared.sharedApi(0) -> endpoint:GET /auth/me",
     ]
+
+
+def test_spring_port_placeholders_nested() -> None:
+    """``server.port: ${SERVER_PORT:${PORT:8081}}`` (Spring resolves a default's own placeholder: 8081 when neither
+    is set) declared no port (acc68b read one level only), and ``${B:1`` (unclosed) gave port 1, its ``${B`` taken
+    for a host. Nested defaults are now peeled, at most 8 deep; a host holds no ``{``, ``}`` or ``$``."""
+    from indexer.frameworks.app_ports import port_of, spring_ports
+
+    values = ["${A:${B:1}}", "${SERVER_PORT:${PORT:8081}}", "${PORT:8081}", "${A:${B}}", "${A:}", "${A:${B:99999}}",
+              "${A:${B:0}}", "${A:0.0.0.0:9000}", "${A:" * 8 + "7" + "}" * 8, "${A:" * 9 + "7" + "}" * 9, "${A:${B:1}",
+              "${B:1", "${A:x}", "${A:${B:1}}}", "${A:" * 50_000 + "1" + "}" * 50_000, "http://*:5000", "[::]:8080"]
+    assert [port_of(v) for v in values] == [1, 8081, 8081, None, None, None, None, 9000, 7, None, None, None, None,
+                                            None, None, 5000, 8080]
+    assert spring_ports({"svc": {"server.port": "${SERVER_PORT:${PORT:8081}}"}, "b": {"server.port": "${P:${Q}}"}}) \
+        == {"svc": [8081]}
