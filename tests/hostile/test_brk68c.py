@@ -171,3 +171,39 @@ def test_spring_port_placeholders_nested() -> None:
                                             None, None, 5000, 8080]
     assert spring_ports({"svc": {"server.port": "${SERVER_PORT:${PORT:8081}}"}, "b": {"server.port": "${P:${Q}}"}}) \
         == {"svc": [8081]}
+
+
+_CSHARP = """
+import json, sys
+from indexer.languages import extractor_for_path
+n = int(sys.argv[1])
+head = '''using FastEndpoints;
+namespace Api;
+public class Svc { public Svc(IRepo repo) { } }
+public class Two { public Two(IA a) { } public Two(IB b) { } }
+public partial class Part { public Part(IP p) { } }
+public partial class Part { }
+'''
+src = head + "".join(
+    f"public class E{i} : Endpoint<Req, Res>\\n{{\\n    public E{i}(IDep{i % 3} d) {{ }}\\n"
+    f"    public override void Configure() {{ Get(\\"/e{i}/{{id}}\\"); }}\\n"
+    f"    public override async Task HandleAsync(Req r, CancellationToken c) {{ }}\\n}}\\n" for i in range(n))
+ex = extractor_for_path("E.cs").extract("E.cs", src.encode())
+routes = [(r.methods, r.path.literal() if hasattr(r.path, "literal") else str(r.path), r.handler) for r in ex.routes]
+inj = [(i.owner, i.type) for i in ex.injections]
+print(json.dumps([len(routes), list(routes[-1]), inj[:4], len(inj), inj[-1]]))
+"""
+
+
+def test_csharp_files_of_many_classes() -> None:
+    """Two scans of every definition per class made a C# file's extraction quadratic in its classes (generated DTO
+    and endpoint files hold thousands): the extractor's constructor injections looked for the class's
+    constructors among all definitions so far (8,000 classes: 12.6 s of 21), and FastEndpoints (acc68c) for its
+    methods among all the file's. 8,000 endpoint classes took 10.0 s to extract, now 2.5 s; 20,000 run inside the
+    90 s bound with the same facts: one route and one constructor injection per class; a class of two
+    constructors injects nothing; a partial class's constructor is seen by both its parts, as before."""
+    done = subprocess.run([sys.executable, "-c", _CSHARP, "20000"], capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == [
+        20_000, [["GET"], "/e19999/{id}", "E19999.HandleAsync"],
+        [["Svc", "IRepo"], ["Part", "IP"], ["Part", "IP"], ["E0", "IDep0"]], 20_003, ["E19999", "IDep1"]]
