@@ -207,3 +207,26 @@ def test_csharp_files_of_many_classes() -> None:
     assert json.loads(done.stdout) == [
         20_000, [["GET"], "/e19999/{id}", "E19999.HandleAsync"],
         [["Svc", "IRepo"], ["Part", "IP"], ["Part", "IP"], ["E0", "IDep0"]], 20_003, ["E19999", "IDep1"]]
+
+
+_KOTLIN = """
+import json, sys
+from indexer.languages import extractor_for_path
+n = int(sys.argv[1])
+src = "package a\\n" + "".join(f"data class D{i}(val a: Int, b: String)\\n" for i in range(n))
+ex = extractor_for_path("D.kt").extract("D.kt", src.encode())
+last = sorted((b.scope, b.name, b.type, b.how) for b in ex.bindings if b.scope == f"D{n - 1}")
+print(json.dumps([len(ex.definitions), len(ex.bindings), last]))
+"""
+
+
+def test_kotlin_files_of_many_classes() -> None:
+    """The same scan in the Kotlin extractor: a primary constructor looked for its class's properties among all
+    definitions so far, to bind only its plain parameters. 16,000 ``data class D(val a: Int, b: String)`` took
+    15.2 s to extract, now 2.5 s; 30,000 inside the 30 s bound, with the same facts as before (``a`` and ``this.a``
+    from the property, ``b`` as a plain parameter, not ``this.b``)."""
+    done = subprocess.run([sys.executable, "-c", _KOTLIN, "30000"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout) == [120_000, 90_000, [["D29999", "a", "Int", "declared"],  # the property's
+                                                         ["D29999", "b", "String", "declared"],  # the plain parameter
+                                                         ["D29999", "this.a", "Int", "declared"]]]
