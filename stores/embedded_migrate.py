@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import sqlite3
 from collections.abc import Iterator
 
@@ -26,7 +27,7 @@ from stores.analyzer import analyze_joined
 from stores.bm25_blocks import (CREATE_TABLE, GUARD, GUARD_NAME, LEGACY_GUARD, LEGACY_TABLE, REFERENCE_KEY, STALE_KEY, TABLE,
                                 fts_averages, record_rows)
 from stores.embedded_lexical import BM25_WEIGHTS
-from stores.embedded_schema import SCHEMA_VERSION, add_parent_cut, chunk_texts
+from stores.embedded_schema import SCHEMA_VERSION, add_parent_cut, chunk_texts, missing_indexes
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,8 @@ def ensure_current(conn: sqlite3.Connection, version: str) -> None:
     """At a writable open of an index at schema ``version`` (outside a transaction): :func:`migrate`
     from 6 or 7; then, at 8, the guard trigger (:data:`stores.bm25_blocks.GUARD`) when missing, and the
     block maxima rebuilt from every chunk row when they are stale (a writer without them wrote chunk
-    rows). Busy, full and I/O errors leave that for a later open (logged; reads then use no maxima)."""
+    rows), and the indexes of the schema it lacks (:func:`~stores.embedded_schema.missing_indexes`). Busy,
+    full and I/O errors leave that for a later open (logged; reads then use no maxima, or scan)."""
     if version != str(SCHEMA_VERSION):
         if not migrate(conn, version):
             return
@@ -75,6 +77,13 @@ def ensure_current(conn: sqlite3.Connection, version: str) -> None:
             conn.execute(GUARD)
         if conn.execute("SELECT 1 FROM meta WHERE key = ?", (STALE_KEY,)).fetchone() is not None:
             _rebuild(conn)
+        lost = missing_indexes(conn)  # dropped by hand or by a write that committed with them deferred
+        if lost:
+            log.warning("creating %d missing index(es) of the schema: %s", len(lost),
+                        ", ".join(re.match(r"CREATE (?:UNIQUE )?INDEX (\w+)", s).group(1) for s in lost))  # type: ignore[union-attr]
+            with _immediate(conn):
+                for statement in missing_indexes(conn):  # again under the lock: another writer may have made them
+                    conn.execute(statement)
     except sqlite3.Error as exc:
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _LATER:
             raise

@@ -63,7 +63,7 @@ __all__ = ["SCHEMA_VERSION", "MIGRATABLE_VERSIONS", "SCHEMA", "Interner", "FileT
            "read_chunks", "schema_statements", "compress_text", "decompress_text", "VECTOR_KEYS_INDEX",
            "add_vector_keys_index", "missing_objects", "id_hash", "id_keys", "NIDS_OF", "graph_layout_current", "PROMOTED_PROPS",
            "split_props", "join_props", "encode_qualname", "qualname_sql", "NODE_SELECT", "node_row", "DEFERRED_INDEXES",
-           "defer_indexes", "restore_indexes"]
+           "defer_indexes", "restore_indexes", "missing_indexes"]
 
 SCHEMA_VERSION = 8
 """Bumped whenever the schema or the analysed FTS content changes; an index of another version must be
@@ -367,6 +367,16 @@ def defer_indexes(conn: sqlite3.Connection) -> list[str]:
         if found.get(name):
             conn.execute(f'DROP INDEX "{name}"')
     return statements
+
+
+def missing_indexes(conn: sqlite3.Connection) -> list[str]:
+    """The ``CREATE INDEX`` statements of :data:`SCHEMA` whose index the database on ``conn`` lacks, in schema
+    order: an index dropped by hand, or by a build that committed a write with its indexes deferred
+    (:func:`defer_indexes`), which no later write makes again (a store holding rows defers nothing, an empty
+    one restores only the indexes it had). Raises ``sqlite3.Error`` as SQLite does."""
+    have = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    return [statement for statement in schema_statements()
+            if (m := re.match(r"CREATE (?:UNIQUE )?INDEX (\w+)", statement)) and m.group(1) not in have]
 
 
 def restore_indexes(conn: sqlite3.Connection, statements: Sequence[str]) -> None:

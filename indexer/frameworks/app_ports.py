@@ -49,8 +49,10 @@ APP_SETTINGS_FILES = ("appsettings.json", "appsettings.Development.json")
 """ASP.NET Core settings files that may set Kestrel's URLs."""
 _LAUNCH_SETTINGS = "launchSettings.json"
 _YAML = (".yaml", ".yml")
-_PORT = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?(?:(?:\[[^\]/]*\]|[^:/\[\]\s]*):)?(\d{1,5})/?")
-_PLACEHOLDER = re.compile(r"\$\{[^:}]*:(\d{1,5})\}")
+_PORT = re.compile(r"(?:[A-Za-z][A-Za-z0-9+.-]*://)?(?:(?:\[[^\]/]*\]|[^:/\[\]\s{}$]*):)?(\d{1,5})/?")
+_PLACEHOLDER = re.compile(r"\$\{[^:{}]*:(.*)\}", re.DOTALL)
+_MAX_PLACEHOLDERS = 8
+"""Placeholders nested deeper than this (``${A:${B:...}}``) name no port."""
 LOOPBACK_FORMS = tuple(f"{scheme}{host}" for scheme in ("http://", "https://", "//")
                        for host in ("localhost", "127.0.0.1"))
 """The scheme and host forms a client on the same machine writes (``http://localhost``, ``//127.0.0.1``...)."""
@@ -87,7 +89,8 @@ def is_port_file(rel: str) -> bool:
 def port_of(value: object) -> int | None:
     """The port a declared value names: an integer, ``"8100"``, ``"0.0.0.0:8100"``, ``":8000"``,
     ``"[::]:8080"``, ``"http://localhost:5000/"``, ``"https://+:5001"``, a Spring placeholder's default
-    (``"${PORT:8081}"``); ``None`` for no port, ``0`` (a random one) or one above 65535.
+    (``"${PORT:8081}"``, ``"${SERVER_PORT:${PORT:8081}}"``: at most :data:`_MAX_PLACEHOLDERS` deep); ``None`` for no
+    port, ``0`` (a random one) or one above 65535.
 
     >>> [port_of(v) for v in (8080, "0.0.0.0:8100", ":8000", "http://*:5000", "${SERVER_PORT:8081}", "0.0.0.0:0",
     ...                       "http://localhost", "localhost", True, "99999")]
@@ -99,7 +102,12 @@ def port_of(value: object) -> int | None:
         port = value
     elif isinstance(value, str):
         text = value.strip()
-        m = _PLACEHOLDER.fullmatch(text) or _PORT.fullmatch(text)
+        for _ in range(_MAX_PLACEHOLDERS):  # Spring's default of a default: `${SERVER_PORT:${PORT:8081}}` is 8081
+            inner = _PLACEHOLDER.fullmatch(text)
+            if inner is None:
+                break
+            text = inner.group(1).strip()
+        m = _PORT.fullmatch(text)
         if m is None:
             return None
         port = int(m.group(1))

@@ -73,7 +73,7 @@ class FactoryApplications:
         of top-level statements declares ``Program``."""
         if self._types is None:
             self._types = {}
-            folders = list(self.options.project_refs)
+            folders = set(self.options.project_refs)
             for c in self.ctxs:
                 if c.lang != "csharp":
                     continue

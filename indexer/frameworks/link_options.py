@@ -19,6 +19,7 @@ from indexer.frameworks.mybatis_xml import MyBatisMappers, load_mappers
 from indexer.frameworks.nginx_config import load_nginx_routes
 from indexer.frameworks.ui_templates import load_templates
 from indexer.frameworks.openapi import ApiSpecs, load_operations
+from indexer.frameworks.route_tokens import project_of
 from indexer.frameworks.services import service_map
 from indexer.frameworks.spring_config import (discovery_routes, gateway_route_list, gateway_routes, load_module_properties,
                                              load_properties)
@@ -157,7 +158,7 @@ class LinkOptions:
         its .NET project (the innermost ``*.csproj`` folder holding it) references (``Catalog.FunctionalTests``
         beside ``Catalog.API``: ``catalog-api``); ``None`` when the file is in no .NET project or its project
         references no named application or several (``Application.FunctionalTests`` referencing four APIs)."""
-        project = max((p for p in self.project_refs if not p or path.startswith(p + "/")), key=len, default=None)
+        project = project_of(self.project_refs, path)
         if project is None:
             return None
         names = {self.service_for(f"{ref}/-" if ref else "-") for ref in self.project_refs[project]}

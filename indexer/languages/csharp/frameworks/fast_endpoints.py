@@ -60,8 +60,12 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         owner = cf.owner(call)
         if owner is not None and owner.endswith(".Configure"):
             by_owner.setdefault(owner, []).append(call)
+    by_class: dict[str | None, dict[str, Definition]] = {}  # each class's methods, from one pass (not one per class)
+    for m in out.definitions:
+        if m.kind == "method":
+            by_class.setdefault(m.parent, {})[m.name] = m  # the last of a name, as before
     for cls in classes:
-        methods = {m.name: m for m in out.definitions if m.parent == cls.qualname and m.kind == "method"}
+        methods = by_class.get(cls.qualname, {})
         handler = next((methods[n] for n in _HANDLERS if n in methods), cls)
         for verbs, template in _routes(cf, by_owner.get(f"{cls.qualname}.Configure", [])):
             out.routes.append(Route(FRAMEWORK, verbs, template, handler.qualname, handler.name_line, handler.name_col))

@@ -21,8 +21,9 @@ the request: a string (the URL, ``GET``) or an object literal (``url``; ``method
 request) is not read.
 
 The base URL is what RTK Query's ``fetchBaseQuery`` joins before a URL that is not absolute: the ``baseUrl`` of the one
-``fetchBaseQuery({ baseUrl })`` call of the file declaring the api (also when a re-authenticating function wraps it,
-as RTK's documentation shows). In that file the base is put before the URL; a module-level api gets a
+``fetchBaseQuery({ baseUrl })`` call inside the api's own ``createApi(...)`` arguments, else of the one outside every
+``createApi`` of the file declaring the api (``const baseQuery = fetchBaseQuery(...)``, also when a re-authenticating
+function wraps it, as RTK's documentation shows); two apis of one file each keep their own. In that file the base is put before the URL; a module-level api gets a
 :class:`~indexer.model.StringConstant` ``NAME.baseUrl`` (``ref`` pieces kept: the linker resolves them), which an
 injecting file names as a ``ref`` before its URLs, so the linker reads it through the import (an api whose base is
 not known renders an unknown start, and the URL links by its known end). One ``/`` is put between base and URL when
@@ -65,7 +66,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
     create = {k for k, v in jf.import_locals(*_MODULES).items() if v == "createApi"}
     fetch_base = {k for k, v in jf.import_locals(*_MODULES).items() if v == "fetchBaseQuery"}
     apis: list[tuple[Node, Node | None]] = []  # (the createApi / injectEndpoints call, its api object or None)
-    bases: list[Node] = []
+    bases: list[tuple[Node, int | None]] = []  # (a fetchBaseQuery's baseUrl, the id of the createApi call around it)
     stack = [root]
     while stack:
         n = stack.pop()
@@ -80,15 +81,18 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         elif fn.type == "identifier" and jf.text(fn) in fetch_base:
             base = jf.object_pairs(_first(n)).get("baseUrl")
             if base is not None:
-                bases.append(base)
+                bases.append((base, _around(jf, n, create)))
         elif fn.type == "member_expression" and jf.text(fn.child_by_field_name("property")) == "injectEndpoints":
             apis.append((n, fn.child_by_field_name("object")))
     if not apis:
         return
-    own_base = jf.template(bases[0]) if len(bases) == 1 else None
+    loose = [b for b, around in bases if around is None]  # `const baseQuery = fetchBaseQuery({ baseUrl })`
     found = 0
     for call, api in apis:
         if api is None:
+            mine = [b for b, around in bases if around == call.id]
+            node = mine[0] if len(mine) == 1 else loose[0] if not mine and len(loose) == 1 else None
+            own_base = jf.template(node) if node is not None else None
             base = own_base if own_base is not None else Template((("hole", "baseUrl"),))
             name = _declared_name(call)
             if name is not None and own_base is not None:
@@ -102,6 +106,19 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
             found += 1
             if found >= _MAX_ENDPOINTS:
                 return
+
+
+def _around(jf: JsFile, node: Node, create: set[str]) -> int | None:
+    """The id of the ``createApi(...)`` call (``create``: its local names) whose arguments hold ``node`` (a
+    ``fetchBaseQuery`` call in its ``baseQuery``, or in a function there), ``None`` when none does."""
+    parent = node.parent
+    while parent is not None:  # bounded by the tree's depth
+        if parent.type == "call_expression":
+            fn = parent.child_by_field_name("function")
+            if fn is not None and fn.type == "identifier" and jf.text(fn) in create:
+                return parent.id
+        parent = parent.parent
+    return None
 
 
 def _first(call: Node) -> Node | None:
