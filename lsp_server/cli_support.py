@@ -34,7 +34,7 @@ _DECIMAL = re.compile(r"-?[0-9]+")
 class Whole(click.IntRange):
     """``click.IntRange`` for integers written in decimal digits only (``5``, ``-1`` for its range message):
     Python's ``int`` also takes `` 5``, ``+5``, ``1_000`` and other scripts' digits (``٥``), which the MCP
-    and REST fronts refuse (:mod:`lsp_server.api.models`, ``QueryCount``)."""
+    and REST fronts refuse (:mod:`lsp_server.api.models`, ``query_count``)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """The integer ``value`` stands for, within the range; fails (click's usage error, exit 2) for a

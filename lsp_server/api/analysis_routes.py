@@ -19,7 +19,7 @@ from fastapi import FastAPI, Path as PathParam, Query
 from analysis.agent_queries import MAX_OFFSET, Answer, TargetError
 from lsp_server.api.guard import ApiProblem
 from analysis.ensemble import model_ranks
-from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, QueryCount, CallersResponse,
+from lsp_server.api.models import (MAX_LIMIT, MAX_MAX_TOKENS, MIN_MAX_TOKENS, CallersRequest, query_count, CallersResponse,
                                    EndpointsResponse, UnlinkedResponse, ImpactRequest, ImpactResponse, ReferencesRequest, ReferencesResponse, SearchRequest,
                                    SearchResponse, SimilarResponse, SymbolResponse, TargetRequest)
 from stores.factory import Stores
@@ -94,9 +94,8 @@ def install(app: FastAPI, service: Service) -> None:
     @app.get("/v1/search/similar/{chunk_id:path}", response_model=SimilarResponse, tags=["search"],
              responses={404: {"description": "No chunk of that id."}})
     def similar(chunk_id: Annotated[str, PathParam(max_length=4096)],
-                limit: Annotated[QueryCount, Query(ge=1, le=MAX_LIMIT)] = 10,
-                max_tokens: Annotated[QueryCount | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
-                                                        le=MAX_MAX_TOKENS)] = None) -> SimilarResponse:
+                limit: Annotated[query_count(1, MAX_LIMIT), Query()] = 10,
+                max_tokens: Annotated[query_count(MIN_MAX_TOKENS, MAX_MAX_TOKENS) | None, Query(alias="maxTokens")] = None) -> SimilarResponse:
         """Code like the chunk ``chunk_id`` (a search hit's ``chunkId``): its nearest chunks by
         embedding, the chunk itself excluded, with source and graph context."""
         start = time.perf_counter()
@@ -128,9 +127,8 @@ def install(app: FastAPI, service: Service) -> None:
     @app.get("/v1/endpoints", response_model=EndpointsResponse, tags=["analysis"])
     def endpoints(repo: Annotated[str | None, Query(max_length=200)] = None,
                   match: Annotated[str | None, Query(max_length=500)] = None,
-                  limit: Annotated[QueryCount, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT, unserved: bool = False,
-                  max_tokens: Annotated[QueryCount | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
-                                                          le=MAX_MAX_TOKENS)] = None) -> EndpointsResponse:
+                  limit: Annotated[query_count(1, MAX_LIMIT), Query()] = MAX_LIMIT, unserved: bool = False,
+                  max_tokens: Annotated[query_count(MIN_MAX_TOKENS, MAX_MAX_TOKENS) | None, Query(alias="maxTokens")] = None) -> EndpointsResponse:
         """The endpoints the code serves (route map), by path: each with its handlers (PATH:LINE, the
         route as declared, the framework), its clients and wrappers; ``repo``: only those served or
         called by that repository; ``match``: only those whose method and path or declared route
@@ -142,10 +140,9 @@ def install(app: FastAPI, service: Service) -> None:
     def unlinked(repo: Annotated[str | None, Query(max_length=200)] = None,
                  product: Annotated[str | None, Query(max_length=200)] = None,
                  reason: Annotated[str | None, Query(max_length=100)] = None,
-                 limit: Annotated[QueryCount, Query(ge=1, le=MAX_LIMIT)] = MAX_LIMIT,
-                 offset: Annotated[QueryCount, Query(ge=0, le=MAX_OFFSET)] = 0,
-                 max_tokens: Annotated[QueryCount | None, Query(alias="maxTokens", ge=MIN_MAX_TOKENS,
-                                                         le=MAX_MAX_TOKENS)] = None) -> UnlinkedResponse:
+                 limit: Annotated[query_count(1, MAX_LIMIT), Query()] = MAX_LIMIT,
+                 offset: Annotated[query_count(0, MAX_OFFSET), Query()] = 0,
+                 max_tokens: Annotated[query_count(MIN_MAX_TOKENS, MAX_MAX_TOKENS) | None, Query(alias="maxTokens")] = None) -> UnlinkedResponse:
         """The client calls not linked to an endpoint or topic, by place: each with the call as far as it
         is known, the reason and the nearest candidates; ``repo`` / ``product`` / ``reason`` narrow it;
         ``offset`` skips that many of the stable order first (the next page: ``offset + limit``)."""

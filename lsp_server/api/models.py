@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, WithJsonSchema, field_validator
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -20,7 +20,7 @@ __all__ = [
     "RepositoryStats", "Deleted", "IngestRequest", "JobProgress", "Job", "SearchRequest", "Ranks",
     "Hit", "SearchResponse", "ModelInfo", "ModelsResponse", "TargetRequest", "CallersRequest", "ReferencesRequest",
     "ImpactRequest", "Step", "SymbolInfo", "ReferencesResponse", "SymbolResponse", "ImpactResponse",
-    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo", "Flag", "Count", "QueryCount",
+    "UnlinkedCallInfo", "UnlinkedResponse", "ReachedThroughInfo", "Flag", "Count", "json_integer", "query_count",
     "EndpointHandler", "EndpointInfo", "EndpointsResponse",
 ]
 
@@ -48,18 +48,21 @@ Flag = Annotated[bool, Strict()]
 or ``"yes"`` for a bool, which the published schema (``type: boolean``) refuses: a client sending them
 has a bug it should hear of (a 422), not a guess."""
 
-def _json_integer(value: object) -> object:
+def json_integer(value: object) -> object:
     """A request body's number as JSON Schema's ``integer`` reads it: a number with no fractional part, so
     ``300.0`` is 300 (the published schema admits it, and schema-driven clients and tests send it); a
-    boolean or a string is left for the strict check to refuse."""
+    boolean or a string is left for :data:`Count`'s strict check to refuse. The request models run it as a
+    field validator (an ``Annotated`` before-validator would publish the fields' bounds as ``ge`` / ``le``
+    keys, which OpenAPI does not know)."""
     if type(value) is float and value.is_integer():
         return int(value)
     return value
 
 
-Count = Annotated[int, Strict(), BeforeValidator(_json_integer)]
-"""A request body's integer: a JSON number with no fractional part (``5`` or ``5.0``) only. The lax mode
-also takes ``true`` (as 1) and ``"5"``, which the published schema (``type: integer``) refuses."""
+Count = Annotated[int, Strict()]
+"""A request body's integer: a JSON number with no fractional part (``5``; ``5.0`` through
+:func:`json_integer`) only. The lax mode also takes ``true`` (as 1) and ``"5"``, which the published
+schema (``type: integer``) refuses."""
 
 _DECIMAL = re.compile(r"[0-9]{1,18}")
 
@@ -72,8 +75,13 @@ def _decimal(value: object) -> object:
     return value
 
 
-QueryCount = Annotated[int, BeforeValidator(_decimal)]
-"""A query parameter's integer (``?offset=5``): decimal digits only, see :func:`_decimal`."""
+def query_count(ge: int, le: int) -> Any:
+    """The type of a query parameter's integer (``?offset=5``) from ``ge`` to ``le``: decimal digits only (see
+    :func:`_decimal`), published as ``{"type": "integer", "minimum": ge, "maximum": le}`` (with a before-validator
+    pydantic would publish the bounds as ``ge`` / ``le`` keys, which OpenAPI does not know: schema-driven clients
+    and tests then send values the route refuses). Use as ``Annotated[query_count(1, 100), Query()]``."""
+    return Annotated[int, BeforeValidator(_decimal), Field(ge=ge, le=le),
+                     WithJsonSchema({"type": "integer", "minimum": ge, "maximum": le})]
 
 
 class Wire(BaseModel):
@@ -256,6 +264,7 @@ class Budgeted(Request):
     budget cuts (sources shortened, items left out) is listed in the answer's ``truncated``."""
 
     max_tokens: Count | None = Field(default=None, ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)
+    _whole_max_tokens = field_validator("max_tokens", mode="before")(json_integer)
 
 
 class SearchRequest(Budgeted):
@@ -268,6 +277,7 @@ class SearchRequest(Budgeted):
     language: str | None = Field(default=None, max_length=40)
     kind: Literal["method", "function", "class", "file_section", "sql", "config", "doc"] | None = None
     limit: Count = Field(default=10, ge=1, le=MAX_LIMIT)
+    _whole_limit = field_validator("limit", mode="before")(json_integer)
     tests: Flag = Field(default=False, description="Look for test code: rank it above the implementation (it "
                                                    "ranks below otherwise, unless the query asks for tests).")
 
@@ -409,6 +419,7 @@ class ImpactRequest(TargetRequest):
     ``include``, ``exclude`` or ``only``."""
 
     depth: Count = Field(default=5, ge=1, le=20)
+    _whole_depth = field_validator("depth", mode="before")(json_integer)
     tests: Literal["apart", "include", "exclude", "only"] = "apart"
 
 
