@@ -35,6 +35,7 @@ a URL that does not start with a literal scheme (``http://``, ``https://``, ``//
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
@@ -317,23 +318,31 @@ class _Lineages:
         return found
 
 
+def _set_up_assignments(src: SourceText, body: Node | None) -> Iterator[tuple[str, Node]]:
+    """``(target, assignment)`` of each assignment among the own statements of the set-up methods
+    (:data:`_SETUPS`: ``setUp``, ``setUpTestData``, ...) of a class whose ``body`` is given, in source
+    order; ``target`` is the left side as written, compacted (``self.client``)."""
+    for member in body.named_children if body is not None else ():
+        fn = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
+        if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
+            continue
+        block = fn.child_by_field_name("body")
+        for stmt in block.named_children if block is not None else ():
+            node = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else stmt
+            left = node.child_by_field_name("left") if node is not None and node.type == "assignment" else None
+            if left is not None:
+                yield compact(src, left), node
+
+
 def _set_up_url(src: SourceText, call: Node, attr: str, lineages: _Lineages) -> Node | None:
     """The value a test's ``setUp`` (``setUpTestData``, ...) assigns ``self.<attr>`` (``cls.<attr>``)
     in the class of ``call`` or its nearest ancestor of this file that assigns it, its last assignment
     among the method's own statements; ``None`` when none does."""
     for cls in lineages.lineage(_enclosing_class(call)):
-        body = cls.child_by_field_name("body")
         found: Node | None = None
-        for member in body.named_children if body is not None else ():
-            fn = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
-            if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
-                continue
-            block = fn.child_by_field_name("body")
-            for stmt in block.named_children if block is not None else ():
-                node = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else stmt
-                left = node.child_by_field_name("left") if node is not None and node.type == "assignment" else None
-                if left is not None and compact(src, left) in (f"self.{attr}", f"cls.{attr}"):
-                    found = node.child_by_field_name("right")
+        for target, node in _set_up_assignments(src, cls.child_by_field_name("body")):
+            if target in (f"self.{attr}", f"cls.{attr}"):
+                found = node.child_by_field_name("right")
         if found is not None:
             return found
     return None
@@ -419,24 +428,17 @@ def _set_up_clients(ctx: Context, root: Node) -> None:
         if cls is None or cls.type != "class_definition" or (body := cls.child_by_field_name("body")) is None:
             continue
         found: dict[str, str | None] = {}
-        for item in body.named_children:
-            fn = item.child_by_field_name("definition") if item.type == "decorated_definition" else item
-            if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
+        for target, node in _set_up_assignments(src, body):
+            if not _SELF_ATTR.fullmatch(target):
                 continue
-            block = fn.child_by_field_name("body")
-            for stmt in block.named_children if block is not None else ():
-                node = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_children else stmt
-                left = node.child_by_field_name("left") if node is not None and node.type == "assignment" else None
-                if left is None or not _SELF_ATTR.fullmatch(target := compact(src, left)):
-                    continue
-                right = node.child_by_field_name("right")
-                kind = None
-                if right is not None and right.type == "call":
-                    made = compact(src, right.child_by_field_name("function"))
-                    kind = library_kind(imports.qualify(made), _CLIENTS)
-                    if kind is None and made.endswith(_FLASK_TEST_CLIENT) and imports.uses("flask"):
-                        kind = "flask-test"
-                found[target] = kind if kind in TEST_CLIENT_KINDS and found.get(target, kind) == kind else None
+            right = node.child_by_field_name("right")
+            kind = None
+            if right is not None and right.type == "call":
+                made = compact(src, right.child_by_field_name("function"))
+                kind = library_kind(imports.qualify(made), _CLIENTS)
+                if kind is None and made.endswith(_FLASK_TEST_CLIENT) and imports.uses("flask"):
+                    kind = "flask-test"
+            found[target] = kind if kind in TEST_CLIENT_KINDS and found.get(target, kind) == kind else None
         qualname = src.text(cls.child_by_field_name("name"))
         ctx.out.client_fixtures.extend(ClientFixture(f"{qualname}.{target}", kind)
                                        for target, kind in found.items() if kind is not None)
