@@ -85,6 +85,18 @@ _SCOPE_MEMO: ContextVar[tuple[SourceText, dict[int, tuple[str, ...]]] | None] = 
 there, the names of the definitions whose bodies hold that node, outermost first."""
 
 
+def block_definitions(block: Node | None, kind: str) -> list[Node]:
+    """The ``kind`` nodes (``"function_definition"``, ``"class_definition"``) among the statements of
+    ``block`` (a module or a class body), a decorated one by its definition, in source order; ``[]`` for
+    ``None``."""
+    out = []
+    for stmt in block.named_children if block is not None else ():
+        node = stmt.child_by_field_name("definition") if stmt.type == "decorated_definition" else stmt
+        if node is not None and node.type == kind:
+            out.append(node)
+    return out
+
+
 def scope_of(node: Node, src: SourceText) -> str | None:
     """Qualname of the innermost function / class whose body contains ``node`` (``None``: module).
 

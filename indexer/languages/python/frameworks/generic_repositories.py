@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from indexer.languages.python.frameworks.common import compact
+from indexer.languages.python.frameworks.common import block_definitions, compact
 from indexer.model import FileExtraction, TableUse
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def _class(cls: Node, src: SourceText, out: FileExtraction) -> None:
     else:
         if names_a_repository(name):
             _model_attribute(name, body, src, out)
-    methods = _methods(body)
+    methods = block_definitions(body, "function_definition")
     if not (subscripted or names_a_repository(name)):
         return  # (Django's own QuerySet, ModelAdmin, Field... read self.model too: no repositories)
     if bases is not None and bases.named_children:
@@ -196,16 +196,6 @@ def _model_attribute(name: str, body: Node, src: SourceText, out: FileExtraction
             out.table_uses.append(TableUse(FRAMEWORK, "repository", name, src.line(n), src.col(n),
                                            entity=compact(src, right), resolution="inferred"))
             return
-
-
-def _methods(body: Node) -> list[Node]:
-    """The function definitions of a class body (decorated ones too)."""
-    out = []
-    for stmt in body.named_children:
-        fn = stmt.child_by_field_name("definition") if stmt.type == "decorated_definition" else stmt
-        if fn is not None and fn.type == "function_definition":
-            out.append(fn)
-    return out
 
 
 def _roles(fn: Node, src: SourceText, model_methods: frozenset[str]) -> str | None:

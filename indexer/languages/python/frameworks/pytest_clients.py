@@ -42,7 +42,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from indexer.languages.base import SourceText
-from indexer.languages.python.frameworks.common import (Args, Context, compact, library_kind, local_value, scope_of,
+from indexer.languages.python.frameworks.common import (Args, Context, block_definitions, compact, library_kind, local_value, scope_of,
                                                         string_list, string_value, template)
 from indexer.languages.python.frameworks.python_http_clients import helper_start, local_start
 from indexer.languages.python.frameworks.url_names import fixture_route, returned_builder, route_name
@@ -94,7 +94,7 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
         return
     ctx = Context(src, out)
     seen = {(c.line, c.col) for c in out.http_calls}
-    classes = {src.text(c.child_by_field_name("name")): c for c in _module_classes(root)}
+    classes = {src.text(c.child_by_field_name("name")): c for c in block_definitions(root, "class_definition")}
     for fn, decorators, qualname in _functions(src, root, ""):
         if fixtures and any(_is_fixture(src, d) for d in decorators):
             found = _fixture(ctx, fn, qualname, classes)
@@ -105,15 +105,6 @@ def detect(root: Node, src: SourceText, out: FileExtraction) -> None:
                 if built is not None:
                     out.url_fixtures.append(built)
         _calls(ctx, fn, seen, _parametrized(src, decorators))
-
-
-def _module_classes(root: Node) -> list[Node]:
-    out = []
-    for c in root.named_children:
-        d = c.child_by_field_name("definition") if c.type == "decorated_definition" else c
-        if d is not None and d.type == "class_definition":
-            out.append(d)
-    return out
 
 
 def _functions(src: SourceText, block: Node, prefix: str) -> list[tuple[Node, list[Node], str]]:

@@ -39,7 +39,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from indexer.languages.python.frameworks.common import (Args, Context, compact, join, library_kind, local_value, scope_of,
+from indexer.languages.python.frameworks.common import (Args, Context, block_definitions, compact, join, library_kind, local_value, scope_of,
                                                         string_value, template)
 from indexer.languages.base import SourceText, query, run_query
 from indexer.languages.python.frameworks.url_names import returned_url, route_name
@@ -322,9 +322,8 @@ def _set_up_assignments(src: SourceText, body: Node | None) -> Iterator[tuple[st
     """``(target, assignment)`` of each assignment among the own statements of the set-up methods
     (:data:`_SETUPS`: ``setUp``, ``setUpTestData``, ...) of a class whose ``body`` is given, in source
     order; ``target`` is the left side as written, compacted (``self.client``)."""
-    for member in body.named_children if body is not None else ():
-        fn = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
-        if fn is None or fn.type != "function_definition" or src.text(fn.child_by_field_name("name")) not in _SETUPS:
+    for fn in block_definitions(body, "function_definition"):
+        if src.text(fn.child_by_field_name("name")) not in _SETUPS:
             continue
         block = fn.child_by_field_name("body")
         for stmt in block.named_children if block is not None else ():
@@ -423,9 +422,8 @@ def _set_up_clients(ctx: Context, root: Node) -> None:
     send their ``self.<attr>.get(url)`` with it (:mod:`indexer.frameworks.fixture_clients`); an attribute those methods
     also bind to anything else (or to clients of two kinds) is not recorded."""
     src, imports = ctx.src, ctx.imports
-    for member in root.named_children:
-        cls = member.child_by_field_name("definition") if member.type == "decorated_definition" else member
-        if cls is None or cls.type != "class_definition" or (body := cls.child_by_field_name("body")) is None:
+    for cls in block_definitions(root, "class_definition"):
+        if (body := cls.child_by_field_name("body")) is None:
             continue
         found: dict[str, str | None] = {}
         for target, node in _set_up_assignments(src, body):
