@@ -3,7 +3,11 @@ what must not be linked (the inputs, sizes and times are in docs/benchmarks.md, 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 from indexer.frameworks.scopes import Scopes, ScopeIndex
@@ -168,12 +172,9 @@ def test_inline_middleware_extraction_grows_linearly():
     about 16x). Measured in a fresh interpreter with the collector off, the least of three runs per
     size: inside CI's long test session (a heap of several hundred MiB) the same pair read 10.6-10.8x
     where a fresh process reads 4-5x, for base68's code and this one alike."""
-    import subprocess
-    import sys
-    from pathlib import Path
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", _GROWTH], cwd=root, capture_output=True, text=True, timeout=300,
-                          env={**__import__("os").environ, "PYTHONPATH": str(root)})
+                          env={**os.environ, "PYTHONPATH": str(root)})
     assert done.returncode == 0, done.stderr[-2000:]
     small, large = map(float, done.stdout.split())
     assert large < 9 * small, (small, large)
